@@ -1,0 +1,207 @@
+//! Games: the rules of two-player, zero-sum, perfect-information games, and nothing else.
+//!
+//! A game is a small `Copy` value (a pair of bitboards) so that searches can copy positions
+//! instead of making and unmaking moves. This module knows nothing about search: it says what
+//! the legal moves are, what a move does, who has won, how a board is written, and offers a
+//! static estimate of a position ([`Game::evaluate`]) as game knowledge that searches may use.
+
+mod tictactoe;
+
+use std::fmt::{self, Debug, Display};
+use std::hash::Hash;
+use std::str::FromStr;
+
+pub use tictactoe::TicTacToe;
+
+/// One of the two sides. X always moves first.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Player {
+    X,
+    O,
+}
+
+impl Player {
+    pub fn opponent(self) -> Player {
+        match self {
+            Player::X => Player::O,
+            Player::O => Player::X,
+        }
+    }
+}
+
+impl Display for Player {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Player::X => "X",
+            Player::O => "O",
+        })
+    }
+}
+
+/// Where a game stands.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    InProgress,
+    Won(Player),
+    Draw,
+}
+
+impl Outcome {
+    pub fn is_over(self) -> bool {
+        self != Outcome::InProgress
+    }
+}
+
+/// The rules of a game, over a position that is a plain `Copy` value.
+///
+/// Positions are immutable: [`Game::play`] returns the next position. Moves are small `Copy`
+/// values with a stable integer index (the cell or column number used in the text API).
+pub trait Game:
+    Copy + Eq + Hash + Debug + Display + FromStr<Err = BoardError> + Send + Sync + 'static
+{
+    type Move: Copy + Eq + Hash + Debug + Default + Send + Sync + 'static;
+    /// The legal moves, in the game's natural order (the order ties are broken in).
+    type Moves: ExactSizeIterator<Item = Self::Move>;
+
+    /// The name used in the API, e.g. `"tictactoe"`.
+    const NAME: &'static str;
+    /// Upper bound on the number of plies in a game; sizes fixed per-ply buffers.
+    const MAX_PLIES: usize;
+
+    /// The empty starting position.
+    fn start() -> Self;
+
+    fn side_to_move(&self) -> Player;
+
+    /// The legal moves; none once the game is over.
+    fn legal_moves(&self) -> Self::Moves;
+
+    /// The position after `mv`, which must be one of [`Game::legal_moves`].
+    fn play(&self, mv: Self::Move) -> Self;
+
+    fn outcome(&self) -> Outcome;
+
+    /// A static estimate of the position for the side to move, strictly inside (-1, 1).
+    /// Only meaningful while the game is in progress.
+    fn evaluate(&self) -> f64;
+
+    /// The move's index in the API: the cell or column number.
+    fn move_index(mv: Self::Move) -> usize;
+
+    /// The move with API index `index`, if it is legal in this position.
+    fn parse_move(&self, index: usize) -> Result<Self::Move, MoveError>;
+
+    /// The (row, column) the move fills, row 0 at the top for boards read top-down.
+    fn move_cell(&self, mv: Self::Move) -> (usize, usize);
+
+    /// Number of moves played so far.
+    fn ply(&self) -> usize;
+
+    /// Plays `indices` from the start position, checking each move.
+    fn from_moves(indices: &[usize]) -> Result<Self, MoveSequenceError> {
+        let mut game = Self::start();
+        for (position, &index) in indices.iter().enumerate() {
+            let mv = game
+                .parse_move(index)
+                .map_err(|error| MoveSequenceError { position, error })?;
+            game = game.play(mv);
+        }
+        Ok(game)
+    }
+}
+
+/// Why a board's text form was rejected.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BoardError {
+    #[error(
+        "unexpected character {found:?} at position {position}: a cell is X, O, '.', '-' or '_', and rows may be separated by '/' or line breaks"
+    )]
+    BadCharacter { found: char, position: usize },
+    #[error("the board has {found} cells, more than the {expected} of a {game} board")]
+    TooManyCells {
+        found: usize,
+        expected: usize,
+        game: &'static str,
+    },
+    #[error("the board has {found} cells, fewer than the {expected} of a {game} board")]
+    TooFewCells {
+        found: usize,
+        expected: usize,
+        game: &'static str,
+    },
+    #[error("impossible position: {0}")]
+    Impossible(String),
+}
+
+/// Why a move index was rejected in a position.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MoveError {
+    #[error("the game is already over")]
+    GameOver,
+    #[error("move {index} is out of range: moves are 0..={max}")]
+    OutOfRange { index: usize, max: usize },
+    #[error("move {index} is not legal: {reason}")]
+    Illegal { index: usize, reason: &'static str },
+}
+
+/// A move sequence that could not be replayed, with the 0-based position of the bad move.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("moves[{position}]: {error}")]
+pub struct MoveSequenceError {
+    pub position: usize,
+    pub error: MoveError,
+}
+
+/// Iterator over the set bits of a mask, lowest first, as bit indices.
+///
+/// Clearing the lowest set bit with `m & (m - 1)` makes each step a couple of instructions,
+/// and `len` is a popcount, so a random move is drawn without collecting the moves.
+#[derive(Copy, Clone, Debug)]
+pub struct Bits(pub u64);
+
+impl Iterator for Bits {
+    type Item = u8;
+
+    #[inline]
+    fn next(&mut self) -> Option<u8> {
+        if self.0 == 0 {
+            return None;
+        }
+        let index = self.0.trailing_zeros() as u8;
+        self.0 &= self.0 - 1;
+        Some(index)
+    }
+
+    #[inline]
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.0.count_ones() as usize;
+        (n, Some(n))
+    }
+
+    #[inline]
+    fn nth(&mut self, n: usize) -> Option<u8> {
+        for _ in 0..n {
+            if self.0 == 0 {
+                return None;
+            }
+            self.0 &= self.0 - 1;
+        }
+        self.next()
+    }
+}
+
+impl ExactSizeIterator for Bits {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bits_iterates_lowest_first_and_knows_its_length() {
+        let bits = Bits(0b1010_0110);
+        assert_eq!(bits.len(), 4);
+        assert_eq!(bits.collect::<Vec<_>>(), vec![1, 2, 5, 7]);
+        assert_eq!(Bits(0b1010_0110).nth(2), Some(5));
+        assert_eq!(Bits(0b1010_0110).nth(4), None);
+    }
+}

@@ -1,0 +1,202 @@
+//! Monte Carlo tree search with UCT, as taught.
+//!
+//! Each simulation walks down the tree picking children by UCB1, plays a random game from the
+//! leaf it reaches, and adds the result to every node on the way back up. The root is expanded
+//! at once; any other leaf is expanded when it has been visited `expand_threshold` times. The
+//! move chosen is the root child with the most visits.
+//!
+//! The tree is an arena (`Vec<Node>`) whose children are contiguous, so a node refers to its
+//! children by one index and a count, and a simulation touches no allocator.
+
+use std::f64::consts::SQRT_2;
+
+use rand::SeedableRng;
+
+use super::playout::random_playout;
+use super::{SearchResult, SearchRng, terminal_value};
+use crate::game::{Game, Outcome};
+
+/// Default number of simulations.
+pub const DEFAULT_SIMULATIONS: u32 = 100;
+/// Default exploration constant c of UCB1.
+pub const DEFAULT_UCT_C: f64 = SQRT_2;
+/// Default number of visits after which a leaf is expanded.
+pub const DEFAULT_EXPAND_THRESHOLD: u32 = 10;
+
+/// Upper bound on the tree's size; past it, leaves stop being expanded (simulations still run
+/// and still back up through the existing tree). This bounds memory whatever the knobs say.
+pub const MAX_TREE_NODES: usize = 1 << 20;
+
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct MctsParams {
+    pub simulations: u32,
+    pub uct_c: f64,
+    pub expand_threshold: u32,
+}
+
+impl Default for MctsParams {
+    fn default() -> Self {
+        MctsParams {
+            simulations: DEFAULT_SIMULATIONS,
+            uct_c: DEFAULT_UCT_C,
+            expand_threshold: DEFAULT_EXPAND_THRESHOLD,
+        }
+    }
+}
+
+struct Node<G: Game> {
+    state: G,
+    /// The move that led here from the parent.
+    mv: G::Move,
+    first_child: u32,
+    /// 0 while the node is a leaf.
+    children: u32,
+    visits: u32,
+    /// Sum of the results of the simulations through this node, each +1, 0 or -1 from the
+    /// point of view of the side to move at this node.
+    reward: i64,
+}
+
+struct Tree<G: Game> {
+    nodes: Vec<Node<G>>,
+}
+
+impl<G: Game> Tree<G> {
+    fn new(root: G) -> Self {
+        let mut nodes = Vec::with_capacity(64);
+        nodes.push(Node {
+            state: root,
+            mv: G::Move::default(),
+            first_child: 0,
+            children: 0,
+            visits: 0,
+            reward: 0,
+        });
+        Tree { nodes }
+    }
+
+    /// Adds the children of `index`; returns how many positions were created.
+    fn expand(&mut self, index: usize) -> u64 {
+        let state = self.nodes[index].state;
+        let moves = state.legal_moves();
+        let count = moves.len();
+        if count == 0 || self.nodes.len() + count > MAX_TREE_NODES {
+            return 0;
+        }
+        let first_child = self.nodes.len() as u32;
+        for mv in moves {
+            self.nodes.push(Node {
+                state: state.play(mv),
+                mv,
+                first_child: 0,
+                children: 0,
+                visits: 0,
+                reward: 0,
+            });
+        }
+        let node = &mut self.nodes[index];
+        node.first_child = first_child;
+        node.children = count as u32;
+        count as u64
+    }
+
+    /// UCB1 = -w/n + c * sqrt(ln t / n): the child's mean result seen from the parent (hence
+    /// the minus) plus an exploration bonus; t is the parent's visits. An unvisited child is
+    /// taken first, the first one in move order.
+    #[inline]
+    fn select(&self, index: usize, c: f64) -> usize {
+        let node = &self.nodes[index];
+        let first = node.first_child as usize;
+        let children = &self.nodes[first..first + node.children as usize];
+        let ln_t = f64::from(node.visits).ln();
+        let mut best = first;
+        let mut best_ucb = f64::NEG_INFINITY;
+        for (offset, child) in children.iter().enumerate() {
+            if child.visits == 0 {
+                return first + offset;
+            }
+            let n = f64::from(child.visits);
+            let ucb = -(child.reward as f64) / n + c * (ln_t / n).sqrt();
+            if ucb > best_ucb {
+                best_ucb = ucb;
+                best = first + offset;
+            }
+        }
+        best
+    }
+
+    /// The root child with the most visits, the first one on ties.
+    fn most_visited_child(&self, index: usize) -> Option<usize> {
+        let node = &self.nodes[index];
+        let first = node.first_child as usize;
+        (first..first + node.children as usize)
+            .rev()
+            .max_by_key(|&child| self.nodes[child].visits)
+    }
+}
+
+pub(super) fn search<G: Game>(game: &G, params: &MctsParams, seed: u64) -> SearchResult<G::Move> {
+    let mut rng = SearchRng::seed_from_u64(seed);
+    let threshold = params.expand_threshold.max(1);
+    let mut tree = Tree::new(*game);
+    let mut nodes = 1 + tree.expand(0);
+    let mut path: Vec<usize> = Vec::with_capacity(G::MAX_PLIES + 1);
+    for _ in 0..params.simulations.max(1) {
+        path.clear();
+        let mut index = 0;
+        path.push(index);
+        while tree.nodes[index].children > 0 {
+            index = tree.select(index, params.uct_c);
+            path.push(index);
+        }
+        let leaf = tree.nodes[index].state;
+        let leaf_outcome = leaf.outcome();
+        let outcome = match leaf_outcome {
+            Outcome::InProgress => random_playout(leaf, &mut rng, &mut nodes),
+            over => over,
+        };
+        let mut reward = i64::from(terminal_value(outcome, leaf.side_to_move()).signum());
+        for &node in path.iter().rev() {
+            let node = &mut tree.nodes[node];
+            node.visits += 1;
+            node.reward += reward;
+            reward = -reward;
+        }
+        if leaf_outcome == Outcome::InProgress && tree.nodes[index].visits >= threshold {
+            nodes += tree.expand(index);
+        }
+    }
+
+    let best = tree.most_visited_child(0).expect("the root was expanded");
+    let mut pv = vec![tree.nodes[best].mv];
+    let mut index = best;
+    while let Some(child) = tree.most_visited_child(index) {
+        if tree.nodes[child].visits == 0 {
+            break;
+        }
+        pv.push(tree.nodes[child].mv);
+        index = child;
+    }
+
+    let child = &tree.nodes[best];
+    let n = f64::from(child.visits);
+    let exact = child.state.outcome().is_over()
+        && child.visits > 0
+        && child.reward == -i64::from(child.visits);
+    // The child's reward is from the opponent's point of view. Only an immediate win is
+    // proven; any other mean is shrunk as if one more drawn simulation had been seen, so it stays
+    // strictly inside (-1, 1).
+    let score = if exact {
+        1.0
+    } else {
+        -(child.reward as f64) / (n + 1.0)
+    };
+    SearchResult {
+        best_move: child.mv,
+        score,
+        exact,
+        nodes,
+        pv,
+        elapsed: Default::default(),
+    }
+}

@@ -1,0 +1,87 @@
+//! Minimax as the textbook writes it: a max player and a min player.
+//!
+//! ```text
+//! minimax(node, depth, maximizing):
+//!     if depth = 0 or node is terminal: return value(node)
+//!     if maximizing: return max over children of minimax(child, depth - 1, false)
+//!     else:          return min over children of minimax(child, depth - 1, true)
+//! ```
+//!
+//! Values are in the first player's (X's) frame throughout: X maximises, O minimises. The
+//! result is turned into the side to move's frame at the root.
+
+use super::{
+    INFINITY, PvTable, SearchResult, Value, WIN, depth_limit, exact_search_result, heuristic,
+};
+use crate::game::{Game, Outcome, Player};
+
+struct Minimax<M> {
+    nodes: u64,
+    hit_horizon: bool,
+    pv: PvTable<M>,
+}
+
+impl<M: Copy + Default> Minimax<M> {
+    fn value<G: Game<Move = M>>(
+        &mut self,
+        game: &G,
+        depth: u32,
+        ply: usize,
+        maximizing: bool,
+    ) -> Value {
+        self.nodes += 1;
+        self.pv.clear(ply);
+        match game.outcome() {
+            Outcome::Won(Player::X) => return WIN,
+            Outcome::Won(Player::O) => return -WIN,
+            Outcome::Draw => return 0,
+            Outcome::InProgress => {}
+        }
+        if depth == 0 {
+            self.hit_horizon = true;
+            // The evaluation is in the side to move's frame; X's frame is what minimax needs.
+            return match game.side_to_move() {
+                Player::X => heuristic(game),
+                Player::O => -heuristic(game),
+            };
+        }
+        if maximizing {
+            let mut best = -INFINITY;
+            for mv in game.legal_moves() {
+                let value = self.value(&game.play(mv), depth - 1, ply + 1, false);
+                if value > best {
+                    best = value;
+                    self.pv.update(ply, mv);
+                }
+            }
+            best
+        } else {
+            let mut best = INFINITY;
+            for mv in game.legal_moves() {
+                let value = self.value(&game.play(mv), depth - 1, ply + 1, true);
+                if value < best {
+                    best = value;
+                    self.pv.update(ply, mv);
+                }
+            }
+            best
+        }
+    }
+}
+
+pub(super) fn search<G: Game>(game: &G, depth: Option<u32>) -> SearchResult<G::Move> {
+    let mut minimax = Minimax {
+        nodes: 0,
+        hit_horizon: false,
+        pv: PvTable::new(),
+    };
+    let x_to_move = game.side_to_move() == Player::X;
+    let value = minimax.value(game, depth_limit(depth), 0, x_to_move);
+    let value = if x_to_move { value } else { -value };
+    exact_search_result(
+        value,
+        minimax.hit_horizon,
+        minimax.nodes,
+        minimax.pv.root_line(),
+    )
+}

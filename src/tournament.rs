@@ -1,0 +1,294 @@
+//! Tournaments: many games between two configured players, as the classic tutorial evaluates
+//! its algorithms.
+//!
+//! Game `i` is played with player A moving first when `i` is even, and every random choice in it
+//! comes from a seed derived from (tournament seed, `i`). A game's result therefore depends on
+//! nothing but its index, so any split of the index range — across threads, across chunks on a
+//! blocking pool, or across replicas — adds up to exactly the same totals.
+
+use std::ops::Range;
+
+use serde::Serialize;
+
+use crate::game::{Game, Outcome};
+use crate::search::{self, Strategy, seed};
+
+/// Which of the two players: A is `players[0]`, B is `players[1]`.
+pub type Seat = usize;
+
+/// A tournament's configuration.
+#[derive(Clone, Debug)]
+pub struct Tournament<G> {
+    pub players: [Strategy; 2],
+    pub seed: u64,
+    /// The position every game starts from; its side to move is the "first" player.
+    pub start: G,
+}
+
+/// Wins, draws and losses.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Record {
+    pub wins: u64,
+    pub draws: u64,
+    pub losses: u64,
+}
+
+impl Record {
+    pub fn games(&self) -> u64 {
+        self.wins + self.draws + self.losses
+    }
+
+    fn add(&mut self, other: &Record) {
+        self.wins += other.wins;
+        self.draws += other.draws;
+        self.losses += other.losses;
+    }
+}
+
+/// One player's raw totals over some games.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct PlayerTally {
+    pub as_first: Record,
+    pub as_second: Record,
+    pub nodes: u64,
+    pub moves: u64,
+}
+
+/// Both players' raw totals over some games; tallies of disjoint game ranges add up.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    pub games: u64,
+    pub players: [PlayerTally; 2],
+}
+
+impl Tally {
+    pub fn merge(&mut self, other: &Tally) {
+        self.games += other.games;
+        for (mine, theirs) in self.players.iter_mut().zip(&other.players) {
+            mine.as_first.add(&theirs.as_first);
+            mine.as_second.add(&theirs.as_second);
+            mine.nodes += theirs.nodes;
+            mine.moves += theirs.moves;
+        }
+    }
+}
+
+/// How one game went.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameRecord<G: Game> {
+    pub first: Seat,
+    pub winner: Option<Seat>,
+    pub moves: Vec<G::Move>,
+    pub nodes: [u64; 2],
+}
+
+impl<G: Game> Tournament<G> {
+    /// Plays game `index` to the end.
+    pub fn play_game(&self, index: u64) -> GameRecord<G> {
+        let first: Seat = if index.is_multiple_of(2) { 0 } else { 1 };
+        let game_seed = seed::derive(self.seed, index);
+        let first_side = self.start.side_to_move();
+        let mut game = self.start;
+        let mut moves = Vec::new();
+        let mut nodes = [0; 2];
+        while !game.outcome().is_over() {
+            let seat = if game.side_to_move() == first_side {
+                first
+            } else {
+                1 - first
+            };
+            let move_seed = seed::derive(game_seed, moves.len() as u64);
+            let result = search::search(&game, &self.players[seat], move_seed)
+                .expect("the game is in progress");
+            nodes[seat] += result.nodes;
+            moves.push(result.best_move);
+            game = game.play(result.best_move);
+        }
+        let winner = match game.outcome() {
+            Outcome::Won(side) if side == first_side => Some(first),
+            Outcome::Won(_) => Some(1 - first),
+            _ => None,
+        };
+        GameRecord {
+            first,
+            winner,
+            moves,
+            nodes,
+        }
+    }
+
+    /// Plays the games whose indices are in `games` and adds up the results.
+    pub fn play(&self, games: Range<u64>) -> Tally {
+        let mut tally = Tally::default();
+        for index in games {
+            let record = self.play_game(index);
+            tally.games += 1;
+            for seat in 0..2 {
+                let player = &mut tally.players[seat];
+                let count = if seat == record.first {
+                    &mut player.as_first
+                } else {
+                    &mut player.as_second
+                };
+                match record.winner {
+                    Some(winner) if winner == seat => count.wins += 1,
+                    Some(_) => count.losses += 1,
+                    None => count.draws += 1,
+                }
+                player.nodes += record.nodes[seat];
+                let plies = record.moves.len() as u64;
+                player.moves += if seat == record.first {
+                    plies.div_ceil(2)
+                } else {
+                    plies / 2
+                };
+            }
+        }
+        tally
+    }
+
+    /// Plays the games in `games` on `threads` OS threads, in contiguous chunks.
+    pub fn play_parallel(&self, games: Range<u64>, threads: usize) -> Tally
+    where
+        G: Sync,
+    {
+        let chunks = chunks(games, threads);
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = chunks
+                .into_iter()
+                .map(|chunk| scope.spawn(move || self.play(chunk)))
+                .collect();
+            let mut tally = Tally::default();
+            for handle in handles {
+                tally.merge(&handle.join().expect("a tournament thread panicked"));
+            }
+            tally
+        })
+    }
+}
+
+/// Splits `games` into at most `parts` contiguous, non-empty ranges of near-equal length.
+pub fn chunks(games: Range<u64>, parts: usize) -> Vec<Range<u64>> {
+    let total = games.end.saturating_sub(games.start);
+    let parts = (parts.max(1) as u64).min(total.max(1));
+    (0..parts)
+        .map(|part| games.start + total * part / parts..games.start + total * (part + 1) / parts)
+        .filter(|range| !range.is_empty())
+        .collect()
+}
+
+/// One player's results, as reported.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PlayerSummary {
+    pub algorithm: &'static str,
+    pub wins: u64,
+    pub draws: u64,
+    pub losses: u64,
+    /// A win is 1 point, a draw 0.5.
+    pub points: f64,
+    /// Points per game.
+    pub score_rate: f64,
+    /// 95% Wilson interval for the score rate.
+    pub ci95: [f64; 2],
+    pub as_first: Record,
+    pub as_second: Record,
+    pub nodes: u64,
+    pub moves: u64,
+    pub nodes_per_move: f64,
+}
+
+impl Tally {
+    /// The report of both players.
+    pub fn summary(&self, players: &[Strategy; 2]) -> [PlayerSummary; 2] {
+        [0, 1].map(|seat| {
+            let tally = &self.players[seat];
+            let mut total = tally.as_first;
+            total.add(&tally.as_second);
+            let points = total.wins as f64 + 0.5 * total.draws as f64;
+            let games = total.games();
+            let score_rate = if games == 0 {
+                0.0
+            } else {
+                points / games as f64
+            };
+            PlayerSummary {
+                algorithm: players[seat].algorithm().name(),
+                wins: total.wins,
+                draws: total.draws,
+                losses: total.losses,
+                points,
+                score_rate,
+                ci95: wilson_interval(score_rate, games),
+                as_first: tally.as_first,
+                as_second: tally.as_second,
+                nodes: tally.nodes,
+                moves: tally.moves,
+                nodes_per_move: if tally.moves == 0 {
+                    0.0
+                } else {
+                    tally.nodes as f64 / tally.moves as f64
+                },
+            }
+        })
+    }
+}
+
+/// The 95% Wilson score interval for a rate `p` observed over `n` games.
+///
+/// Unlike the normal approximation it stays inside [0, 1] and does not collapse to a point
+/// when every game was won. Draws count as half a win; treating the rate as a proportion then
+/// slightly overstates the variance, so the interval errs on the wide side.
+pub fn wilson_interval(p: f64, n: u64) -> [f64; 2] {
+    if n == 0 {
+        return [0.0, 1.0];
+    }
+    const Z: f64 = 1.959_963_984_540_054;
+    let n = n as f64;
+    let z2n = Z * Z / n;
+    let centre = (p + z2n / 2.0) / (1.0 + z2n);
+    let half = Z * (p * (1.0 - p) / n + z2n / (4.0 * n)).sqrt() / (1.0 + z2n);
+    [(centre - half).max(0.0), (centre + half).min(1.0)]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::TicTacToe;
+
+    #[test]
+    fn chunks_cover_the_range_exactly() {
+        assert_eq!(chunks(0..10, 3), vec![0..3, 3..6, 6..10]);
+        assert_eq!(chunks(5..7, 4), vec![5..6, 6..7]);
+        assert_eq!(chunks(3..3, 4), Vec::<Range<u64>>::new());
+    }
+
+    #[test]
+    fn wilson_interval_contains_the_rate_and_stays_in_bounds() {
+        let [low, high] = wilson_interval(0.5, 100);
+        assert!(low < 0.5 && 0.5 < high);
+        assert!((high - low - 0.192).abs() < 0.01, "{low}..{high}");
+        let [low, high] = wilson_interval(1.0, 10);
+        assert!(
+            low > 0.6 && low < 1.0 && (high - 1.0).abs() < 1e-12,
+            "{low}..{high}"
+        );
+    }
+
+    #[test]
+    fn alternates_the_first_player_and_splits_add_up() {
+        let tournament = Tournament {
+            players: [Strategy::Random, Strategy::Mcs { playouts: 2 }],
+            seed: 42,
+            start: TicTacToe::start(),
+        };
+        assert_eq!(tournament.play_game(0).first, 0);
+        assert_eq!(tournament.play_game(1).first, 1);
+        let whole = tournament.play(0..40);
+        let mut halves = tournament.play(0..17);
+        halves.merge(&tournament.play(17..40));
+        assert_eq!(whole, halves);
+        assert_eq!(tournament.play_parallel(0..40, 3), whole);
+        assert_eq!(whole.players[0].as_first.games(), 20);
+        assert_eq!(whole.players[1].as_second.games(), 20);
+    }
+}

@@ -1,0 +1,228 @@
+//! The engine's contract on tic-tac-toe: exact node counts, agreement of the exact searches on
+//! every reachable position, and the strength of the players.
+
+use std::collections::{HashMap, VecDeque};
+
+use sente::game::{Game, Outcome, TicTacToe};
+use sente::search::{MctsParams, Strategy, search};
+use sente::tournament::Tournament;
+
+const MINIMAX: Strategy = Strategy::Minimax { depth: None };
+const NEGAMAX: Strategy = Strategy::Negamax { depth: None };
+const ALPHABETA: Strategy = Strategy::AlphaBeta { depth: None };
+
+/// Every position reachable from the empty board, by breadth-first search.
+fn reachable_positions() -> Vec<TicTacToe> {
+    let mut seen = HashMap::new();
+    let mut queue = VecDeque::from([TicTacToe::start()]);
+    seen.insert(TicTacToe::start(), ());
+    let mut order = Vec::new();
+    while let Some(position) = queue.pop_front() {
+        order.push(position);
+        for mv in position.legal_moves() {
+            let next = position.play(mv);
+            if seen.insert(next, ()).is_none() {
+                queue.push_back(next);
+            }
+        }
+    }
+    order
+}
+
+#[test]
+fn full_tree_minimax_and_negamax_visit_549946_nodes_and_find_a_draw() {
+    for strategy in [MINIMAX, NEGAMAX] {
+        let result = search(&TicTacToe::start(), &strategy, 0).unwrap();
+        assert_eq!(result.nodes, 549_946, "{strategy:?}");
+        assert_eq!(result.score, 0.0, "{strategy:?}");
+        assert!(result.exact);
+        assert_eq!(result.best_move, 0, "the first of the equally drawn moves");
+        assert_eq!(
+            result.pv.len(),
+            9,
+            "a drawn game fills the board: {:?}",
+            result.pv
+        );
+    }
+}
+
+#[test]
+fn there_are_5478_reachable_positions_958_of_them_terminal() {
+    let positions = reachable_positions();
+    assert_eq!(positions.len(), 5478);
+    let terminal = positions.iter().filter(|p| p.outcome().is_over()).count();
+    assert_eq!(terminal, 958);
+}
+
+#[test]
+fn exact_searches_agree_on_every_reachable_position_and_their_move_achieves_the_value() {
+    let mut checked = 0;
+    for position in reachable_positions() {
+        if position.outcome().is_over() {
+            assert!(search(&position, &ALPHABETA, 0).is_err());
+            continue;
+        }
+        let results = [MINIMAX, NEGAMAX, ALPHABETA].map(|s| search(&position, &s, 0).unwrap());
+        for result in &results {
+            assert!(result.exact);
+            assert_eq!(result.score, results[1].score, "{position}: {results:?}");
+            // The move's value, searched afresh from the child, is the position's value.
+            let child = position.play(result.best_move);
+            let child_value = if child.outcome().is_over() {
+                match child.outcome() {
+                    Outcome::Won(_) => -1.0,
+                    _ => 0.0,
+                }
+            } else {
+                search(&child, &NEGAMAX, 0).unwrap().score
+            };
+            assert_eq!(
+                -child_value, result.score,
+                "{position}: move {}",
+                result.best_move
+            );
+            assert_eq!(result.pv[0], result.best_move);
+        }
+        assert!(results[2].nodes <= results[1].nodes);
+        assert_eq!(results[0].nodes, results[1].nodes);
+        checked += 1;
+    }
+    assert_eq!(checked, 5478 - 958);
+}
+
+#[test]
+fn the_principal_variation_is_played_out_to_the_proven_result() {
+    // X to move wins by completing the top row; O to move must block.
+    let position: TicTacToe = "XX.OO....".parse().unwrap();
+    let result = search(&position, &ALPHABETA, 0).unwrap();
+    assert_eq!(
+        (result.best_move, result.score, result.pv.clone()),
+        (2, 1.0, vec![2])
+    );
+    let position: TicTacToe = "XX..O....".parse().unwrap();
+    let result = search(&position, &MINIMAX, 0).unwrap();
+    assert_eq!(result.best_move, 2, "O must block");
+    let mut game = position;
+    for &mv in &result.pv {
+        game = game.play(mv);
+    }
+    assert!(game.outcome().is_over());
+}
+
+#[test]
+fn depth_limited_searches_are_heuristic_unless_proven() {
+    for strategy in [
+        Strategy::Minimax { depth: Some(2) },
+        Strategy::Negamax { depth: Some(2) },
+        Strategy::AlphaBeta { depth: Some(2) },
+    ] {
+        let result = search(&TicTacToe::start(), &strategy, 0).unwrap();
+        assert!(!result.exact, "{strategy:?}");
+        assert!(result.score > -1.0 && result.score < 1.0);
+        assert_eq!(
+            result.best_move, 4,
+            "open lines favour the centre: {strategy:?}"
+        );
+        // A win within the horizon is proven even at depth 1.
+        let winning: TicTacToe = "XX.OO....".parse().unwrap();
+        let result = search(&winning, &strategy, 0).unwrap();
+        assert_eq!(
+            (result.best_move, result.score, result.exact),
+            (2, 1.0, true)
+        );
+    }
+}
+
+#[test]
+fn randomised_algorithms_repeat_for_a_seed() {
+    let position: TicTacToe = "X...O....".parse().unwrap();
+    for strategy in [
+        Strategy::Random,
+        Strategy::Mcs { playouts: 10 },
+        Strategy::Mcts(MctsParams::default()),
+    ] {
+        let a = search(&position, &strategy, 99).unwrap();
+        let b = search(&position, &strategy, 99).unwrap();
+        assert_eq!(
+            (a.best_move, a.score, a.nodes, &a.pv),
+            (b.best_move, b.score, b.nodes, &b.pv)
+        );
+        assert!(
+            !a.exact && a.score > -1.0 && a.score < 1.0,
+            "{strategy:?}: {a:?}"
+        );
+        let moves: std::collections::HashSet<_> = (0..50)
+            .map(|seed| search(&position, &strategy, seed).unwrap().best_move)
+            .collect();
+        if strategy == Strategy::Random {
+            assert_eq!(moves.len(), 7, "random reaches every legal move");
+        }
+    }
+}
+
+#[test]
+fn monte_carlo_searches_take_an_immediate_win_as_proven() {
+    let winning: TicTacToe = "XX.OO....".parse().unwrap();
+    for strategy in [
+        Strategy::Mcs { playouts: 10 },
+        Strategy::Mcts(MctsParams::default()),
+    ] {
+        let result = search(&winning, &strategy, 5).unwrap();
+        assert_eq!(
+            (result.best_move, result.score, result.exact),
+            (2, 1.0, true),
+            "{strategy:?}"
+        );
+    }
+}
+
+#[test]
+fn mcs_counts_the_root_each_child_and_each_playout_position() {
+    // One move left: the root, the child (terminal), no playout positions.
+    let last: TicTacToe = "XOX/XOO/OX.".parse().unwrap();
+    let result = search(&last, &Strategy::Mcs { playouts: 10 }, 1).unwrap();
+    assert_eq!(result.nodes, 2);
+    // Two moves left, neither ending the game: each playout creates the one final position.
+    let two: TicTacToe = "XXO/OOX/X..".parse().unwrap();
+    let result = search(&two, &Strategy::Mcs { playouts: 10 }, 1).unwrap();
+    assert_eq!(result.nodes, 1 + 2 + 2 * 10);
+}
+
+#[test]
+fn alphabeta_never_loses_against_random_in_10000_games() {
+    let tournament = Tournament {
+        players: [ALPHABETA, Strategy::Random],
+        seed: 2026,
+        start: TicTacToe::start(),
+    };
+    let tally = tournament.play_parallel(0..10_000, 2);
+    let alphabeta = &tally.players[0];
+    assert_eq!(
+        alphabeta.as_first.losses + alphabeta.as_second.losses,
+        0,
+        "{tally:?}"
+    );
+    assert_eq!(alphabeta.as_first.games(), 5000);
+    assert_eq!(alphabeta.as_second.games(), 5000);
+    assert!(alphabeta.as_first.wins > 4500, "{tally:?}");
+}
+
+#[test]
+fn mcts_with_1000_simulations_scores_at_least_95_percent_against_random() {
+    let tournament = Tournament {
+        players: [
+            Strategy::Mcts(MctsParams {
+                simulations: 1000,
+                ..MctsParams::default()
+            }),
+            Strategy::Random,
+        ],
+        seed: 7,
+        start: TicTacToe::start(),
+    };
+    let tally = tournament.play_parallel(0..1000, 2);
+    let [mcts, _] = tally.summary(&tournament.players);
+    assert!(mcts.score_rate >= 0.95, "{mcts:?}");
+    // Same seed, same games.
+    assert_eq!(tournament.play_parallel(0..1000, 2), tally);
+}
