@@ -1,14 +1,18 @@
 //! Sente: a game-AI service for two-player, zero-sum, perfect-information games.
 //!
-//! The modules, each depending only on those below it:
+//! The modules, each depending only on those after it:
 //!
-//! - [`game`]: the rules. The [`game::Game`] trait and the games on bitboards
-//!   ([`game::TicTacToe`]). Knows nothing of search.
-//! - [`search`]: the algorithms, generic over `Game`, one file each: random, minimax, negamax,
-//!   alphabeta, mcs, mcts. Each returns a [`search::SearchResult`].
+//! - [`api`]: requests and responses independent of transport: decoding and checking a request
+//!   (a [`api::Problem`] when it is wrong), running it, shaping the answer. Used by the
+//!   command line.
 //! - [`tournament`]: many games between two configured players, seeded per game so that any
 //!   split of the games adds up to the same result.
+//! - [`search`]: the algorithms, generic over `Game`, one file each: random, minimax, negamax,
+//!   alphabeta, mcs, mcts. Each returns a [`search::SearchResult`].
+//! - [`game`]: the rules. The [`game::Game`] trait and the games on bitboards
+//!   ([`game::TicTacToe`]). Knows nothing of search.
 
+pub mod api;
 pub mod game;
 pub mod search;
 pub mod tournament;

@@ -1,1 +1,179 @@
-fn main() {}
+//! The `sente` command: parses the command line and hands over to the library.
+
+use std::process::ExitCode;
+use std::time::Instant;
+
+use clap::{Args, Parser, Subcommand};
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use sente::api::Problem;
+use sente::api::knobs::PlayerSpec;
+use sente::api::match_play::TournamentJob;
+use sente::api::play::MoveJob;
+use sente::api::request::{MoveRequest, PositionSpec, TournamentRequest};
+
+#[derive(Parser)]
+#[command(
+    name = "sente",
+    version,
+    about = "A game-AI service for two-player perfect-information games"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Search one position and print the result as JSON (the same as POST /move).
+    Move(MoveArgs),
+    /// Play games between two players and print the result as JSON (as POST /tournament).
+    Tournament(TournamentArgs),
+}
+
+#[derive(Args)]
+struct PositionArgs {
+    /// The game: tictactoe.
+    #[arg(long)]
+    game: Option<String>,
+    /// The board in text form, e.g. X.O/.X./..O (default: the empty board).
+    #[arg(long, conflicts_with = "moves")]
+    board: Option<String>,
+    /// The moves played from the empty board, comma-separated, e.g. 4,0,8.
+    #[arg(long, value_delimiter = ',', allow_negative_numbers = true)]
+    moves: Option<Vec<i64>>,
+}
+
+#[derive(Args)]
+struct MoveArgs {
+    #[command(flatten)]
+    position: PositionArgs,
+    /// random, minimax, negamax, alphabeta, mcs or mcts.
+    #[arg(long)]
+    algorithm: Option<String>,
+    #[arg(long)]
+    depth: Option<u64>,
+    #[arg(long)]
+    playouts: Option<u64>,
+    #[arg(long)]
+    simulations: Option<u64>,
+    #[arg(long)]
+    uct_c: Option<f64>,
+    #[arg(long)]
+    expand_threshold: Option<u64>,
+    #[arg(long)]
+    time_limit_ms: Option<u64>,
+    /// Seed of the randomised algorithms (default: drawn and reported).
+    #[arg(long)]
+    seed: Option<u64>,
+}
+
+#[derive(Args)]
+struct TournamentArgs {
+    /// Player A, as ALGORITHM[:KNOB=VALUE,...], e.g. mcts:simulations=1000.
+    #[arg(long, short = 'a')]
+    a: String,
+    /// Player B, in the same form.
+    #[arg(long, short = 'b')]
+    b: String,
+    /// Number of games; A moves first in the even-numbered ones.
+    #[arg(long)]
+    games: Option<u64>,
+    /// Index of the first game, to split one tournament across machines.
+    #[arg(long)]
+    first_game: Option<u64>,
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Threads to play on (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    #[command(flatten)]
+    start: PositionArgs,
+}
+
+fn main() -> ExitCode {
+    let result = match Cli::parse().command {
+        Command::Move(args) => run_move(args),
+        Command::Tournament(args) => run_tournament(args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(problem) => {
+            eprintln!("sente: {problem}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn position(args: PositionArgs) -> PositionSpec {
+    PositionSpec {
+        board: args.board.map(Value::String),
+        moves: args.moves,
+    }
+}
+
+fn run_move(args: MoveArgs) -> Result<(), Problem> {
+    let request = MoveRequest {
+        game: args.position.game.clone(),
+        position: position(args.position),
+        seed: args.seed,
+        player: PlayerSpec {
+            algorithm: args.algorithm,
+            depth: args.depth,
+            playouts: args.playouts,
+            simulations: args.simulations,
+            uct_c: args.uct_c,
+            expand_threshold: args.expand_threshold,
+            time_limit_ms: args.time_limit_ms,
+        },
+    };
+    print_json(&MoveJob::new(request)?.run()?);
+    Ok(())
+}
+
+fn run_tournament(args: TournamentArgs) -> Result<(), Problem> {
+    let request = TournamentRequest {
+        game: args.start.game.clone(),
+        players: vec![
+            player(&args.a).map_err(|p| p.within("a"))?,
+            player(&args.b).map_err(|p| p.within("b"))?,
+        ],
+        games: args.games,
+        first_game: args.first_game,
+        seed: args.seed,
+        start: Some(position(args.start)),
+    };
+    let job = TournamentJob::new(request)?;
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let started = Instant::now();
+    let tally = job.play_parallel(threads);
+    print_json(&job.report(&tally, started.elapsed()));
+    Ok(())
+}
+
+/// Reads `mcts:simulations=1000,uct_c=1.4` as a player: the algorithm, then its knobs.
+fn player(text: &str) -> Result<PlayerSpec, Problem> {
+    let (algorithm, knobs) = text.split_once(':').unwrap_or((text, ""));
+    let mut object = Map::new();
+    object.insert("algorithm".into(), Value::String(algorithm.to_owned()));
+    for knob in knobs.split(',').filter(|knob| !knob.is_empty()) {
+        let (name, value) = knob
+            .split_once('=')
+            .ok_or_else(|| Problem::malformed(format!("expected KNOB=VALUE, got {knob:?}")))?;
+        let value = serde_json::from_str(value)
+            .map_err(|_| Problem::malformed(format!("{name}: {value:?} is not a number")))?;
+        object.insert(name.to_owned(), value);
+    }
+    serde_json::from_value(Value::Object(object))
+        .map_err(|error| Problem::malformed(error.to_string()))
+}
+
+fn print_json(value: &impl Serialize) {
+    println!(
+        "{}",
+        serde_json::to_string_pretty(value).expect("responses serialise")
+    );
+}

@@ -277,7 +277,13 @@ mod tests {
     #[test]
     fn alternates_the_first_player_and_splits_add_up() {
         let tournament = Tournament {
-            players: [Strategy::Random, Strategy::Mcs { playouts: 2 }],
+            players: [
+                Strategy::Random,
+                Strategy::Mcs {
+                    playouts: 2,
+                    time_limit: None,
+                },
+            ],
             seed: 42,
             start: TicTacToe::start(),
         };

@@ -10,6 +10,10 @@ use sente::tournament::Tournament;
 const MINIMAX: Strategy = Strategy::Minimax { depth: None };
 const NEGAMAX: Strategy = Strategy::Negamax { depth: None };
 const ALPHABETA: Strategy = Strategy::AlphaBeta { depth: None };
+const MCS10: Strategy = Strategy::Mcs {
+    playouts: 10,
+    time_limit: None,
+};
 
 /// Every position reachable from the empty board, by breadth-first search.
 fn reachable_positions() -> Vec<TicTacToe> {
@@ -138,7 +142,7 @@ fn randomised_algorithms_repeat_for_a_seed() {
     let position: TicTacToe = "X...O....".parse().unwrap();
     for strategy in [
         Strategy::Random,
-        Strategy::Mcs { playouts: 10 },
+        MCS10,
         Strategy::Mcts(MctsParams::default()),
     ] {
         let a = search(&position, &strategy, 99).unwrap();
@@ -163,10 +167,7 @@ fn randomised_algorithms_repeat_for_a_seed() {
 #[test]
 fn monte_carlo_searches_take_an_immediate_win_as_proven() {
     let winning: TicTacToe = "XX.OO....".parse().unwrap();
-    for strategy in [
-        Strategy::Mcs { playouts: 10 },
-        Strategy::Mcts(MctsParams::default()),
-    ] {
+    for strategy in [MCS10, Strategy::Mcts(MctsParams::default())] {
         let result = search(&winning, &strategy, 5).unwrap();
         assert_eq!(
             (result.best_move, result.score, result.exact),
@@ -180,11 +181,11 @@ fn monte_carlo_searches_take_an_immediate_win_as_proven() {
 fn mcs_counts_the_root_each_child_and_each_playout_position() {
     // One move left: the root, the child (terminal), no playout positions.
     let last: TicTacToe = "XOX/XOO/OX.".parse().unwrap();
-    let result = search(&last, &Strategy::Mcs { playouts: 10 }, 1).unwrap();
+    let result = search(&last, &MCS10, 1).unwrap();
     assert_eq!(result.nodes, 2);
     // Two moves left, neither ending the game: each playout creates the one final position.
     let two: TicTacToe = "XXO/OOX/X..".parse().unwrap();
-    let result = search(&two, &Strategy::Mcs { playouts: 10 }, 1).unwrap();
+    let result = search(&two, &MCS10, 1).unwrap();
     assert_eq!(result.nodes, 1 + 2 + 2 * 10);
 }
 
@@ -225,4 +226,32 @@ fn mcts_with_1000_simulations_scores_at_least_95_percent_against_random() {
     assert!(mcts.score_rate >= 0.95, "{mcts:?}");
     // Same seed, same games.
     assert_eq!(tournament.play_parallel(0..1000, 2), tally);
+}
+
+#[test]
+fn a_time_limit_stops_sampling_early() {
+    use std::time::Duration;
+    let limit = Some(Duration::from_millis(20));
+    let mcts = Strategy::Mcts(MctsParams {
+        simulations: u32::MAX,
+        time_limit: limit,
+        ..MctsParams::default()
+    });
+    let mcs = Strategy::Mcs {
+        playouts: u32::MAX,
+        time_limit: limit,
+    };
+    for strategy in [mcts, mcs] {
+        let result = search(&TicTacToe::start(), &strategy, 3).unwrap();
+        // Generous: the point is that it stops, not how precisely (shared, noisy machines).
+        assert!(
+            result.elapsed < Duration::from_secs(2),
+            "{strategy:?}: {:?}",
+            result.elapsed
+        );
+        assert!(
+            result.nodes > 100,
+            "it searched before stopping: {result:?}"
+        );
+    }
 }

@@ -106,14 +106,24 @@ pub const DEFAULT_PLAYOUTS: u32 = 10;
 /// An algorithm with its parameters: everything a search needs but the position and the seed.
 ///
 /// The parameters live in the variants, so a knob that does not belong to an algorithm cannot
-/// be expressed. `depth: None` searches to the end of the game.
+/// be expressed. `depth: None` searches to the end of the game. A `time_limit` stops sampling
+/// early; the result then depends on the machine's speed, not only on the seed.
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub enum Strategy {
     Random,
-    Minimax { depth: Option<u32> },
-    Negamax { depth: Option<u32> },
-    AlphaBeta { depth: Option<u32> },
-    Mcs { playouts: u32 },
+    Minimax {
+        depth: Option<u32>,
+    },
+    Negamax {
+        depth: Option<u32>,
+    },
+    AlphaBeta {
+        depth: Option<u32>,
+    },
+    Mcs {
+        playouts: u32,
+        time_limit: Option<Duration>,
+    },
     Mcts(MctsParams),
 }
 
@@ -127,6 +137,7 @@ impl Strategy {
             Algorithm::AlphaBeta => Strategy::AlphaBeta { depth: None },
             Algorithm::Mcs => Strategy::Mcs {
                 playouts: DEFAULT_PLAYOUTS,
+                time_limit: None,
             },
             Algorithm::Mcts => Strategy::Mcts(MctsParams::default()),
         }
@@ -193,7 +204,10 @@ pub fn search<G: Game>(
         Strategy::Minimax { depth } => minimax::search(game, depth),
         Strategy::Negamax { depth } => negamax::search(game, depth),
         Strategy::AlphaBeta { depth } => alphabeta::search(game, depth),
-        Strategy::Mcs { playouts } => mcs::search(game, playouts, seed),
+        Strategy::Mcs {
+            playouts,
+            time_limit,
+        } => mcs::search(game, playouts, time_limit, seed),
         Strategy::Mcts(params) => mcts::search(game, &params, seed),
     };
     result.elapsed = started.elapsed();

@@ -3,8 +3,11 @@
 use rand::Rng;
 
 /// A fresh seed from the operating system's entropy, for callers that gave none.
+///
+/// It is kept below 2^53 so that JavaScript clients, whose numbers are doubles, can hold the
+/// reported seed exactly and send it back.
 pub fn draw() -> u64 {
-    rand::rng().next_u64()
+    rand::rng().next_u64() >> 11
 }
 
 /// The seed of item `index` of a run seeded with `seed` (a game of a tournament, a move of a

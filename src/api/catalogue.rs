@@ -1,0 +1,58 @@
+//! `GET /games` and `GET /algorithms`: what the service offers.
+
+use serde::Serialize;
+
+use super::GameKind;
+use super::knobs::{self, Knob};
+use crate::search::Algorithm;
+
+#[derive(Clone, Debug, Serialize)]
+pub struct GameInfo {
+    pub name: &'static str,
+    pub rows: usize,
+    pub columns: usize,
+    /// How a move is numbered.
+    pub moves: &'static str,
+    /// How a board is written.
+    pub board: &'static str,
+    /// The empty board, in text form.
+    pub start: String,
+}
+
+pub fn games() -> Vec<GameInfo> {
+    GameKind::ALL
+        .into_iter()
+        .map(|game| match game {
+            GameKind::TicTacToe => GameInfo {
+                name: game.name(),
+                rows: 3,
+                columns: 3,
+                moves: "a cell index 0..8, row-major from the top-left (row = move / 3, col = move % 3)",
+                board: "9 cells row-major: X or x, O or o, and '.', '-' or '_' for empty; '/' and \
+                        line breaks between rows are ignored. Or an array of cells (flat or rows), \
+                        each \"X\", \"O\", \"\" or null.",
+                start: <crate::game::TicTacToe as crate::game::Game>::start().to_string(),
+            },
+        })
+        .collect()
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct AlgorithmInfo {
+    pub name: &'static str,
+    pub description: &'static str,
+    pub randomized: bool,
+    pub knobs: Vec<Knob>,
+}
+
+pub fn algorithms() -> Vec<AlgorithmInfo> {
+    Algorithm::ALL
+        .into_iter()
+        .map(|algorithm| AlgorithmInfo {
+            name: algorithm.name(),
+            description: knobs::description(algorithm),
+            randomized: crate::search::Strategy::with_defaults(algorithm).is_randomized(),
+            knobs: knobs::knobs(algorithm),
+        })
+        .collect()
+}

@@ -1,0 +1,345 @@
+//! The knobs of each algorithm: their catalogue (served by `GET /algorithms`), their limits,
+//! and the checks that turn a player's knobs into a [`Strategy`].
+//!
+//! The upper bounds are what keeps one request from occupying the machine: with them, the
+//! slowest single search takes about a second on one core.
+
+use std::f64::consts::SQRT_2;
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+use super::Problem;
+use crate::search::{
+    Algorithm, DEFAULT_EXPAND_THRESHOLD, DEFAULT_PLAYOUTS, DEFAULT_SIMULATIONS, MctsParams,
+    Strategy,
+};
+
+/// The knobs a player may set, as a request carries them. Each is checked against the
+/// algorithm: a knob the algorithm does not take is an error, never silently ignored.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlayerSpec {
+    pub algorithm: Option<String>,
+    pub depth: Option<u64>,
+    pub playouts: Option<u64>,
+    pub simulations: Option<u64>,
+    pub uct_c: Option<f64>,
+    pub expand_threshold: Option<u64>,
+    pub time_limit_ms: Option<u64>,
+}
+
+/// The names of [`PlayerSpec`]'s fields.
+pub const PLAYER_FIELDS: [&str; 7] = [
+    "algorithm",
+    "depth",
+    "playouts",
+    "simulations",
+    "uct_c",
+    "expand_threshold",
+    "time_limit_ms",
+];
+
+/// The algorithm used when a request names none.
+pub const DEFAULT_ALGORITHM: Algorithm = Algorithm::AlphaBeta;
+
+/// One knob's description, bounds and default.
+#[derive(Clone, Debug, Serialize)]
+pub struct Knob {
+    pub name: &'static str,
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    pub minimum: Value,
+    pub maximum: Value,
+    /// `null` when absence means "no limit" (depth, time limit) or "drawn" (seed).
+    pub default: Value,
+    pub description: &'static str,
+}
+
+pub const MAX_DEPTH: u64 = 64;
+pub const MAX_PLAYOUTS: u64 = 100_000;
+pub const MAX_SIMULATIONS: u64 = 1_000_000;
+pub const MAX_UCT_C: f64 = 100.0;
+pub const MAX_EXPAND_THRESHOLD: u64 = 100_000;
+pub const MAX_TIME_LIMIT_MS: u64 = 10_000;
+
+fn depth() -> Knob {
+    Knob {
+        name: "depth",
+        kind: "integer",
+        minimum: json!(1),
+        maximum: json!(MAX_DEPTH),
+        default: Value::Null,
+        description: "Plies to search; leaves that are not the end of the game are scored by the \
+                      game's evaluation function. Absent: search to the end of the game.",
+    }
+}
+
+fn playouts() -> Knob {
+    Knob {
+        name: "playouts",
+        kind: "integer",
+        minimum: json!(1),
+        maximum: json!(MAX_PLAYOUTS),
+        default: json!(DEFAULT_PLAYOUTS),
+        description: "Random playouts after each legal move.",
+    }
+}
+
+fn simulations() -> Knob {
+    Knob {
+        name: "simulations",
+        kind: "integer",
+        minimum: json!(1),
+        maximum: json!(MAX_SIMULATIONS),
+        default: json!(DEFAULT_SIMULATIONS),
+        description: "Simulations (select, expand, playout, back up).",
+    }
+}
+
+fn uct_c() -> Knob {
+    Knob {
+        name: "uct_c",
+        kind: "number",
+        minimum: json!(0.0),
+        maximum: json!(MAX_UCT_C),
+        default: json!(SQRT_2),
+        description: "Exploration constant c in UCB1 = -w/n + c * sqrt(ln t / n).",
+    }
+}
+
+fn expand_threshold() -> Knob {
+    Knob {
+        name: "expand_threshold",
+        kind: "integer",
+        minimum: json!(1),
+        maximum: json!(MAX_EXPAND_THRESHOLD),
+        default: json!(DEFAULT_EXPAND_THRESHOLD),
+        description: "Visits after which a leaf is expanded.",
+    }
+}
+
+fn time_limit_ms() -> Knob {
+    Knob {
+        name: "time_limit_ms",
+        kind: "integer",
+        minimum: json!(1),
+        maximum: json!(MAX_TIME_LIMIT_MS),
+        default: Value::Null,
+        description: "Stop sampling when this many milliseconds have passed, even if fewer \
+                      playouts or simulations were run. The result then depends on the \
+                      machine's speed. Absent: no time limit.",
+    }
+}
+
+fn seed() -> Knob {
+    Knob {
+        name: "seed",
+        kind: "integer",
+        minimum: json!(0),
+        maximum: json!(u64::MAX),
+        default: Value::Null,
+        description: "Seed of every random choice: the same position, knobs and seed give the \
+                      same move, score and nodes. Absent: one is drawn and reported.",
+    }
+}
+
+/// The knobs `algorithm` takes, `seed` included for the randomised ones.
+pub fn knobs(algorithm: Algorithm) -> Vec<Knob> {
+    match algorithm {
+        Algorithm::Random => vec![seed()],
+        Algorithm::Minimax | Algorithm::Negamax | Algorithm::AlphaBeta => vec![depth()],
+        Algorithm::Mcs => vec![playouts(), time_limit_ms(), seed()],
+        Algorithm::Mcts => vec![
+            simulations(),
+            uct_c(),
+            expand_threshold(),
+            time_limit_ms(),
+            seed(),
+        ],
+    }
+}
+
+/// What the algorithm does, for `GET /algorithms`.
+pub fn description(algorithm: Algorithm) -> &'static str {
+    match algorithm {
+        Algorithm::Random => "A uniformly random legal move.",
+        Algorithm::Minimax => {
+            "Minimax with separate max and min players, in the first player's frame."
+        }
+        Algorithm::Negamax => "Negamax: one signed recursion, score = -negamax(child).",
+        Algorithm::AlphaBeta => {
+            "Nega-alpha: negamax with an (alpha, beta) window and cutoffs when alpha >= beta."
+        }
+        Algorithm::Mcs => {
+            "Primitive Monte Carlo: random playouts after each legal move; the best total wins."
+        }
+        Algorithm::Mcts => {
+            "UCT: select by UCB1, expand after expand_threshold visits, random playout, back up; \
+             the most visited move wins."
+        }
+    }
+}
+
+/// Parses an algorithm name, defaulting to [`DEFAULT_ALGORITHM`].
+pub fn algorithm(name: Option<&str>) -> Result<Algorithm, Problem> {
+    match name {
+        None => Ok(DEFAULT_ALGORITHM),
+        Some(name) => name
+            .parse()
+            .map_err(|error: crate::search::UnknownAlgorithm| {
+                Problem::invalid("algorithm", error.to_string())
+            }),
+    }
+}
+
+/// Checks a player's knobs and builds its strategy.
+pub fn strategy(spec: &PlayerSpec) -> Result<Strategy, Problem> {
+    let algorithm = algorithm(spec.algorithm.as_deref())?;
+    let allowed = knobs(algorithm);
+    let given = [
+        ("depth", spec.depth.is_some()),
+        ("playouts", spec.playouts.is_some()),
+        ("simulations", spec.simulations.is_some()),
+        ("uct_c", spec.uct_c.is_some()),
+        ("expand_threshold", spec.expand_threshold.is_some()),
+        ("time_limit_ms", spec.time_limit_ms.is_some()),
+    ];
+    for (name, _) in given.iter().filter(|(_, given)| *given) {
+        if !allowed.iter().any(|knob| knob.name == *name) {
+            return Err(not_for(name, algorithm));
+        }
+    }
+    let depth = in_range("depth", spec.depth, 1, MAX_DEPTH)?.map(|depth| depth as u32);
+    let time_limit = in_range("time_limit_ms", spec.time_limit_ms, 1, MAX_TIME_LIMIT_MS)?
+        .map(Duration::from_millis);
+    Ok(match algorithm {
+        Algorithm::Random => Strategy::Random,
+        Algorithm::Minimax => Strategy::Minimax { depth },
+        Algorithm::Negamax => Strategy::Negamax { depth },
+        Algorithm::AlphaBeta => Strategy::AlphaBeta { depth },
+        Algorithm::Mcs => Strategy::Mcs {
+            playouts: in_range("playouts", spec.playouts, 1, MAX_PLAYOUTS)?
+                .map_or(DEFAULT_PLAYOUTS, |n| n as u32),
+            time_limit,
+        },
+        Algorithm::Mcts => {
+            let defaults = MctsParams::default();
+            let uct_c = match spec.uct_c {
+                Some(c) if !(0.0..=MAX_UCT_C).contains(&c) => {
+                    return Err(Problem::invalid(
+                        "uct_c",
+                        format!("uct_c must be between 0 and {MAX_UCT_C}, got {c}"),
+                    ));
+                }
+                Some(c) => c,
+                None => defaults.uct_c,
+            };
+            Strategy::Mcts(MctsParams {
+                simulations: in_range("simulations", spec.simulations, 1, MAX_SIMULATIONS)?
+                    .map_or(defaults.simulations, |n| n as u32),
+                uct_c,
+                expand_threshold: in_range(
+                    "expand_threshold",
+                    spec.expand_threshold,
+                    1,
+                    MAX_EXPAND_THRESHOLD,
+                )?
+                .map_or(defaults.expand_threshold, |n| n as u32),
+                time_limit,
+            })
+        }
+    })
+}
+
+/// The problem of a knob given to an algorithm that does not take it.
+pub fn not_for(knob: &str, algorithm: Algorithm) -> Problem {
+    let takes: Vec<&str> = knobs(algorithm).iter().map(|knob| knob.name).collect();
+    Problem::invalid(
+        knob,
+        format!(
+            "{knob} does not apply to {algorithm}, which takes: {}",
+            if takes.is_empty() {
+                "no knobs".to_owned()
+            } else {
+                takes.join(", ")
+            }
+        ),
+    )
+}
+
+fn in_range(name: &str, value: Option<u64>, min: u64, max: u64) -> Result<Option<u64>, Problem> {
+    match value {
+        Some(value) if !(min..=max).contains(&value) => Err(Problem::invalid(
+            name,
+            format!("{name} must be between {min} and {max}, got {value}"),
+        )),
+        value => Ok(value),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(algorithm: &str) -> PlayerSpec {
+        PlayerSpec {
+            algorithm: Some(algorithm.to_owned()),
+            ..PlayerSpec::default()
+        }
+    }
+
+    #[test]
+    fn defaults_and_knobs_build_strategies() {
+        assert_eq!(
+            strategy(&PlayerSpec::default()),
+            Ok(Strategy::AlphaBeta { depth: None })
+        );
+        let mcts = PlayerSpec {
+            simulations: Some(500),
+            uct_c: Some(1.0),
+            ..spec("mcts")
+        };
+        assert_eq!(
+            strategy(&mcts),
+            Ok(Strategy::Mcts(MctsParams {
+                simulations: 500,
+                uct_c: 1.0,
+                ..MctsParams::default()
+            }))
+        );
+    }
+
+    #[test]
+    fn a_knob_for_another_algorithm_is_rejected_by_name() {
+        let problem = strategy(&PlayerSpec {
+            depth: Some(3),
+            ..spec("mcts")
+        })
+        .unwrap_err();
+        assert_eq!(problem.status, 422);
+        assert_eq!(problem.field.as_deref(), Some("depth"));
+        assert!(
+            problem.detail.contains("does not apply to mcts"),
+            "{problem}"
+        );
+    }
+
+    #[test]
+    fn out_of_range_knobs_say_the_range() {
+        let problem = strategy(&PlayerSpec {
+            depth: Some(0),
+            ..spec("negamax")
+        })
+        .unwrap_err();
+        assert_eq!(problem.detail, "depth must be between 1 and 64, got 0");
+        let problem = strategy(&PlayerSpec {
+            uct_c: Some(-1.0),
+            ..spec("mcts")
+        })
+        .unwrap_err();
+        assert_eq!(problem.field.as_deref(), Some("uct_c"));
+        assert!(strategy(&spec("chess-engine")).is_err());
+    }
+}

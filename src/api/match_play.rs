@@ -1,0 +1,134 @@
+//! `POST /tournament`: many games between two players.
+//!
+//! Checking a request gives a [`TournamentJob`]; the caller decides how to run its games (the
+//! HTTP layer in chunks on tokio's blocking pool, the command line on OS threads), and the
+//! totals of any split are the same.
+
+use std::ops::Range;
+use std::time::Duration;
+
+use serde::Serialize;
+
+use super::request::{DEFAULT_GAMES, MAX_FIRST_GAME, MAX_GAMES, TournamentRequest};
+use super::{GameKind, Problem, knobs, playable_position};
+use crate::game::{Game, TicTacToe};
+use crate::search::{Strategy, seed};
+use crate::tournament::{PlayerSummary, Tally, Tournament};
+
+/// The answer to a tournament request.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TournamentResponse {
+    pub game: &'static str,
+    pub games: u64,
+    pub first_game: u64,
+    pub seed: u64,
+    pub elapsed_ms: f64,
+    pub games_per_second: f64,
+    pub players: [PlayerSummary; 2],
+}
+
+/// A tournament of one of the served games.
+#[derive(Clone, Debug)]
+enum AnyTournament {
+    TicTacToe(Tournament<TicTacToe>),
+}
+
+/// A checked tournament request, ready to play.
+#[derive(Clone, Debug)]
+pub struct TournamentJob {
+    tournament: AnyTournament,
+    players: [Strategy; 2],
+    games: Range<u64>,
+    seed: u64,
+}
+
+impl TournamentJob {
+    pub fn new(request: TournamentRequest) -> Result<TournamentJob, Problem> {
+        let game = GameKind::parse(request.game.as_deref())?;
+        let [a, b] = request.players.as_slice() else {
+            return Err(Problem::invalid(
+                "players",
+                format!(
+                    "a tournament has exactly two players, got {}",
+                    request.players.len()
+                ),
+            ));
+        };
+        let players = [
+            knobs::strategy(a).map_err(|problem| problem.within("players[0]"))?,
+            knobs::strategy(b).map_err(|problem| problem.within("players[1]"))?,
+        ];
+        let games = request.games.unwrap_or(DEFAULT_GAMES);
+        if !(1..=MAX_GAMES).contains(&games) {
+            return Err(Problem::invalid(
+                "games",
+                format!("games must be between 1 and {MAX_GAMES}, got {games}"),
+            ));
+        }
+        let first_game = request.first_game.unwrap_or(0);
+        if first_game > MAX_FIRST_GAME {
+            return Err(Problem::invalid(
+                "first_game",
+                format!("first_game must be at most {MAX_FIRST_GAME}, got {first_game}"),
+            ));
+        }
+        let seed = request.seed.unwrap_or_else(seed::draw);
+        let start = request.start.unwrap_or_default();
+        let tournament = match game {
+            GameKind::TicTacToe => AnyTournament::TicTacToe(Tournament {
+                players,
+                seed,
+                start: playable_position(&start).map_err(|p| p.within("start"))?,
+            }),
+        };
+        Ok(TournamentJob {
+            tournament,
+            players,
+            games: first_game..first_game + games,
+            seed,
+        })
+    }
+
+    /// The indices of the games to play.
+    pub fn games(&self) -> Range<u64> {
+        self.games.clone()
+    }
+
+    /// Plays the games in `games` (a part of [`TournamentJob::games`]). CPU-bound.
+    pub fn play(&self, games: Range<u64>) -> Tally {
+        match &self.tournament {
+            AnyTournament::TicTacToe(tournament) => tournament.play(games),
+        }
+    }
+
+    /// Plays every game on `threads` OS threads.
+    pub fn play_parallel(&self, threads: usize) -> Tally {
+        match &self.tournament {
+            AnyTournament::TicTacToe(tournament) => tournament.play_parallel(self.games(), threads),
+        }
+    }
+
+    fn game_name(&self) -> &'static str {
+        match &self.tournament {
+            AnyTournament::TicTacToe(_) => TicTacToe::NAME,
+        }
+    }
+
+    /// The response for the totals of all the games, played in `elapsed`.
+    pub fn report(&self, tally: &Tally, elapsed: Duration) -> TournamentResponse {
+        let seconds = elapsed.as_secs_f64();
+        TournamentResponse {
+            game: self.game_name(),
+            games: tally.games,
+            first_game: self.games.start,
+            seed: self.seed,
+            elapsed_ms: seconds * 1e3,
+            games_per_second: if seconds > 0.0 {
+                tally.games as f64 / seconds
+            } else {
+                0.0
+            },
+            players: tally.summary(&self.players),
+        }
+    }
+}

@@ -1,0 +1,112 @@
+//! The API's requests and responses, independent of HTTP: decoding and checking requests,
+//! running them on the engine, and shaping the answers. The HTTP layer and the command line
+//! both call this, so `sente move` prints exactly what `POST /move` answers.
+//!
+//! One file per command ([`play`] for `/move`, [`match_play`] for `/tournament`,
+//! [`catalogue`] for `/games` and `/algorithms`), with [`request`] decoding bodies, [`knobs`]
+//! checking each algorithm's parameters, and [`Problem`] the one error type.
+
+pub mod catalogue;
+pub mod knobs;
+pub mod match_play;
+pub mod play;
+mod problem;
+pub mod request;
+
+pub use problem::Problem;
+
+use crate::game::{Game, Outcome, Player};
+
+/// The games the API serves.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum GameKind {
+    TicTacToe,
+}
+
+impl GameKind {
+    pub const ALL: [GameKind; 1] = [GameKind::TicTacToe];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            GameKind::TicTacToe => crate::game::TicTacToe::NAME,
+        }
+    }
+
+    /// The game named in a request, tic-tac-toe when none is.
+    pub fn parse(name: Option<&str>) -> Result<GameKind, Problem> {
+        let Some(name) = name else {
+            return Ok(GameKind::TicTacToe);
+        };
+        GameKind::ALL
+            .into_iter()
+            .find(|game| game.name() == name)
+            .ok_or_else(|| {
+                let names: Vec<_> = GameKind::ALL.iter().map(|game| game.name()).collect();
+                Problem::invalid(
+                    "game",
+                    format!(
+                        "unknown game {name:?}: expected one of {}",
+                        names.join(", ")
+                    ),
+                )
+            })
+    }
+}
+
+/// Calls a generic function with the concrete game type of a [`GameKind`].
+macro_rules! with_game {
+    ($kind:expr, $game:ident => $body:expr) => {
+        match $kind {
+            $crate::api::GameKind::TicTacToe => {
+                type $game = $crate::game::TicTacToe;
+                $body
+            }
+        }
+    };
+}
+pub(crate) use with_game;
+
+/// A game's status as the API spells it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    InProgress,
+    XWon,
+    OWon,
+    Draw,
+}
+
+impl From<Outcome> for Status {
+    fn from(outcome: Outcome) -> Status {
+        match outcome {
+            Outcome::InProgress => Status::InProgress,
+            Outcome::Won(Player::X) => Status::XWon,
+            Outcome::Won(Player::O) => Status::OWon,
+            Outcome::Draw => Status::Draw,
+        }
+    }
+}
+
+/// The position a request describes, refused if the game is already over: there is no move
+/// to make in it.
+fn playable_position<G: Game>(position: &request::PositionSpec) -> Result<G, Problem> {
+    let game: G = position.position()?;
+    if game.outcome().is_over() {
+        let field = if position.board.is_some() {
+            "board"
+        } else {
+            "moves"
+        };
+        return Err(Problem::invalid(
+            field,
+            format!(
+                "the game is already over ({}): there is no move to make",
+                match game.outcome() {
+                    Outcome::Won(player) => format!("{player} has won"),
+                    _ => "drawn".to_owned(),
+                }
+            ),
+        ));
+    }
+    Ok(game)
+}

@@ -1,0 +1,91 @@
+//! `POST /move`: one search from one position.
+
+use serde::Serialize;
+
+use super::request::MoveRequest;
+use super::{GameKind, Problem, Status, knobs, playable_position, with_game};
+use crate::game::Game;
+use crate::search::{self, Strategy, seed};
+
+/// The answer to a move request.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MoveResponse {
+    /// The chosen move: a cell index (tic-tac-toe) or column.
+    #[serde(rename = "move")]
+    pub mv: usize,
+    pub row: usize,
+    pub col: usize,
+    pub score: f64,
+    pub exact: bool,
+    pub nodes: u64,
+    pub pv: Vec<usize>,
+    pub algorithm: &'static str,
+    pub game: &'static str,
+    /// The seed used, for randomised algorithms.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
+    pub elapsed_us: u64,
+    /// The board after the move, in text form.
+    pub board: String,
+    /// The game's status after the move.
+    pub status: Status,
+}
+
+/// A move request, checked: ready to search.
+#[derive(Clone, Debug)]
+pub struct MoveJob {
+    game: GameKind,
+    request: MoveRequest,
+    strategy: Strategy,
+    seed: u64,
+}
+
+impl MoveJob {
+    /// Checks everything that can be checked before searching.
+    pub fn new(request: MoveRequest) -> Result<MoveJob, Problem> {
+        let game = GameKind::parse(request.game.as_deref())?;
+        let strategy = knobs::strategy(&request.player)?;
+        if request.seed.is_some() && !strategy.is_randomized() {
+            return Err(knobs::not_for("seed", strategy.algorithm()));
+        }
+        with_game!(game, G => playable_position::<G>(&request.position).map(|_| ()))?;
+        Ok(MoveJob {
+            game,
+            strategy,
+            seed: request.seed.unwrap_or_else(seed::draw),
+            request,
+        })
+    }
+
+    pub fn strategy(&self) -> &Strategy {
+        &self.strategy
+    }
+
+    /// Runs the search. CPU-bound: call it where blocking is allowed.
+    pub fn run(&self) -> Result<MoveResponse, Problem> {
+        with_game!(self.game, G => self.run_game::<G>())
+    }
+
+    fn run_game<G: Game>(&self) -> Result<MoveResponse, Problem> {
+        let game: G = playable_position(&self.request.position)?;
+        let result = search::search(&game, &self.strategy, self.seed)
+            .map_err(|error| Problem::invalid("board", error.to_string()))?;
+        let (row, col) = game.move_cell(result.best_move);
+        let after = game.play(result.best_move);
+        Ok(MoveResponse {
+            mv: G::move_index(result.best_move),
+            row,
+            col,
+            score: result.score,
+            exact: result.exact,
+            nodes: result.nodes,
+            pv: result.pv.iter().map(|&mv| G::move_index(mv)).collect(),
+            algorithm: self.strategy.algorithm().name(),
+            game: G::NAME,
+            seed: self.strategy.is_randomized().then_some(self.seed),
+            elapsed_us: result.elapsed.as_micros() as u64,
+            board: after.to_string(),
+            status: after.outcome().into(),
+        })
+    }
+}

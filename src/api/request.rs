@@ -1,0 +1,251 @@
+//! Decoding request bodies: JSON shape errors are 400, meaning errors are 422 (see
+//! [`Problem`]).
+//!
+//! A `/move` request carries the player's knobs at its top level beside `game`, `board`,
+//! `moves` and `seed`. Serde cannot combine `flatten` with `deny_unknown_fields`, so the body is
+//! read as a JSON object, the request's own fields are taken out, and what is left must be a
+//! [`PlayerSpec`] — one definition of the knobs for `/move` and `/tournament` alike.
+
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value};
+
+use super::Problem;
+use super::knobs::{PLAYER_FIELDS, PlayerSpec};
+use crate::game::Game;
+
+/// Where a game starts: a board in text or array form, or the moves played from the start.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PositionSpec {
+    pub board: Option<Value>,
+    pub moves: Option<Vec<i64>>,
+}
+
+/// A `POST /move` (or `/analyze`) request, decoded but not yet checked.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct MoveRequest {
+    pub game: Option<String>,
+    pub position: PositionSpec,
+    pub seed: Option<u64>,
+    pub player: PlayerSpec,
+}
+
+/// The fields of a `/move` request besides the player's knobs.
+const MOVE_FIELDS: [&str; 4] = ["game", "board", "moves", "seed"];
+
+/// Default number of games of a tournament.
+pub const DEFAULT_GAMES: u64 = 100;
+pub const MAX_GAMES: u64 = 100_000;
+/// Bound on `first_game`, so that `first_game + games` cannot overflow.
+pub const MAX_FIRST_GAME: u64 = 1 << 48;
+
+/// A `POST /tournament` request, decoded but not yet checked.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TournamentRequest {
+    pub game: Option<String>,
+    pub players: Vec<PlayerSpec>,
+    pub games: Option<u64>,
+    pub first_game: Option<u64>,
+    pub seed: Option<u64>,
+    pub start: Option<PositionSpec>,
+}
+
+impl MoveRequest {
+    pub fn from_json(body: &[u8]) -> Result<Self, Problem> {
+        let mut object: Map<String, Value> = serde_json::from_slice(body).map_err(|error| {
+            Problem::malformed(format!("the body is not a JSON object: {error}"))
+        })?;
+        if let Some(unknown) = object.keys().find(|key| {
+            !MOVE_FIELDS.contains(&key.as_str()) && !PLAYER_FIELDS.contains(&key.as_str())
+        }) {
+            return Err(Problem::malformed(format!(
+                "unknown field `{unknown}`: a move request has {}, {}",
+                MOVE_FIELDS.join(", "),
+                PLAYER_FIELDS.join(", ")
+            )));
+        }
+        let game = take(&mut object, "game")?;
+        let position = PositionSpec {
+            board: object.remove("board").filter(|board| !board.is_null()),
+            moves: take(&mut object, "moves")?,
+        };
+        let seed = take(&mut object, "seed")?;
+        let player = serde_json::from_value(Value::Object(object))
+            .map_err(|error| Problem::malformed(error.to_string()))?;
+        Ok(MoveRequest {
+            game,
+            position,
+            seed,
+            player,
+        })
+    }
+}
+
+impl TournamentRequest {
+    pub fn from_json(body: &[u8]) -> Result<Self, Problem> {
+        serde_json::from_slice(body).map_err(|error| Problem::malformed(error.to_string()))
+    }
+}
+
+/// Takes `field` out of `object` as a `T`; a wrong type is a 400 naming the field.
+fn take<T: DeserializeOwned>(
+    object: &mut Map<String, Value>,
+    field: &str,
+) -> Result<Option<T>, Problem> {
+    match object.remove(field) {
+        None | Some(Value::Null) => Ok(None),
+        Some(value) => serde_json::from_value(value).map(Some).map_err(|error| {
+            let mut problem = Problem::malformed(format!("{field}: {error}"));
+            problem.field = Some(field.to_owned());
+            problem
+        }),
+    }
+}
+
+impl PositionSpec {
+    /// The position this describes; `None` (neither board nor moves) is the start.
+    pub fn position<G: Game>(&self) -> Result<G, Problem> {
+        match (&self.board, &self.moves) {
+            (Some(_), Some(_)) => Err(Problem::invalid(
+                "board",
+                "give either board or moves, not both",
+            )),
+            (Some(board), None) => board_position(board),
+            (None, Some(moves)) => moves_position(moves),
+            (None, None) => Ok(G::start()),
+        }
+    }
+}
+
+fn moves_position<G: Game>(moves: &[i64]) -> Result<G, Problem> {
+    let mut game = G::start();
+    for (index, &mv) in moves.iter().enumerate() {
+        let field = format!("moves[{index}]");
+        let mv = usize::try_from(mv)
+            .map_err(|_| Problem::invalid(&field, format!("{field}: {mv} is not a move index")))?;
+        let mv = game
+            .parse_move(mv)
+            .map_err(|error| Problem::invalid(&field, format!("{field}: {error}")))?;
+        game = game.play(mv);
+    }
+    Ok(game)
+}
+
+/// A board as text (`"X.O/.X./..O"`) or as an array of cells, flat or in rows, each cell
+/// `"X"`, `"O"`, `""` or `null`.
+fn board_position<G: Game>(board: &Value) -> Result<G, Problem> {
+    let text = match board {
+        Value::String(text) => text.clone(),
+        Value::Array(items) => {
+            let mut text = String::new();
+            for (index, item) in items.iter().enumerate() {
+                match item {
+                    Value::Array(row) => {
+                        if index > 0 {
+                            text.push('/');
+                        }
+                        for (column, cell) in row.iter().enumerate() {
+                            text.push(cell_char(cell, &format!("board[{index}][{column}]"))?);
+                        }
+                    }
+                    cell => text.push(cell_char(cell, &format!("board[{index}]"))?),
+                }
+            }
+            text
+        }
+        _ => {
+            return Err(Problem::invalid(
+                "board",
+                "board must be a string such as \"X.O/.X./..O\" or an array of cells",
+            ));
+        }
+    };
+    text.parse()
+        .map_err(|error: crate::game::BoardError| Problem::invalid("board", error.to_string()))
+}
+
+fn cell_char(cell: &Value, field: &str) -> Result<char, Problem> {
+    match cell {
+        Value::Null => Ok('.'),
+        Value::String(s) => match s.as_str() {
+            "" | "." => Ok('.'),
+            "X" | "x" => Ok('X'),
+            "O" | "o" => Ok('O'),
+            other => Err(Problem::invalid(
+                field,
+                format!("{field}: a cell is \"X\", \"O\", \"\" or null, not {other:?}"),
+            )),
+        },
+        other => Err(Problem::invalid(
+            field,
+            format!("{field}: a cell is \"X\", \"O\", \"\" or null, not {other}"),
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::TicTacToe;
+    use serde_json::json;
+
+    fn position(board: Value) -> Result<TicTacToe, Problem> {
+        PositionSpec {
+            board: Some(board),
+            moves: None,
+        }
+        .position()
+    }
+
+    #[test]
+    fn boards_in_every_form() {
+        let expected: TicTacToe = "X.O/.X./..O".parse().unwrap();
+        assert_eq!(position(json!("X.O.X...O")), Ok(expected));
+        assert_eq!(
+            position(json!(["X", "", "O", null, "X", "", "", "", "O"])),
+            Ok(expected)
+        );
+        assert_eq!(
+            position(json!([["X", "", "O"], ["", "x", null], ["", "", "o"]])),
+            Ok(expected)
+        );
+        let problem = position(json!([["X", "Q", "O"]])).unwrap_err();
+        assert_eq!(problem.field.as_deref(), Some("board[0][1]"));
+        assert_eq!(position(json!(7)).unwrap_err().status, 422);
+    }
+
+    #[test]
+    fn moves_and_their_errors_name_the_index() {
+        let spec = |moves: Vec<i64>| PositionSpec {
+            board: None,
+            moves: Some(moves),
+        };
+        assert_eq!(
+            spec(vec![4, 0]).position::<TicTacToe>(),
+            Ok("O../.X./...".parse().unwrap())
+        );
+        let problem = spec(vec![4, 4]).position::<TicTacToe>().unwrap_err();
+        assert_eq!(problem.field.as_deref(), Some("moves[1]"));
+        let problem = spec(vec![-1]).position::<TicTacToe>().unwrap_err();
+        assert_eq!(problem.field.as_deref(), Some("moves[0]"));
+    }
+
+    #[test]
+    fn move_requests_split_the_knobs_from_the_rest() {
+        let request = MoveRequest::from_json(
+            br#"{"board":"X........","algorithm":"mcts","seed":5,"simulations":50}"#,
+        )
+        .unwrap();
+        assert_eq!(request.seed, Some(5));
+        assert_eq!(request.player.simulations, Some(50));
+        let problem = MoveRequest::from_json(br#"{"bord":"X........"}"#).unwrap_err();
+        assert_eq!(problem.status, 400);
+        assert!(problem.detail.contains("unknown field `bord`"), "{problem}");
+        let problem = MoveRequest::from_json(br#"{"depth":"deep"}"#).unwrap_err();
+        assert_eq!(problem.status, 400);
+        assert!(MoveRequest::from_json(b"[1]").is_err());
+        assert!(MoveRequest::from_json(b"{").is_err());
+    }
+}

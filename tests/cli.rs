@@ -1,0 +1,83 @@
+//! The `sente` binary: its output is the API's JSON, its errors say what is wrong.
+
+use std::process::Command;
+
+use serde_json::Value;
+
+fn sente(args: &[&str]) -> (i32, Value, String) {
+    let output = Command::new(env!("CARGO_BIN_EXE_sente"))
+        .args(args)
+        .output()
+        .expect("the binary runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let json = serde_json::from_str(&stdout).unwrap_or(Value::Null);
+    (
+        output.status.code().unwrap_or(-1),
+        json,
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn move_prints_the_result_as_json() {
+    let (code, json, _) = sente(&["move", "--board", "XX.OO....", "--algorithm", "alphabeta"]);
+    assert_eq!(code, 0);
+    assert_eq!(json["move"], 2);
+    assert_eq!(json["score"], 1.0);
+    assert_eq!(json["status"], "x_won");
+    assert_eq!(json["board"], "XXX/OO./...");
+}
+
+#[test]
+fn move_reports_the_drawn_seed_of_randomised_algorithms() {
+    let (code, json, _) = sente(&["move", "--moves", "4", "--algorithm", "mcts"]);
+    assert_eq!(code, 0);
+    let seed = json["seed"].as_u64().expect("a seed is reported");
+    assert!(seed < 1 << 53);
+    let (_, again, _) = sente(&[
+        "move",
+        "--moves",
+        "4",
+        "--algorithm",
+        "mcts",
+        "--seed",
+        &seed.to_string(),
+    ]);
+    assert_eq!(
+        (&again["move"], &again["nodes"]),
+        (&json["move"], &json["nodes"])
+    );
+}
+
+#[test]
+fn errors_exit_2_and_name_the_field() {
+    let (code, _, stderr) = sente(&["move", "--board", "XX.OO..Q."]);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("(board)") && stderr.contains("'Q' at position 7"),
+        "{stderr}"
+    );
+    let (code, _, stderr) = sente(&["move", "--algorithm", "mcts", "--depth", "3"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("depth does not apply to mcts"), "{stderr}");
+}
+
+#[test]
+fn tournament_prints_both_players() {
+    let (code, json, stderr) = sente(&[
+        "tournament",
+        "-a",
+        "alphabeta",
+        "-b",
+        "mcs:playouts=5",
+        "--games",
+        "20",
+        "--seed",
+        "1",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(json["games"], 20);
+    assert_eq!(json["players"][0]["algorithm"], "alphabeta");
+    assert_eq!(json["players"][0]["losses"], 0);
+    assert_eq!(json["players"][1]["algorithm"], "mcs");
+}
