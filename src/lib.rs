@@ -14,5 +14,6 @@
 
 pub mod api;
 pub mod game;
+pub mod http;
 pub mod search;
 pub mod tournament;

@@ -1,9 +1,10 @@
 //! The `sente` command: parses the command line and hands over to the library.
 
+use std::net::SocketAddr;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -20,16 +21,39 @@ use sente::api::request::{MoveRequest, PositionSpec, TournamentRequest};
     about = "A game-AI service for two-player perfect-information games"
 )]
 struct Cli {
+    /// What to do; without one, `serve` with its defaults.
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
 }
 
 #[derive(Subcommand)]
 enum Command {
+    /// Run the HTTP service (the default).
+    Serve(ServeArgs),
     /// Search one position and print the result as JSON (the same as POST /move).
     Move(MoveArgs),
     /// Play games between two players and print the result as JSON (as POST /tournament).
     Tournament(TournamentArgs),
+}
+
+#[derive(Args, Default)]
+struct ServeArgs {
+    /// Address to listen on [default: 127.0.0.1:8080, or 0.0.0.0:$PORT when PORT is set].
+    #[arg(long, env = "SENTE_ADDR")]
+    addr: Option<SocketAddr>,
+    /// Log lines as text or as JSON objects; RUST_LOG filters them (default: info).
+    #[arg(long, value_enum, default_value_t = LogFormat::Text, env = "SENTE_LOG_FORMAT")]
+    log_format: LogFormat,
+    /// No game of a tournament starts after this many milliseconds [default: 60000].
+    #[arg(long, env = "SENTE_TOURNAMENT_TIME_LIMIT_MS")]
+    tournament_time_limit_ms: Option<u64>,
+}
+
+#[derive(Copy, Clone, Default, ValueEnum)]
+enum LogFormat {
+    #[default]
+    Text,
+    Json,
 }
 
 #[derive(Args)]
@@ -94,8 +118,10 @@ struct TournamentArgs {
 
 fn main() -> ExitCode {
     let result = match Cli::parse().command {
-        Command::Move(args) => run_move(args),
-        Command::Tournament(args) => run_tournament(args),
+        None => serve(ServeArgs::default()),
+        Some(Command::Serve(args)) => serve(args),
+        Some(Command::Move(args)) => run_move(args),
+        Some(Command::Tournament(args)) => run_tournament(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -104,6 +130,43 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// The listening address: `--addr` or `SENTE_ADDR`; else `PORT` alone, on every interface, as
+/// container platforms expect; else the loopback default.
+fn listen_address(addr: Option<SocketAddr>) -> Result<SocketAddr, Problem> {
+    if let Some(addr) = addr {
+        return Ok(addr);
+    }
+    match std::env::var("PORT") {
+        Ok(port) => port
+            .parse::<u16>()
+            .map(|port| SocketAddr::from(([0, 0, 0, 0], port)))
+            .map_err(|_| Problem::malformed(format!("PORT must be a port number, got {port:?}"))),
+        Err(_) => Ok(SocketAddr::from(([127, 0, 0, 1], 8080))),
+    }
+}
+
+fn serve(args: ServeArgs) -> Result<(), Problem> {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let logs = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stdout()));
+    match args.log_format {
+        LogFormat::Text => logs.init(),
+        LogFormat::Json => logs.json().init(),
+    }
+    let addr = listen_address(args.addr)?;
+    let mut state = sente::http::AppState::default();
+    if let Some(ms) = args.tournament_time_limit_ms {
+        state.tournament_time_limit = std::time::Duration::from_millis(ms);
+    }
+    let runtime = tokio::runtime::Runtime::new()
+        .map_err(|error| Problem::http(500, "Internal Server Error", error.to_string()))?;
+    runtime
+        .block_on(sente::http::run(addr, state))
+        .map_err(|error| Problem::http(500, "Cannot serve", format!("{addr}: {error}")))
 }
 
 fn position(args: PositionArgs) -> PositionSpec {

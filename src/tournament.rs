@@ -7,6 +7,7 @@
 //! blocking pool, or across replicas — adds up to exactly the same totals.
 
 use std::ops::Range;
+use std::time::Instant;
 
 use serde::Serialize;
 
@@ -119,8 +120,17 @@ impl<G: Game> Tournament<G> {
 
     /// Plays the games whose indices are in `games` and adds up the results.
     pub fn play(&self, games: Range<u64>) -> Tally {
+        self.play_until(games, None)
+    }
+
+    /// Plays the games in `games` in order, starting no game after `deadline`: the tally then
+    /// covers a prefix of the range (see [`Tally::games`]).
+    pub fn play_until(&self, games: Range<u64>, deadline: Option<Instant>) -> Tally {
         let mut tally = Tally::default();
         for index in games {
+            if deadline.is_some_and(|deadline| Instant::now() >= deadline) {
+                break;
+            }
             let record = self.play_game(index);
             tally.games += 1;
             for seat in 0..2 {

@@ -5,7 +5,7 @@
 //! totals of any split are the same.
 
 use std::ops::Range;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
@@ -19,7 +19,11 @@ use crate::tournament::{PlayerSummary, Tally, Tournament};
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct TournamentResponse {
     pub game: &'static str,
+    /// Games played.
     pub games: u64,
+    /// Whether every requested game was played: false when the server's time limit for
+    /// tournaments stopped it first.
+    pub complete: bool,
     pub first_game: u64,
     pub seed: u64,
     pub elapsed_ms: f64,
@@ -94,10 +98,11 @@ impl TournamentJob {
         self.games.clone()
     }
 
-    /// Plays the games in `games` (a part of [`TournamentJob::games`]). CPU-bound.
-    pub fn play(&self, games: Range<u64>) -> Tally {
+    /// Plays the games in `games` (a part of [`TournamentJob::games`]), starting none after
+    /// `deadline`. CPU-bound.
+    pub fn play(&self, games: Range<u64>, deadline: Option<Instant>) -> Tally {
         match &self.tournament {
-            AnyTournament::TicTacToe(tournament) => tournament.play(games),
+            AnyTournament::TicTacToe(tournament) => tournament.play_until(games, deadline),
         }
     }
 
@@ -120,6 +125,7 @@ impl TournamentJob {
         TournamentResponse {
             game: self.game_name(),
             games: tally.games,
+            complete: tally.games == self.games.end - self.games.start,
             first_game: self.games.start,
             seed: self.seed,
             elapsed_ms: seconds * 1e3,

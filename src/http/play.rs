@@ -1,0 +1,28 @@
+//! `POST /move`.
+
+use axum::Json;
+
+use super::body::JsonBody;
+use crate::api::Problem;
+use crate::api::play::{MoveJob, MoveResponse};
+use crate::api::request::MoveRequest;
+
+pub async fn post_move(JsonBody(body): JsonBody) -> Result<Json<MoveResponse>, Problem> {
+    let job = MoveJob::new(MoveRequest::from_json(&body)?)?;
+    let response = if job.is_light() {
+        // Answering in place costs less than handing a few microseconds of work to another
+        // thread and back; only heavier searches go to the blocking pool.
+        job.run()
+    } else {
+        tokio::task::spawn_blocking(move || job.run())
+            .await
+            .map_err(|error| {
+                Problem::http(
+                    500,
+                    "Internal Server Error",
+                    format!("the search failed: {error}"),
+                )
+            })?
+    };
+    response.map(Json)
+}

@@ -1,0 +1,534 @@
+//! The HTTP service, over real HTTP: the server runs on an ephemeral port.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::time::Duration;
+
+use reqwest::{Client, Response, StatusCode};
+use sente::http::{AppState, OPENAPI_YAML, routes, serve};
+use serde_json::{Value, json};
+use tokio::net::TcpListener;
+
+/// Starts a server; returns its base URL. It stops when the test's runtime ends.
+async fn start() -> String {
+    start_with(AppState::default()).await
+}
+
+async fn start_with(state: AppState) -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(serve(listener, state, std::future::pending()));
+    url
+}
+
+async fn post(url: &str, path: &str, body: Value) -> Response {
+    Client::new()
+        .post(format!("{url}{path}"))
+        .json(&body)
+        .send()
+        .await
+        .unwrap()
+}
+
+/// Posts and expects a problem with `status`; returns the problem.
+async fn problem(url: &str, path: &str, body: Value, status: u16) -> Value {
+    let response = post(url, path, body.clone()).await;
+    assert_problem(response, status, &body.to_string()).await
+}
+
+async fn assert_problem(response: Response, status: u16, context: &str) -> Value {
+    assert_eq!(response.status().as_u16(), status, "{context}");
+    assert_eq!(
+        response.headers()["content-type"],
+        "application/problem+json",
+        "{context}"
+    );
+    let problem: Value = response.json().await.unwrap();
+    assert_eq!(problem["status"], status, "{context}");
+    for key in ["type", "title", "detail"] {
+        assert!(problem[key].is_string(), "{context}: {problem}");
+    }
+    problem
+}
+
+#[tokio::test]
+async fn move_takes_the_win_as_in_the_readme() {
+    let url = start().await;
+    let response = post(
+        &url,
+        "/move",
+        json!({"board": "XX.OO....", "algorithm": "alphabeta"}),
+    )
+    .await;
+    assert_eq!(response.status(), StatusCode::OK);
+    let body: Value = response.json().await.unwrap();
+    assert_eq!(body["move"], 2);
+    assert_eq!(body["score"], 1.0);
+    assert_eq!(
+        (body["row"].clone(), body["col"].clone()),
+        (json!(0), json!(2))
+    );
+    assert_eq!(body["exact"], true);
+    assert_eq!(body["board"], "XXX/OO./...");
+    assert_eq!(body["status"], "x_won");
+    assert_eq!(body["game"], "tictactoe");
+    assert!(body.get("seed").is_none(), "alphabeta is not randomised");
+}
+
+#[tokio::test]
+async fn move_answers_with_every_algorithm_and_board_form() {
+    let url = start().await;
+    for algorithm in ["random", "minimax", "negamax", "alphabeta", "mcs", "mcts"] {
+        for position in [
+            json!({"board": "X.O/.X./..O"}),
+            json!({"board": [["X", "", "O"], [null, "X", ""], ["", "", "O"]]}),
+            json!({"moves": [0, 2, 4, 8]}),
+        ] {
+            let mut request = position.clone();
+            request["algorithm"] = json!(algorithm);
+            let response = post(&url, "/move", request.clone()).await;
+            assert_eq!(response.status(), StatusCode::OK, "{request}");
+            let body: Value = response.json().await.unwrap();
+            assert_eq!(body["algorithm"], algorithm);
+            assert!(body["nodes"].as_u64().unwrap() >= 1);
+            let randomized = ["random", "mcs", "mcts"].contains(&algorithm);
+            assert_eq!(body.get("seed").is_some(), randomized, "{body}");
+            if !randomized {
+                // The exact searches prove the value of this small position.
+                assert_eq!(body["exact"], true, "{body}");
+            }
+        }
+    }
+}
+
+#[tokio::test]
+async fn the_same_seed_gives_the_same_answer() {
+    let url = start().await;
+    let request = json!({"moves": [4], "algorithm": "mcts", "simulations": 500, "seed": 11});
+    let a: Value = post(&url, "/move", request.clone())
+        .await
+        .json()
+        .await
+        .unwrap();
+    let b: Value = post(&url, "/move", request).await.json().await.unwrap();
+    for key in ["move", "score", "nodes", "pv", "seed"] {
+        assert_eq!(a[key], b[key], "{key}");
+    }
+}
+
+#[tokio::test]
+async fn malformed_requests_are_400() {
+    let url = start().await;
+    let client = Client::new();
+    for body in ["{", "[1,2]", "\"board\"", ""] {
+        let response = client
+            .post(format!("{url}/move"))
+            .header("content-type", "application/json")
+            .body(body)
+            .send()
+            .await
+            .unwrap();
+        assert_problem(response, 400, body).await;
+    }
+    problem(&url, "/move", json!({"depth": "deep"}), 400).await;
+    let unknown = problem(&url, "/move", json!({"bord": "X........"}), 400).await;
+    assert!(unknown["detail"].as_str().unwrap().contains("bord"));
+    problem(
+        &url,
+        "/tournament",
+        json!({"players": [], "rounds": 3}),
+        400,
+    )
+    .await;
+    problem(&url, "/tournament", json!({"players": "two"}), 400).await;
+}
+
+#[tokio::test]
+async fn requests_that_make_no_sense_are_422_naming_the_field() {
+    let url = start().await;
+    let cases = [
+        (json!({"board": "XX.OO..Q."}), "board", "'Q' at position 7"),
+        (json!({"board": "OO......."}), "board", "O has 2 pieces"),
+        (json!({"board": "XXXOO...."}), "board", "already over"),
+        (
+            json!({"board": "X........", "moves": [1]}),
+            "board",
+            "not both",
+        ),
+        (json!({"moves": [4, 4]}), "moves[1]", "already taken"),
+        (json!({"game": "chess"}), "game", "unknown game"),
+        (
+            json!({"algorithm": "deep-blue"}),
+            "algorithm",
+            "unknown algorithm",
+        ),
+        (
+            json!({"algorithm": "mcts", "depth": 3}),
+            "depth",
+            "does not apply to mcts",
+        ),
+        (
+            json!({"algorithm": "alphabeta", "seed": 3}),
+            "seed",
+            "does not apply",
+        ),
+        (
+            json!({"algorithm": "negamax", "depth": 0}),
+            "depth",
+            "between 1 and 64",
+        ),
+        (
+            json!({"algorithm": "mcts", "simulations": 10_000_000}),
+            "simulations",
+            "between",
+        ),
+        (
+            json!({"algorithm": "mcs", "playouts": 0}),
+            "playouts",
+            "between",
+        ),
+    ];
+    for (body, field, detail) in cases {
+        let problem = problem(&url, "/move", body.clone(), 422).await;
+        assert_eq!(problem["field"], field, "{body}: {problem}");
+        let text = problem["detail"].as_str().unwrap();
+        assert!(text.contains(detail), "{body}: {text}");
+    }
+    let tournament_cases = [
+        (json!({"players": [{}]}), "players"),
+        (
+            json!({"players": [{}, {"algorithm": "mcts", "depth": 2}]}),
+            "players[1].depth",
+        ),
+        (json!({"players": [{}, {}], "games": 0}), "games"),
+        (json!({"players": [{}, {}], "games": 100_001}), "games"),
+        (
+            json!({"players": [{}, {}], "start": {"board": "XXXOO...."}}),
+            "start.board",
+        ),
+        (json!({"game": "go", "players": [{}, {}]}), "game"),
+    ];
+    for (body, field) in tournament_cases {
+        let problem = problem(&url, "/tournament", body.clone(), 422).await;
+        assert_eq!(problem["field"], field, "{body}: {problem}");
+    }
+}
+
+#[tokio::test]
+async fn http_level_errors_are_problems_too() {
+    let url = start().await;
+    let client = Client::new();
+    let response = client.get(format!("{url}/nowhere")).send().await.unwrap();
+    assert_problem(response, 404, "unknown path").await;
+    let response = client.get(format!("{url}/move")).send().await.unwrap();
+    assert_eq!(response.headers()["allow"], "POST");
+    let problem = assert_problem(response, 405, "GET /move").await;
+    assert!(problem["detail"].as_str().unwrap().contains("POST"));
+    let response = client.post(format!("{url}/healthz")).send().await.unwrap();
+    assert!(
+        response.headers()["allow"]
+            .to_str()
+            .unwrap()
+            .contains("GET")
+    );
+    assert_problem(response, 405, "POST /healthz").await;
+    let big = json!({"board": "X".repeat(70 * 1024)});
+    let response = post(&url, "/move", big).await;
+    assert_problem(response, 413, "a 70 KiB body").await;
+    let response = client
+        .post(format!("{url}/move"))
+        .body(r#"{"board":"X........"}"#)
+        .send()
+        .await
+        .unwrap();
+    assert_problem(response, 415, "no content type").await;
+}
+
+#[tokio::test]
+async fn tournament_reports_both_players_and_halves_add_up() {
+    let url = start().await;
+    let request = |games: u64, first_game: u64| {
+        json!({
+            "players": [{"algorithm": "mcts", "simulations": 100}, {"algorithm": "random"}],
+            "games": games, "first_game": first_game, "seed": 2026,
+        })
+    };
+    let whole: Value = post(&url, "/tournament", request(200, 0))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(whole["games"], 200);
+    assert_eq!(whole["complete"], true);
+    assert_eq!(whole["seed"], 2026);
+    let mcts = &whole["players"][0];
+    assert_eq!(mcts["algorithm"], "mcts");
+    let total = mcts["wins"].as_u64().unwrap()
+        + mcts["draws"].as_u64().unwrap()
+        + mcts["losses"].as_u64().unwrap();
+    assert_eq!(total, 200);
+    assert_eq!(
+        mcts["as_first"]["wins"].as_u64().unwrap()
+            + mcts["as_first"]["draws"].as_u64().unwrap()
+            + mcts["as_first"]["losses"].as_u64().unwrap(),
+        100
+    );
+    let [low, high] = [
+        mcts["ci95"][0].as_f64().unwrap(),
+        mcts["ci95"][1].as_f64().unwrap(),
+    ];
+    let rate = mcts["score_rate"].as_f64().unwrap();
+    assert!(low <= rate && rate <= high && rate > 0.8, "{mcts}");
+
+    let first: Value = post(&url, "/tournament", request(77, 0))
+        .await
+        .json()
+        .await
+        .unwrap();
+    let second: Value = post(&url, "/tournament", request(123, 77))
+        .await
+        .json()
+        .await
+        .unwrap();
+    for player in 0..2 {
+        for key in ["wins", "draws", "losses", "nodes", "moves"] {
+            let sum = first["players"][player][key].as_u64().unwrap()
+                + second["players"][player][key].as_u64().unwrap();
+            assert_eq!(
+                json!(sum),
+                whole["players"][player][key],
+                "player {player} {key}"
+            );
+        }
+    }
+    let again: Value = post(&url, "/tournament", request(200, 0))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(
+        again["players"], whole["players"],
+        "the same request, the same result"
+    );
+}
+
+#[tokio::test]
+async fn a_tournament_stops_at_the_servers_time_limit() {
+    let url = start_with(AppState {
+        tournament_time_limit: Duration::from_millis(50),
+        ..AppState::default()
+    })
+    .await;
+    let body: Value = post(
+        &url,
+        "/tournament",
+        json!({"players": [{"algorithm": "mcts", "simulations": 100000}, {"algorithm": "mcts", "simulations": 100000}], "games": 100000}),
+    )
+    .await
+    .json()
+    .await
+    .unwrap();
+    assert_eq!(body["complete"], false);
+    assert!(body["games"].as_u64().unwrap() < 100_000);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_server_answers_while_a_tournament_runs() {
+    let url = start().await;
+    let tournament = tokio::spawn({
+        let url = url.clone();
+        async move {
+            post(
+                &url,
+                "/tournament",
+                json!({"players": [{"algorithm": "mcts", "simulations": 3000}, {"algorithm": "mcts", "simulations": 3000}], "games": 400, "seed": 1}),
+            )
+            .await
+            .status()
+        }
+    });
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    for _ in 0..5 {
+        let response = post(
+            &url,
+            "/move",
+            json!({"board": "X...O....", "algorithm": "alphabeta"}),
+        )
+        .await;
+        assert_eq!(response.status(), StatusCode::OK);
+    }
+    assert!(
+        !tournament.is_finished(),
+        "the moves were answered while the tournament ran"
+    );
+    assert_eq!(tournament.await.unwrap(), StatusCode::OK);
+}
+
+#[tokio::test]
+async fn discovery_routes() {
+    let url = start().await;
+    let client = Client::new();
+    let health: Value = client
+        .get(format!("{url}/healthz"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(health, json!({"status": "ok"}));
+    let games: Value = client
+        .get(format!("{url}/games"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(games[0]["name"], "tictactoe");
+    assert_eq!(games[0]["start"], ".../.../...");
+    let algorithms: Value = client
+        .get(format!("{url}/algorithms"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let names: Vec<_> = algorithms
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        ["random", "minimax", "negamax", "alphabeta", "mcs", "mcts"]
+    );
+    let mcts = &algorithms[5];
+    let simulations = mcts["knobs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|k| k["name"] == "simulations")
+        .unwrap();
+    assert_eq!(simulations["default"], 100);
+    assert_eq!(simulations["maximum"], 1_000_000);
+    let spec = client
+        .get(format!("{url}/openapi.yaml"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(spec.headers()["content-type"], "application/yaml");
+    assert_eq!(spec.text().await.unwrap(), OPENAPI_YAML);
+}
+
+#[tokio::test]
+async fn cors_lets_browsers_call_from_any_origin() {
+    let url = start().await;
+    let client = Client::new();
+    let response = client
+        .request(reqwest::Method::OPTIONS, format!("{url}/move"))
+        .header("origin", "https://example.org")
+        .header("access-control-request-method", "POST")
+        .header("access-control-request-headers", "content-type")
+        .send()
+        .await
+        .unwrap();
+    assert!(response.status().is_success());
+    assert_eq!(response.headers()["access-control-allow-origin"], "*");
+    let methods = response.headers()["access-control-allow-methods"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    assert!(
+        methods.contains("GET") && methods.contains("POST"),
+        "{methods}"
+    );
+    let response = client
+        .get(format!("{url}/healthz"))
+        .header("origin", "https://example.org")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.headers()["access-control-allow-origin"], "*");
+}
+
+#[derive(serde::Deserialize)]
+struct Spec {
+    paths: BTreeMap<String, BTreeMap<String, serde::de::IgnoredAny>>,
+}
+
+#[test]
+fn the_router_and_openapi_yaml_have_the_same_routes() {
+    let spec: Spec = serde_saphyr::from_str(OPENAPI_YAML).expect("openapi.yaml parses");
+    let in_spec: BTreeSet<(String, String)> = spec
+        .paths
+        .iter()
+        .flat_map(|(path, methods)| {
+            methods
+                .keys()
+                .map(move |method| (path.clone(), method.to_uppercase()))
+        })
+        .collect();
+    let in_router: BTreeSet<(String, String)> = routes()
+        .into_iter()
+        .map(|(path, method, _)| (path.to_owned(), method.to_string()))
+        .collect();
+    assert_eq!(
+        in_router, in_spec,
+        "routes in the router vs in openapi.yaml"
+    );
+}
+
+#[tokio::test]
+async fn shutdown_lets_in_flight_requests_finish() {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let server = tokio::spawn(serve(listener, AppState::default(), async {
+        stopped.await.ok();
+    }));
+    let in_flight = tokio::spawn({
+        let url = url.clone();
+        async move {
+            post(&url, "/tournament", json!({"players": [{"algorithm": "mcts", "simulations": 2000}, {}], "games": 300, "seed": 3})).await.status()
+        }
+    });
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    stop.send(()).unwrap();
+    assert_eq!(
+        in_flight.await.unwrap(),
+        StatusCode::OK,
+        "the in-flight request finished"
+    );
+    server.await.unwrap().unwrap();
+}
+
+#[test]
+fn the_binary_exits_0_on_sigterm() {
+    use std::io::{BufRead, BufReader};
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sente"))
+        .args(["serve", "--addr", "127.0.0.1:0"])
+        .env("RUST_LOG", "info")
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut logs = BufReader::new(child.stdout.take().unwrap());
+    let mut first_line = String::new();
+    logs.read_line(&mut first_line).unwrap();
+    assert!(
+        first_line.contains("listening on http://127.0.0.1:"),
+        "{first_line}"
+    );
+    let status = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(0));
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut logs, &mut rest).unwrap();
+    assert!(rest.contains("SIGTERM received"), "{rest}");
+}
