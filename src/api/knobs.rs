@@ -7,7 +7,8 @@
 use std::f64::consts::SQRT_2;
 use std::time::Duration;
 
-use serde::{Deserialize, Serialize};
+use serde::de::{self, MapAccess};
+use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{Value, json};
 
 use super::Problem;
@@ -18,8 +19,10 @@ use crate::search::{
 
 /// The knobs a player may set, as a request carries them. Each is checked against the
 /// algorithm: a knob the algorithm does not take is an error, never silently ignored.
-#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
-#[serde(deny_unknown_fields)]
+///
+/// Decoded by hand through [`PlayerSpec::read_knob`], so that a `/move` request, which carries
+/// the knobs beside its own fields, reads them with the same code in the same pass.
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct PlayerSpec {
     pub algorithm: Option<String>,
     pub depth: Option<u64>,
@@ -28,6 +31,56 @@ pub struct PlayerSpec {
     pub uct_c: Option<f64>,
     pub expand_threshold: Option<u64>,
     pub time_limit_ms: Option<u64>,
+}
+
+impl PlayerSpec {
+    /// Reads the value of `key` into its knob; `Ok(false)` when `key` is not a knob.
+    pub(crate) fn read_knob<'de, A: MapAccess<'de>>(
+        &mut self,
+        key: &str,
+        map: &mut A,
+    ) -> Result<bool, A::Error> {
+        fn value<'de, A: MapAccess<'de>, T: Deserialize<'de>>(
+            key: &str,
+            map: &mut A,
+        ) -> Result<T, A::Error> {
+            map.next_value()
+                .map_err(|error| de::Error::custom(format_args!("{key}: {error}")))
+        }
+        match key {
+            "algorithm" => self.algorithm = value(key, map)?,
+            "depth" => self.depth = value(key, map)?,
+            "playouts" => self.playouts = value(key, map)?,
+            "simulations" => self.simulations = value(key, map)?,
+            "uct_c" => self.uct_c = value(key, map)?,
+            "expand_threshold" => self.expand_threshold = value(key, map)?,
+            "time_limit_ms" => self.time_limit_ms = value(key, map)?,
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+}
+
+impl<'de> Deserialize<'de> for PlayerSpec {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> de::Visitor<'de> for Visitor {
+            type Value = PlayerSpec;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a player: an object with algorithm and its knobs")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<PlayerSpec, A::Error> {
+                let mut spec = PlayerSpec::default();
+                while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+                    if !spec.read_knob(&key, &mut map)? {
+                        return Err(de::Error::unknown_field(&key, &PLAYER_FIELDS));
+                    }
+                }
+                Ok(spec)
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
 }
 
 /// The names of [`PlayerSpec`]'s fields.

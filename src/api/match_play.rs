@@ -10,8 +10,8 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 
 use super::request::{DEFAULT_GAMES, MAX_FIRST_GAME, MAX_GAMES, TournamentRequest};
-use super::{GameKind, Problem, knobs, playable_position};
-use crate::game::{Game, TicTacToe};
+use super::{AnyGame, GameKind, Problem, knobs, with_game};
+use crate::game::Game;
 use crate::search::{Strategy, seed};
 use crate::tournament::{PlayerSummary, Tally, Tournament};
 
@@ -31,16 +31,10 @@ pub struct TournamentResponse {
     pub players: [PlayerSummary; 2],
 }
 
-/// A tournament of one of the served games.
-#[derive(Clone, Debug)]
-enum AnyTournament {
-    TicTacToe(Tournament<TicTacToe>),
-}
-
 /// A checked tournament request, ready to play.
 #[derive(Clone, Debug)]
 pub struct TournamentJob {
-    tournament: AnyTournament,
+    start: AnyGame,
     players: [Strategy; 2],
     games: Range<u64>,
     seed: u64,
@@ -78,15 +72,8 @@ impl TournamentJob {
         }
         let seed = request.seed.unwrap_or_else(seed::draw);
         let start = request.start.unwrap_or_default();
-        let tournament = match game {
-            GameKind::TicTacToe => AnyTournament::TicTacToe(Tournament {
-                players,
-                seed,
-                start: playable_position(&start).map_err(|p| p.within("start"))?,
-            }),
-        };
         Ok(TournamentJob {
-            tournament,
+            start: AnyGame::playable(game, &start).map_err(|p| p.within("start"))?,
             players,
             games: first_game..first_game + games,
             seed,
@@ -101,22 +88,24 @@ impl TournamentJob {
     /// Plays the games in `games` (a part of [`TournamentJob::games`]), starting none after
     /// `deadline`. CPU-bound.
     pub fn play(&self, games: Range<u64>, deadline: Option<Instant>) -> Tally {
-        match &self.tournament {
-            AnyTournament::TicTacToe(tournament) => tournament.play_until(games, deadline),
-        }
+        with_game!(self.start, start => self.tournament(start).play_until(games, deadline))
     }
 
     /// Plays every game on `threads` OS threads.
     pub fn play_parallel(&self, threads: usize) -> Tally {
-        match &self.tournament {
-            AnyTournament::TicTacToe(tournament) => tournament.play_parallel(self.games(), threads),
+        with_game!(self.start, start => self.tournament(start).play_parallel(self.games(), threads))
+    }
+
+    fn tournament<G: Game>(&self, start: G) -> Tournament<G> {
+        Tournament {
+            players: self.players,
+            seed: self.seed,
+            start,
         }
     }
 
     fn game_name(&self) -> &'static str {
-        match &self.tournament {
-            AnyTournament::TicTacToe(_) => TicTacToe::NAME,
-        }
+        with_game!(self.start, start => name_of(&start))
     }
 
     /// The response for the totals of all the games, played in `elapsed`.
@@ -137,4 +126,8 @@ impl TournamentJob {
             players: tally.summary(&self.players),
         }
     }
+}
+
+fn name_of<G: Game>(_: &G) -> &'static str {
+    G::NAME
 }

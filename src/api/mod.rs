@@ -15,7 +15,7 @@ pub mod request;
 
 pub use problem::Problem;
 
-use crate::game::{Game, Outcome, Player};
+use crate::game::{Game, Outcome, Player, TicTacToe};
 
 /// The games the API serves.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -53,14 +53,27 @@ impl GameKind {
     }
 }
 
-/// Calls a generic function with the concrete game type of a [`GameKind`].
+/// A position of one of the served games: where the API leaves generic code.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum AnyGame {
+    TicTacToe(TicTacToe),
+}
+
+impl AnyGame {
+    /// The position `spec` describes in game `kind`, refused if the game is already over:
+    /// there is no move to make in it.
+    pub fn playable(kind: GameKind, spec: &request::PositionSpec) -> Result<AnyGame, Problem> {
+        Ok(match kind {
+            GameKind::TicTacToe => AnyGame::TicTacToe(playable_position(spec)?),
+        })
+    }
+}
+
+/// Runs `$body` with `$game` bound to the concrete position inside an [`AnyGame`].
 macro_rules! with_game {
-    ($kind:expr, $game:ident => $body:expr) => {
-        match $kind {
-            $crate::api::GameKind::TicTacToe => {
-                type $game = $crate::game::TicTacToe;
-                $body
-            }
+    ($any:expr, $game:ident => $body:expr) => {
+        match $any {
+            $crate::api::AnyGame::TicTacToe($game) => $body,
         }
     };
 }

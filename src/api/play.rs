@@ -3,7 +3,7 @@
 use serde::Serialize;
 
 use super::request::MoveRequest;
-use super::{GameKind, Problem, Status, knobs, playable_position, with_game};
+use super::{AnyGame, GameKind, Problem, Status, knobs, with_game};
 use crate::game::Game;
 use crate::search::{self, Strategy, seed};
 
@@ -34,8 +34,7 @@ pub struct MoveResponse {
 /// A move request, checked: ready to search.
 #[derive(Clone, Debug)]
 pub struct MoveJob {
-    game: GameKind,
-    request: MoveRequest,
+    position: AnyGame,
     strategy: Strategy,
     seed: u64,
 }
@@ -48,12 +47,10 @@ impl MoveJob {
         if request.seed.is_some() && !strategy.is_randomized() {
             return Err(knobs::not_for("seed", strategy.algorithm()));
         }
-        with_game!(game, G => playable_position::<G>(&request.position).map(|_| ()))?;
         Ok(MoveJob {
-            game,
+            position: AnyGame::playable(game, &request.position)?,
             strategy,
             seed: request.seed.unwrap_or_else(seed::draw),
-            request,
         })
     }
 
@@ -68,7 +65,7 @@ impl MoveJob {
     pub fn is_light(&self) -> bool {
         match self.strategy {
             Strategy::Random => true,
-            Strategy::AlphaBeta { .. } => self.game == GameKind::TicTacToe,
+            Strategy::AlphaBeta { .. } => matches!(self.position, AnyGame::TicTacToe(_)),
             Strategy::Mcs { playouts, .. } => playouts <= 100,
             Strategy::Mcts(params) => params.simulations <= 1_000,
             Strategy::Minimax { depth } | Strategy::Negamax { depth } => {
@@ -79,11 +76,10 @@ impl MoveJob {
 
     /// Runs the search. CPU-bound: call it where blocking is allowed.
     pub fn run(&self) -> Result<MoveResponse, Problem> {
-        with_game!(self.game, G => self.run_game::<G>())
+        with_game!(self.position, game => self.run_game(game))
     }
 
-    fn run_game<G: Game>(&self) -> Result<MoveResponse, Problem> {
-        let game: G = playable_position(&self.request.position)?;
+    fn run_game<G: Game>(&self, game: G) -> Result<MoveResponse, Problem> {
         let result = search::search(&game, &self.strategy, self.seed)
             .map_err(|error| Problem::invalid("board", error.to_string()))?;
         let (row, col) = game.move_cell(result.best_move);

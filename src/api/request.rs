@@ -2,13 +2,16 @@
 //! [`Problem`]).
 //!
 //! A `/move` request carries the player's knobs at its top level beside `game`, `board`,
-//! `moves` and `seed`. Serde cannot combine `flatten` with `deny_unknown_fields`, so the body is
-//! read as a JSON object, the request's own fields are taken out, and what is left must be a
-//! [`PlayerSpec`] — one definition of the knobs for `/move` and `/tournament` alike.
+//! `moves` and `seed`. Serde cannot combine `flatten` with `deny_unknown_fields`, so the request
+//! is decoded by a visitor that reads its own fields and hands every other key to
+//! [`PlayerSpec::read_knob`]: one definition of the knobs for `/move` and `/tournament` alike,
+//! read in a single pass with no intermediate JSON tree (this is the hot path of the service).
 
-use serde::Deserialize;
-use serde::de::DeserializeOwned;
-use serde_json::{Map, Value};
+use std::borrow::Cow;
+
+use serde::de::{self, MapAccess};
+use serde::{Deserialize, Deserializer};
+use serde_json::Value;
 
 use super::Problem;
 use super::knobs::{PLAYER_FIELDS, PlayerSpec};
@@ -54,53 +57,58 @@ pub struct TournamentRequest {
 
 impl MoveRequest {
     pub fn from_json(body: &[u8]) -> Result<Self, Problem> {
-        let mut object: Map<String, Value> = serde_json::from_slice(body).map_err(|error| {
-            Problem::malformed(format!("the body is not a JSON object: {error}"))
-        })?;
-        if let Some(unknown) = object.keys().find(|key| {
-            !MOVE_FIELDS.contains(&key.as_str()) && !PLAYER_FIELDS.contains(&key.as_str())
-        }) {
-            return Err(Problem::malformed(format!(
-                "unknown field `{unknown}`: a move request has {}, {}",
-                MOVE_FIELDS.join(", "),
-                PLAYER_FIELDS.join(", ")
-            )));
+        serde_json::from_slice(body).map_err(|error| Problem::malformed(error.to_string()))
+    }
+}
+
+impl<'de> Deserialize<'de> for MoveRequest {
+    /// One pass over the object: the request's own fields, then the player's knobs.
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> de::Visitor<'de> for Visitor {
+            type Value = MoveRequest;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a move request: a JSON object")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<MoveRequest, A::Error> {
+                fn value<'de, A: MapAccess<'de>, T: Deserialize<'de>>(
+                    key: &str,
+                    map: &mut A,
+                ) -> Result<T, A::Error> {
+                    map.next_value()
+                        .map_err(|error| de::Error::custom(format_args!("{key}: {error}")))
+                }
+                let mut request = MoveRequest::default();
+                while let Some(key) = map.next_key::<Cow<'de, str>>()? {
+                    match &*key {
+                        "game" => request.game = value(&key, &mut map)?,
+                        "board" => {
+                            request.position.board =
+                                value::<A, Option<Value>>(&key, &mut map)?.filter(|b| !b.is_null())
+                        }
+                        "moves" => request.position.moves = value(&key, &mut map)?,
+                        "seed" => request.seed = value(&key, &mut map)?,
+                        knob => {
+                            if !request.player.read_knob(knob, &mut map)? {
+                                return Err(de::Error::custom(format_args!(
+                                    "unknown field `{knob}`: a move request has {}, {}",
+                                    MOVE_FIELDS.join(", "),
+                                    PLAYER_FIELDS.join(", ")
+                                )));
+                            }
+                        }
+                    }
+                }
+                Ok(request)
+            }
         }
-        let game = take(&mut object, "game")?;
-        let position = PositionSpec {
-            board: object.remove("board").filter(|board| !board.is_null()),
-            moves: take(&mut object, "moves")?,
-        };
-        let seed = take(&mut object, "seed")?;
-        let player = serde_json::from_value(Value::Object(object))
-            .map_err(|error| Problem::malformed(error.to_string()))?;
-        Ok(MoveRequest {
-            game,
-            position,
-            seed,
-            player,
-        })
+        deserializer.deserialize_map(Visitor)
     }
 }
 
 impl TournamentRequest {
     pub fn from_json(body: &[u8]) -> Result<Self, Problem> {
         serde_json::from_slice(body).map_err(|error| Problem::malformed(error.to_string()))
-    }
-}
-
-/// Takes `field` out of `object` as a `T`; a wrong type is a 400 naming the field.
-fn take<T: DeserializeOwned>(
-    object: &mut Map<String, Value>,
-    field: &str,
-) -> Result<Option<T>, Problem> {
-    match object.remove(field) {
-        None | Some(Value::Null) => Ok(None),
-        Some(value) => serde_json::from_value(value).map(Some).map_err(|error| {
-            let mut problem = Problem::malformed(format!("{field}: {error}"));
-            problem.field = Some(field.to_owned());
-            problem
-        }),
     }
 }
 

@@ -1,6 +1,6 @@
 //! `GET /games`, `GET /algorithms`, `GET /healthz`, `GET /openapi.yaml`.
 
-use axum::Json;
+use super::json::Json;
 use axum::http::header;
 use axum::response::IntoResponse;
 use serde_json::{Value, json};

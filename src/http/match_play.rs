@@ -3,7 +3,7 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use axum::Json;
+use super::json::Json;
 use axum::extract::State;
 
 use super::AppState;

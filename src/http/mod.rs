@@ -5,6 +5,7 @@
 
 mod body;
 mod catalogue;
+mod json;
 mod match_play;
 mod play;
 mod problem;

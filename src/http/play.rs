@@ -1,6 +1,6 @@
 //! `POST /move`.
 
-use axum::Json;
+use super::json::Json;
 
 use super::body::JsonBody;
 use crate::api::Problem;

@@ -70,7 +70,7 @@ pub(super) fn search<G: Game>(game: &G, depth: Option<u32>) -> SearchResult<G::M
     let mut alphabeta = AlphaBeta {
         nodes: 0,
         hit_horizon: false,
-        pv: PvTable::new(),
+        pv: PvTable::new(G::MAX_PLIES),
     };
     let value = alphabeta.value(game, depth_limit(depth), 0, -INFINITY, INFINITY);
     exact_search_result(

@@ -73,7 +73,7 @@ pub(super) fn search<G: Game>(game: &G, depth: Option<u32>) -> SearchResult<G::M
     let mut minimax = Minimax {
         nodes: 0,
         hit_horizon: false,
-        pv: PvTable::new(),
+        pv: PvTable::new(G::MAX_PLIES),
     };
     let x_to_move = game.side_to_move() == Player::X;
     let value = minimax.value(game, depth_limit(depth), 0, x_to_move);

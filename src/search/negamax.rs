@@ -46,7 +46,7 @@ pub(super) fn search<G: Game>(game: &G, depth: Option<u32>) -> SearchResult<G::M
     let mut negamax = Negamax {
         nodes: 0,
         hit_horizon: false,
-        pv: PvTable::new(),
+        pv: PvTable::new(G::MAX_PLIES),
     };
     let value = negamax.value(game, depth_limit(depth), 0);
     exact_search_result(
