@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Throughput of the release binary under wrk: GET /healthz, then POST /move with alphabeta on a
+# mid-game tic-tac-toe board, each for DURATION with 64 connections, in the same run. Prints
+# requests per second and p99 latency of both, and the ratio /move : /healthz (target >= 90%).
+#
+# Usage: scripts/bench-http.sh [duration]   (default 10s; needs wrk: apt-get install wrk)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+duration=${1:-10s}
+command -v wrk >/dev/null || { echo "wrk is not installed (apt-get install wrk)" >&2; exit 1; }
+cargo build --release --locked --quiet
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+# With two cores or more, the server and wrk get a core each (taskset) instead of fighting over
+# both: the figures then measure the server, and vary much less from run to run.
+server_cpus="" client_cpus="" threads=2
+if command -v taskset >/dev/null && [ "$(nproc)" -ge 2 ]; then
+    server_cpus="taskset -c 1-$(($(nproc) - 1))" client_cpus="taskset -c 0" threads=1
+fi
+# Per-request log lines are off (RUST_LOG=warn) so the figures measure the service, not the
+# terminal; both routes are measured under the same setting.
+RUST_LOG=warn $server_cpus target/release/sente serve --addr "127.0.0.1:$port" &
+server=$!
+scratch=$(mktemp -d)
+trap 'kill "$server" 2>/dev/null || true; rm -rf "$scratch"' EXIT
+for _ in $(seq 50); do
+    curl -sf "http://127.0.0.1:$port/healthz" >/dev/null && break
+    sleep 0.1
+done
+
+cat >"$scratch/move.lua" <<'LUA'
+wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+wrk.body = '{"board":"X.O/.X./O..","algorithm":"alphabeta"}'
+LUA
+curl -sf "http://127.0.0.1:$port/move" -H 'content-type: application/json' \
+    -d '{"board":"X.O/.X./O..","algorithm":"alphabeta"}' >/dev/null
+
+run() { # name, extra wrk arguments...
+    local name=$1
+    shift
+    $client_cpus wrk -t"$threads" -c64 -d"$duration" --latency "$@" "http://127.0.0.1:$port$name" >"$scratch/out"
+    local rps p99 errors
+    rps=$(awk '/^Requests\/sec/ {print $2}' "$scratch/out")
+    p99=$(awk '$1 == "99%" {print $2}' "$scratch/out")
+    errors=$(awk '/Non-2xx|Socket errors/ {print}' "$scratch/out")
+    printf '%-22s %12s req/s   p99 %8s   %s\n' "$name" "$rps" "$p99" "${errors:-no errors}"
+    echo "$rps" >"$scratch/$(echo "$name" | tr -dc a-z).rps"
+}
+
+echo "wrk -t$threads -c64 -d$duration ${client_cpus:+($client_cpus) }against the release binary${server_cpus:+ ($server_cpus)}"
+run /healthz
+run /move -s "$scratch/move.lua"
+awk -v h="$(cat "$scratch/healthz.rps")" -v m="$(cat "$scratch/move.rps")" \
+    'BEGIN { printf "POST /move reaches %.1f%% of GET /healthz (target: at least 90%%)\n", 100 * m / h }'

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Runs schemathesis against the release binary: every operation of openapi.yaml, with valid
+# and invalid inputs, checking for server errors, undocumented status codes and content types,
+# and responses that do not match their schema. Fails on any finding.
+#
+# Usage: scripts/schemathesis.sh [max-examples-per-operation]   (default 200)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+examples=${1:-200}
+venv=target/schemathesis-venv
+if [ ! -x "$venv/bin/schemathesis" ]; then
+    python3 -m venv "$venv"
+    "$venv/bin/pip" install --quiet --disable-pip-version-check 'schemathesis==4.32.5'
+fi
+
+cargo build --release --locked --quiet
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+log=$(mktemp)
+# A short tournament time limit keeps generated tournaments of 100,000 games quick.
+target/release/sente serve --addr "127.0.0.1:$port" --tournament-time-limit-ms 500 >"$log" 2>&1 &
+server=$!
+trap 'kill "$server" 2>/dev/null || true; rm -f "$log"' EXIT
+for _ in $(seq 50); do
+    curl -sf "http://127.0.0.1:$port/healthz" >/dev/null && break
+    sleep 0.1
+done
+
+for mode in positive negative; do
+    echo "schemathesis: $mode inputs, up to $examples per operation"
+    "$venv/bin/schemathesis" run openapi.yaml \
+        --url "http://127.0.0.1:$port" \
+        --checks not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance \
+        --mode "$mode" \
+        --max-examples "$examples" \
+        --generation-database none \
+        --no-color
+done
+if grep -q 'panicked' "$log"; then
+    echo "the server panicked:" >&2
+    grep -A5 panicked "$log" >&2
+    exit 1
+fi
