@@ -21,10 +21,17 @@ log=$(mktemp)
 target/release/sente serve --addr "127.0.0.1:$port" --tournament-time-limit-ms 500 >"$log" 2>&1 &
 server=$!
 trap 'kill "$server" 2>/dev/null || true; rm -f "$log"' EXIT
-for _ in $(seq 50); do
-    curl -sf "http://127.0.0.1:$port/healthz" >/dev/null && break
-    sleep 0.1
-done
+python3 - "$port" <<'PY'
+import sys, time, urllib.request
+for _ in range(100):
+    try:
+        urllib.request.urlopen(f"http://127.0.0.1:{sys.argv[1]}/healthz", timeout=1)
+        break
+    except OSError:
+        time.sleep(0.1)
+else:
+    sys.exit("the server did not start")
+PY
 
 for mode in positive negative; do
     echo "schemathesis: $mode inputs, up to $examples per operation"

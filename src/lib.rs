@@ -2,9 +2,11 @@
 //!
 //! The modules, each depending only on those after it:
 //!
+//! - [`http`]: the axum service. Small handlers over typed extractors, errors answered as
+//!   `application/problem+json`, graceful shutdown.
 //! - [`api`]: requests and responses independent of transport: decoding and checking a request
-//!   (a [`api::Problem`] when it is wrong), running it, shaping the answer. Used by the
-//!   command line.
+//!   (a [`api::Problem`] when it is wrong), running it, shaping the answer. Used by `http` and
+//!   by the command line.
 //! - [`tournament`]: many games between two configured players, seeded per game so that any
 //!   split of the games adds up to the same result.
 //! - [`search`]: the algorithms, generic over `Game`, one file each: random, minimax, negamax,
