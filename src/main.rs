@@ -30,6 +30,8 @@ struct Cli {
 enum Command {
     /// Run the HTTP service (the default).
     Serve(ServeArgs),
+    /// Exit 0 if the service answers GET /healthz, 1 otherwise (for container health checks).
+    Healthcheck(HealthcheckArgs),
     /// Search one position and print the result as JSON (the same as POST /move).
     Move(MoveArgs),
     /// Play games between two players and print the result as JSON (as POST /tournament).
@@ -47,6 +49,16 @@ struct ServeArgs {
     /// No game of a tournament starts after this many milliseconds [default: 60000].
     #[arg(long, env = "SENTE_TOURNAMENT_TIME_LIMIT_MS")]
     tournament_time_limit_ms: Option<u64>,
+}
+
+#[derive(Args)]
+struct HealthcheckArgs {
+    /// Address of the service [default: as for serve].
+    #[arg(long, env = "SENTE_ADDR")]
+    addr: Option<SocketAddr>,
+    /// Give up after this many milliseconds.
+    #[arg(long, default_value_t = 2000)]
+    timeout_ms: u64,
 }
 
 #[derive(Copy, Clone, Default, ValueEnum)]
@@ -120,6 +132,7 @@ fn main() -> ExitCode {
     let result = match Cli::parse().command {
         None => serve(ServeArgs::default()),
         Some(Command::Serve(args)) => serve(args),
+        Some(Command::Healthcheck(args)) => return healthcheck(args),
         Some(Command::Move(args)) => run_move(args),
         Some(Command::Tournament(args)) => run_tournament(args),
     };
@@ -144,6 +157,28 @@ fn listen_address(addr: Option<SocketAddr>) -> Result<SocketAddr, Problem> {
             .map(|port| SocketAddr::from(([0, 0, 0, 0], port)))
             .map_err(|_| Problem::malformed(format!("PORT must be a port number, got {port:?}"))),
         Err(_) => Ok(SocketAddr::from(([127, 0, 0, 1], 8080))),
+    }
+}
+
+fn healthcheck(args: HealthcheckArgs) -> ExitCode {
+    let probe = listen_address(args.addr)
+        .map_err(|problem| problem.to_string())
+        .and_then(|addr| {
+            tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .map_err(|error| error.to_string())?
+                .block_on(sente::http::healthcheck::probe(
+                    addr,
+                    std::time::Duration::from_millis(args.timeout_ms),
+                ))
+        });
+    match probe {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("sente healthcheck: {error}");
+            ExitCode::FAILURE
+        }
     }
 }
 

@@ -532,3 +532,61 @@ fn the_binary_exits_0_on_sigterm() {
     std::io::Read::read_to_string(&mut logs, &mut rest).unwrap();
     assert!(rest.contains("SIGTERM received"), "{rest}");
 }
+
+#[tokio::test]
+async fn metrics_count_requests_nodes_and_games() {
+    let url = start().await;
+    post(
+        &url,
+        "/move",
+        json!({"board": "XX.OO....", "algorithm": "alphabeta"}),
+    )
+    .await;
+    post(&url, "/move", json!({"board": "XX.OO..Q."})).await;
+    post(
+        &url,
+        "/tournament",
+        json!({"players": [{"algorithm": "mcs"}, {"algorithm": "random"}], "games": 10, "seed": 1}),
+    )
+    .await;
+    let response = Client::new()
+        .get(format!("{url}/metrics"))
+        .send()
+        .await
+        .unwrap();
+    assert!(
+        response.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("application/openmetrics-text")
+    );
+    let text = response.text().await.unwrap();
+    for line in [
+        r#"sente_http_requests_total{route="/move",status="200"} 1"#,
+        r#"sente_http_requests_total{route="/move",status="422"} 1"#,
+        r#"sente_nodes_searched_total{algorithm="alphabeta"} 36"#,
+        "sente_games_played_total 10",
+        "sente_tournaments_in_flight 0",
+        "sente_blocking_tasks_queued 0",
+    ] {
+        assert!(
+            text.lines().any(|l| l == line),
+            "missing {line:?} in\n{text}"
+        );
+    }
+    assert!(text.contains(r#"sente_http_request_duration_seconds_count{route="/tournament"} 1"#));
+    assert!(text.contains(r#"sente_nodes_searched_total{algorithm="mcs"}"#));
+}
+
+#[tokio::test]
+async fn the_healthcheck_probe_succeeds_only_against_a_live_server() {
+    use sente::http::healthcheck::probe;
+    let url = start().await;
+    let addr = url.trim_start_matches("http://").parse().unwrap();
+    assert_eq!(probe(addr, Duration::from_secs(2)).await, Ok(()));
+    let closed = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = closed.local_addr().unwrap();
+    drop(closed);
+    let error = probe(addr, Duration::from_secs(2)).await.unwrap_err();
+    assert!(error.contains("cannot connect"), "{error}");
+}

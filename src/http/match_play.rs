@@ -18,6 +18,7 @@ pub async fn post_tournament(
     JsonBody(body): JsonBody,
 ) -> Result<Json<TournamentResponse>, Problem> {
     let job = Arc::new(TournamentJob::new(TournamentRequest::from_json(&body)?)?);
+    let _in_flight = state.metrics.tournament_started();
     let started = Instant::now();
     let deadline = started + state.tournament_time_limit;
     // One contiguous chunk per core: the games of a chunk run one after another on one
@@ -27,7 +28,9 @@ pub async fn post_tournament(
         .into_iter()
         .map(|games| {
             let job = Arc::clone(&job);
-            tokio::task::spawn_blocking(move || job.play(games, Some(deadline)))
+            state
+                .metrics
+                .spawn_blocking(move || job.play(games, Some(deadline)))
         })
         .collect();
     let mut tally = Tally::default();
@@ -41,5 +44,10 @@ pub async fn post_tournament(
         })?;
         tally.merge(&part);
     }
-    Ok(Json(job.report(&tally, started.elapsed())))
+    let report = job.report(&tally, started.elapsed());
+    state.metrics.add_games(report.games);
+    for player in &report.players {
+        state.metrics.add_nodes(player.algorithm, player.nodes);
+    }
+    Ok(Json(report))
 }

@@ -5,14 +5,17 @@
 
 mod body;
 mod catalogue;
+pub mod healthcheck;
 mod json;
 mod match_play;
+pub mod metrics;
 mod play;
 mod problem;
 pub mod shutdown;
 
 use std::future::Future;
 use std::net::SocketAddr;
+use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Router;
@@ -31,6 +34,7 @@ pub use catalogue::OPENAPI_YAML;
 /// What every handler may read.
 #[derive(Clone, Debug)]
 pub struct AppState {
+    pub metrics: Arc<metrics::Metrics>,
     /// Cores available: the number of chunks a tournament is split into.
     pub cores: usize,
     /// No game of a tournament starts after this much time; the answer then says
@@ -44,6 +48,7 @@ pub const DEFAULT_TOURNAMENT_TIME_LIMIT: Duration = Duration::from_secs(60);
 impl Default for AppState {
     fn default() -> Self {
         AppState {
+            metrics: Arc::default(),
             cores: std::thread::available_parallelism().map_or(1, |n| n.get()),
             tournament_time_limit: DEFAULT_TOURNAMENT_TIME_LIMIT,
         }
@@ -64,6 +69,7 @@ pub fn routes() -> Vec<(&'static str, Method, MethodRouter<AppState>)> {
         ("/algorithms", Method::GET, get(catalogue::get_algorithms)),
         ("/healthz", Method::GET, get(catalogue::get_healthz)),
         ("/openapi.yaml", Method::GET, get(catalogue::get_openapi)),
+        ("/metrics", Method::GET, get(metrics::get_metrics)),
     ]
 }
 
@@ -82,6 +88,10 @@ pub fn router(state: AppState) -> Router {
             )
         })
         .layer(axum::middleware::from_fn(problem::bare_errors_as_problems))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            metrics::record,
+        ))
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
         .layer(
             CorsLayer::new()

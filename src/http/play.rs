@@ -1,20 +1,27 @@
 //! `POST /move`.
 
-use super::json::Json;
+use axum::extract::State;
 
+use super::AppState;
 use super::body::JsonBody;
+use super::json::Json;
 use crate::api::Problem;
 use crate::api::play::{MoveJob, MoveResponse};
 use crate::api::request::MoveRequest;
 
-pub async fn post_move(JsonBody(body): JsonBody) -> Result<Json<MoveResponse>, Problem> {
+pub async fn post_move(
+    State(state): State<AppState>,
+    JsonBody(body): JsonBody,
+) -> Result<Json<MoveResponse>, Problem> {
     let job = MoveJob::new(MoveRequest::from_json(&body)?)?;
     let response = if job.is_light() {
         // Answering in place costs less than handing a few microseconds of work to another
         // thread and back; only heavier searches go to the blocking pool.
         job.run()
     } else {
-        tokio::task::spawn_blocking(move || job.run())
+        state
+            .metrics
+            .spawn_blocking(move || job.run())
             .await
             .map_err(|error| {
                 Problem::http(
@@ -24,5 +31,7 @@ pub async fn post_move(JsonBody(body): JsonBody) -> Result<Json<MoveResponse>, P
                 )
             })?
     };
-    response.map(Json)
+    let response = response?;
+    state.metrics.add_nodes(response.algorithm, response.nodes);
+    Ok(Json(response))
 }
