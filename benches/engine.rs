@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use sente::game::{Game, TicTacToe};
-use sente::search::{MctsParams, Strategy, search};
+use sente::search::{Algorithm, MctsParams, Strategy, search};
 use sente::tournament::Tournament;
 
 /// Prints nodes per second over a few timed runs (criterion reports time, not nodes).
@@ -30,9 +30,18 @@ fn searches(c: &mut Criterion) {
     let empty = TicTacToe::start();
     let mut group = c.benchmark_group("tictactoe");
     for (name, strategy) in [
-        ("minimax full tree", Strategy::Minimax { depth: None }),
-        ("negamax full tree", Strategy::Negamax { depth: None }),
-        ("alphabeta empty board", Strategy::AlphaBeta { depth: None }),
+        (
+            "minimax full tree",
+            Strategy::with_defaults(Algorithm::Minimax),
+        ),
+        (
+            "negamax full tree",
+            Strategy::with_defaults(Algorithm::Negamax),
+        ),
+        (
+            "alphabeta empty board",
+            Strategy::with_defaults(Algorithm::AlphaBeta),
+        ),
     ] {
         report_rate(name, &strategy);
         group.bench_function(name, |b| b.iter(|| search(black_box(&empty), &strategy, 0)));
@@ -51,7 +60,10 @@ fn searches(c: &mut Criterion) {
 
 fn tournament(c: &mut Criterion) {
     let tournament = Tournament {
-        players: [Strategy::AlphaBeta { depth: None }, Strategy::Random],
+        players: [
+            Strategy::with_defaults(Algorithm::AlphaBeta),
+            Strategy::Random,
+        ],
         seed: 1,
         start: TicTacToe::start(),
     };

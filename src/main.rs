@@ -100,6 +100,21 @@ struct MoveArgs {
     expand_threshold: Option<u64>,
     #[arg(long)]
     time_limit_ms: Option<u64>,
+    /// alphabeta: use a transposition table.
+    #[arg(long)]
+    transposition_table: bool,
+    /// alphabeta: let symmetric positions share the search.
+    #[arg(long)]
+    symmetry: bool,
+    /// alphabeta: order moves (table move, killers, history, centre first).
+    #[arg(long)]
+    ordering: bool,
+    /// alphabeta: principal variation search.
+    #[arg(long)]
+    pvs: bool,
+    /// first, random or traps: how exact algorithms choose among equally good moves.
+    #[arg(long)]
+    tiebreak: Option<String>,
     /// Seed of the randomised algorithms (default: drawn and reported).
     #[arg(long)]
     seed: Option<u64>,
@@ -224,6 +239,11 @@ fn run_move(args: MoveArgs) -> Result<(), Problem> {
             uct_c: args.uct_c,
             expand_threshold: args.expand_threshold,
             time_limit_ms: args.time_limit_ms,
+            transposition_table: args.transposition_table.then_some(true),
+            symmetry: args.symmetry.then_some(true),
+            ordering: args.ordering.then_some(true),
+            pvs: args.pvs.then_some(true),
+            tiebreak: args.tiebreak,
         },
     };
     print_json(&MoveJob::new(request)?.run()?);

@@ -4,12 +4,18 @@
 use std::collections::{HashMap, VecDeque};
 
 use sente::game::{Game, Outcome, TicTacToe};
-use sente::search::{MctsParams, Strategy, search};
+use sente::search::{AlphaBetaParams, MctsParams, Strategy, Tiebreak, search};
 use sente::tournament::Tournament;
 
-const MINIMAX: Strategy = Strategy::Minimax { depth: None };
-const NEGAMAX: Strategy = Strategy::Negamax { depth: None };
-const ALPHABETA: Strategy = Strategy::AlphaBeta { depth: None };
+const MINIMAX: Strategy = Strategy::Minimax {
+    depth: None,
+    tiebreak: Tiebreak::First,
+};
+const NEGAMAX: Strategy = Strategy::Negamax {
+    depth: None,
+    tiebreak: Tiebreak::First,
+};
+const ALPHABETA: Strategy = Strategy::AlphaBeta(AlphaBetaParams::textbook(None), Tiebreak::First);
 const MCS10: Strategy = Strategy::Mcs {
     playouts: 10,
     time_limit: None,
@@ -116,9 +122,15 @@ fn the_principal_variation_is_played_out_to_the_proven_result() {
 #[test]
 fn depth_limited_searches_are_heuristic_unless_proven() {
     for strategy in [
-        Strategy::Minimax { depth: Some(2) },
-        Strategy::Negamax { depth: Some(2) },
-        Strategy::AlphaBeta { depth: Some(2) },
+        Strategy::Minimax {
+            depth: Some(2),
+            tiebreak: Tiebreak::First,
+        },
+        Strategy::Negamax {
+            depth: Some(2),
+            tiebreak: Tiebreak::First,
+        },
+        Strategy::AlphaBeta(AlphaBetaParams::textbook(Some(2)), Tiebreak::First),
     ] {
         let result = search(&TicTacToe::start(), &strategy, 0).unwrap();
         assert!(!result.exact, "{strategy:?}");

@@ -77,7 +77,15 @@ async fn move_takes_the_win_as_in_the_readme() {
 #[tokio::test]
 async fn move_answers_with_every_algorithm_and_board_form() {
     let url = start().await;
-    for algorithm in ["random", "minimax", "negamax", "alphabeta", "mcs", "mcts"] {
+    for algorithm in [
+        "random",
+        "minimax",
+        "negamax",
+        "alphabeta",
+        "mcs",
+        "mcts",
+        "solver",
+    ] {
         for position in [
             json!({"board": "X.O/.X./..O"}),
             json!({"board": [["X", "", "O"], [null, "X", ""], ["", "", "O"]]}),
@@ -402,7 +410,15 @@ async fn discovery_routes() {
         .collect();
     assert_eq!(
         names,
-        ["random", "minimax", "negamax", "alphabeta", "mcs", "mcts"]
+        [
+            "random",
+            "minimax",
+            "negamax",
+            "alphabeta",
+            "mcs",
+            "mcts",
+            "solver"
+        ]
     );
     let mcts = &algorithms[5];
     let simulations = mcts["knobs"]
@@ -589,4 +605,107 @@ async fn the_healthcheck_probe_succeeds_only_against_a_live_server() {
     drop(closed);
     let error = probe(addr, Duration::from_secs(2)).await.unwrap_err();
     assert!(error.contains("cannot connect"), "{error}");
+}
+
+#[tokio::test]
+async fn analyze_lists_every_move_best_first() {
+    let url = start().await;
+    let response = post(
+        &url,
+        "/analyze",
+        json!({"board": "X.O/.X./O..", "algorithm": "solver"}),
+    )
+    .await;
+    assert_eq!(response.status(), StatusCode::OK);
+    let body: Value = response.json().await.unwrap();
+    let moves = body["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 5);
+    assert_eq!(
+        (moves[0]["move"].clone(), moves[0]["plies_to_end"].clone()),
+        (json!(8), json!(1))
+    );
+    assert!(moves.iter().all(|m| m["exact"] == true));
+    let mcts: Value = post(
+        &url,
+        "/analyze",
+        json!({"moves": [4], "algorithm": "mcts", "seed": 1}),
+    )
+    .await
+    .json()
+    .await
+    .unwrap();
+    assert_eq!(mcts["seed"], 1);
+    assert!(
+        mcts["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|m| m["visits"].is_u64())
+    );
+    problem(&url, "/analyze", json!({"board": "XXXOO...."}), 422).await;
+    problem(
+        &url,
+        "/analyze",
+        json!({"algorithm": "solver", "depth": 2}),
+        422,
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn move_reports_the_fastest_win_and_its_distance() {
+    let url = start().await;
+    for request in [
+        json!({"board": "X.O/.X./O..", "algorithm": "solver"}),
+        json!({"board": "X.O/.X./O..", "algorithm": "alphabeta", "transposition_table": true, "symmetry": true, "ordering": true, "pvs": true}),
+        json!({"board": "X.O/.X./O..", "algorithm": "alphabeta", "time_limit_ms": 100}),
+    ] {
+        let body: Value = post(&url, "/move", request.clone())
+            .await
+            .json()
+            .await
+            .unwrap();
+        assert_eq!(
+            (body["move"].clone(), body["plies_to_end"].clone()),
+            (json!(8), json!(1)),
+            "{request}"
+        );
+    }
+    let solver: Value = post(&url, "/move", json!({"algorithm": "solver"}))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(
+        (
+            solver["nodes"].clone(),
+            solver["exact"].clone(),
+            solver["plies_to_end"].clone()
+        ),
+        (json!(1), json!(true), json!(9))
+    );
+    let random_tie: Value = post(
+        &url,
+        "/move",
+        json!({"algorithm": "solver", "tiebreak": "random", "seed": 4}),
+    )
+    .await
+    .json()
+    .await
+    .unwrap();
+    assert_eq!(random_tie["seed"], 4);
+    let problem = problem(
+        &url,
+        "/move",
+        json!({"algorithm": "alphabeta", "tiebreak": "best"}),
+        422,
+    )
+    .await;
+    assert_eq!(problem["field"], "tiebreak");
+    problem_seed_needs_random_tiebreak(&url).await;
+}
+
+async fn problem_seed_needs_random_tiebreak(url: &str) {
+    let problem = problem(url, "/move", json!({"algorithm": "solver", "seed": 4}), 422).await;
+    assert_eq!(problem["field"], "seed");
 }

@@ -13,8 +13,8 @@ use serde_json::{Value, json};
 
 use super::Problem;
 use crate::search::{
-    Algorithm, DEFAULT_EXPAND_THRESHOLD, DEFAULT_PLAYOUTS, DEFAULT_SIMULATIONS, MctsParams,
-    Strategy,
+    Algorithm, AlphaBetaParams, DEFAULT_EXPAND_THRESHOLD, DEFAULT_PLAYOUTS, DEFAULT_SIMULATIONS,
+    Enhancements, MctsParams, Strategy, Tiebreak,
 };
 
 /// The knobs a player may set, as a request carries them. Each is checked against the
@@ -31,6 +31,11 @@ pub struct PlayerSpec {
     pub uct_c: Option<f64>,
     pub expand_threshold: Option<u64>,
     pub time_limit_ms: Option<u64>,
+    pub transposition_table: Option<bool>,
+    pub symmetry: Option<bool>,
+    pub ordering: Option<bool>,
+    pub pvs: Option<bool>,
+    pub tiebreak: Option<String>,
 }
 
 impl PlayerSpec {
@@ -55,6 +60,11 @@ impl PlayerSpec {
             "uct_c" => self.uct_c = value(key, map)?,
             "expand_threshold" => self.expand_threshold = value(key, map)?,
             "time_limit_ms" => self.time_limit_ms = value(key, map)?,
+            "transposition_table" => self.transposition_table = value(key, map)?,
+            "symmetry" => self.symmetry = value(key, map)?,
+            "ordering" => self.ordering = value(key, map)?,
+            "pvs" => self.pvs = value(key, map)?,
+            "tiebreak" => self.tiebreak = value(key, map)?,
             _ => return Ok(false),
         }
         Ok(true)
@@ -84,7 +94,7 @@ impl<'de> Deserialize<'de> for PlayerSpec {
 }
 
 /// The names of [`PlayerSpec`]'s fields.
-pub const PLAYER_FIELDS: [&str; 7] = [
+pub const PLAYER_FIELDS: [&str; 12] = [
     "algorithm",
     "depth",
     "playouts",
@@ -92,6 +102,11 @@ pub const PLAYER_FIELDS: [&str; 7] = [
     "uct_c",
     "expand_threshold",
     "time_limit_ms",
+    "transposition_table",
+    "symmetry",
+    "ordering",
+    "pvs",
+    "tiebreak",
 ];
 
 /// The algorithm used when a request names none.
@@ -101,10 +116,15 @@ pub const DEFAULT_ALGORITHM: Algorithm = Algorithm::AlphaBeta;
 #[derive(Clone, Debug, Serialize)]
 pub struct Knob {
     pub name: &'static str,
+    /// `integer`, `number`, `boolean` or `string`.
     #[serde(rename = "type")]
     pub kind: &'static str,
+    /// Bounds of numeric knobs; `null` for the others.
     pub minimum: Value,
     pub maximum: Value,
+    /// The values a string knob takes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub values: Option<Vec<&'static str>>,
     /// `null` when absence means "no limit" (depth, time limit) or "drawn" (seed).
     pub default: Value,
     pub description: &'static str,
@@ -123,6 +143,7 @@ fn depth() -> Knob {
         kind: "integer",
         minimum: json!(1),
         maximum: json!(MAX_DEPTH),
+        values: None,
         default: Value::Null,
         description: "Plies to search; leaves that are not the end of the game are scored by the \
                       game's evaluation function. Absent: search to the end of the game.",
@@ -135,6 +156,7 @@ fn playouts() -> Knob {
         kind: "integer",
         minimum: json!(1),
         maximum: json!(MAX_PLAYOUTS),
+        values: None,
         default: json!(DEFAULT_PLAYOUTS),
         description: "Random playouts after each legal move.",
     }
@@ -146,6 +168,7 @@ fn simulations() -> Knob {
         kind: "integer",
         minimum: json!(1),
         maximum: json!(MAX_SIMULATIONS),
+        values: None,
         default: json!(DEFAULT_SIMULATIONS),
         description: "Simulations (select, expand, playout, back up).",
     }
@@ -157,6 +180,7 @@ fn uct_c() -> Knob {
         kind: "number",
         minimum: json!(0.0),
         maximum: json!(MAX_UCT_C),
+        values: None,
         default: json!(SQRT_2),
         description: "Exploration constant c in UCB1 = -w/n + c * sqrt(ln t / n).",
     }
@@ -168,6 +192,7 @@ fn expand_threshold() -> Knob {
         kind: "integer",
         minimum: json!(1),
         maximum: json!(MAX_EXPAND_THRESHOLD),
+        values: None,
         default: json!(DEFAULT_EXPAND_THRESHOLD),
         description: "Visits after which a leaf is expanded.",
     }
@@ -179,6 +204,7 @@ fn time_limit_ms() -> Knob {
         kind: "integer",
         minimum: json!(1),
         maximum: json!(MAX_TIME_LIMIT_MS),
+        values: None,
         default: Value::Null,
         description: "Stop sampling when this many milliseconds have passed, even if fewer \
                       playouts or simulations were run. The result then depends on the \
@@ -192,9 +218,51 @@ fn seed() -> Knob {
         kind: "integer",
         minimum: json!(0),
         maximum: json!(u64::MAX),
+        values: None,
         default: Value::Null,
         description: "Seed of every random choice: the same position, knobs and seed give the \
-                      same move, score and nodes. Absent: one is drawn and reported.",
+                      same move, score and nodes. Absent: one is drawn and reported. For the \
+                      exact algorithms, only with tiebreak random.",
+    }
+}
+
+fn switch(name: &'static str, description: &'static str) -> Knob {
+    Knob {
+        name,
+        kind: "boolean",
+        minimum: Value::Null,
+        maximum: Value::Null,
+        values: None,
+        default: json!(false),
+        description,
+    }
+}
+
+fn tiebreak() -> Knob {
+    Knob {
+        name: "tiebreak",
+        kind: "string",
+        minimum: Value::Null,
+        maximum: Value::Null,
+        values: Some(
+            Tiebreak::ALL
+                .iter()
+                .map(|tiebreak| tiebreak.name())
+                .collect(),
+        ),
+        default: json!("first"),
+        description: "Among moves of the same value: the first in move order, a random one \
+                      (drawn from seed), or traps: the one leaving the opponent the most \
+                      replies that lose. Other than first, every move is searched exactly.",
+    }
+}
+
+fn search_time_limit() -> Knob {
+    Knob {
+        description: "Deepen iteratively (depth 1, 2, ...) until the game is searched to the \
+                      end or this many milliseconds have passed; then answer with the best move \
+                      of the last completed iteration, exact only if proven.",
+        ..time_limit_ms()
     }
 }
 
@@ -202,7 +270,34 @@ fn seed() -> Knob {
 pub fn knobs(algorithm: Algorithm) -> Vec<Knob> {
     match algorithm {
         Algorithm::Random => vec![seed()],
-        Algorithm::Minimax | Algorithm::Negamax | Algorithm::AlphaBeta => vec![depth()],
+        Algorithm::Minimax | Algorithm::Negamax => vec![depth(), tiebreak(), seed()],
+        Algorithm::AlphaBeta => vec![
+            depth(),
+            switch(
+                "transposition_table",
+                "Look positions met again up in a fixed-size table of exact, lower- and \
+                 upper-bound values.",
+            ),
+            switch(
+                "symmetry",
+                "Let symmetric positions share table entries and search only one of sibling \
+                 moves that lead to symmetric positions.",
+            ),
+            switch(
+                "ordering",
+                "Try the table's move first, then killer moves, then by history and the game's \
+                 static priority (centre first).",
+            ),
+            switch(
+                "pvs",
+                "Principal variation search: null windows after the first move, re-searched \
+                 when they fail high.",
+            ),
+            search_time_limit(),
+            tiebreak(),
+            seed(),
+        ],
+        Algorithm::Solver => vec![search_time_limit(), tiebreak(), seed()],
         Algorithm::Mcs => vec![playouts(), time_limit_ms(), seed()],
         Algorithm::Mcts => vec![
             simulations(),
@@ -227,6 +322,11 @@ pub fn description(algorithm: Algorithm) -> &'static str {
         }
         Algorithm::Mcs => {
             "Primitive Monte Carlo: random playouts after each legal move; the best total wins."
+        }
+        Algorithm::Solver => {
+            "The strongest exact play the game has: for tic-tac-toe, a perfect table of every \
+             position built at start-up from the exact search, answering in constant time \
+             (nodes: 1, the lookup)."
         }
         Algorithm::Mcts => {
             "UCT: select by UCB1, expand after expand_threshold visits, random playout, back up; \
@@ -258,6 +358,11 @@ pub fn strategy(spec: &PlayerSpec) -> Result<Strategy, Problem> {
         ("uct_c", spec.uct_c.is_some()),
         ("expand_threshold", spec.expand_threshold.is_some()),
         ("time_limit_ms", spec.time_limit_ms.is_some()),
+        ("transposition_table", spec.transposition_table.is_some()),
+        ("symmetry", spec.symmetry.is_some()),
+        ("ordering", spec.ordering.is_some()),
+        ("pvs", spec.pvs.is_some()),
+        ("tiebreak", spec.tiebreak.is_some()),
     ];
     for (name, _) in given.iter().filter(|(_, given)| *given) {
         if !allowed.iter().any(|knob| knob.name == *name) {
@@ -267,11 +372,33 @@ pub fn strategy(spec: &PlayerSpec) -> Result<Strategy, Problem> {
     let depth = in_range("depth", spec.depth, 1, MAX_DEPTH)?.map(|depth| depth as u32);
     let time_limit = in_range("time_limit_ms", spec.time_limit_ms, 1, MAX_TIME_LIMIT_MS)?
         .map(Duration::from_millis);
+    let tiebreak = match &spec.tiebreak {
+        Some(name) => name
+            .parse::<Tiebreak>()
+            .map_err(|detail| Problem::invalid("tiebreak", detail))?,
+        None => Tiebreak::First,
+    };
     Ok(match algorithm {
         Algorithm::Random => Strategy::Random,
-        Algorithm::Minimax => Strategy::Minimax { depth },
-        Algorithm::Negamax => Strategy::Negamax { depth },
-        Algorithm::AlphaBeta => Strategy::AlphaBeta { depth },
+        Algorithm::Minimax => Strategy::Minimax { depth, tiebreak },
+        Algorithm::Negamax => Strategy::Negamax { depth, tiebreak },
+        Algorithm::AlphaBeta => Strategy::AlphaBeta(
+            AlphaBetaParams {
+                depth,
+                enhancements: Enhancements {
+                    transposition_table: spec.transposition_table.unwrap_or(false),
+                    symmetry: spec.symmetry.unwrap_or(false),
+                    ordering: spec.ordering.unwrap_or(false),
+                    pvs: spec.pvs.unwrap_or(false),
+                },
+                time_limit,
+            },
+            tiebreak,
+        ),
+        Algorithm::Solver => Strategy::Solver {
+            time_limit,
+            tiebreak,
+        },
         Algorithm::Mcs => Strategy::Mcs {
             playouts: in_range("playouts", spec.playouts, 1, MAX_PLAYOUTS)?
                 .map_or(DEFAULT_PLAYOUTS, |n| n as u32),
@@ -347,7 +474,7 @@ mod tests {
     fn defaults_and_knobs_build_strategies() {
         assert_eq!(
             strategy(&PlayerSpec::default()),
-            Ok(Strategy::AlphaBeta { depth: None })
+            Ok(Strategy::with_defaults(Algorithm::AlphaBeta))
         );
         let mcts = PlayerSpec {
             simulations: Some(500),

@@ -2,10 +2,12 @@
 //! running them on the engine, and shaping the answers. The HTTP layer and the command line
 //! both call this, so `sente move` prints exactly what `POST /move` answers.
 //!
-//! One file per command ([`play`] for `/move`, [`match_play`] for `/tournament`,
+//! One file per command ([`play`] for `/move`, [`analyze`] for `/analyze`, [`match_play`] for
+//! `/tournament`,
 //! [`catalogue`] for `/games` and `/algorithms`), with [`request`] decoding bodies, [`knobs`]
 //! checking each algorithm's parameters, and [`Problem`] the one error type.
 
+pub mod analyze;
 pub mod catalogue;
 pub mod knobs;
 pub mod match_play;
@@ -16,6 +18,12 @@ pub mod request;
 pub use problem::Problem;
 
 use crate::game::{Game, Outcome, Player, TicTacToe};
+
+/// Computes now what the served games build once (tic-tac-toe's perfect table for `solver`),
+/// so that no request waits for it.
+pub fn warm_up() {
+    crate::search::warm_up::<TicTacToe>();
+}
 
 /// The games the API serves.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

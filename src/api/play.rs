@@ -5,7 +5,7 @@ use serde::Serialize;
 use super::request::MoveRequest;
 use super::{AnyGame, GameKind, Problem, Status, knobs, with_game};
 use crate::game::Game;
-use crate::search::{self, Strategy, seed};
+use crate::search::{self, Strategy, Tiebreak, seed};
 
 /// The answer to a move request.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -17,6 +17,8 @@ pub struct MoveResponse {
     pub col: usize,
     pub score: f64,
     pub exact: bool,
+    /// For a proven result, the plies to the end under perfect play (fastest win, slowest loss).
+    pub plies_to_end: Option<u32>,
     pub nodes: u64,
     pub pv: Vec<usize>,
     pub algorithm: &'static str,
@@ -34,9 +36,9 @@ pub struct MoveResponse {
 /// A move request, checked: ready to search.
 #[derive(Clone, Debug)]
 pub struct MoveJob {
-    position: AnyGame,
-    strategy: Strategy,
-    seed: u64,
+    pub(super) position: AnyGame,
+    pub(super) strategy: Strategy,
+    pub(super) seed: u64,
 }
 
 impl MoveJob {
@@ -65,10 +67,13 @@ impl MoveJob {
     pub fn is_light(&self) -> bool {
         match self.strategy {
             Strategy::Random => true,
-            Strategy::AlphaBeta { .. } => matches!(self.position, AnyGame::TicTacToe(_)),
+            // A tie-break other than "first" searches every move exactly.
+            Strategy::AlphaBeta(_, tiebreak) | Strategy::Solver { tiebreak, .. } => {
+                matches!(self.position, AnyGame::TicTacToe(_)) && tiebreak == Tiebreak::First
+            }
             Strategy::Mcs { playouts, .. } => playouts <= 100,
             Strategy::Mcts(params) => params.simulations <= 1_000,
-            Strategy::Minimax { depth } | Strategy::Negamax { depth } => {
+            Strategy::Minimax { depth, .. } | Strategy::Negamax { depth, .. } => {
                 depth.is_some_and(|depth| depth <= 3)
             }
         }
@@ -90,6 +95,7 @@ impl MoveJob {
             col,
             score: result.score,
             exact: result.exact,
+            plies_to_end: result.plies_to_end,
             nodes: result.nodes,
             pv: result.pv.iter().map(|&mv| G::move_index(mv)).collect(),
             algorithm: self.strategy.algorithm().name(),

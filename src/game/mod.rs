@@ -65,8 +65,14 @@ pub trait Game:
 
     /// The name used in the API, e.g. `"tictactoe"`.
     const NAME: &'static str;
-    /// Upper bound on the number of plies in a game; sizes fixed per-ply buffers.
+    /// Upper bound on the number of plies in a game; sizes fixed per-ply buffers. A drawn
+    /// game lasts exactly this long (the board is full).
     const MAX_PLIES: usize;
+    /// Number of distinct move indices: moves index `0..MOVE_INDICES`.
+    const MOVE_INDICES: usize;
+    /// The number of positions reachable from the start, when it is small enough to tabulate
+    /// every one of them (5,478 for tic-tac-toe); `None` for larger games.
+    const REACHABLE_POSITIONS: Option<usize>;
 
     /// The empty starting position.
     fn start() -> Self;
@@ -96,6 +102,22 @@ pub trait Game:
 
     /// Number of moves played so far.
     fn ply(&self) -> usize;
+
+    /// A number that identifies the position: equal keys, equal positions.
+    fn key(&self) -> u64;
+
+    /// The smallest [`Game::key`] among the position's symmetric images (rotations and
+    /// reflections that preserve the rules), so that symmetric positions share one key.
+    fn symmetric_key(&self) -> u64 {
+        self.key()
+    }
+
+    /// A static guess at how promising a move is, higher first (the centre before the edges):
+    /// what a search tries first when it knows nothing better.
+    fn move_priority(&self, mv: Self::Move) -> i32 {
+        let _ = mv;
+        0
+    }
 
     /// Plays `indices` from the start position, checking each move.
     fn from_moves(indices: &[usize]) -> Result<Self, MoveSequenceError> {

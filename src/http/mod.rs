@@ -3,6 +3,7 @@
 //! Handlers are small functions over typed extractors, one file per route group; every error
 //! is a [`Problem`] answered as `application/problem+json`; shared state is [`AppState`].
 
+mod analyze;
 mod body;
 mod catalogue;
 pub mod healthcheck;
@@ -60,6 +61,7 @@ impl Default for AppState {
 pub fn routes() -> Vec<(&'static str, Method, MethodRouter<AppState>)> {
     vec![
         ("/move", Method::POST, post(play::post_move)),
+        ("/analyze", Method::POST, post(analyze::post_analyze)),
         (
             "/tournament",
             Method::POST,
@@ -122,6 +124,7 @@ pub async fn serve(
 pub async fn run(addr: SocketAddr, state: AppState) -> std::io::Result<()> {
     let listener = TcpListener::bind(addr).await?;
     let shutdown = shutdown::on_signal()?;
+    crate::api::warm_up();
     tracing::info!(
         address = %listener.local_addr()?,
         cores = state.cores,

@@ -1,4 +1,4 @@
-//! Nega-alpha: negamax with an (alpha, beta) window.
+//! Nega-alpha: negamax with an (alpha, beta) window, and the enhancements that make it fast.
 //!
 //! ```text
 //! alphabeta(node, depth, alpha, beta):
@@ -11,45 +11,211 @@
 //!     return best
 //! ```
 //!
-//! This is the fail-soft form; it visits exactly the nodes the fail-hard form visits. Moves are
-//! tried in the game's natural order, so the node count is the textbook's.
+//! With every [`Enhancements`] switched off this is exactly the textbook search above (the
+//! fail-soft form, which visits the nodes the fail-hard form visits), moves in the game's
+//! natural order, so its node count stays comparable with the tutorials'. Each enhancement can
+//! be switched on alone, to measure what it buys:
+//!
+//! - `transposition_table`: positions met again by another move order are looked up instead of
+//!   searched again ([`TranspositionTable`]), with exact, lower- and upper-bound entries.
+//! - `symmetry`: positions that are mirror images share one table entry, and of sibling moves
+//!   that lead to mirror-image positions only the first is searched (the empty tic-tac-toe
+//!   board has 3 distinct moves, not 9).
+//! - `ordering`: the table's best move first, then killer moves (that caused a cutoff at the
+//!   same ply), then by history (cutoffs caused anywhere) and the game's static priority
+//!   (centre first). Good moves first make the cutoffs come early.
+//! - `pvs`: principal variation search. After the first move, each move is first tried with a
+//!   null window (alpha, alpha + 1), which only asks "is it better?", and searched again with
+//!   the full window only when it is.
+//!
+//! A time limit turns on iterative deepening: depth 1, 2, ... until the game is searched to the
+//! end or the time runs out; the answer is then the best move of the last completed iteration.
 
+use std::time::{Duration, Instant};
+
+use super::table::{Bound, TranspositionTable};
 use super::{
     INFINITY, PvTable, SearchResult, Value, depth_limit, exact_search_result, heuristic,
     terminal_value,
 };
 use crate::game::Game;
 
-struct AlphaBeta<M> {
-    nodes: u64,
-    hit_horizon: bool,
-    pv: PvTable<M>,
+/// The enhancements of [`Enhancements`], each on or off.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Enhancements {
+    pub transposition_table: bool,
+    pub symmetry: bool,
+    pub ordering: bool,
+    pub pvs: bool,
 }
 
-impl<M: Copy + Default> AlphaBeta<M> {
-    fn value<G: Game<Move = M>>(
+impl Enhancements {
+    pub const NONE: Enhancements = Enhancements {
+        transposition_table: false,
+        symmetry: false,
+        ordering: false,
+        pvs: false,
+    };
+    pub const ALL: Enhancements = Enhancements {
+        transposition_table: true,
+        symmetry: true,
+        ordering: true,
+        pvs: true,
+    };
+}
+
+/// How an alphabeta search is configured.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct AlphaBetaParams {
+    /// Plies to search; `None` to the end of the game.
+    pub depth: Option<u32>,
+    pub enhancements: Enhancements,
+    /// Deepen iteratively until this much time has passed.
+    pub time_limit: Option<Duration>,
+}
+
+impl AlphaBetaParams {
+    /// The textbook search, `depth` plies deep: no enhancement, no time limit.
+    pub const fn textbook(depth: Option<u32>) -> Self {
+        AlphaBetaParams {
+            depth,
+            enhancements: Enhancements::NONE,
+            time_limit: None,
+        }
+    }
+}
+
+/// Nodes between two looks at the clock.
+const CLOCK_INTERVAL: u64 = 1024;
+
+/// The alphabeta searcher: its settings and what it keeps between nodes.
+pub(super) struct AlphaBeta<G: Game> {
+    enhancements: Enhancements,
+    pub(super) nodes: u64,
+    pub(super) hit_horizon: bool,
+    pv: PvTable<G::Move>,
+    table: Option<TranspositionTable>,
+    /// Two moves per ply that caused a cutoff there most recently.
+    killers: Vec<[Option<G::Move>; 2]>,
+    /// Per move index: how much cutoffs this move has caused, deeper ones counting more.
+    history: Vec<u32>,
+    deadline: Option<Instant>,
+    /// Set when the deadline passed mid-search: the values since are meaningless.
+    aborted: bool,
+}
+
+impl<G: Game> AlphaBeta<G> {
+    pub(super) fn new(enhancements: Enhancements) -> Self {
+        AlphaBeta {
+            enhancements,
+            nodes: 0,
+            hit_horizon: false,
+            pv: PvTable::new(G::MAX_PLIES),
+            table: (enhancements.transposition_table || enhancements.symmetry)
+                .then(|| TranspositionTable::for_plies(G::MAX_PLIES)),
+            killers: vec![[None; 2]; G::MAX_PLIES + 2],
+            history: vec![0; G::MAX_PLIES.max(G::MOVE_INDICES)],
+            deadline: None,
+            aborted: false,
+        }
+    }
+
+    /// The value of `game` at `ply` plies from the root, searched `depth` plies deep.
+    pub(super) fn value(
         &mut self,
         game: &G,
         depth: u32,
         ply: usize,
         mut alpha: Value,
-        beta: Value,
+        mut beta: Value,
     ) -> Value {
         self.nodes += 1;
         self.pv.clear(ply);
+        if let Some(deadline) = self.deadline
+            && self.nodes.is_multiple_of(CLOCK_INTERVAL)
+            && Instant::now() >= deadline
+        {
+            self.aborted = true;
+        }
+        if self.aborted {
+            return 0;
+        }
         let outcome = game.outcome();
         if outcome.is_over() {
-            return terminal_value(outcome, game.side_to_move());
+            return terminal_value(outcome, game.side_to_move(), ply);
         }
         if depth == 0 {
             self.hit_horizon = true;
             return heuristic(game);
         }
-        let mut best = -INFINITY;
+
+        // A search as deep as the game is long reaches no horizon, so its result holds for any
+        // depth: such entries are stored as complete.
+        let complete = depth as usize >= G::MAX_PLIES - game.ply();
+        let entry_depth = if complete {
+            u8::MAX
+        } else {
+            depth.min(254) as u8
+        };
+        let alpha_before = alpha;
+        let mut table_move = None;
+        if let Some(table) = &self.table {
+            let key = self.table_key(game);
+            if let Some(entry) = table.probe(key) {
+                // The move is stored in the position's own orientation, so it is only
+                // meaningful when symmetric positions do not share entries.
+                if !self.enhancements.symmetry {
+                    table_move = entry.move_index;
+                }
+                // Never at the root: it must search to name its best move and line.
+                if entry.depth >= entry_depth && ply > 0 {
+                    if entry.depth != u8::MAX {
+                        self.hit_horizon = true;
+                    }
+                    let value = TranspositionTable::value_from_entry(entry.value, ply);
+                    match entry.bound {
+                        Bound::Exact => return value,
+                        Bound::Lower => alpha = alpha.max(value),
+                        Bound::Upper => beta = beta.min(value),
+                    }
+                    if alpha >= beta {
+                        return value;
+                    }
+                }
+            }
+        }
+
+        let mut moves = MoveList::<G>::new();
         for mv in game.legal_moves() {
-            let value = -self.value(&game.play(mv), depth - 1, ply + 1, -beta, -alpha);
+            moves.push(mv);
+        }
+        if self.enhancements.ordering {
+            self.order(game, &mut moves, ply, table_move);
+        }
+        let mut seen = SiblingKeys::new();
+        let mut best = -INFINITY;
+        let mut best_move = None;
+        for (index, &mv) in moves.as_slice().iter().enumerate() {
+            let child = game.play(mv);
+            if self.enhancements.symmetry && !seen.insert(child.symmetric_key()) {
+                continue;
+            }
+            let value = if index == 0 || !self.enhancements.pvs {
+                -self.value(&child, depth - 1, ply + 1, -beta, -alpha)
+            } else {
+                let probe = -self.value(&child, depth - 1, ply + 1, -alpha - 1, -alpha);
+                if probe > alpha && probe < beta {
+                    -self.value(&child, depth - 1, ply + 1, -beta, -alpha)
+                } else {
+                    probe
+                }
+            };
+            if self.aborted {
+                return 0;
+            }
             if value > best {
                 best = value;
+                best_move = Some(mv);
                 // Only a value inside the window is exact, and only then is the line below it
                 // a principal variation. At the root the window starts infinite, so the first
                 // move always lands here and the root's line is never empty.
@@ -57,26 +223,188 @@ impl<M: Copy + Default> AlphaBeta<M> {
                     alpha = value;
                     self.pv.update(ply, mv);
                     if alpha >= beta {
+                        if self.enhancements.ordering {
+                            self.remember_cutoff(mv, ply, depth);
+                        }
                         break;
                     }
                 }
             }
         }
+
+        if self.table.is_some() {
+            let bound = if best <= alpha_before {
+                Bound::Upper
+            } else if best >= beta {
+                Bound::Lower
+            } else {
+                Bound::Exact
+            };
+            let key = self.table_key(game);
+            let move_index = best_move.map(|mv| G::move_index(mv) as u8);
+            if let Some(table) = &mut self.table {
+                table.store(key, best, ply, entry_depth, bound, move_index);
+            }
+        }
         best
+    }
+
+    fn table_key(&self, game: &G) -> u64 {
+        if self.enhancements.symmetry {
+            game.symmetric_key()
+        } else {
+            game.key()
+        }
+    }
+
+    /// Sorts the moves: table move, killers, then history and static priority.
+    fn order(&self, game: &G, moves: &mut MoveList<G>, ply: usize, table_move: Option<u8>) {
+        let killers = self.killers[ply];
+        let rank = |mv: G::Move| -> i64 {
+            let index = G::move_index(mv);
+            if table_move == Some(index as u8) {
+                i64::MAX
+            } else if killers[0] == Some(mv) {
+                i64::MAX - 1
+            } else if killers[1] == Some(mv) {
+                i64::MAX - 2
+            } else {
+                // History dominates; the static priority breaks ties among moves it has not
+                // yet seen cut.
+                i64::from(self.history[index]) * 16 + i64::from(game.move_priority(mv))
+            }
+        };
+        // Insertion sort: a handful of moves, and stable, so ties keep the natural order.
+        let slice = moves.as_mut_slice();
+        for i in 1..slice.len() {
+            let mut j = i;
+            while j > 0 && rank(slice[j]) > rank(slice[j - 1]) {
+                slice.swap(j, j - 1);
+                j -= 1;
+            }
+        }
+    }
+
+    fn remember_cutoff(&mut self, mv: G::Move, ply: usize, depth: u32) {
+        let killers = &mut self.killers[ply];
+        if killers[0] != Some(mv) {
+            killers[1] = killers[0];
+            killers[0] = Some(mv);
+        }
+        let depth = depth.min(G::MAX_PLIES as u32);
+        let entry = &mut self.history[G::move_index(mv)];
+        *entry = entry.saturating_add(depth * depth);
+    }
+
+    pub(super) fn root_line(&self) -> Vec<G::Move> {
+        self.pv.root_line()
+    }
+
+    /// The principal variation last found from `ply`.
+    pub(super) fn line(&self, ply: usize) -> Vec<G::Move> {
+        self.pv.line(ply)
+    }
+
+    pub(super) fn set_deadline(&mut self, deadline: Option<Instant>) {
+        self.deadline = deadline;
+    }
+
+    /// Whether the deadline passed during a search: its values are then meaningless.
+    pub(super) fn is_aborted(&self) -> bool {
+        self.aborted
     }
 }
 
-pub(super) fn search<G: Game>(game: &G, depth: Option<u32>) -> SearchResult<G::Move> {
-    let mut alphabeta = AlphaBeta {
-        nodes: 0,
-        hit_horizon: false,
-        pv: PvTable::new(G::MAX_PLIES),
+/// The legal moves of a node, on the stack.
+struct MoveList<G: Game> {
+    moves: [G::Move; 64],
+    len: usize,
+}
+
+impl<G: Game> MoveList<G> {
+    fn new() -> Self {
+        MoveList {
+            moves: [G::Move::default(); 64],
+            len: 0,
+        }
+    }
+
+    fn push(&mut self, mv: G::Move) {
+        if self.len < self.moves.len() {
+            self.moves[self.len] = mv;
+            self.len += 1;
+        }
+    }
+
+    fn as_slice(&self) -> &[G::Move] {
+        &self.moves[..self.len]
+    }
+
+    fn as_mut_slice(&mut self) -> &mut [G::Move] {
+        &mut self.moves[..self.len]
+    }
+}
+
+/// The symmetric keys of the children searched so far at a node.
+struct SiblingKeys {
+    keys: [u64; 64],
+    len: usize,
+}
+
+impl SiblingKeys {
+    fn new() -> Self {
+        SiblingKeys {
+            keys: [0; 64],
+            len: 0,
+        }
+    }
+
+    /// Records `key`; false if a sibling already had it.
+    fn insert(&mut self, key: u64) -> bool {
+        if self.keys[..self.len].contains(&key) {
+            return false;
+        }
+        if self.len < self.keys.len() {
+            self.keys[self.len] = key;
+            self.len += 1;
+        }
+        true
+    }
+}
+
+pub(super) fn search<G: Game>(game: &G, params: &AlphaBetaParams) -> SearchResult<G::Move> {
+    let mut searcher = AlphaBeta::<G>::new(params.enhancements);
+    let limit = depth_limit(params.depth);
+    let Some(time_limit) = params.time_limit else {
+        let value = searcher.value(game, limit, 0, -INFINITY, INFINITY);
+        let pv = searcher.root_line();
+        return exact_search_result(game, value, searcher.hit_horizon, searcher.nodes, pv);
     };
-    let value = alphabeta.value(game, depth_limit(depth), 0, -INFINITY, INFINITY);
-    exact_search_result(
-        value,
-        alphabeta.hit_horizon,
-        alphabeta.nodes,
-        alphabeta.pv.root_line(),
-    )
+
+    // Iterative deepening. The table, killers and history carry over from one iteration to
+    // the next, which is what makes the deeper iterations cheap. The first iteration runs
+    // without a deadline, so there is always a move to answer with.
+    let deadline = Instant::now() + time_limit;
+    let mut completed: Option<SearchResult<G::Move>> = None;
+    let remaining = (G::MAX_PLIES - game.ply()) as u32;
+    for depth in 1..=limit.min(remaining) {
+        searcher.deadline = (depth > 1).then_some(deadline);
+        searcher.hit_horizon = false;
+        let value = searcher.value(game, depth, 0, -INFINITY, INFINITY);
+        if searcher.aborted {
+            break;
+        }
+        let pv = searcher.root_line();
+        let result = exact_search_result(game, value, searcher.hit_horizon, searcher.nodes, pv);
+        // Searched to the end of the game (or a proven result): no deeper search can change it.
+        let done = !searcher.hit_horizon || result.exact;
+        completed = Some(result);
+        if done || Instant::now() >= deadline {
+            break;
+        }
+    }
+    // A result that stopped at the horizon is exact only if proven, as for any depth limit.
+    let mut result = completed.expect("the first iteration always completes");
+    result.nodes = searcher.nodes;
+    result
 }

@@ -12,12 +12,44 @@ use super::playout::random_playout;
 use super::{SearchResult, SearchRng, terminal_value};
 use crate::game::Game;
 
-pub(super) fn search<G: Game>(
+/// The playouts of every legal move.
+pub(super) struct Sample<G: Game> {
+    pub(super) arms: Vec<Arm<G>>,
+    /// Playouts per move: `playouts`, or fewer if the time limit stopped the sampling.
+    pub(super) rounds: u32,
+    pub(super) nodes: u64,
+}
+
+/// One legal move and what its playouts have scored so far.
+pub(super) struct Arm<G: Game> {
+    pub(super) mv: G::Move,
+    child: G,
+    /// The value of a move that ends the game.
+    proven: Option<i64>,
+    /// Sum of the playouts' results (+1, 0, -1) for the side to move at the root.
+    pub(super) total: i64,
+}
+
+impl<G: Game> Arm<G> {
+    /// The move's score, whether it is proven, and its plies to the end when it is.
+    ///
+    /// Only a move that ends the game is proven; any other mean is shrunk as if one more drawn
+    /// playout had been seen, which keeps a sample that happened to win every time strictly
+    /// below 1.
+    pub(super) fn judge(&self, rounds: u32) -> (f64, bool, Option<u32>) {
+        match self.proven {
+            Some(value) => (value as f64, true, Some(1)),
+            None => (self.total as f64 / (f64::from(rounds) + 1.0), false, None),
+        }
+    }
+}
+
+pub(super) fn sample<G: Game>(
     game: &G,
     playouts: u32,
     time_limit: Option<Duration>,
     seed: u64,
-) -> SearchResult<G::Move> {
+) -> Sample<G> {
     let mut rng = SearchRng::seed_from_u64(seed);
     let deadline = time_limit.map(|limit| Instant::now() + limit);
     let me = game.side_to_move();
@@ -34,7 +66,7 @@ pub(super) fn search<G: Game>(
                 // A move that ends the game needs no sampling: every playout ends the same way.
                 proven: outcome
                     .is_over()
-                    .then(|| i64::from(terminal_value(outcome, me).signum())),
+                    .then(|| i64::from(terminal_value(outcome, me, 0).signum())),
                 total: 0,
             }
         })
@@ -49,42 +81,40 @@ pub(super) fn search<G: Game>(
                 Some(value) => value,
                 None => {
                     let outcome = random_playout(arm.child, &mut rng, &mut nodes);
-                    i64::from(terminal_value(outcome, me).signum())
+                    i64::from(terminal_value(outcome, me, 0).signum())
                 }
             };
         }
         rounds += 1;
     }
-    let mut best = &arms[0];
-    for arm in &arms[1..] {
+    Sample {
+        arms,
+        rounds,
+        nodes,
+    }
+}
+
+pub(super) fn search<G: Game>(
+    game: &G,
+    playouts: u32,
+    time_limit: Option<Duration>,
+    seed: u64,
+) -> SearchResult<G::Move> {
+    let sample = sample(game, playouts, time_limit, seed);
+    let mut best = &sample.arms[0];
+    for arm in &sample.arms[1..] {
         if arm.total > best.total {
             best = arm;
         }
     }
-    let n = f64::from(rounds);
-    // Only an immediate win is proven; any other mean is shrunk as if one more drawn playout had
-    // been seen, which keeps a sample that happened to win every time strictly below 1.
-    let exact = best.proven == Some(1);
-    let score = if exact {
-        1.0
-    } else {
-        best.total as f64 / (n + 1.0)
-    };
+    let (score, exact, plies_to_end) = best.judge(sample.rounds);
     SearchResult {
         best_move: best.mv,
         score,
         exact,
-        nodes,
+        plies_to_end,
+        nodes: sample.nodes,
         pv: Vec::new(),
         elapsed: Default::default(),
     }
-}
-
-/// One legal move and what its playouts have scored so far.
-struct Arm<G: Game> {
-    mv: G::Move,
-    child: G,
-    /// The value of a move that ends the game.
-    proven: Option<i64>,
-    total: i64,
 }

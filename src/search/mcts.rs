@@ -52,20 +52,20 @@ impl Default for MctsParams {
     }
 }
 
-struct Node<G: Game> {
+pub(super) struct Node<G: Game> {
     state: G,
     /// The move that led here from the parent.
-    mv: G::Move,
+    pub(super) mv: G::Move,
     first_child: u32,
     /// 0 while the node is a leaf.
     children: u32,
-    visits: u32,
+    pub(super) visits: u32,
     /// Sum of the results of the simulations through this node, each +1, 0 or -1 from the
     /// point of view of the side to move at this node.
     reward: i64,
 }
 
-struct Tree<G: Game> {
+pub(super) struct Tree<G: Game> {
     nodes: Vec<Node<G>>,
 }
 
@@ -143,7 +143,8 @@ impl<G: Game> Tree<G> {
     }
 }
 
-pub(super) fn search<G: Game>(game: &G, params: &MctsParams, seed: u64) -> SearchResult<G::Move> {
+/// Runs the simulations; returns the tree and the positions created.
+pub(super) fn grow<G: Game>(game: &G, params: &MctsParams, seed: u64) -> (Tree<G>, u64) {
     let mut rng = SearchRng::seed_from_u64(seed);
     let threshold = params.expand_threshold.max(1);
     let mut tree = Tree::new(*game);
@@ -169,7 +170,7 @@ pub(super) fn search<G: Game>(game: &G, params: &MctsParams, seed: u64) -> Searc
             Outcome::InProgress => random_playout(leaf, &mut rng, &mut nodes),
             over => over,
         };
-        let mut reward = i64::from(terminal_value(outcome, leaf.side_to_move()).signum());
+        let mut reward = i64::from(terminal_value(outcome, leaf.side_to_move(), 0).signum());
         for &node in path.iter().rev() {
             let node = &mut tree.nodes[node];
             node.visits += 1;
@@ -180,7 +181,38 @@ pub(super) fn search<G: Game>(game: &G, params: &MctsParams, seed: u64) -> Searc
             nodes += tree.expand(index);
         }
     }
+    (tree, nodes)
+}
 
+impl<G: Game> Tree<G> {
+    /// The root's children, in move order.
+    pub(super) fn root_children(&self) -> &[Node<G>] {
+        let root = &self.nodes[0];
+        let first = root.first_child as usize;
+        &self.nodes[first..first + root.children as usize]
+    }
+}
+
+impl<G: Game> Node<G> {
+    /// The move's score for the side to move at its parent, whether it is proven, and its plies
+    /// to the end when it is.
+    ///
+    /// The node's reward is from the opponent's point of view. Only a move that ends the game
+    /// is proven; any other mean is shrunk as if one more drawn simulation had been seen, so it
+    /// stays strictly inside (-1, 1).
+    pub(super) fn judge(&self) -> (f64, bool, Option<u32>) {
+        let outcome = self.state.outcome();
+        if outcome.is_over() {
+            let value = -terminal_value(outcome, self.state.side_to_move(), 0).signum();
+            return (f64::from(value), true, Some(1));
+        }
+        let n = f64::from(self.visits);
+        (-(self.reward as f64) / (n + 1.0), false, None)
+    }
+}
+
+pub(super) fn search<G: Game>(game: &G, params: &MctsParams, seed: u64) -> SearchResult<G::Move> {
+    let (tree, nodes) = grow(game, params, seed);
     let best = tree.most_visited_child(0).expect("the root was expanded");
     let mut pv = vec![tree.nodes[best].mv];
     let mut index = best;
@@ -193,22 +225,12 @@ pub(super) fn search<G: Game>(game: &G, params: &MctsParams, seed: u64) -> Searc
     }
 
     let child = &tree.nodes[best];
-    let n = f64::from(child.visits);
-    let exact = child.state.outcome().is_over()
-        && child.visits > 0
-        && child.reward == -i64::from(child.visits);
-    // The child's reward is from the opponent's point of view. Only an immediate win is
-    // proven; any other mean is shrunk as if one more drawn simulation had been seen, so it stays
-    // strictly inside (-1, 1).
-    let score = if exact {
-        1.0
-    } else {
-        -(child.reward as f64) / (n + 1.0)
-    };
+    let (score, exact, plies_to_end) = child.judge();
     SearchResult {
         best_move: child.mv,
         score,
         exact,
+        plies_to_end,
         nodes,
         pv,
         elapsed: Default::default(),

@@ -15,14 +15,14 @@ use super::{
 };
 use crate::game::{Game, Outcome, Player};
 
-struct Minimax<M> {
-    nodes: u64,
-    hit_horizon: bool,
+pub(super) struct Minimax<M> {
+    pub(super) nodes: u64,
+    pub(super) hit_horizon: bool,
     pv: PvTable<M>,
 }
 
 impl<M: Copy + Default> Minimax<M> {
-    fn value<G: Game<Move = M>>(
+    pub(super) fn value<G: Game<Move = M>>(
         &mut self,
         game: &G,
         depth: u32,
@@ -32,8 +32,8 @@ impl<M: Copy + Default> Minimax<M> {
         self.nodes += 1;
         self.pv.clear(ply);
         match game.outcome() {
-            Outcome::Won(Player::X) => return WIN,
-            Outcome::Won(Player::O) => return -WIN,
+            Outcome::Won(Player::X) => return WIN - ply as Value,
+            Outcome::Won(Player::O) => return -(WIN - ply as Value),
             Outcome::Draw => return 0,
             Outcome::InProgress => {}
         }
@@ -69,16 +69,28 @@ impl<M: Copy + Default> Minimax<M> {
     }
 }
 
+impl<M: Copy + Default> Minimax<M> {
+    /// The principal variation last found from `ply`.
+    pub(super) fn line(&self, ply: usize) -> Vec<M> {
+        self.pv.line(ply)
+    }
+
+    pub(super) fn new(max_plies: usize) -> Self {
+        Minimax {
+            nodes: 0,
+            hit_horizon: false,
+            pv: PvTable::new(max_plies),
+        }
+    }
+}
+
 pub(super) fn search<G: Game>(game: &G, depth: Option<u32>) -> SearchResult<G::Move> {
-    let mut minimax = Minimax {
-        nodes: 0,
-        hit_horizon: false,
-        pv: PvTable::new(G::MAX_PLIES),
-    };
+    let mut minimax = Minimax::new(G::MAX_PLIES);
     let x_to_move = game.side_to_move() == Player::X;
     let value = minimax.value(game, depth_limit(depth), 0, x_to_move);
     let value = if x_to_move { value } else { -value };
     exact_search_result(
+        game,
         value,
         minimax.hit_horizon,
         minimax.nodes,

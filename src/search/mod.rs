@@ -4,11 +4,14 @@
 //! compared with theirs, and made fast by the data it runs on (`Copy` bitboard positions, no
 //! allocation per node) rather than by changing the algorithm.
 //!
-//! Values inside the exact searches are integers in the side to move's frame: [`WIN`] for a
-//! proven win, `-WIN` for a proven loss, 0 for a draw, and heuristic estimates strictly in
-//! between. They become the API's `score` in [-1, 1] by dividing by [`WIN`].
+//! Values inside the exact searches are integers in the side to move's frame. A proven win is
+//! worth [`WIN`] minus the plies from the root to the end of the game, so that a faster win is
+//! worth more and a slower loss less; a draw is 0; heuristic estimates lie strictly between
+//! `-PROVEN` and `PROVEN`. The API's `score` is +1/0/-1 for proven values (with `plies_to_end`)
+//! and the value divided by [`WIN`] for estimates.
 
 mod alphabeta;
+mod analysis;
 mod mcs;
 mod mcts;
 mod minimax;
@@ -18,6 +21,8 @@ mod pv;
 
 mod random;
 pub mod seed;
+mod solver;
+mod table;
 
 use std::fmt;
 use std::str::FromStr;
@@ -25,16 +30,22 @@ use std::time::{Duration, Instant};
 
 use crate::game::{Game, Outcome, Player};
 
+pub use alphabeta::{AlphaBetaParams, Enhancements};
+pub use analysis::{Analysis, MoveAnalysis, analyze};
 pub use mcts::{
     DEFAULT_EXPAND_THRESHOLD, DEFAULT_SIMULATIONS, DEFAULT_UCT_C, MAX_TREE_NODES, MctsParams,
 };
 use pv::PvTable;
+pub use solver::warm_up;
 
 /// A search value in the side to move's frame.
 pub type Value = i32;
 
-/// The value of a proven win for the side to move.
-pub const WIN: Value = 1000;
+/// The value of a win for the side to move at the root, less one per ply to the end.
+pub const WIN: Value = 10_000;
+
+/// Values at least this large (in absolute value) are proven; estimates stay below it.
+const PROVEN: Value = WIN - 1_000;
 
 /// Above every value, so that `-INFINITY` is below every value.
 const INFINITY: Value = WIN + 1;
@@ -54,16 +65,18 @@ pub enum Algorithm {
     AlphaBeta,
     Mcs,
     Mcts,
+    Solver,
 }
 
 impl Algorithm {
-    pub const ALL: [Algorithm; 6] = [
+    pub const ALL: [Algorithm; 7] = [
         Algorithm::Random,
         Algorithm::Minimax,
         Algorithm::Negamax,
         Algorithm::AlphaBeta,
         Algorithm::Mcs,
         Algorithm::Mcts,
+        Algorithm::Solver,
     ];
 
     pub fn name(self) -> &'static str {
@@ -74,6 +87,7 @@ impl Algorithm {
             Algorithm::AlphaBeta => "alphabeta",
             Algorithm::Mcs => "mcs",
             Algorithm::Mcts => "mcts",
+            Algorithm::Solver => "solver",
         }
     }
 }
@@ -86,7 +100,9 @@ impl fmt::Display for Algorithm {
 
 /// An algorithm name that is not one of [`Algorithm::ALL`].
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown algorithm {0:?}: expected one of random, minimax, negamax, alphabeta, mcs, mcts")]
+#[error(
+    "unknown algorithm {0:?}: expected one of random, minimax, negamax, alphabeta, mcs, mcts, solver"
+)]
 pub struct UnknownAlgorithm(pub String);
 
 impl FromStr for Algorithm {
@@ -97,6 +113,42 @@ impl FromStr for Algorithm {
             .into_iter()
             .find(|algorithm| algorithm.name() == name)
             .ok_or_else(|| UnknownAlgorithm(name.to_owned()))
+    }
+}
+
+/// How to choose among moves of the same value.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Tiebreak {
+    /// The first in move order: the textbook behaviour.
+    #[default]
+    First,
+    /// A uniformly random one, drawn from the seed.
+    Random,
+    /// The one that leaves the opponent the most replies that lose: the most chances to go
+    /// wrong. Among those, the first.
+    Traps,
+}
+
+impl Tiebreak {
+    pub const ALL: [Tiebreak; 3] = [Tiebreak::First, Tiebreak::Random, Tiebreak::Traps];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Tiebreak::First => "first",
+            Tiebreak::Random => "random",
+            Tiebreak::Traps => "traps",
+        }
+    }
+}
+
+impl FromStr for Tiebreak {
+    type Err = String;
+
+    fn from_str(name: &str) -> Result<Self, String> {
+        Tiebreak::ALL
+            .into_iter()
+            .find(|tiebreak| tiebreak.name() == name)
+            .ok_or_else(|| format!("unknown tiebreak {name:?}: expected first, random or traps"))
     }
 }
 
@@ -113,12 +165,18 @@ pub enum Strategy {
     Random,
     Minimax {
         depth: Option<u32>,
+        tiebreak: Tiebreak,
     },
     Negamax {
         depth: Option<u32>,
+        tiebreak: Tiebreak,
     },
-    AlphaBeta {
-        depth: Option<u32>,
+    AlphaBeta(AlphaBetaParams, Tiebreak),
+    /// The strongest exact play the game has: a table of every position for games small
+    /// enough, else alphabeta with every enhancement, deepening until `time_limit`.
+    Solver {
+        time_limit: Option<Duration>,
+        tiebreak: Tiebreak,
     },
     Mcs {
         playouts: u32,
@@ -132,9 +190,21 @@ impl Strategy {
     pub fn with_defaults(algorithm: Algorithm) -> Strategy {
         match algorithm {
             Algorithm::Random => Strategy::Random,
-            Algorithm::Minimax => Strategy::Minimax { depth: None },
-            Algorithm::Negamax => Strategy::Negamax { depth: None },
-            Algorithm::AlphaBeta => Strategy::AlphaBeta { depth: None },
+            Algorithm::Minimax => Strategy::Minimax {
+                depth: None,
+                tiebreak: Tiebreak::First,
+            },
+            Algorithm::Negamax => Strategy::Negamax {
+                depth: None,
+                tiebreak: Tiebreak::First,
+            },
+            Algorithm::AlphaBeta => {
+                Strategy::AlphaBeta(AlphaBetaParams::default(), Tiebreak::First)
+            }
+            Algorithm::Solver => Strategy::Solver {
+                time_limit: None,
+                tiebreak: Tiebreak::First,
+            },
             Algorithm::Mcs => Strategy::Mcs {
                 playouts: DEFAULT_PLAYOUTS,
                 time_limit: None,
@@ -148,7 +218,8 @@ impl Strategy {
             Strategy::Random => Algorithm::Random,
             Strategy::Minimax { .. } => Algorithm::Minimax,
             Strategy::Negamax { .. } => Algorithm::Negamax,
-            Strategy::AlphaBeta { .. } => Algorithm::AlphaBeta,
+            Strategy::AlphaBeta(..) => Algorithm::AlphaBeta,
+            Strategy::Solver { .. } => Algorithm::Solver,
             Strategy::Mcs { .. } => Algorithm::Mcs,
             Strategy::Mcts(_) => Algorithm::Mcts,
         }
@@ -159,7 +230,18 @@ impl Strategy {
         matches!(
             self,
             Strategy::Random | Strategy::Mcs { .. } | Strategy::Mcts(_)
-        )
+        ) || self.tiebreak() == Tiebreak::Random
+    }
+
+    /// How an exact algorithm breaks ties (`First` for the others).
+    pub fn tiebreak(&self) -> Tiebreak {
+        match *self {
+            Strategy::Minimax { tiebreak, .. }
+            | Strategy::Negamax { tiebreak, .. }
+            | Strategy::AlphaBeta(_, tiebreak)
+            | Strategy::Solver { tiebreak, .. } => tiebreak,
+            _ => Tiebreak::First,
+        }
     }
 }
 
@@ -173,6 +255,9 @@ pub struct SearchResult<M> {
     pub score: f64,
     /// Whether `score` is proven.
     pub exact: bool,
+    /// For a proven result, the plies until the game ends under perfect play: the fastest win,
+    /// the slowest loss; a draw lasts until the board is full.
+    pub plies_to_end: Option<u32>,
     /// Game states visited or created, the root included.
     pub nodes: u64,
     /// The principal variation from the root, starting with `best_move`; empty when the
@@ -199,11 +284,17 @@ pub fn search<G: Game>(
         return Err(SearchError::GameOver);
     }
     let started = Instant::now();
+    if strategy.tiebreak() != Tiebreak::First {
+        let mut result = analysis::choose_among_ties(game, strategy, seed);
+        result.elapsed = started.elapsed();
+        return Ok(result);
+    }
     let mut result = match *strategy {
         Strategy::Random => random::search(game, seed),
-        Strategy::Minimax { depth } => minimax::search(game, depth),
-        Strategy::Negamax { depth } => negamax::search(game, depth),
-        Strategy::AlphaBeta { depth } => alphabeta::search(game, depth),
+        Strategy::Minimax { depth, .. } => minimax::search(game, depth),
+        Strategy::Negamax { depth, .. } => negamax::search(game, depth),
+        Strategy::AlphaBeta(params, _) => alphabeta::search(game, &params),
+        Strategy::Solver { time_limit, .. } => solver::search(game, time_limit),
         Strategy::Mcs {
             playouts,
             time_limit,
@@ -214,12 +305,13 @@ pub fn search<G: Game>(
     Ok(result)
 }
 
-/// The value of a finished game for the side to move in it.
+/// The value of a finished game for the side to move in it, `ply` plies below the root.
 #[inline]
-fn terminal_value(outcome: Outcome, to_move: Player) -> Value {
+fn terminal_value(outcome: Outcome, to_move: Player, ply: usize) -> Value {
+    let win = WIN - ply as Value;
     match outcome {
-        Outcome::Won(winner) if winner == to_move => WIN,
-        Outcome::Won(_) => -WIN,
+        Outcome::Won(winner) if winner == to_move => win,
+        Outcome::Won(_) => -win,
         Outcome::Draw | Outcome::InProgress => 0,
     }
 }
@@ -227,7 +319,7 @@ fn terminal_value(outcome: Outcome, to_move: Player) -> Value {
 /// The game's static estimate, as a value strictly between the proven ones.
 #[inline]
 fn heuristic<G: Game>(game: &G) -> Value {
-    let limit = WIN - 1;
+    let limit = PROVEN - 1;
     ((game.evaluate() * f64::from(limit)).round() as Value).clamp(-limit, limit)
 }
 
@@ -237,22 +329,35 @@ fn depth_limit(depth: Option<u32>) -> u32 {
     depth.map_or(u32::MAX, |depth| depth.max(1))
 }
 
+/// What a value says, for the API: the score, whether it is proven, and the plies to the end.
+fn judge<G: Game>(game: &G, value: Value, hit_horizon: bool) -> (f64, bool, Option<u32>) {
+    if value.abs() >= PROVEN {
+        // A heuristic leaf never produces a proven value, so a proven win or loss stands even
+        // when the horizon was reached.
+        let plies = (WIN - value.abs()) as u32;
+        (f64::from(value.signum()), true, Some(plies))
+    } else if !hit_horizon {
+        // Searched to the end and neither side wins: a draw, which fills the board.
+        (0.0, true, Some((G::MAX_PLIES - game.ply()) as u32))
+    } else {
+        (f64::from(value) / f64::from(WIN), false, None)
+    }
+}
+
 /// The outcome of a fixed-depth exact search, turned into a result.
-fn exact_search_result<M>(
+fn exact_search_result<G: Game>(
+    game: &G,
     value: Value,
     hit_horizon: bool,
     nodes: u64,
-    pv: Vec<M>,
-) -> SearchResult<M>
-where
-    M: Copy,
-{
+    pv: Vec<G::Move>,
+) -> SearchResult<G::Move> {
+    let (score, exact, plies_to_end) = judge(game, value, hit_horizon);
     SearchResult {
         best_move: pv[0],
-        score: f64::from(value) / f64::from(WIN),
-        // A heuristic leaf can never produce +-WIN, so a proven win or loss stands even when
-        // the horizon was reached; any other value is exact only if no leaf was estimated.
-        exact: !hit_horizon || value.abs() == WIN,
+        score,
+        exact,
+        plies_to_end,
         nodes,
         pv,
         elapsed: Duration::ZERO,

@@ -12,19 +12,19 @@ use super::{
 };
 use crate::game::Game;
 
-struct Negamax<M> {
-    nodes: u64,
-    hit_horizon: bool,
+pub(super) struct Negamax<M> {
+    pub(super) nodes: u64,
+    pub(super) hit_horizon: bool,
     pv: PvTable<M>,
 }
 
 impl<M: Copy + Default> Negamax<M> {
-    fn value<G: Game<Move = M>>(&mut self, game: &G, depth: u32, ply: usize) -> Value {
+    pub(super) fn value<G: Game<Move = M>>(&mut self, game: &G, depth: u32, ply: usize) -> Value {
         self.nodes += 1;
         self.pv.clear(ply);
         let outcome = game.outcome();
         if outcome.is_over() {
-            return terminal_value(outcome, game.side_to_move());
+            return terminal_value(outcome, game.side_to_move(), ply);
         }
         if depth == 0 {
             self.hit_horizon = true;
@@ -42,14 +42,26 @@ impl<M: Copy + Default> Negamax<M> {
     }
 }
 
+impl<M: Copy + Default> Negamax<M> {
+    /// The principal variation last found from `ply`.
+    pub(super) fn line(&self, ply: usize) -> Vec<M> {
+        self.pv.line(ply)
+    }
+
+    pub(super) fn new(max_plies: usize) -> Self {
+        Negamax {
+            nodes: 0,
+            hit_horizon: false,
+            pv: PvTable::new(max_plies),
+        }
+    }
+}
+
 pub(super) fn search<G: Game>(game: &G, depth: Option<u32>) -> SearchResult<G::Move> {
-    let mut negamax = Negamax {
-        nodes: 0,
-        hit_horizon: false,
-        pv: PvTable::new(G::MAX_PLIES),
-    };
+    let mut negamax = Negamax::new(G::MAX_PLIES);
     let value = negamax.value(game, depth_limit(depth), 0);
     exact_search_result(
+        game,
         value,
         negamax.hit_horizon,
         negamax.nodes,

@@ -63,7 +63,15 @@ impl<M: Copy + Default> PvTable<M> {
 
     /// The line from the root.
     pub(crate) fn root_line(&self) -> Vec<M> {
-        self.rows[0][..self.lengths[0]].to_vec()
+        self.line(0)
+    }
+
+    /// The line last written at `ply`.
+    pub(crate) fn line(&self, ply: usize) -> Vec<M> {
+        match self.rows.get(ply) {
+            Some(row) => row[..self.lengths[ply]].to_vec(),
+            None => Vec::new(),
+        }
     }
 }
 

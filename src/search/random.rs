@@ -15,6 +15,7 @@ pub(super) fn search<G: Game>(game: &G, seed: u64) -> SearchResult<G::Move> {
         // Nothing was learnt about the position: no estimate, so the neutral one.
         score: 0.0,
         exact: false,
+        plies_to_end: None,
         nodes: 1,
         pv: Vec::new(),
         elapsed: Default::default(),

@@ -1,0 +1,72 @@
+//! `POST /analyze`: every legal move with its score, best first.
+
+use serde::Serialize;
+
+use super::play::MoveJob;
+use super::{Problem, with_game};
+use crate::game::Game;
+use crate::search;
+
+/// The answer to an analysis request.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct AnalyzeResponse {
+    pub game: &'static str,
+    pub algorithm: &'static str,
+    /// The seed used, for randomised algorithms.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
+    pub nodes: u64,
+    pub elapsed_us: u64,
+    /// Every legal move, best first (most visited first for mcts).
+    pub moves: Vec<MoveScore>,
+}
+
+/// One legal move and its value for the side to move.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MoveScore {
+    #[serde(rename = "move")]
+    pub mv: usize,
+    pub row: usize,
+    pub col: usize,
+    pub score: f64,
+    pub exact: bool,
+    pub plies_to_end: Option<u32>,
+    /// Simulations through the move, for mcts.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub visits: Option<u32>,
+}
+
+impl MoveJob {
+    /// Analyses every legal move. CPU-bound: call it where blocking is allowed.
+    pub fn analyze(&self) -> Result<AnalyzeResponse, Problem> {
+        with_game!(self.position, game => self.analyze_game(game))
+    }
+
+    fn analyze_game<G: Game>(&self, game: G) -> Result<AnalyzeResponse, Problem> {
+        let analysis = search::analyze(&game, &self.strategy, self.seed)
+            .map_err(|error| Problem::invalid("board", error.to_string()))?;
+        Ok(AnalyzeResponse {
+            game: G::NAME,
+            algorithm: self.strategy.algorithm().name(),
+            seed: self.strategy.is_randomized().then_some(self.seed),
+            nodes: analysis.nodes,
+            elapsed_us: analysis.elapsed.as_micros() as u64,
+            moves: analysis
+                .moves
+                .iter()
+                .map(|entry| {
+                    let (row, col) = game.move_cell(entry.mv);
+                    MoveScore {
+                        mv: G::move_index(entry.mv),
+                        row,
+                        col,
+                        score: entry.score,
+                        exact: entry.exact,
+                        plies_to_end: entry.plies_to_end,
+                        visits: entry.visits,
+                    }
+                })
+                .collect(),
+        })
+    }
+}

@@ -1,0 +1,32 @@
+//! `POST /analyze`.
+
+use axum::extract::State;
+
+use super::AppState;
+use super::body::JsonBody;
+use super::json::Json;
+use crate::api::Problem;
+use crate::api::analyze::AnalyzeResponse;
+use crate::api::play::MoveJob;
+use crate::api::request::MoveRequest;
+
+pub async fn post_analyze(
+    State(state): State<AppState>,
+    JsonBody(body): JsonBody,
+) -> Result<Json<AnalyzeResponse>, Problem> {
+    let job = MoveJob::new(MoveRequest::from_json(&body)?)?;
+    // Analysis searches every move on its own: always blocking work.
+    let response = state
+        .metrics
+        .spawn_blocking(move || job.analyze())
+        .await
+        .map_err(|error| {
+            Problem::http(
+                500,
+                "Internal Server Error",
+                format!("the analysis failed: {error}"),
+            )
+        })??;
+    state.metrics.add_nodes(response.algorithm, response.nodes);
+    Ok(Json(response))
+}

@@ -1,0 +1,348 @@
+//! Every legal move with its value (`POST /analyze`), and the choice among equally good moves.
+//!
+//! The exact algorithms search each root move on its own with the full window, so every
+//! move's value is exact (a plain search only bounds the moves that do not improve on the
+//! best). That costs more nodes, which is why tie-breaks other than `first` are opt-in.
+
+use std::time::{Duration, Instant};
+
+use rand::{RngExt, SeedableRng};
+
+use super::alphabeta::{AlphaBeta, Enhancements};
+use super::minimax::Minimax;
+use super::negamax::Negamax;
+use super::solver::perfect_table;
+use super::{
+    INFINITY, PROVEN, SearchError, SearchResult, SearchRng, Strategy, Tiebreak, Value, depth_limit,
+    judge, mcs, mcts,
+};
+use crate::game::{Game, Player};
+
+/// One legal move and what the algorithm thinks of it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MoveAnalysis<M> {
+    pub mv: M,
+    /// The value of the position after the move, for the side to move before it.
+    pub score: f64,
+    pub exact: bool,
+    pub plies_to_end: Option<u32>,
+    /// For mcts: the simulations that went through the move.
+    pub visits: Option<u32>,
+}
+
+/// Every legal move, best first.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Analysis<M> {
+    pub moves: Vec<MoveAnalysis<M>>,
+    pub nodes: u64,
+    pub elapsed: Duration,
+}
+
+/// Analyses every legal move of `game` with `strategy`.
+pub fn analyze<G: Game>(
+    game: &G,
+    strategy: &Strategy,
+    seed: u64,
+) -> Result<Analysis<G::Move>, SearchError> {
+    if game.outcome().is_over() {
+        return Err(SearchError::GameOver);
+    }
+    let started = Instant::now();
+    // Each move with a sort key (higher is better) and its analysis.
+    let (mut moves, nodes): (Vec<Ranked<G::Move>>, u64) = match *strategy {
+        Strategy::Random => (
+            game.legal_moves()
+                .map(|mv| (0.0, analysis(mv, (0.0, false, None), None)))
+                .collect(),
+            1,
+        ),
+        Strategy::Mcs {
+            playouts,
+            time_limit,
+        } => {
+            let sample = mcs::sample(game, playouts, time_limit, seed);
+            let moves = sample
+                .arms
+                .iter()
+                .map(|arm| {
+                    (
+                        arm.total as f64,
+                        analysis(arm.mv, arm.judge(sample.rounds), None),
+                    )
+                })
+                .collect();
+            (moves, sample.nodes)
+        }
+        Strategy::Mcts(params) => {
+            let (tree, nodes) = mcts::grow(game, &params, seed);
+            let moves = tree
+                .root_children()
+                .iter()
+                .map(|child| {
+                    (
+                        f64::from(child.visits),
+                        analysis(child.mv, child.judge(), Some(child.visits)),
+                    )
+                })
+                .collect();
+            (moves, nodes)
+        }
+        _ => {
+            let exact = exact_values(game, strategy);
+            let moves = exact
+                .values
+                .iter()
+                .map(|value| {
+                    let judgement = judge(game, value.value, value.hit_horizon);
+                    (f64::from(value.value), analysis(value.mv, judgement, None))
+                })
+                .collect();
+            (moves, exact.nodes)
+        }
+    };
+    // Stable: equally good moves keep the game's move order.
+    moves.sort_by(|a, b| b.0.total_cmp(&a.0));
+    Ok(Analysis {
+        moves: moves.into_iter().map(|(_, analysis)| analysis).collect(),
+        nodes,
+        elapsed: started.elapsed(),
+    })
+}
+
+/// A move's analysis with the key it is sorted by, higher first.
+type Ranked<M> = (f64, MoveAnalysis<M>);
+
+fn analysis<M>(
+    mv: M,
+    (score, exact, plies_to_end): (f64, bool, Option<u32>),
+    visits: Option<u32>,
+) -> MoveAnalysis<M> {
+    MoveAnalysis {
+        mv,
+        score,
+        exact,
+        plies_to_end,
+        visits,
+    }
+}
+
+/// A root move's exact value, with the line it leads to.
+struct MoveValue<M> {
+    mv: M,
+    value: Value,
+    hit_horizon: bool,
+    line: Vec<M>,
+}
+
+struct ExactValues<M> {
+    values: Vec<MoveValue<M>>,
+    nodes: u64,
+}
+
+/// Searches every root move with the exact algorithm of `strategy`.
+fn exact_values<G: Game>(game: &G, strategy: &Strategy) -> ExactValues<G::Move> {
+    let moves: Vec<G::Move> = game.legal_moves().collect();
+    match *strategy {
+        Strategy::Minimax { depth, .. } => {
+            let depth = depth_limit(depth);
+            let mut searcher = Minimax::new(G::MAX_PLIES);
+            searcher.nodes = 1;
+            let x_to_move = game.side_to_move() == Player::X;
+            let values = moves
+                .iter()
+                .map(|&mv| {
+                    let child = game.play(mv);
+                    searcher.hit_horizon = false;
+                    let value = searcher.value(&child, depth - 1, 1, !x_to_move);
+                    let value = if x_to_move { value } else { -value };
+                    let line = line(mv, searcher.line(1));
+                    MoveValue {
+                        mv,
+                        value,
+                        hit_horizon: searcher.hit_horizon,
+                        line,
+                    }
+                })
+                .collect();
+            ExactValues {
+                values,
+                nodes: searcher.nodes,
+            }
+        }
+        Strategy::Negamax { depth, .. } => {
+            let depth = depth_limit(depth);
+            let mut searcher = Negamax::new(G::MAX_PLIES);
+            searcher.nodes = 1;
+            let values = moves
+                .iter()
+                .map(|&mv| {
+                    searcher.hit_horizon = false;
+                    let value = -searcher.value(&game.play(mv), depth - 1, 1);
+                    let line = line(mv, searcher.line(1));
+                    MoveValue {
+                        mv,
+                        value,
+                        hit_horizon: searcher.hit_horizon,
+                        line,
+                    }
+                })
+                .collect();
+            ExactValues {
+                values,
+                nodes: searcher.nodes,
+            }
+        }
+        Strategy::AlphaBeta(params, _) => alphabeta_values(
+            game,
+            &moves,
+            depth_limit(params.depth),
+            params.enhancements,
+            params.time_limit,
+        ),
+        Strategy::Solver { time_limit, .. } => match perfect_table::<G>() {
+            Some(table) => {
+                let values = moves
+                    .iter()
+                    .map(|&mv| {
+                        let child = game.play(mv);
+                        let value = -table.value(&child, 1);
+                        let mut line = vec![mv];
+                        if !child.outcome().is_over() {
+                            line.extend(super::solver::search(&child, None).pv);
+                        }
+                        MoveValue {
+                            mv,
+                            value,
+                            hit_horizon: false,
+                            line,
+                        }
+                    })
+                    .collect();
+                // One table lookup per move, and the root's.
+                ExactValues {
+                    values,
+                    nodes: 1 + moves.len() as u64,
+                }
+            }
+            None => alphabeta_values(game, &moves, u32::MAX, Enhancements::ALL, time_limit),
+        },
+        Strategy::Random | Strategy::Mcs { .. } | Strategy::Mcts(_) => {
+            unreachable!("only exact algorithms have exact values")
+        }
+    }
+}
+
+/// Every root move's value by alphabeta; with a time limit, deepening iteratively over all
+/// moves together, the last complete iteration counting.
+fn alphabeta_values<G: Game>(
+    game: &G,
+    moves: &[G::Move],
+    limit: u32,
+    enhancements: Enhancements,
+    time_limit: Option<Duration>,
+) -> ExactValues<G::Move> {
+    let mut searcher = AlphaBeta::<G>::new(enhancements);
+    searcher.nodes = 1;
+    let remaining = (G::MAX_PLIES - game.ply()) as u32;
+    let deadline = time_limit.map(|limit| Instant::now() + limit);
+    let first_depth = if deadline.is_some() { 1 } else { limit };
+    let mut completed = Vec::new();
+    for depth in first_depth..=limit.min(remaining).max(first_depth) {
+        searcher.set_deadline(if depth > 1 { deadline } else { None });
+        let mut values = Vec::with_capacity(moves.len());
+        let mut all_complete = true;
+        for &mv in moves {
+            searcher.hit_horizon = false;
+            let value = -searcher.value(&game.play(mv), depth - 1, 1, -INFINITY, INFINITY);
+            if searcher.is_aborted() {
+                break;
+            }
+            all_complete &= !searcher.hit_horizon;
+            values.push(MoveValue {
+                mv,
+                value,
+                hit_horizon: searcher.hit_horizon,
+                line: line(mv, searcher.line(1)),
+            });
+        }
+        if searcher.is_aborted() {
+            break;
+        }
+        completed = values;
+        if all_complete || deadline.is_some_and(|deadline| Instant::now() >= deadline) {
+            break;
+        }
+    }
+    ExactValues {
+        values: completed,
+        nodes: searcher.nodes,
+    }
+}
+
+fn line<M: Copy>(mv: M, rest: Vec<M>) -> Vec<M> {
+    let mut line = Vec::with_capacity(rest.len() + 1);
+    line.push(mv);
+    line.extend(rest);
+    line
+}
+
+/// The move an exact algorithm plays when its tie-break is not `first`: every move is valued
+/// exactly, and among the best the tie-break chooses.
+pub(super) fn choose_among_ties<G: Game>(
+    game: &G,
+    strategy: &Strategy,
+    seed: u64,
+) -> SearchResult<G::Move> {
+    let ExactValues { values, mut nodes } = exact_values(game, strategy);
+    let best = values
+        .iter()
+        .map(|value| value.value)
+        .max()
+        .expect("a move to choose");
+    let ties: Vec<&MoveValue<G::Move>> =
+        values.iter().filter(|value| value.value == best).collect();
+    let chosen = match strategy.tiebreak() {
+        Tiebreak::First => ties[0],
+        Tiebreak::Random => {
+            let mut rng = SearchRng::seed_from_u64(seed);
+            ties[rng.random_range(0..ties.len() as u32) as usize]
+        }
+        Tiebreak::Traps => {
+            let mut searcher = AlphaBeta::<G>::new(Enhancements::ALL);
+            let mut most = ties[0];
+            let mut most_traps = None;
+            for &tie in &ties {
+                let traps = count_traps(game, tie.mv, &mut searcher);
+                if most_traps.is_none_or(|most| traps > most) {
+                    most = tie;
+                    most_traps = Some(traps);
+                }
+            }
+            nodes += searcher.nodes;
+            most
+        }
+    };
+    let (score, exact, plies_to_end) = judge(game, chosen.value, chosen.hit_horizon);
+    SearchResult {
+        best_move: chosen.mv,
+        score,
+        exact,
+        plies_to_end,
+        nodes,
+        pv: chosen.line.clone(),
+        elapsed: Duration::ZERO,
+    }
+}
+
+/// The opponent's replies to `mv` that lose for them: after which the side to move at the root
+/// has a proven win.
+fn count_traps<G: Game>(game: &G, mv: G::Move, searcher: &mut AlphaBeta<G>) -> usize {
+    let child = game.play(mv);
+    child
+        .legal_moves()
+        .filter(|&reply| {
+            let position = child.play(reply);
+            searcher.value(&position, u32::MAX, 2, -INFINITY, INFINITY) >= PROVEN
+        })
+        .count()
+}

@@ -1,0 +1,146 @@
+//! The transposition table: what earlier searches found about a position, found again by key.
+//!
+//! A fixed number of entries (a power of two; it never grows, so its memory is known up front),
+//! indexed by the low bits of a mixed key, each holding the full key to tell positions apart.
+//! Replacement: an entry searched deeper than the new one is kept, anything else is replaced,
+//! and complete entries (searched to the end of the game) count as deepest. Deep entries save
+//! the most work, while letting shallower ones replace stale ones keeps the table fresh.
+//!
+//! Values of proven wins and losses count plies from the root; stored, they count from the
+//! entry's own position, so that an entry reached at another ply means the same thing.
+
+use super::{PROVEN, Value};
+
+/// What an entry's value says about the position's true value.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(super) enum Bound {
+    /// The value itself.
+    Exact,
+    /// At least the value (the search failed high: a cutoff).
+    Lower,
+    /// At most the value (every move failed low).
+    Upper,
+}
+
+#[derive(Copy, Clone, Debug)]
+pub(super) struct Entry {
+    key: u64,
+    pub(super) value: Value,
+    /// Plies searched below the position; `u8::MAX` when searched to the end of the game.
+    pub(super) depth: u8,
+    pub(super) bound: Bound,
+    /// The index of the best move found, when known.
+    pub(super) move_index: Option<u8>,
+}
+
+pub(super) struct TranspositionTable {
+    entries: Vec<Option<Entry>>,
+    mask: usize,
+}
+
+impl TranspositionTable {
+    /// A table with `2^bits` entries.
+    pub(super) fn with_bits(bits: u32) -> Self {
+        let size = 1usize << bits;
+        TranspositionTable {
+            entries: vec![None; size],
+            mask: size - 1,
+        }
+    }
+
+    /// A table sized for a game of `plies` plies: room for a small game's every position
+    /// (2^12 for tic-tac-toe's 5,478), at most 2^20 entries (24 MiB) for larger ones.
+    pub(super) fn for_plies(plies: usize) -> Self {
+        Self::with_bits((plies as u32 + 3).min(20))
+    }
+
+    fn slot(&self, key: u64) -> usize {
+        // Keys of small games use few bits; multiplying by an odd constant spreads them over
+        // the whole index (Fibonacci hashing).
+        (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) as usize & self.mask
+    }
+
+    pub(super) fn probe(&self, key: u64) -> Option<Entry> {
+        self.entries[self.slot(key)].filter(|entry| entry.key == key)
+    }
+
+    pub(super) fn store(
+        &mut self,
+        key: u64,
+        value: Value,
+        ply: usize,
+        depth: u8,
+        bound: Bound,
+        move_index: Option<u8>,
+    ) {
+        let slot = self.slot(key);
+        if let Some(old) = self.entries[slot]
+            && old.key != key
+            && old.depth > depth
+        {
+            return;
+        }
+        self.entries[slot] = Some(Entry {
+            key,
+            value: value_to_entry(value, ply),
+            depth,
+            bound,
+            move_index,
+        });
+    }
+
+    /// An entry's value seen from `ply` plies below the root.
+    pub(super) fn value_from_entry(value: Value, ply: usize) -> Value {
+        let ply = ply as Value;
+        if value >= PROVEN {
+            value - ply
+        } else if value <= -PROVEN {
+            value + ply
+        } else {
+            value
+        }
+    }
+}
+
+fn value_to_entry(value: Value, ply: usize) -> Value {
+    let ply = ply as Value;
+    if value >= PROVEN {
+        value + ply
+    } else if value <= -PROVEN {
+        value - ply
+    } else {
+        value
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::WIN;
+
+    #[test]
+    fn entries_are_found_by_key_and_proven_values_move_with_the_ply() {
+        let mut table = TranspositionTable::with_bits(4);
+        // A win 3 plies from the root, stored at ply 2: a win in 1 from the position.
+        table.store(42, WIN - 3, 2, 5, Bound::Exact, Some(7));
+        let entry = table.probe(42).unwrap();
+        assert_eq!(entry.value, WIN - 1);
+        assert_eq!(
+            TranspositionTable::value_from_entry(entry.value, 4),
+            WIN - 5
+        );
+        assert_eq!(entry.move_index, Some(7));
+        assert!(table.probe(43).is_none());
+        assert_eq!(TranspositionTable::value_from_entry(12, 9), 12);
+    }
+
+    #[test]
+    fn deeper_entries_are_kept() {
+        let mut table = TranspositionTable::with_bits(0);
+        table.store(1, 0, 0, 9, Bound::Exact, None);
+        table.store(2, 0, 0, 3, Bound::Exact, None);
+        assert!(table.probe(1).is_some(), "the deeper entry stays");
+        table.store(2, 0, 0, 9, Bound::Exact, None);
+        assert!(table.probe(2).is_some(), "an as-deep entry replaces it");
+    }
+}
