@@ -281,8 +281,8 @@ fn player(text: &str) -> Result<PlayerSpec, Problem> {
         let (name, value) = knob
             .split_once('=')
             .ok_or_else(|| Problem::malformed(format!("expected KNOB=VALUE, got {knob:?}")))?;
-        let value = serde_json::from_str(value)
-            .map_err(|_| Problem::malformed(format!("{name}: {value:?} is not a number")))?;
+        // Numbers and booleans as JSON; anything else (tiebreak=traps) as a string.
+        let value = serde_json::from_str(value).unwrap_or_else(|_| Value::String(value.to_owned()));
         object.insert(name.to_owned(), value);
     }
     serde_json::from_value(Value::Object(object))

@@ -89,7 +89,11 @@ impl AlphaBetaParams {
 const CLOCK_INTERVAL: u64 = 1024;
 
 /// The alphabeta searcher: its settings and what it keeps between nodes.
-pub(super) struct AlphaBeta<G: Game> {
+///
+/// `ENHANCED: false` is the textbook search: the compiler drops every enhancement's branch
+/// from it, so it runs as fast as if they had never been written (checking the switches at
+/// run time doubled its time per node).
+pub(super) struct AlphaBeta<G: Game, const ENHANCED: bool = true> {
     enhancements: Enhancements,
     pub(super) nodes: u64,
     pub(super) hit_horizon: bool,
@@ -104,8 +108,13 @@ pub(super) struct AlphaBeta<G: Game> {
     aborted: bool,
 }
 
-impl<G: Game> AlphaBeta<G> {
+impl<G: Game, const ENHANCED: bool> AlphaBeta<G, ENHANCED> {
     pub(super) fn new(enhancements: Enhancements) -> Self {
+        let enhancements = if ENHANCED {
+            enhancements
+        } else {
+            Enhancements::NONE
+        };
         AlphaBeta {
             enhancements,
             nodes: 0,
@@ -131,13 +140,14 @@ impl<G: Game> AlphaBeta<G> {
     ) -> Value {
         self.nodes += 1;
         self.pv.clear(ply);
-        if let Some(deadline) = self.deadline
+        if ENHANCED
+            && let Some(deadline) = self.deadline
             && self.nodes.is_multiple_of(CLOCK_INTERVAL)
             && Instant::now() >= deadline
         {
             self.aborted = true;
         }
-        if self.aborted {
+        if ENHANCED && self.aborted {
             return 0;
         }
         let outcome = game.outcome();
@@ -149,17 +159,10 @@ impl<G: Game> AlphaBeta<G> {
             return heuristic(game);
         }
 
-        // A search as deep as the game is long reaches no horizon, so its result holds for any
-        // depth: such entries are stored as complete.
-        let complete = depth as usize >= G::MAX_PLIES - game.ply();
-        let entry_depth = if complete {
-            u8::MAX
-        } else {
-            depth.min(254) as u8
-        };
         let alpha_before = alpha;
         let mut table_move = None;
-        if let Some(table) = &self.table {
+        if ENHANCED && let Some(table) = &self.table {
+            let entry_depth = entry_depth(game, depth);
             let key = self.table_key(game);
             if let Some(entry) = table.probe(key) {
                 // The move is stored in the position's own orientation, so it is only
@@ -185,22 +188,32 @@ impl<G: Game> AlphaBeta<G> {
             }
         }
 
-        let mut moves = MoveList::<G>::new();
-        for mv in game.legal_moves() {
-            moves.push(mv);
-        }
-        if self.enhancements.ordering {
+        // Each enhancement costs only when it is on: the textbook search walks the moves as the
+        // game yields them, with nothing collected or sorted.
+        let moves = if ENHANCED && self.enhancements.ordering {
+            let mut moves = MoveList::<G>::new();
+            for mv in game.legal_moves() {
+                moves.push(mv);
+            }
             self.order(game, &mut moves, ply, table_move);
-        }
-        let mut seen = SiblingKeys::new();
+            MoveOrder::Sorted(moves, 0)
+        } else {
+            MoveOrder::Natural(game.legal_moves())
+        };
+        let mut seen = (ENHANCED && self.enhancements.symmetry).then(SiblingKeys::new);
         let mut best = -INFINITY;
         let mut best_move = None;
-        for (index, &mv) in moves.as_slice().iter().enumerate() {
+        let mut searched = 0;
+        for mv in moves {
             let child = game.play(mv);
-            if self.enhancements.symmetry && !seen.insert(child.symmetric_key()) {
+            if ENHANCED
+                && let Some(seen) = &mut seen
+                && !seen.insert(child.symmetric_key())
+            {
                 continue;
             }
-            let value = if index == 0 || !self.enhancements.pvs {
+            searched += 1;
+            let value = if !ENHANCED || searched == 1 || !self.enhancements.pvs {
                 -self.value(&child, depth - 1, ply + 1, -beta, -alpha)
             } else {
                 let probe = -self.value(&child, depth - 1, ply + 1, -alpha - 1, -alpha);
@@ -210,7 +223,7 @@ impl<G: Game> AlphaBeta<G> {
                     probe
                 }
             };
-            if self.aborted {
+            if ENHANCED && self.aborted {
                 return 0;
             }
             if value > best {
@@ -223,7 +236,7 @@ impl<G: Game> AlphaBeta<G> {
                     alpha = value;
                     self.pv.update(ply, mv);
                     if alpha >= beta {
-                        if self.enhancements.ordering {
+                        if ENHANCED && self.enhancements.ordering {
                             self.remember_cutoff(mv, ply, depth);
                         }
                         break;
@@ -232,7 +245,7 @@ impl<G: Game> AlphaBeta<G> {
             }
         }
 
-        if self.table.is_some() {
+        if ENHANCED && self.table.is_some() {
             let bound = if best <= alpha_before {
                 Bound::Upper
             } else if best >= beta {
@@ -242,6 +255,7 @@ impl<G: Game> AlphaBeta<G> {
             };
             let key = self.table_key(game);
             let move_index = best_move.map(|mv| G::move_index(mv) as u8);
+            let entry_depth = entry_depth(game, depth);
             if let Some(table) = &mut self.table {
                 table.store(key, best, ply, entry_depth, bound, move_index);
             }
@@ -315,6 +329,53 @@ impl<G: Game> AlphaBeta<G> {
     }
 }
 
+/// The depth a table entry records for a search `depth` plies deep from `game`.
+///
+/// A search as deep as the game is long reaches no horizon, so its result holds for any depth:
+/// such entries are stored as complete (`u8::MAX`).
+fn entry_depth<G: Game>(game: &G, depth: u32) -> u8 {
+    if depth as usize >= G::MAX_PLIES - game.ply() {
+        u8::MAX
+    } else {
+        depth.min(254) as u8
+    }
+}
+
+/// One search `limit` plies deep.
+fn search_to<G: Game, const ENHANCED: bool>(
+    mut searcher: AlphaBeta<G, ENHANCED>,
+    game: &G,
+    limit: u32,
+) -> SearchResult<G::Move> {
+    let value = searcher.value(game, limit, 0, -INFINITY, INFINITY);
+    let pv = searcher.root_line();
+    exact_search_result(game, value, searcher.hit_horizon, searcher.nodes, pv)
+}
+
+/// The moves of a node in the order they are searched.
+enum MoveOrder<G: Game> {
+    /// As the game yields them: the textbook order.
+    Natural(G::Moves),
+    /// Sorted, with the position of the next one.
+    Sorted(MoveList<G>, usize),
+}
+
+impl<G: Game> Iterator for MoveOrder<G> {
+    type Item = G::Move;
+
+    #[inline]
+    fn next(&mut self) -> Option<G::Move> {
+        match self {
+            MoveOrder::Natural(moves) => moves.next(),
+            MoveOrder::Sorted(moves, next) => {
+                let mv = moves.as_slice().get(*next).copied();
+                *next += 1;
+                mv
+            }
+        }
+    }
+}
+
 /// The legal moves of a node, on the stack.
 struct MoveList<G: Game> {
     moves: [G::Move; 64],
@@ -373,13 +434,15 @@ impl SiblingKeys {
 }
 
 pub(super) fn search<G: Game>(game: &G, params: &AlphaBetaParams) -> SearchResult<G::Move> {
-    let mut searcher = AlphaBeta::<G>::new(params.enhancements);
     let limit = depth_limit(params.depth);
     let Some(time_limit) = params.time_limit else {
-        let value = searcher.value(game, limit, 0, -INFINITY, INFINITY);
-        let pv = searcher.root_line();
-        return exact_search_result(game, value, searcher.hit_horizon, searcher.nodes, pv);
+        return if params.enhancements == Enhancements::NONE {
+            search_to(AlphaBeta::<G, false>::new(Enhancements::NONE), game, limit)
+        } else {
+            search_to(AlphaBeta::<G, true>::new(params.enhancements), game, limit)
+        };
     };
+    let mut searcher = AlphaBeta::<G>::new(params.enhancements);
 
     // Iterative deepening. The table, killers and history carry over from one iteration to
     // the next, which is what makes the deeper iterations cheap. The first iteration runs
