@@ -12,7 +12,7 @@ use std::time::Instant;
 use serde::Serialize;
 
 use crate::game::{Game, Outcome};
-use crate::search::{self, Strategy, seed};
+use crate::search::{self, Solve, Strategy, seed};
 
 /// Which of the two players: A is `players[0]`, B is `players[1]`.
 pub type Seat = usize;
@@ -83,7 +83,7 @@ pub struct GameRecord<G: Game> {
     pub nodes: [u64; 2],
 }
 
-impl<G: Game> Tournament<G> {
+impl<G: Solve> Tournament<G> {
     /// Plays game `index` to the end.
     pub fn play_game(&self, index: u64) -> GameRecord<G> {
         let first: Seat = if index.is_multiple_of(2) { 0 } else { 1 };

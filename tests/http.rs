@@ -709,3 +709,172 @@ async fn problem_seed_needs_random_tiebreak(url: &str) {
     let problem = problem(url, "/move", json!({"algorithm": "solver", "seed": 4}), 422).await;
     assert_eq!(problem["field"], "seed");
 }
+
+#[tokio::test]
+async fn connect_four_is_served_by_every_endpoint() {
+    let url = start().await;
+    // X to move, with three on the bottom row: the solver takes the win in column 3.
+    let board = "......./......./......./......./OO...../XXX...O";
+    let body: Value = post(
+        &url,
+        "/move",
+        json!({"game": "connect4", "board": board, "algorithm": "solver"}),
+    )
+    .await
+    .json()
+    .await
+    .unwrap();
+    assert_eq!(
+        (
+            body["move"].clone(),
+            body["row"].clone(),
+            body["col"].clone()
+        ),
+        (json!(3), json!(0), json!(3))
+    );
+    assert_eq!(
+        (
+            body["score"].clone(),
+            body["exact"].clone(),
+            body["plies_to_end"].clone()
+        ),
+        (json!(1.0), json!(true), json!(1))
+    );
+    assert_eq!(body["status"], "x_won");
+    assert_eq!(
+        body["board"],
+        "......./......./......./......./OO...../XXXX..O"
+    );
+    // O to move must block it.
+    let body: Value = post(
+        &url,
+        "/move",
+        json!({"game": "connect4", "moves": [0, 0, 1, 1, 2], "algorithm": "alphabeta", "depth": 4}),
+    )
+    .await
+    .json()
+    .await
+    .unwrap();
+    assert_eq!(body["move"], 3, "{body}");
+    for algorithm in ["random", "mcs", "mcts", "solver", "alphabeta"] {
+        let response = post(
+            &url,
+            "/move",
+            json!({"game": "connect4", "moves": [3, 3], "algorithm": algorithm}),
+        )
+        .await;
+        assert_eq!(response.status(), StatusCode::OK, "{algorithm}");
+    }
+    for algorithm in ["minimax", "negamax"] {
+        let response = post(
+            &url,
+            "/move",
+            json!({"game": "connect4", "algorithm": algorithm, "depth": 3}),
+        )
+        .await;
+        assert_eq!(response.status(), StatusCode::OK, "{algorithm}");
+        let problem = problem(
+            &url,
+            "/move",
+            json!({"game": "connect4", "algorithm": algorithm}),
+            422,
+        )
+        .await;
+        assert_eq!(problem["field"], "depth");
+    }
+    let analysis: Value = post(
+        &url,
+        "/analyze",
+        json!({"game": "connect4", "board": board, "algorithm": "alphabeta", "depth": 2}),
+    )
+    .await
+    .json()
+    .await
+    .unwrap();
+    assert_eq!(analysis["moves"].as_array().unwrap().len(), 7);
+    assert_eq!(analysis["moves"][0]["move"], 3);
+    let games: Value = Client::new()
+        .get(format!("{url}/games"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(games[1]["name"], "connect4");
+    assert_eq!(
+        (games[1]["rows"].clone(), games[1]["columns"].clone()),
+        (json!(6), json!(7))
+    );
+}
+
+#[tokio::test]
+async fn connect_four_boards_that_cannot_be_are_422() {
+    let url = start().await;
+    for (request, field, detail) in [
+        (
+            json!({"game": "connect4", "board": "......./......./......./......./...X.../......."}),
+            "board",
+            "floats",
+        ),
+        (
+            json!({"game": "connect4", "board": "......./......./......./......./......./OO....."}),
+            "board",
+            "X moves first",
+        ),
+        (
+            json!({"game": "connect4", "board": "......./......./......./......./OOO..../XXXX..."}),
+            "board",
+            "four in a row",
+        ),
+        (
+            json!({"game": "connect4", "moves": [0, 0, 0, 0, 0, 0, 0]}),
+            "moves[6]",
+            "column is full",
+        ),
+        (
+            json!({"game": "connect4", "moves": [7]}),
+            "moves[0]",
+            "out of range",
+        ),
+        (
+            json!({"game": "connect4", "board": "XX"}),
+            "board",
+            "fewer than the 42",
+        ),
+        (
+            json!({"game": "connect4", "algorithm": "solver", "tiebreak": "traps"}),
+            "tiebreak",
+            "tic-tac-toe only",
+        ),
+    ] {
+        let problem = problem(&url, "/move", request.clone(), 422).await;
+        assert_eq!(problem["field"], field, "{request}: {problem}");
+        assert!(
+            problem["detail"].as_str().unwrap().contains(detail),
+            "{request}: {problem}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn connect_four_tournaments_run() {
+    let url = start().await;
+    let body: Value = post(
+        &url,
+        "/tournament",
+        json!({"game": "connect4", "players": [{"algorithm": "mcts", "simulations": 200}, {"algorithm": "alphabeta", "depth": 2}], "games": 10, "seed": 5}),
+    )
+    .await
+    .json()
+    .await
+    .unwrap();
+    assert_eq!(
+        (
+            body["game"].clone(),
+            body["games"].clone(),
+            body["complete"].clone()
+        ),
+        (json!("connect4"), json!(10), json!(true))
+    );
+}

@@ -4,8 +4,7 @@ use serde::Serialize;
 
 use super::play::MoveJob;
 use super::{Problem, with_game};
-use crate::game::Game;
-use crate::search;
+use crate::search::{self, Solve};
 
 /// The answer to an analysis request.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -42,7 +41,7 @@ impl MoveJob {
         with_game!(self.position, game => self.analyze_game(game))
     }
 
-    fn analyze_game<G: Game>(&self, game: G) -> Result<AnalyzeResponse, Problem> {
+    fn analyze_game<G: Solve>(&self, game: G) -> Result<AnalyzeResponse, Problem> {
         let analysis = search::analyze(&game, &self.strategy, self.seed)
             .map_err(|error| Problem::invalid("board", error.to_string()))?;
         Ok(AnalyzeResponse {

@@ -33,6 +33,17 @@ pub fn games() -> Vec<GameInfo> {
                         each \"X\", \"O\", \"\" or null.",
                 start: <crate::game::TicTacToe as crate::game::Game>::start().to_string(),
             },
+            GameKind::ConnectFour => GameInfo {
+                name: game.name(),
+                rows: 6,
+                columns: 7,
+                moves: "a column 0..6, left to right; the disc falls to the lowest free cell, \
+                        and the answer's row is where it landed (0 = bottom)",
+                board: "6 rows of 7 cells, top row first: X or x, O or o, and '.', '-' or '_' \
+                        for empty; rows separated by '/' or line breaks. Or an array of cells \
+                        (flat or rows), each \"X\", \"O\", \"\" or null.",
+                start: <crate::game::ConnectFour as crate::game::Game>::start().to_string(),
+            },
         })
         .collect()
 }

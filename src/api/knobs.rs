@@ -433,6 +433,55 @@ pub fn strategy(spec: &PlayerSpec) -> Result<Strategy, Problem> {
     })
 }
 
+/// The deepest full-width minimax or negamax on Connect Four: 7^9 leaves take about a second.
+pub const MAX_CONNECT_FOUR_FULL_WIDTH_DEPTH: u32 = 9;
+/// The time limit of alphabeta and solver on Connect Four when the request gives none.
+pub const DEFAULT_CONNECT_FOUR_TIME_LIMIT: Duration = Duration::from_millis(1000);
+
+/// Fits a strategy to the game it will play, so that no search runs unbounded: on Connect
+/// Four, minimax and negamax need a depth of at most 9, alphabeta and solver deepen within a
+/// time limit (1,000 ms unless given), and `traps` (which searches every reply to the end) is
+/// for tic-tac-toe only.
+pub fn fit_to_game(game: super::GameKind, strategy: Strategy) -> Result<Strategy, Problem> {
+    if game == super::GameKind::TicTacToe {
+        return Ok(strategy);
+    }
+    if strategy.tiebreak() == Tiebreak::Traps {
+        return Err(Problem::invalid(
+            "tiebreak",
+            "tiebreak traps is available for tic-tac-toe only: on connect4 it would search \
+             every reply to the end",
+        ));
+    }
+    let limit = MAX_CONNECT_FOUR_FULL_WIDTH_DEPTH;
+    Ok(match strategy {
+        Strategy::Minimax { depth, .. } | Strategy::Negamax { depth, .. }
+            if depth.is_none_or(|depth| depth > limit) =>
+        {
+            return Err(Problem::invalid(
+                "depth",
+                format!(
+                    "{} on connect4 needs a depth between 1 and {limit}: a full-width search \
+                     to the end of the game would not finish",
+                    strategy.algorithm()
+                ),
+            ));
+        }
+        Strategy::AlphaBeta(mut params, tiebreak) => {
+            params.time_limit = params.time_limit.or(Some(DEFAULT_CONNECT_FOUR_TIME_LIMIT));
+            Strategy::AlphaBeta(params, tiebreak)
+        }
+        Strategy::Solver {
+            time_limit,
+            tiebreak,
+        } => Strategy::Solver {
+            time_limit: time_limit.or(Some(DEFAULT_CONNECT_FOUR_TIME_LIMIT)),
+            tiebreak,
+        },
+        other => other,
+    })
+}
+
 /// The problem of a knob given to an algorithm that does not take it.
 pub fn not_for(knob: &str, algorithm: Algorithm) -> Problem {
     let takes: Vec<&str> = knobs(algorithm).iter().map(|knob| knob.name).collect();

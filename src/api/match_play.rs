@@ -12,7 +12,7 @@ use serde::Serialize;
 use super::request::{DEFAULT_GAMES, MAX_FIRST_GAME, MAX_GAMES, TournamentRequest};
 use super::{AnyGame, GameKind, Problem, knobs, with_game};
 use crate::game::Game;
-use crate::search::{Strategy, seed};
+use crate::search::{Solve, Strategy, seed};
 use crate::tournament::{PlayerSummary, Tally, Tournament};
 
 /// The answer to a tournament request.
@@ -52,10 +52,12 @@ impl TournamentJob {
                 ),
             ));
         };
-        let players = [
-            knobs::strategy(a).map_err(|problem| problem.within("players[0]"))?,
-            knobs::strategy(b).map_err(|problem| problem.within("players[1]"))?,
-        ];
+        let player = |spec, seat: &str| {
+            knobs::strategy(spec)
+                .and_then(|strategy| knobs::fit_to_game(game, strategy))
+                .map_err(|problem| problem.within(seat))
+        };
+        let players = [player(a, "players[0]")?, player(b, "players[1]")?];
         let games = request.games.unwrap_or(DEFAULT_GAMES);
         if !(1..=MAX_GAMES).contains(&games) {
             return Err(Problem::invalid(
@@ -96,7 +98,7 @@ impl TournamentJob {
         with_game!(self.start, start => self.tournament(start).play_parallel(self.games(), threads))
     }
 
-    fn tournament<G: Game>(&self, start: G) -> Tournament<G> {
+    fn tournament<G: Solve>(&self, start: G) -> Tournament<G> {
         Tournament {
             players: self.players,
             seed: self.seed,

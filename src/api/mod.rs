@@ -17,7 +17,7 @@ pub mod request;
 
 pub use problem::Problem;
 
-use crate::game::{Game, Outcome, Player, TicTacToe};
+use crate::game::{ConnectFour, Game, Outcome, Player, TicTacToe};
 
 /// Computes now what the served games build once (tic-tac-toe's perfect table for `solver`),
 /// so that no request waits for it.
@@ -29,14 +29,16 @@ pub fn warm_up() {
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum GameKind {
     TicTacToe,
+    ConnectFour,
 }
 
 impl GameKind {
-    pub const ALL: [GameKind; 1] = [GameKind::TicTacToe];
+    pub const ALL: [GameKind; 2] = [GameKind::TicTacToe, GameKind::ConnectFour];
 
     pub fn name(self) -> &'static str {
         match self {
             GameKind::TicTacToe => crate::game::TicTacToe::NAME,
+            GameKind::ConnectFour => crate::game::ConnectFour::NAME,
         }
     }
 
@@ -65,6 +67,7 @@ impl GameKind {
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum AnyGame {
     TicTacToe(TicTacToe),
+    ConnectFour(ConnectFour),
 }
 
 impl AnyGame {
@@ -73,7 +76,15 @@ impl AnyGame {
     pub fn playable(kind: GameKind, spec: &request::PositionSpec) -> Result<AnyGame, Problem> {
         Ok(match kind {
             GameKind::TicTacToe => AnyGame::TicTacToe(playable_position(spec)?),
+            GameKind::ConnectFour => AnyGame::ConnectFour(playable_position(spec)?),
         })
+    }
+
+    pub fn kind(&self) -> GameKind {
+        match self {
+            AnyGame::TicTacToe(_) => GameKind::TicTacToe,
+            AnyGame::ConnectFour(_) => GameKind::ConnectFour,
+        }
     }
 }
 
@@ -82,6 +93,7 @@ macro_rules! with_game {
     ($any:expr, $game:ident => $body:expr) => {
         match $any {
             $crate::api::AnyGame::TicTacToe($game) => $body,
+            $crate::api::AnyGame::ConnectFour($game) => $body,
         }
     };
 }

@@ -4,8 +4,7 @@ use serde::Serialize;
 
 use super::request::MoveRequest;
 use super::{AnyGame, GameKind, Problem, Status, knobs, with_game};
-use crate::game::Game;
-use crate::search::{self, Strategy, Tiebreak, seed};
+use crate::search::{self, Solve, Strategy, Tiebreak, seed};
 
 /// The answer to a move request.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -45,7 +44,7 @@ impl MoveJob {
     /// Checks everything that can be checked before searching.
     pub fn new(request: MoveRequest) -> Result<MoveJob, Problem> {
         let game = GameKind::parse(request.game.as_deref())?;
-        let strategy = knobs::strategy(&request.player)?;
+        let strategy = knobs::fit_to_game(game, knobs::strategy(&request.player)?)?;
         if request.seed.is_some() && !strategy.is_randomized() {
             return Err(knobs::not_for("seed", strategy.algorithm()));
         }
@@ -84,7 +83,7 @@ impl MoveJob {
         with_game!(self.position, game => self.run_game(game))
     }
 
-    fn run_game<G: Game>(&self, game: G) -> Result<MoveResponse, Problem> {
+    fn run_game<G: Solve>(&self, game: G) -> Result<MoveResponse, Problem> {
         let result = search::search(&game, &self.strategy, self.seed)
             .map_err(|error| Problem::invalid("board", error.to_string()))?;
         let (row, col) = game.move_cell(result.best_move);

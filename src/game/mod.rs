@@ -5,12 +5,14 @@
 //! the legal moves are, what a move does, who has won, how a board is written, and offers a
 //! static estimate of a position ([`Game::evaluate`]) as game knowledge that searches may use.
 
+pub mod connect_four;
 mod tictactoe;
 
 use std::fmt::{self, Debug, Display};
 use std::hash::Hash;
 use std::str::FromStr;
 
+pub use connect_four::ConnectFour;
 pub use tictactoe::TicTacToe;
 
 /// One of the two sides. X always moves first.
@@ -97,7 +99,8 @@ pub trait Game:
     /// The move with API index `index`, if it is legal in this position.
     fn parse_move(&self, index: usize) -> Result<Self::Move, MoveError>;
 
-    /// The (row, column) the move fills, row 0 at the top for boards read top-down.
+    /// The (row, column) of the cell the move fills: for tic-tac-toe row 0 is the top row,
+    /// for Connect Four the bottom one (the row the disc lands on).
     fn move_cell(&self, mv: Self::Move) -> (usize, usize);
 
     /// Number of moves played so far.

@@ -13,8 +13,8 @@ use super::minimax::Minimax;
 use super::negamax::Negamax;
 use super::solver::perfect_table;
 use super::{
-    INFINITY, PROVEN, SearchError, SearchResult, SearchRng, Strategy, Tiebreak, Value, depth_limit,
-    judge, mcs, mcts,
+    INFINITY, PROVEN, SearchError, SearchResult, SearchRng, Solve, Strategy, Tiebreak, Value,
+    depth_limit, judge, mcs, mcts,
 };
 use crate::game::{Game, Player};
 
@@ -39,7 +39,7 @@ pub struct Analysis<M> {
 }
 
 /// Analyses every legal move of `game` with `strategy`.
-pub fn analyze<G: Game>(
+pub fn analyze<G: Solve>(
     game: &G,
     strategy: &Strategy,
     seed: u64,
@@ -140,7 +140,7 @@ struct ExactValues<M> {
 }
 
 /// Searches every root move with the exact algorithm of `strategy`.
-fn exact_values<G: Game>(game: &G, strategy: &Strategy) -> ExactValues<G::Move> {
+fn exact_values<G: Solve>(game: &G, strategy: &Strategy) -> ExactValues<G::Move> {
     let moves: Vec<G::Move> = game.legal_moves().collect();
     match *strategy {
         Strategy::Minimax { depth, .. } => {
@@ -208,7 +208,7 @@ fn exact_values<G: Game>(game: &G, strategy: &Strategy) -> ExactValues<G::Move> 
                         let value = -table.value(&child, 1);
                         let mut line = vec![mv];
                         if !child.outcome().is_over() {
-                            line.extend(super::solver::search(&child, None).pv);
+                            line.extend(child.solve(None).pv);
                         }
                         MoveValue {
                             mv,
@@ -288,7 +288,7 @@ fn line<M: Copy>(mv: M, rest: Vec<M>) -> Vec<M> {
 
 /// The move an exact algorithm plays when its tie-break is not `first`: every move is valued
 /// exactly, and among the best the tie-break chooses.
-pub(super) fn choose_among_ties<G: Game>(
+pub(super) fn choose_among_ties<G: Solve>(
     game: &G,
     strategy: &Strategy,
     seed: u64,

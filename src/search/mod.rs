@@ -12,6 +12,7 @@
 
 mod alphabeta;
 mod analysis;
+pub mod connect_four;
 mod mcs;
 mod mcts;
 mod minimax;
@@ -273,9 +274,28 @@ pub enum SearchError {
     GameOver,
 }
 
+/// A game's `solver`: the strongest exact play it has.
+///
+/// By default a perfect table for games small enough to enumerate, else alphabeta with every
+/// enhancement, deepening within the time limit. A game with a solver of its own (Connect
+/// Four: Pons') says so here, which keeps the games themselves free of search.
+pub trait Solve: Game {
+    fn solve(&self, time_limit: Option<Duration>) -> SearchResult<Self::Move> {
+        solver::search(self, time_limit)
+    }
+}
+
+impl Solve for crate::game::TicTacToe {}
+
+impl Solve for crate::game::ConnectFour {
+    fn solve(&self, time_limit: Option<Duration>) -> SearchResult<u8> {
+        connect_four::search(self, time_limit)
+    }
+}
+
 /// Searches `game` with `strategy`; `seed` drives every random choice, so the same inputs
 /// always give the same result.
-pub fn search<G: Game>(
+pub fn search<G: Solve>(
     game: &G,
     strategy: &Strategy,
     seed: u64,
@@ -294,7 +314,7 @@ pub fn search<G: Game>(
         Strategy::Minimax { depth, .. } => minimax::search(game, depth),
         Strategy::Negamax { depth, .. } => negamax::search(game, depth),
         Strategy::AlphaBeta(params, _) => alphabeta::search(game, &params),
-        Strategy::Solver { time_limit, .. } => solver::search(game, time_limit),
+        Strategy::Solver { time_limit, .. } => game.solve(time_limit),
         Strategy::Mcs {
             playouts,
             time_limit,

@@ -1,0 +1,598 @@
+//! Connect Four on bitboards, after Pascal Pons' solver.
+//!
+//! 7 columns of 6 rows; a disc falls to the lowest free cell; four in a row (horizontally,
+//! vertically or diagonally) wins; X moves first. A move is a column 0..6.
+//!
+//! The board is two 64-bit masks in column-major order with 7 bits per column: bit
+//! `7 * column + row` is the cell `row` rows above the bottom, and the 7th bit of each column is
+//! a sentinel that is never set. The sentinel keeps the columns apart, so that shifting a mask
+//! by 1 moves every disc one row up, by 7 one column right, by 6 and 8 along the diagonals,
+//! and no shift carries a line from one column into the next.
+//!
+//! The masks are `current` (the discs of the side to move) and `mask` (every disc), as in Pons'
+//! solver: a move is `current ^= mask; mask |= mask + bottom(column)` — adding the column's
+//! bottom bit to its discs carries up to the lowest free cell — and the side that just moved
+//! owns `current ^ mask`.
+
+use std::fmt;
+use std::str::FromStr;
+
+use super::{Bits, BoardError, Game, MoveError, Outcome, Player};
+
+pub const WIDTH: usize = 7;
+pub const HEIGHT: usize = 6;
+/// Bits per column: the rows and the sentinel.
+const STRIDE: usize = HEIGHT + 1;
+const CELLS: usize = WIDTH * HEIGHT;
+
+const fn bottom_mask(column: usize) -> u64 {
+    1 << (column * STRIDE)
+}
+
+const fn top_mask(column: usize) -> u64 {
+    1 << (HEIGHT - 1 + column * STRIDE)
+}
+
+const fn column_mask(column: usize) -> u64 {
+    ((1 << HEIGHT) - 1) << (column * STRIDE)
+}
+
+/// The bottom cell of every column.
+const BOTTOM: u64 = {
+    let mut mask = 0;
+    let mut column = 0;
+    while column < WIDTH {
+        mask |= bottom_mask(column);
+        column += 1;
+    }
+    mask
+};
+
+/// Every playable cell (no sentinels).
+const BOARD: u64 = BOTTOM * ((1 << HEIGHT) - 1);
+
+/// Whether `discs` contain four in a row.
+///
+/// For each direction, with `s` the shift of one step along it: `m = discs & discs >> s` marks
+/// the discs followed by another one step on, and `m & m >> 2s` the discs followed by three.
+#[inline]
+fn has_four(discs: u64) -> bool {
+    const STEPS: [u32; 4] = [1, STRIDE as u32, STRIDE as u32 - 1, STRIDE as u32 + 1];
+    STEPS.iter().any(|&step| {
+        let m = discs & (discs >> step);
+        m & (m >> (2 * step)) != 0
+    })
+}
+
+/// The empty cells (not necessarily playable yet) that would complete four in a row for
+/// `discs`, given every disc on the board in `mask`.
+///
+/// Each term shifts three discs of a line onto the fourth cell: for the vertical, three discs
+/// stacked below; for the others, every placement of the gap among the four cells, in both
+/// directions.
+#[inline]
+pub(crate) fn winning_cells(discs: u64, mask: u64) -> u64 {
+    // Vertical: three in a column below the cell.
+    let mut cells = (discs << 1) & (discs << 2) & (discs << 3);
+    for step in [STRIDE, STRIDE - 1, STRIDE + 1] {
+        // Two discs one and two steps away, in both directions.
+        let pair = (discs << step) & (discs << (2 * step));
+        cells |= pair & (discs << (3 * step));
+        cells |= pair & (discs >> step);
+        let pair = (discs >> step) & (discs >> (2 * step));
+        cells |= pair & (discs << step);
+        cells |= pair & (discs >> (3 * step));
+    }
+    cells & (BOARD ^ mask)
+}
+
+/// A Connect Four position.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Default)]
+pub struct ConnectFour {
+    /// The discs of the side to move.
+    current: u64,
+    /// Every disc.
+    mask: u64,
+    /// Discs played.
+    moves: u8,
+}
+
+impl ConnectFour {
+    /// The cells where a disc can be played now: the lowest free cell of each column.
+    #[inline]
+    pub fn playable_cells(&self) -> u64 {
+        (self.mask + BOTTOM) & BOARD
+    }
+
+    /// The discs of the side to move and of the side that just moved.
+    #[inline]
+    pub fn discs(&self) -> (u64, u64) {
+        (self.current, self.current ^ self.mask)
+    }
+
+    #[inline]
+    pub fn mask(&self) -> u64 {
+        self.mask
+    }
+
+    /// Whether `column` has room for a disc.
+    #[inline]
+    pub fn can_play(&self, column: usize) -> bool {
+        self.mask & top_mask(column) == 0
+    }
+
+    /// The row (0 = bottom) a disc played in `column` lands on.
+    pub fn landing_row(&self, column: usize) -> usize {
+        (self.mask & column_mask(column)).count_ones() as usize
+    }
+
+    /// The empty cells where the side to move would complete four.
+    #[inline]
+    pub fn winning_cells(&self) -> u64 {
+        winning_cells(self.current, self.mask)
+    }
+
+    /// The empty cells where the side that just moved would complete four.
+    #[inline]
+    pub fn opponent_winning_cells(&self) -> u64 {
+        winning_cells(self.current ^ self.mask, self.mask)
+    }
+
+    /// Whether the side to move can win with its next disc.
+    #[inline]
+    pub fn can_win_next(&self) -> bool {
+        self.winning_cells() & self.playable_cells() != 0
+    }
+
+    /// The cell a disc in `column` would occupy.
+    #[inline]
+    pub fn cell_of(&self, column: usize) -> u64 {
+        self.playable_cells() & column_mask(column)
+    }
+
+    /// Plays the disc on `cell`, one of [`ConnectFour::playable_cells`].
+    #[inline]
+    pub fn play_cell(&self, cell: u64) -> Self {
+        ConnectFour {
+            current: self.current ^ self.mask,
+            mask: self.mask | cell,
+            moves: self.moves + 1,
+        }
+    }
+
+    /// The key Pons' solver uses: `current + mask` sets, in each column, the bit above the top
+    /// disc and the side to move's discs, which identifies the position.
+    #[inline]
+    pub fn pons_key(&self) -> u64 {
+        self.current + self.mask
+    }
+
+    /// The discs played so far.
+    pub fn moves_played(&self) -> usize {
+        usize::from(self.moves)
+    }
+
+    /// The first complete line on the board, as four (row, column) cells, row 0 at the bottom.
+    pub fn winning_line(&self) -> Option<[(usize, usize); 4]> {
+        let (a, b) = self.discs();
+        for discs in [a, b] {
+            for column in 0..WIDTH {
+                for row in 0..HEIGHT {
+                    for (dc, dr) in [(1i32, 0i32), (0, 1), (1, 1), (1, -1)] {
+                        let cells: Vec<(usize, usize)> = (0..4)
+                            .map(|i| (row as i32 + dr * i, column as i32 + dc * i))
+                            .take_while(|&(r, c)| {
+                                (0..HEIGHT as i32).contains(&r) && (0..WIDTH as i32).contains(&c)
+                            })
+                            .map(|(r, c)| (r as usize, c as usize))
+                            .collect();
+                        if cells.len() == 4
+                            && cells
+                                .iter()
+                                .all(|&(r, c)| discs & (1 << (c * STRIDE + r)) != 0)
+                        {
+                            return Some([cells[0], cells[1], cells[2], cells[3]]);
+                        }
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    /// Mirrors a bitboard left to right.
+    fn mirror(bits: u64) -> u64 {
+        let mut mirrored = 0;
+        for column in 0..WIDTH {
+            let bits_of_column = (bits >> (column * STRIDE)) & ((1 << STRIDE) - 1);
+            mirrored |= bits_of_column << ((WIDTH - 1 - column) * STRIDE);
+        }
+        mirrored
+    }
+
+    /// Whose disc is on (row from the bottom, column), if any.
+    fn disc_at(&self, row: usize, column: usize) -> Option<Player> {
+        let bit = 1u64 << (column * STRIDE + row);
+        if self.mask & bit == 0 {
+            return None;
+        }
+        let mine = self.current & bit != 0;
+        let to_move = self.side_to_move();
+        Some(if mine { to_move } else { to_move.opponent() })
+    }
+}
+
+/// The playable columns, in column order.
+fn playable_columns(position: &ConnectFour) -> u64 {
+    let mut columns = 0;
+    for column in 0..WIDTH {
+        if position.can_play(column) {
+            columns |= 1 << column;
+        }
+    }
+    columns
+}
+
+impl Game for ConnectFour {
+    type Move = u8;
+    type Moves = Bits;
+
+    const NAME: &'static str = "connect4";
+    const MAX_PLIES: usize = CELLS;
+    const MOVE_INDICES: usize = WIDTH;
+    const REACHABLE_POSITIONS: Option<usize> = None;
+
+    fn start() -> Self {
+        Self::default()
+    }
+
+    #[inline]
+    fn side_to_move(&self) -> Player {
+        if self.moves.is_multiple_of(2) {
+            Player::X
+        } else {
+            Player::O
+        }
+    }
+
+    #[inline]
+    fn legal_moves(&self) -> Bits {
+        if self.outcome().is_over() {
+            Bits(0)
+        } else {
+            Bits(playable_columns(self))
+        }
+    }
+
+    #[inline]
+    fn play(&self, column: u8) -> Self {
+        debug_assert!(
+            self.can_play(usize::from(column)),
+            "column {column} is full"
+        );
+        ConnectFour {
+            current: self.current ^ self.mask,
+            mask: self.mask | (self.mask + bottom_mask(usize::from(column))),
+            moves: self.moves + 1,
+        }
+    }
+
+    #[inline]
+    fn outcome(&self) -> Outcome {
+        // Only the side that just moved can have four: a position is never played past a win.
+        if has_four(self.current ^ self.mask) {
+            Outcome::Won(self.side_to_move().opponent())
+        } else if usize::from(self.moves) == CELLS {
+            Outcome::Draw
+        } else {
+            Outcome::InProgress
+        }
+    }
+
+    /// Threats, open lines and the centre, for the side to move, squashed into (-1, 1).
+    ///
+    /// - A threat (an empty cell that would complete four) is worth 8; more of them than the
+    ///   opponent can block is how games are won.
+    /// - Every window of four cells still open to a side (no opposing disc) is worth 1, 2 or 4
+    ///   for one, two or three of its discs: open lines are future threats.
+    /// - A disc in the centre column is worth 2: it belongs to the most windows.
+    ///
+    /// The difference `d` becomes `d / (|d| + 32)`, which keeps its sign and order.
+    fn evaluate(&self) -> f64 {
+        let (mine, theirs) = self.discs();
+        let side = |own: u64, other: u64| -> i32 {
+            let threats = winning_cells(own, self.mask).count_ones() as i32;
+            let windows: i32 = WINDOWS
+                .iter()
+                .filter(|&&window| window & other == 0)
+                .map(|&window| match (window & own).count_ones() {
+                    1 => 1,
+                    2 => 2,
+                    3 => 4,
+                    _ => 0,
+                })
+                .sum();
+            let centre = (own & column_mask(WIDTH / 2)).count_ones() as i32;
+            8 * threats + windows + 2 * centre
+        };
+        let d = f64::from(side(mine, theirs) - side(theirs, mine));
+        d / (d.abs() + 32.0)
+    }
+
+    fn move_index(column: u8) -> usize {
+        usize::from(column)
+    }
+
+    fn parse_move(&self, index: usize) -> Result<u8, MoveError> {
+        if self.outcome().is_over() {
+            return Err(MoveError::GameOver);
+        }
+        if index >= WIDTH {
+            return Err(MoveError::OutOfRange {
+                index,
+                max: WIDTH - 1,
+            });
+        }
+        if !self.can_play(index) {
+            return Err(MoveError::Illegal {
+                index,
+                reason: "the column is full",
+            });
+        }
+        Ok(index as u8)
+    }
+
+    /// The row the disc lands on (0 = bottom) and the column.
+    fn move_cell(&self, column: u8) -> (usize, usize) {
+        (self.landing_row(usize::from(column)), usize::from(column))
+    }
+
+    fn ply(&self) -> usize {
+        usize::from(self.moves)
+    }
+
+    fn key(&self) -> u64 {
+        self.pons_key()
+    }
+
+    /// The smaller of the key and its mirror image's: Connect Four is symmetric left to right.
+    fn symmetric_key(&self) -> u64 {
+        let key = self.pons_key();
+        key.min(Self::mirror(key))
+    }
+
+    /// The centre column first, then outwards: central discs take part in more lines.
+    fn move_priority(&self, column: u8) -> i32 {
+        -(i32::from(column) - (WIDTH / 2) as i32).abs()
+    }
+}
+
+/// Every window of four cells in a line: 69 masks.
+static WINDOWS: [u64; 69] = {
+    let mut windows = [0u64; 69];
+    let mut count = 0;
+    // (column step, row step) for horizontal, vertical and the two diagonals.
+    let steps: [(i32, i32); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
+    let mut s = 0;
+    while s < 4 {
+        let (dc, dr) = steps[s];
+        let mut column = 0;
+        while column < WIDTH as i32 {
+            let mut row = 0;
+            while row < HEIGHT as i32 {
+                let end_column = column + 3 * dc;
+                let end_row = row + 3 * dr;
+                if end_column >= 0
+                    && end_column < WIDTH as i32
+                    && end_row >= 0
+                    && end_row < HEIGHT as i32
+                {
+                    let mut window = 0u64;
+                    let mut i = 0;
+                    while i < 4 {
+                        window |=
+                            1 << ((column + i * dc) as usize * STRIDE + (row + i * dr) as usize);
+                        i += 1;
+                    }
+                    windows[count] = window;
+                    count += 1;
+                }
+                row += 1;
+            }
+            column += 1;
+        }
+        s += 1;
+    }
+    windows
+};
+
+impl FromStr for ConnectFour {
+    type Err = BoardError;
+
+    /// Reads 6 rows of 7 cells, top row first: `X`/`x`, `O`/`o`, and `.`, `-` or `_` for empty;
+    /// rows may be separated by `/` or line breaks. Refuses floating discs, impossible counts
+    /// and positions where someone has already won.
+    fn from_str(text: &str) -> Result<Self, BoardError> {
+        let (mut x, mut o) = (0u64, 0u64);
+        let mut cells = 0usize;
+        for (position, ch) in text.chars().enumerate() {
+            let bit = if cells < CELLS {
+                let (row_from_top, column) = (cells / WIDTH, cells % WIDTH);
+                1u64 << (column * STRIDE + (HEIGHT - 1 - row_from_top))
+            } else {
+                0
+            };
+            match ch {
+                '/' | '\n' | '\r' => continue,
+                'X' | 'x' => x |= bit,
+                'O' | 'o' => o |= bit,
+                '.' | '-' | '_' => {}
+                found => return Err(BoardError::BadCharacter { found, position }),
+            }
+            cells += 1;
+        }
+        if cells != CELLS {
+            let (found, expected, game) = (cells, CELLS, Self::NAME);
+            return Err(if cells > CELLS {
+                BoardError::TooManyCells {
+                    found,
+                    expected,
+                    game,
+                }
+            } else {
+                BoardError::TooFewCells {
+                    found,
+                    expected,
+                    game,
+                }
+            });
+        }
+        let mask = x | o;
+        // A disc floats when the cell below it (in the same column) is empty.
+        let floating = mask & !BOTTOM & !(mask << 1);
+        if floating != 0 {
+            let bit = floating.trailing_zeros() as usize;
+            return Err(BoardError::Impossible(format!(
+                "the disc in column {} row {} (from the bottom) floats above an empty cell",
+                bit / STRIDE,
+                bit % STRIDE
+            )));
+        }
+        let (xs, os) = (x.count_ones(), o.count_ones());
+        if os > xs || xs > os + 1 {
+            return Err(BoardError::Impossible(format!(
+                "X has {xs} discs and O has {os}; X moves first, so X has as many as O or one more"
+            )));
+        }
+        for (discs, player) in [(x, Player::X), (o, Player::O)] {
+            if has_four(discs) {
+                return Err(BoardError::Impossible(format!(
+                    "{player} already has four in a row: the game is over"
+                )));
+            }
+        }
+        let moves = (xs + os) as u8;
+        let current = if moves.is_multiple_of(2) { x } else { o };
+        Ok(ConnectFour {
+            current,
+            mask,
+            moves,
+        })
+    }
+}
+
+impl fmt::Display for ConnectFour {
+    /// Six rows of seven cells, top row first, separated by `/`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut text = String::with_capacity(CELLS + HEIGHT);
+        for row in (0..HEIGHT).rev() {
+            if row != HEIGHT - 1 {
+                text.push('/');
+            }
+            for column in 0..WIDTH {
+                text.push(match self.disc_at(row, column) {
+                    Some(Player::X) => 'X',
+                    Some(Player::O) => 'O',
+                    None => '.',
+                });
+            }
+        }
+        f.write_str(&text)
+    }
+}
+
+impl fmt::Debug for ConnectFour {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "ConnectFour({self})")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn from_columns(columns: &str) -> ConnectFour {
+        let moves: Vec<usize> = columns.bytes().map(|b| usize::from(b - b'1')).collect();
+        ConnectFour::from_moves(&moves).unwrap()
+    }
+
+    #[test]
+    fn discs_fall_and_print_top_row_first() {
+        let game = from_columns("4453");
+        assert_eq!(
+            game.to_string(),
+            "......./......./......./......./...O.../..OXX.."
+        );
+        assert_eq!(game.to_string().parse::<ConnectFour>(), Ok(game));
+        assert_eq!(game.move_cell(3), (2, 3));
+        assert_eq!(game.side_to_move(), Player::X);
+    }
+
+    #[test]
+    fn four_in_a_row_in_every_direction() {
+        for (moves, winner) in [
+            ("1212121", Player::X),     // vertical, column 1
+            ("1122334", Player::X),     // horizontal, bottom row
+            ("12233434414", Player::X), // diagonal, up to the right
+            ("76655454474", Player::X), // its mirror image, up to the left
+            ("12121232", Player::O),    // vertical, column 2
+        ] {
+            let game = from_columns(moves);
+            assert_eq!(game.outcome(), Outcome::Won(winner), "{moves}");
+            assert!(game.winning_line().is_some(), "{moves}");
+            let before = from_columns(&moves[..moves.len() - 1]);
+            assert_eq!(
+                before.outcome(),
+                Outcome::InProgress,
+                "{moves} minus the last move"
+            );
+        }
+    }
+
+    #[test]
+    fn winning_cells_find_every_threat() {
+        // X on the bottom row in columns 1 to 3, O stacked three high in column 7.
+        let game = from_columns("172737");
+        assert_eq!(game.winning_cells(), bottom_mask(3));
+        assert_eq!(game.opponent_winning_cells(), 1 << (6 * STRIDE + 3));
+        assert!(game.can_win_next());
+        assert!(!from_columns("1727").can_win_next());
+    }
+
+    #[test]
+    fn rejects_impossible_boards() {
+        let reason = |text: &str| match text.parse::<ConnectFour>() {
+            Err(BoardError::Impossible(reason)) => reason,
+            other => panic!("{text}: {other:?}"),
+        };
+        assert!(reason("......./......./......./......./...X.../.......").contains("floats"));
+        assert!(
+            reason("......./......./......./......./......./OO.....").contains("X moves first")
+        );
+        assert!(
+            reason("......./......./......./......./......./XXXXOOO").contains("four in a row")
+        );
+        assert!(matches!(
+            "......./......./.......".parse::<ConnectFour>(),
+            Err(BoardError::TooFewCells { found: 21, .. })
+        ));
+        let full_column = ConnectFour::from_moves(&[0, 0, 0, 0, 0, 0, 0]).unwrap_err();
+        assert!(
+            full_column.to_string().contains("column is full"),
+            "{full_column}"
+        );
+    }
+
+    #[test]
+    fn mirror_images_share_a_key() {
+        assert_eq!(
+            from_columns("1").symmetric_key(),
+            from_columns("7").symmetric_key()
+        );
+        assert_ne!(from_columns("1").key(), from_columns("7").key());
+        assert_ne!(
+            from_columns("1").symmetric_key(),
+            from_columns("2").symmetric_key()
+        );
+    }
+}

@@ -1,0 +1,142 @@
+//! The solver's transposition table: one byte of value per position, found by key.
+//!
+//! As in Pons' solver, the table has a prime number of entries (8,388,593, just under 2^23),
+//! a key's slot is the key modulo that prime, and an entry keeps the key's low 32 bits. A key
+//! is under 2^49 (`current + mask`), and a number below 2^55 (prime times 2^32) is determined
+//! by its remainders modulo the prime and modulo 2^32 (the Chinese remainder theorem), so an
+//! entry found is the position asked for: there are no false hits. A prime, unlike a power of
+//! two, also spreads keys that differ only in their high bits (the right-hand columns).
+//!
+//! Each entry also records the search it belongs to; entries of earlier searches read as
+//! empty, so a table handed from one request to the next is cleared in constant time, and no
+//! result depends on which request ran before (the whole table is zeroed only when the 16-bit
+//! search counter wraps). Tables are kept in a pool, so concurrent solves each get their own:
+//! 8,388,593 entries of 8 bytes, 64 MiB each.
+
+use std::sync::Mutex;
+
+const SIZE: usize = 8_388_593;
+
+pub(super) struct Table {
+    /// Per entry, packed so that a probe is one memory access (the table is far larger than
+    /// the caches, and the search waits on every probe): the key's low 32 bits, the value in
+    /// bits 32..40 and the search in bits 40..56.
+    entries: Vec<u64>,
+    search: u16,
+}
+
+impl Table {
+    fn new() -> Self {
+        let mut entries = Vec::with_capacity(SIZE);
+        advise_huge_pages(&entries);
+        // Filled with 1 (search tag 0, which no search uses) rather than zeros, so that every
+        // page is written now, when the table is made, and not faulted in one by one during
+        // the first searches (zeroed memory is mapped lazily).
+        entries.resize(SIZE, 1);
+        Table { entries, search: 0 }
+    }
+
+    /// Forgets every entry.
+    fn clear(&mut self) {
+        self.search = self.search.wrapping_add(1);
+        if self.search == 0 {
+            self.entries.fill(1);
+            self.search = 1;
+        }
+    }
+
+    #[inline]
+    pub(super) fn put(&mut self, key: u64, value: u8) {
+        let index = (key % SIZE as u64) as usize;
+        self.entries[index] =
+            u64::from(key as u32) | u64::from(value) << 32 | u64::from(self.search) << 40;
+    }
+
+    /// The stored value, or 0 (never stored: the encodings start at 1).
+    #[inline]
+    pub(super) fn get(&self, key: u64) -> u8 {
+        let entry = self.entries[(key % SIZE as u64) as usize];
+        if entry >> 40 == u64::from(self.search) && entry as u32 == key as u32 {
+            (entry >> 32) as u8
+        } else {
+            0
+        }
+    }
+}
+
+/// Asks the kernel to back the table with huge pages (2 MiB instead of 4 KiB).
+///
+/// Every probe lands on a random entry of a 64 MiB table, so with small pages nearly every
+/// probe also misses the TLB and walks the page tables; with huge pages the whole table needs
+/// 32 TLB entries. This is advice: where the kernel does not follow it, nothing changes but the
+/// speed.
+#[cfg(target_os = "linux")]
+fn advise_huge_pages(entries: &Vec<u64>) {
+    let bytes = entries.capacity() * std::mem::size_of::<u64>();
+    // SAFETY: the range is exactly the vector's own allocation, which lives as long as the
+    // call; MADV_HUGEPAGE changes how the kernel maps it, not its contents or validity.
+    unsafe {
+        libc::madvise(
+            entries.as_ptr() as *mut libc::c_void,
+            bytes,
+            libc::MADV_HUGEPAGE,
+        );
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn advise_huge_pages(_: &Vec<u64>) {}
+
+static POOL: Mutex<Vec<Table>> = Mutex::new(Vec::new());
+
+/// A cleared table from the pool (or a new one), returned to the pool when dropped.
+pub(super) struct PooledTable(Option<Table>);
+
+impl PooledTable {
+    pub(super) fn take() -> Self {
+        let table = POOL.lock().unwrap_or_else(|p| p.into_inner()).pop();
+        let mut table = table.unwrap_or_else(Table::new);
+        table.clear();
+        PooledTable(Some(table))
+    }
+}
+
+impl std::ops::Deref for PooledTable {
+    type Target = Table;
+    fn deref(&self) -> &Table {
+        self.0.as_ref().expect("present until dropped")
+    }
+}
+
+impl std::ops::DerefMut for PooledTable {
+    fn deref_mut(&mut self) -> &mut Table {
+        self.0.as_mut().expect("present until dropped")
+    }
+}
+
+impl Drop for PooledTable {
+    fn drop(&mut self) {
+        if let Some(table) = self.0.take() {
+            POOL.lock().unwrap_or_else(|p| p.into_inner()).push(table);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entries_of_an_earlier_search_read_as_empty() {
+        let mut table = PooledTable::take();
+        table.put(0x1234_5678_9ABC, 7);
+        assert_eq!(table.get(0x1234_5678_9ABC), 7);
+        assert_eq!(
+            table.get(0x1234_5678_9ABC + SIZE as u64),
+            0,
+            "same slot, other key"
+        );
+        table.clear();
+        assert_eq!(table.get(0x1234_5678_9ABC), 0);
+    }
+}
