@@ -7,7 +7,7 @@ use std::cell::Cell;
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use sente::game::{Game, TicTacToe};
+use sente::game::{ConnectFour, Game, TicTacToe};
 use sente::search::{AlphaBetaParams, Enhancements, Strategy, Tiebreak, search};
 
 fn alphabeta(enhancements: Enhancements) -> Strategy {
@@ -73,15 +73,15 @@ thread_local! {
     static PEER_NODES: Cell<u64> = const { Cell::new(0) };
 }
 
-/// Tic-tac-toe for the `minimax` crate, on Sente's own board so both search the same rules at
+/// A Sente game for the `minimax` crate, on Sente's own board so both search the same rules at
 /// the same cost per move; every applied move counts a node.
-struct Peer;
+struct Peer<G>(std::marker::PhantomData<G>);
 
-impl minimax::Game for Peer {
-    type S = TicTacToe;
+impl<G: Game<Move = u8>> minimax::Game for Peer<G> {
+    type S = G;
     type M = u8;
 
-    fn generate_moves(state: &TicTacToe, moves: &mut Vec<u8>) -> Option<minimax::Winner> {
+    fn generate_moves(state: &G, moves: &mut Vec<u8>) -> Option<minimax::Winner> {
         if let Some(winner) = Self::get_winner(state) {
             return Some(winner);
         }
@@ -89,12 +89,12 @@ impl minimax::Game for Peer {
         None
     }
 
-    fn apply(state: &mut TicTacToe, mv: u8) -> Option<TicTacToe> {
+    fn apply(state: &mut G, mv: u8) -> Option<G> {
         PEER_NODES.with(|nodes| nodes.set(nodes.get() + 1));
         Some(state.play(mv))
     }
 
-    fn get_winner(state: &TicTacToe) -> Option<minimax::Winner> {
+    fn get_winner(state: &G) -> Option<minimax::Winner> {
         match state.outcome() {
             sente::game::Outcome::InProgress => None,
             sente::game::Outcome::Draw => Some(minimax::Winner::Draw),
@@ -103,19 +103,21 @@ impl minimax::Game for Peer {
     }
 }
 
-struct Neutral;
+struct Neutral<G>(std::marker::PhantomData<G>);
 
-impl minimax::Evaluator for Neutral {
-    type G = Peer;
-    fn evaluate(&self, _: &TicTacToe) -> minimax::Evaluation {
+impl<G: Game<Move = u8>> minimax::Evaluator for Neutral<G> {
+    type G = Peer<G>;
+    fn evaluate(&self, _: &G) -> minimax::Evaluation {
         0
     }
 }
 
-fn peer_solve(state: &TicTacToe) -> (Option<u8>, u64) {
+/// The crate's alpha-beta to the end of the game: its move and the nodes it took.
+fn peer_solve<G: Game<Move = u8>>(state: &G) -> (Option<u8>, u64) {
     use minimax::Strategy as _;
     PEER_NODES.with(|nodes| nodes.set(1));
-    let mut negamax = minimax::Negamax::new(Neutral, 9);
+    let depth = (G::MAX_PLIES - state.ply()) as u8;
+    let mut negamax = minimax::Negamax::new(Neutral(std::marker::PhantomData), depth);
     let mv = negamax.choose_move(state);
     (mv, PEER_NODES.with(Cell::get))
 }
@@ -149,5 +151,76 @@ fn peers(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, enhancements, peers);
+/// The first positions of Pons' End-Easy set (`../shared/data/connect4/Test_L3_R1`).
+fn end_easy(count: usize) -> Vec<ConnectFour> {
+    let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/data/connect4/Test_L3_R1");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    text.lines()
+        .take(count)
+        .map(|line| {
+            let moves = line.split(' ').next().unwrap();
+            let columns: Vec<usize> = moves.bytes().map(|b| usize::from(b - b'1')).collect();
+            ConnectFour::from_moves(&columns).unwrap()
+        })
+        .collect()
+}
+
+/// Connect Four: choosing the exact best move on End-Easy positions (the crate's alpha-beta has
+/// no table, so harder sets are out of its reach in a benchmark's time).
+fn peers_connect_four(c: &mut Criterion) {
+    let positions = end_easy(20);
+    let peer_nodes: u64 = positions.iter().map(|p| peer_solve(p).1).sum();
+    println!(
+        "minimax crate Negamax, 20 End-Easy positions: {} nodes per position",
+        peer_nodes / 20
+    );
+    let solver = Strategy::Solver {
+        time_limit: None,
+        tiebreak: Tiebreak::First,
+    };
+    let alphabeta_all = alphabeta(Enhancements::ALL);
+    for (name, strategy) in [
+        ("sente solver", solver),
+        ("sente alphabeta all enhancements", alphabeta_all),
+    ] {
+        let nodes: u64 = positions
+            .iter()
+            .map(|p| search(p, &strategy, 0).unwrap().nodes)
+            .sum();
+        println!(
+            "{name}, 20 End-Easy positions: {} nodes per position",
+            nodes / 20
+        );
+    }
+    let mut group = c.benchmark_group("peers, connect four, 20 End-Easy positions");
+    group.sample_size(10);
+    group.bench_function("minimax crate Negamax", |b| {
+        b.iter(|| {
+            positions
+                .iter()
+                .map(|p| peer_solve(black_box(p)).1)
+                .sum::<u64>()
+        })
+    });
+    group.bench_function("sente solver", |b| {
+        b.iter(|| {
+            positions
+                .iter()
+                .map(|p| search(black_box(p), &solver, 0).unwrap().nodes)
+                .sum::<u64>()
+        })
+    });
+    group.bench_function("sente alphabeta all enhancements", |b| {
+        b.iter(|| {
+            positions
+                .iter()
+                .map(|p| search(black_box(p), &alphabeta_all, 0).unwrap().nodes)
+                .sum::<u64>()
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, enhancements, peers, peers_connect_four);
 criterion_main!(benches);
