@@ -19,10 +19,11 @@ pub use problem::Problem;
 
 use crate::game::{ConnectFour, Game, Outcome, Player, TicTacToe};
 
-/// Computes now what the served games build once (tic-tac-toe's perfect table for `solver`),
-/// so that no request waits for it.
+/// Computes now what the served games build once (tic-tac-toe's perfect table, Connect Four's
+/// first solver table), so that no request waits for it.
 pub fn warm_up() {
     crate::search::warm_up::<TicTacToe>();
+    crate::search::connect_four::warm_up();
 }
 
 /// The games the API serves.

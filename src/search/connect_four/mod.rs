@@ -238,14 +238,21 @@ pub fn plies_to_end(position: &ConnectFour, score: i32) -> u32 {
     (end - played) as u32
 }
 
+/// The first column that wins at once, if any.
+fn winning_column(position: &ConnectFour) -> Option<u8> {
+    let winning = position.winning_cells() & position.playable_cells();
+    (0..WIDTH)
+        .find(|&column| winning & column_mask(column) != 0)
+        .map(|column| column as u8)
+}
+
+/// Makes the pool's first table now, so that no request pays for it (64 MiB to write).
+pub fn warm_up() {
+    drop(Solver::default());
+}
+
 /// The best move and its exact value, or `None` if the deadline passed.
 fn best_move(position: &ConnectFour, solver: &mut Solver) -> Option<(u8, Value)> {
-    // A win now needs no search: the first column that gives it.
-    if position.can_win_next() {
-        let winning = position.winning_cells() & position.playable_cells();
-        let column = (0..WIDTH).find(|&column| winning & column_mask(column) != 0)?;
-        return Some((column as u8, WIN - 1));
-    }
     let mut best: Option<(u8, Value)> = None;
     for column in position.legal_moves() {
         let child = position.play(column);
@@ -275,6 +282,10 @@ fn best_move(position: &ConnectFour, solver: &mut Solver) -> Option<(u8, Value)>
 /// best move of the deepest completed iteration of alphabeta (all enhancements) in the time
 /// left, not exact.
 pub(super) fn search(position: &ConnectFour, time_limit: Option<Duration>) -> SearchResult<u8> {
+    // A win now needs no search, nor a table.
+    if let Some(column) = winning_column(position) {
+        return exact_search_result(position, WIN - 1, false, 1, vec![column]);
+    }
     let started = Instant::now();
     let deadline = time_limit.map(|limit| started + limit);
     let mut solver = Solver::new(deadline);
