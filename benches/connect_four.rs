@@ -9,7 +9,7 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use sente::game::{ConnectFour, Game};
+use sente::game::ConnectFour;
 use sente::search::connect_four::Solver;
 
 /// (file, name, Pons' mean nodes, Pons' mean time in microseconds).
@@ -53,9 +53,8 @@ fn main() {
             .take(limit.unwrap_or(usize::MAX))
             .map(|line| {
                 let (moves, score) = line.split_once(' ').unwrap();
-                let columns: Vec<usize> = moves.bytes().map(|b| usize::from(b - b'1')).collect();
                 (
-                    ConnectFour::from_moves(&columns).unwrap(),
+                    ConnectFour::from_pons_moves(moves).unwrap(),
                     score.parse().unwrap(),
                 )
             })

@@ -160,8 +160,7 @@ fn end_easy(count: usize) -> Vec<ConnectFour> {
         .take(count)
         .map(|line| {
             let moves = line.split(' ').next().unwrap();
-            let columns: Vec<usize> = moves.bytes().map(|b| usize::from(b - b'1')).collect();
-            ConnectFour::from_moves(&columns).unwrap()
+            ConnectFour::from_pons_moves(moves).unwrap()
         })
         .collect()
 }

@@ -25,8 +25,7 @@ fn load(set: &str) -> Vec<(String, ConnectFour, i32)> {
     text.lines()
         .map(|line| {
             let (moves, score) = line.split_once(' ').expect("a line is `<moves> <score>`");
-            let columns: Vec<usize> = moves.bytes().map(|b| usize::from(b - b'1')).collect();
-            let position = ConnectFour::from_moves(&columns).expect("the set's moves are legal");
+            let position = ConnectFour::from_pons_moves(moves).expect("the set's moves are legal");
             (moves.to_owned(), position, score.parse().expect("a score"))
         })
         .collect()

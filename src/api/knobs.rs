@@ -45,13 +45,6 @@ impl PlayerSpec {
         key: &str,
         map: &mut A,
     ) -> Result<bool, A::Error> {
-        fn value<'de, A: MapAccess<'de>, T: Deserialize<'de>>(
-            key: &str,
-            map: &mut A,
-        ) -> Result<T, A::Error> {
-            map.next_value()
-                .map_err(|error| de::Error::custom(format_args!("{key}: {error}")))
-        }
         match key {
             "algorithm" => self.algorithm = value(key, map)?,
             "depth" => self.depth = value(key, map)?,
@@ -69,6 +62,15 @@ impl PlayerSpec {
         }
         Ok(true)
     }
+}
+
+/// The next value of `map`, its errors prefixed with the field's name.
+pub(crate) fn value<'de, A: MapAccess<'de>, T: Deserialize<'de>>(
+    key: &str,
+    map: &mut A,
+) -> Result<T, A::Error> {
+    map.next_value()
+        .map_err(|error| de::Error::custom(format_args!("{key}: {error}")))
 }
 
 impl<'de> Deserialize<'de> for PlayerSpec {

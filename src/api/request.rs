@@ -14,7 +14,7 @@ use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 
 use super::Problem;
-use super::knobs::{PLAYER_FIELDS, PlayerSpec};
+use super::knobs::{PLAYER_FIELDS, PlayerSpec, value};
 use crate::game::Game;
 
 /// Where a game starts: a board in text or array form, or the moves played from the start.
@@ -71,13 +71,6 @@ impl<'de> Deserialize<'de> for MoveRequest {
                 f.write_str("a move request: a JSON object")
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<MoveRequest, A::Error> {
-                fn value<'de, A: MapAccess<'de>, T: Deserialize<'de>>(
-                    key: &str,
-                    map: &mut A,
-                ) -> Result<T, A::Error> {
-                    map.next_value()
-                        .map_err(|error| de::Error::custom(format_args!("{key}: {error}")))
-                }
                 let mut request = MoveRequest::default();
                 while let Some(key) = map.next_key::<Cow<'de, str>>()? {
                     match &*key {

@@ -167,6 +167,27 @@ impl ConnectFour {
         self.current + self.mask
     }
 
+    /// The position after the moves in Pons' notation: one digit per disc, the column counted
+    /// from 1 (`"4453"`), as in his benchmark sets.
+    pub fn from_pons_moves(digits: &str) -> Result<Self, super::MoveSequenceError> {
+        let mut columns = Vec::with_capacity(digits.len());
+        for (position, digit) in digits.bytes().enumerate() {
+            match digit {
+                b'1'..=b'7' => columns.push(usize::from(digit - b'1')),
+                _ => {
+                    return Err(super::MoveSequenceError {
+                        position,
+                        error: MoveError::OutOfRange {
+                            index: usize::from(digit),
+                            max: WIDTH,
+                        },
+                    });
+                }
+            }
+        }
+        Self::from_moves(&columns)
+    }
+
     /// The discs played so far.
     pub fn moves_played(&self) -> usize {
         usize::from(self.moves)
@@ -511,9 +532,8 @@ impl fmt::Debug for ConnectFour {
 mod tests {
     use super::*;
 
-    fn from_columns(columns: &str) -> ConnectFour {
-        let moves: Vec<usize> = columns.bytes().map(|b| usize::from(b - b'1')).collect();
-        ConnectFour::from_moves(&moves).unwrap()
+    fn from_columns(digits: &str) -> ConnectFour {
+        ConnectFour::from_pons_moves(digits).unwrap()
     }
 
     #[test]

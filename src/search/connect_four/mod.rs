@@ -310,9 +310,8 @@ pub(super) fn search(position: &ConnectFour, time_limit: Option<Duration>) -> Se
 mod tests {
     use super::*;
 
-    fn from_columns(columns: &str) -> ConnectFour {
-        let moves: Vec<usize> = columns.bytes().map(|b| usize::from(b - b'1')).collect();
-        ConnectFour::from_moves(&moves).unwrap()
+    fn from_columns(digits: &str) -> ConnectFour {
+        ConnectFour::from_pons_moves(digits).unwrap()
     }
 
     #[test]
