@@ -825,7 +825,12 @@ async fn connect_four_boards_that_cannot_be_are_422() {
         (
             json!({"game": "connect4", "board": "......./......./......./......./OOO..../XXXX..."}),
             "board",
-            "four in a row",
+            "already over (X has won)",
+        ),
+        (
+            json!({"game": "connect4", "board": "......./......./......./......./XXX..../OOOOXX."}),
+            "board",
+            "X moved last",
         ),
         (
             json!({"game": "connect4", "moves": [0, 0, 0, 0, 0, 0, 0]}),

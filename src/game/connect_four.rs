@@ -432,7 +432,7 @@ impl FromStr for ConnectFour {
 
     /// Reads 6 rows of 7 cells, top row first: `X`/`x`, `O`/`o`, and `.`, `-` or `_` for empty;
     /// rows may be separated by `/` or line breaks. Refuses floating discs, impossible counts
-    /// and positions where someone has already won.
+    /// and wins that cannot have happened (both sides, or not by the side that moved last).
     fn from_str(text: &str) -> Result<Self, BoardError> {
         let (mut x, mut o) = (0u64, 0u64);
         let mut cells = 0usize;
@@ -485,12 +485,25 @@ impl FromStr for ConnectFour {
                 "X has {xs} discs and O has {os}; X moves first, so X has as many as O or one more"
             )));
         }
-        for (discs, player) in [(x, Player::X), (o, Player::O)] {
-            if has_four(discs) {
-                return Err(BoardError::Impossible(format!(
-                    "{player} already has four in a row: the game is over"
-                )));
+        // A game ends at the first four, so only the side that moved last can have one. A
+        // finished game is a board like any other; asking for a move in it is refused later.
+        match (has_four(x), has_four(o)) {
+            (true, true) => {
+                return Err(BoardError::Impossible(
+                    "both X and O have four in a row".into(),
+                ));
             }
+            (true, false) if xs == os => {
+                return Err(BoardError::Impossible(
+                    "X has four in a row, but O moved last; the game ended before O's move".into(),
+                ));
+            }
+            (false, true) if xs > os => {
+                return Err(BoardError::Impossible(
+                    "O has four in a row, but X moved last; the game ended before X's move".into(),
+                ));
+            }
+            _ => {}
         }
         let moves = (xs + os) as u8;
         let current = if moves.is_multiple_of(2) { x } else { o };
@@ -589,9 +602,12 @@ mod tests {
         assert!(
             reason("......./......./......./......./......./OO.....").contains("X moves first")
         );
-        assert!(
-            reason("......./......./......./......./......./XXXXOOO").contains("four in a row")
-        );
+        assert!(reason("......./......./......./......./XXX..../OOOOXX.").contains("X moved last"));
+        // A finished game is a board like any other.
+        let won: ConnectFour = "......./......./......./......./......./XXXXOOO"
+            .parse()
+            .unwrap();
+        assert_eq!(won.outcome(), Outcome::Won(Player::X));
         assert!(matches!(
             "......./......./.......".parse::<ConnectFour>(),
             Err(BoardError::TooFewCells { found: 21, .. })
