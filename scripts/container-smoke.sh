@@ -66,7 +66,7 @@ port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); p
 podman run -d --name "$name" --health-interval disable -p "127.0.0.1:$port:8080" localhost/sente:smoke >/dev/null
 
 python3 - "$port" <<'PY'
-import json, sys, time, urllib.request
+import json, sys, time, urllib.error, urllib.request
 
 base = f"http://127.0.0.1:{sys.argv[1]}"
 
@@ -89,6 +89,11 @@ status, move = call("/move", {"board": "XX.OO....", "algorithm": "alphabeta"})
 assert status == 200 and move["move"] == 2 and move["score"] == 1.0, move
 status, tournament = call("/tournament", {"players": [{"algorithm": "mcts"}, {"algorithm": "random"}], "games": 100, "seed": 1})
 assert status == 200 and tournament["games"] == 100 and tournament["complete"], tournament
+try:
+    call("/test/panic")
+    sys.exit("the release image answers the test-only panic hook")
+except urllib.error.HTTPError as error:
+    assert error.code == 404, error.code
 print(f"through the port: /healthz ok, /move {move['move']} (score {move['score']}), "
       f"/tournament {tournament['games']} games, mcts scored {tournament['players'][0]['score_rate']:.2f}")
 PY

@@ -81,3 +81,18 @@ fn tournament_prints_both_players() {
     assert_eq!(json["players"][0]["losses"], 0);
     assert_eq!(json["players"][1]["algorithm"], "mcs");
 }
+
+#[test]
+fn release_builds_have_no_test_hooks() {
+    // The hooks are behind a feature that only the crate's own tests enable: the manifest must
+    // not turn it on by default.
+    let manifest =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml")).unwrap();
+    let features = manifest.split("[features]").nth(1).unwrap_or("");
+    assert!(
+        !features
+            .lines()
+            .any(|line| line.trim_start().starts_with("default")),
+        "{features}"
+    );
+}

@@ -883,3 +883,47 @@ async fn connect_four_tournaments_run() {
         (json!("connect4"), json!(10), json!(true))
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_panic_becomes_a_500_problem_and_the_server_lives_on() {
+    // The hooks exist only with the `test-hooks` feature, which the crate's tests turn on.
+    let url = start().await;
+    let client = Client::new();
+    for hook in ["/test/panic", "/test/panic-blocking"] {
+        for _ in 0..3 {
+            let response = client.get(format!("{url}{hook}")).send().await.unwrap();
+            let problem = assert_problem(response, 500, hook).await;
+            assert!(
+                problem["detail"].as_str().unwrap().contains("logged"),
+                "{problem}"
+            );
+        }
+        let health: Value = client
+            .get(format!("{url}/healthz"))
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        assert_eq!(
+            health,
+            json!({"status": "ok"}),
+            "the server still answers after {hook}"
+        );
+        let response = post(&url, "/move", json!({"board": "XX.OO...."})).await;
+        assert_eq!(response.status(), StatusCode::OK);
+    }
+    let metrics = client
+        .get(format!("{url}/metrics"))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        metrics.contains(r#"sente_http_requests_total{route="/test/panic",status="500"} 3"#),
+        "{metrics}"
+    );
+}

@@ -20,13 +20,7 @@ pub async fn post_analyze(
         .metrics
         .spawn_blocking(move || job.analyze())
         .await
-        .map_err(|error| {
-            Problem::http(
-                500,
-                "Internal Server Error",
-                format!("the analysis failed: {error}"),
-            )
-        })??;
+        .map_err(super::problem::task_failed)??;
     state.metrics.add_nodes(response.algorithm, response.nodes);
     Ok(Json(response))
 }

@@ -35,13 +35,7 @@ pub async fn post_tournament(
         .collect();
     let mut tally = Tally::default();
     for task in tasks {
-        let part = task.await.map_err(|error| {
-            Problem::http(
-                500,
-                "Internal Server Error",
-                format!("a game failed: {error}"),
-            )
-        })?;
+        let part = task.await.map_err(super::problem::task_failed)?;
         tally.merge(&part);
     }
     let report = job.report(&tally, started.elapsed());

@@ -7,6 +7,8 @@ mod analyze;
 mod body;
 mod catalogue;
 pub mod healthcheck;
+#[cfg(feature = "test-hooks")]
+mod hooks;
 mod json;
 mod match_play;
 pub mod metrics;
@@ -81,6 +83,10 @@ pub fn router(state: AppState) -> Router {
     for (path, _, handler) in routes() {
         router = router.route(path, handler);
     }
+    #[cfg(feature = "test-hooks")]
+    {
+        router = router.merge(hooks::routes());
+    }
     router
         .fallback(|| async {
             Problem::http(
@@ -89,6 +95,9 @@ pub fn router(state: AppState) -> Router {
                 "no such route: see GET /openapi.yaml for the API",
             )
         })
+        .layer(tower_http::catch_panic::CatchPanicLayer::custom(
+            problem::panicked,
+        ))
         .layer(axum::middleware::from_fn(problem::bare_errors_as_problems))
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),

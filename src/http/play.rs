@@ -23,13 +23,7 @@ pub async fn post_move(
             .metrics
             .spawn_blocking(move || job.run())
             .await
-            .map_err(|error| {
-                Problem::http(
-                    500,
-                    "Internal Server Error",
-                    format!("the search failed: {error}"),
-                )
-            })?
+            .map_err(super::problem::task_failed)?
     };
     let response = response?;
     state.metrics.add_nodes(response.algorithm, response.nodes);

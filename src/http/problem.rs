@@ -23,6 +23,33 @@ impl IntoResponse for Problem {
     }
 }
 
+/// The answer to a handler that panicked: a 500 problem, the panic logged in the request's
+/// span (the trace layer's), so the log says which request it was. The server lives on.
+pub(super) fn panicked(panic: Box<dyn std::any::Any + Send + 'static>) -> Response {
+    let message = panic
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic without a message".to_owned());
+    tracing::error!(panic = %message, "a handler panicked");
+    Problem::http(
+        500,
+        "Internal Server Error",
+        "the server failed while answering; the failure is logged",
+    )
+    .into_response()
+}
+
+/// The problem for a blocking task that panicked or was cancelled, logged the same way.
+pub(super) fn task_failed(error: tokio::task::JoinError) -> Problem {
+    tracing::error!(%error, "a blocking task failed");
+    Problem::http(
+        500,
+        "Internal Server Error",
+        "the server failed while answering; the failure is logged",
+    )
+}
+
 /// Gives a problem+json body to the error responses that axum and tower-http make themselves
 /// (wrong method, a body they refuse, ...), so that every error has the same shape. Headers are
 /// kept. The methods a 405 names come from the routes table: this layer runs inside axum's
