@@ -17,7 +17,9 @@ fi
 cargo build --release --locked --quiet
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 log=$(mktemp)
-# A short tournament time limit keeps generated tournaments of 100,000 games quick.
+# A short tournament time limit keeps generated tournaments of 100,000 games quick. A single
+# search may legitimately take up to its knobs' maxima (a 10,000 ms time limit), hence the
+# request timeout of 30 s below.
 target/release/sente serve --addr "127.0.0.1:$port" --tournament-time-limit-ms 500 >"$log" 2>&1 &
 server=$!
 trap 'kill "$server" 2>/dev/null || true; rm -f "$log"' EXIT
@@ -40,6 +42,7 @@ for mode in positive negative; do
         --checks not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance \
         --mode "$mode" \
         --max-examples "$examples" \
+        --request-timeout 30 \
         --generation-database none \
         --no-color
 done

@@ -49,6 +49,12 @@ struct ServeArgs {
     /// No game of a tournament starts after this many milliseconds [default: 60000].
     #[arg(long, env = "SENTE_TOURNAMENT_TIME_LIMIT_MS")]
     tournament_time_limit_ms: Option<u64>,
+    /// CPU-heavy requests (tournaments, analyses, large searches) run at once [default: cores].
+    #[arg(long, env = "SENTE_HEAVY_SLOTS")]
+    heavy_slots: Option<usize>,
+    /// Heavy requests that may wait for a slot; more are refused with 503 [default: 64].
+    #[arg(long, env = "SENTE_HEAVY_QUEUE")]
+    heavy_queue: Option<usize>,
 }
 
 #[derive(Args)]
@@ -211,6 +217,15 @@ fn serve(args: ServeArgs) -> Result<(), Problem> {
     let mut state = sente::http::AppState::default();
     if let Some(ms) = args.tournament_time_limit_ms {
         state.tournament_time_limit = std::time::Duration::from_millis(ms);
+    }
+    if args.heavy_slots.is_some() || args.heavy_queue.is_some() {
+        let defaults = state.admission.limits();
+        state.admission = std::sync::Arc::new(sente::http::admission::Admission::new(
+            sente::http::admission::AdmissionLimits {
+                heavy_slots: args.heavy_slots.unwrap_or(defaults.heavy_slots),
+                heavy_queue: args.heavy_queue.unwrap_or(defaults.heavy_queue),
+            },
+        ));
     }
     let runtime = tokio::runtime::Runtime::new()
         .map_err(|error| Problem::http(500, "Internal Server Error", error.to_string()))?;

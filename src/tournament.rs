@@ -86,6 +86,13 @@ pub struct GameRecord<G: Game> {
 impl<G: Solve> Tournament<G> {
     /// Plays game `index` to the end.
     pub fn play_game(&self, index: u64) -> GameRecord<G> {
+        self.play_game_until(index, None)
+            .expect("a game without a deadline is played to the end")
+    }
+
+    /// Plays game `index`, giving it up (`None`) if `deadline` passes between two moves: a game
+    /// of slow players can last far longer than one search.
+    pub fn play_game_until(&self, index: u64, deadline: Option<Instant>) -> Option<GameRecord<G>> {
         let first: Seat = if index.is_multiple_of(2) { 0 } else { 1 };
         let game_seed = seed::derive(self.seed, index);
         let first_side = self.start.side_to_move();
@@ -93,6 +100,9 @@ impl<G: Solve> Tournament<G> {
         let mut moves = Vec::new();
         let mut nodes = [0; 2];
         while !game.outcome().is_over() {
+            if deadline.is_some_and(|deadline| Instant::now() >= deadline) {
+                return None;
+            }
             let seat = if game.side_to_move() == first_side {
                 first
             } else {
@@ -110,12 +120,12 @@ impl<G: Solve> Tournament<G> {
             Outcome::Won(_) => Some(1 - first),
             _ => None,
         };
-        GameRecord {
+        Some(GameRecord {
             first,
             winner,
             moves,
             nodes,
-        }
+        })
     }
 
     /// Plays the games whose indices are in `games` and adds up the results.
@@ -123,15 +133,15 @@ impl<G: Solve> Tournament<G> {
         self.play_until(games, None)
     }
 
-    /// Plays the games in `games` in order, starting no game after `deadline`: the tally then
-    /// covers a prefix of the range (see [`Tally::games`]).
+    /// Plays the games in `games` in order until `deadline`, checked before every move: the
+    /// tally then covers the games completed, a prefix of the range (see [`Tally::games`]); the
+    /// game in progress when the deadline passed is not counted.
     pub fn play_until(&self, games: Range<u64>, deadline: Option<Instant>) -> Tally {
         let mut tally = Tally::default();
         for index in games {
-            if deadline.is_some_and(|deadline| Instant::now() >= deadline) {
+            let Some(record) = self.play_game_until(index, deadline) else {
                 break;
-            }
-            let record = self.play_game(index);
+            };
             tally.games += 1;
             for seat in 0..2 {
                 let player = &mut tally.players[seat];

@@ -927,3 +927,117 @@ async fn a_panic_becomes_a_500_problem_and_the_server_lives_on() {
         "{metrics}"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn heavy_work_beyond_the_queue_is_refused_at_once_and_cheap_work_still_answers() {
+    use sente::http::admission::{Admission, AdmissionLimits};
+    let url = start_with(AppState {
+        admission: std::sync::Arc::new(Admission::new(AdmissionLimits {
+            heavy_slots: 1,
+            heavy_queue: 0,
+        })),
+        ..AppState::default()
+    })
+    .await;
+    // A tournament holds the only heavy slot for a while.
+    let tournament = tokio::spawn({
+        let url = url.clone();
+        async move {
+            post(&url, "/tournament", json!({"players": [{"algorithm": "mcts", "simulations": 5000}, {"algorithm": "mcts", "simulations": 5000}], "games": 200, "seed": 1})).await.status()
+        }
+    });
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let response = post(&url, "/analyze", json!({"algorithm": "solver"})).await;
+    assert_eq!(response.headers()["retry-after"], "1");
+    let problem = assert_problem(response, 503, "analyze while the slot is taken").await;
+    assert!(
+        problem["detail"].as_str().unwrap().contains("busy"),
+        "{problem}"
+    );
+    // Cheap requests take no slot.
+    let cheap = post(
+        &url,
+        "/move",
+        json!({"board": "X...O....", "algorithm": "alphabeta"}),
+    )
+    .await;
+    assert_eq!(cheap.status(), StatusCode::OK);
+    assert!(
+        !tournament.is_finished(),
+        "the tournament was still running"
+    );
+    assert_eq!(tournament.await.unwrap(), StatusCode::OK);
+    // With the slot free again, heavy work is admitted.
+    let response = post(&url, "/analyze", json!({"algorithm": "solver"})).await;
+    assert_eq!(response.status(), StatusCode::OK);
+    let limits: Value = Client::new()
+        .get(format!("{url}/limits"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(
+        (limits["heavy_slots"].clone(), limits["heavy_queue"].clone()),
+        (json!(1), json!(0))
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn heavy_work_waits_in_the_queue_when_there_is_room() {
+    use sente::http::admission::{Admission, AdmissionLimits};
+    let url = start_with(AppState {
+        admission: std::sync::Arc::new(Admission::new(AdmissionLimits {
+            heavy_slots: 1,
+            heavy_queue: 4,
+        })),
+        ..AppState::default()
+    })
+    .await;
+    let requests: Vec<_> = (0..3)
+        .map(|seed| {
+            let url = url.clone();
+            tokio::spawn(async move {
+                post(
+                    &url,
+                    "/tournament",
+                    json!({"players": [{"algorithm": "mcts"}, {}], "games": 50, "seed": seed}),
+                )
+                .await
+                .status()
+            })
+        })
+        .collect();
+    for request in requests {
+        assert_eq!(request.await.unwrap(), StatusCode::OK);
+    }
+}
+
+#[tokio::test]
+async fn a_tournament_of_slow_players_stops_at_the_limit_mid_game() {
+    // Each solver move on Connect Four may take up to a second: the limit must cut a game short
+    // rather than wait for it to end.
+    let url = start_with(AppState {
+        tournament_time_limit: Duration::from_millis(300),
+        ..AppState::default()
+    })
+    .await;
+    let started = std::time::Instant::now();
+    let body: Value = post(
+        &url,
+        "/tournament",
+        json!({"game": "connect4", "players": [{"algorithm": "solver", "time_limit_ms": 1000}, {"algorithm": "solver", "time_limit_ms": 1000}], "games": 4}),
+    )
+    .await
+    .json()
+    .await
+    .unwrap();
+    assert_eq!(body["complete"], false);
+    // Generous, for shared machines: without the check between moves this takes minutes.
+    assert!(
+        started.elapsed() < Duration::from_secs(20),
+        "{:?}",
+        started.elapsed()
+    );
+}

@@ -13,6 +13,9 @@ pub struct Problem {
     /// The request field at fault, as a JSON path (`players[1].depth`), when there is one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub field: Option<String>,
+    /// For a 503: seconds to wait before trying again (sent as `Retry-After`).
+    #[serde(skip)]
+    pub retry_after: Option<u64>,
 }
 
 impl Problem {
@@ -25,6 +28,7 @@ impl Problem {
             status: 400,
             detail: detail.into(),
             field: None,
+            retry_after: None,
         }
     }
 
@@ -36,6 +40,7 @@ impl Problem {
             status: 422,
             detail: detail.into(),
             field: Some(field.into()),
+            retry_after: None,
         }
     }
 
@@ -47,6 +52,7 @@ impl Problem {
             status,
             detail: detail.into(),
             field: None,
+            retry_after: None,
         }
     }
 

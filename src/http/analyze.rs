@@ -15,7 +15,8 @@ pub async fn post_analyze(
     JsonBody(body): JsonBody,
 ) -> Result<Json<AnalyzeResponse>, Problem> {
     let job = MoveJob::new(MoveRequest::from_json(&body)?)?;
-    // Analysis searches every move on its own: always blocking work.
+    // Analysis searches every move on its own: always heavy, blocking work.
+    let _slot = state.admission.slot().await?;
     let response = state
         .metrics
         .spawn_blocking(move || job.analyze())

@@ -18,6 +18,8 @@ pub async fn post_tournament(
     JsonBody(body): JsonBody,
 ) -> Result<Json<TournamentResponse>, Problem> {
     let job = Arc::new(TournamentJob::new(TournamentRequest::from_json(&body)?)?);
+    // One slot per tournament: its games run in at most one chunk per core.
+    let _slot = state.admission.slot().await?;
     let _in_flight = state.metrics.tournament_started();
     let started = Instant::now();
     let deadline = started + state.tournament_time_limit;

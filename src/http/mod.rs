@@ -3,6 +3,7 @@
 //! Handlers are small functions over typed extractors, one file per route group; every error
 //! is a [`Problem`] answered as `application/problem+json`; shared state is [`AppState`].
 
+pub mod admission;
 mod analyze;
 mod body;
 mod catalogue;
@@ -38,6 +39,8 @@ pub use catalogue::OPENAPI_YAML;
 #[derive(Clone, Debug)]
 pub struct AppState {
     pub metrics: Arc<metrics::Metrics>,
+    /// Slots for CPU-heavy work, and the queue for them.
+    pub admission: Arc<admission::Admission>,
     /// Cores available: the number of chunks a tournament is split into.
     pub cores: usize,
     /// No game of a tournament starts after this much time; the answer then says
@@ -45,14 +48,22 @@ pub struct AppState {
     pub tournament_time_limit: Duration,
 }
 
+/// Heavy requests that may wait for a slot, by default.
+pub const DEFAULT_HEAVY_QUEUE: usize = 64;
+
 /// Default of [`AppState::tournament_time_limit`].
 pub const DEFAULT_TOURNAMENT_TIME_LIMIT: Duration = Duration::from_secs(60);
 
 impl Default for AppState {
     fn default() -> Self {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         AppState {
             metrics: Arc::default(),
-            cores: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            admission: Arc::new(admission::Admission::new(admission::AdmissionLimits {
+                heavy_slots: cores,
+                heavy_queue: DEFAULT_HEAVY_QUEUE,
+            })),
+            cores,
             tournament_time_limit: DEFAULT_TOURNAMENT_TIME_LIMIT,
         }
     }
@@ -72,6 +83,7 @@ pub fn routes() -> Vec<(&'static str, Method, MethodRouter<AppState>)> {
         ("/games", Method::GET, get(catalogue::get_games)),
         ("/algorithms", Method::GET, get(catalogue::get_algorithms)),
         ("/healthz", Method::GET, get(catalogue::get_healthz)),
+        ("/limits", Method::GET, get(catalogue::get_limits)),
         ("/openapi.yaml", Method::GET, get(catalogue::get_openapi)),
         ("/metrics", Method::GET, get(metrics::get_metrics)),
     ]

@@ -19,6 +19,7 @@ pub async fn post_move(
         // thread and back; only heavier searches go to the blocking pool.
         job.run()
     } else {
+        let _slot = state.admission.slot().await?;
         state
             .metrics
             .spawn_blocking(move || job.run())
