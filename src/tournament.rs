@@ -7,12 +7,41 @@
 //! blocking pool, or across replicas — adds up to exactly the same totals.
 
 use std::ops::Range;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use serde::Serialize;
 
 use crate::game::{Game, Outcome};
 use crate::search::{self, Solve, Strategy, seed};
+
+/// When to stop playing: a deadline, a cancellation flag (set when the client has gone away),
+/// or both. Checked before every move.
+#[derive(Clone, Debug, Default)]
+pub struct Stop {
+    pub deadline: Option<Instant>,
+    pub cancelled: Option<Arc<AtomicBool>>,
+}
+
+impl Stop {
+    /// Stop at `deadline`.
+    pub fn at(deadline: Instant) -> Self {
+        Stop {
+            deadline: Some(deadline),
+            cancelled: None,
+        }
+    }
+
+    pub fn is_due(&self) -> bool {
+        self.deadline
+            .is_some_and(|deadline| Instant::now() >= deadline)
+            || self
+                .cancelled
+                .as_ref()
+                .is_some_and(|cancelled| cancelled.load(Ordering::Relaxed))
+    }
+}
 
 /// Which of the two players: A is `players[0]`, B is `players[1]`.
 pub type Seat = usize;
@@ -86,13 +115,13 @@ pub struct GameRecord<G: Game> {
 impl<G: Solve> Tournament<G> {
     /// Plays game `index` to the end.
     pub fn play_game(&self, index: u64) -> GameRecord<G> {
-        self.play_game_until(index, None)
-            .expect("a game without a deadline is played to the end")
+        self.play_game_until(index, &Stop::default())
+            .expect("a game that is never stopped is played to the end")
     }
 
-    /// Plays game `index`, giving it up (`None`) if `deadline` passes between two moves: a game
+    /// Plays game `index`, giving it up (`None`) if `stop` comes due between two moves: a game
     /// of slow players can last far longer than one search.
-    pub fn play_game_until(&self, index: u64, deadline: Option<Instant>) -> Option<GameRecord<G>> {
+    pub fn play_game_until(&self, index: u64, stop: &Stop) -> Option<GameRecord<G>> {
         let first: Seat = if index.is_multiple_of(2) { 0 } else { 1 };
         let game_seed = seed::derive(self.seed, index);
         let first_side = self.start.side_to_move();
@@ -100,7 +129,7 @@ impl<G: Solve> Tournament<G> {
         let mut moves = Vec::new();
         let mut nodes = [0; 2];
         while !game.outcome().is_over() {
-            if deadline.is_some_and(|deadline| Instant::now() >= deadline) {
+            if stop.is_due() {
                 return None;
             }
             let seat = if game.side_to_move() == first_side {
@@ -130,16 +159,16 @@ impl<G: Solve> Tournament<G> {
 
     /// Plays the games whose indices are in `games` and adds up the results.
     pub fn play(&self, games: Range<u64>) -> Tally {
-        self.play_until(games, None)
+        self.play_until(games, &Stop::default())
     }
 
-    /// Plays the games in `games` in order until `deadline`, checked before every move: the
-    /// tally then covers the games completed, a prefix of the range (see [`Tally::games`]); the
-    /// game in progress when the deadline passed is not counted.
-    pub fn play_until(&self, games: Range<u64>, deadline: Option<Instant>) -> Tally {
+    /// Plays the games in `games` in order until `stop` comes due, checked before every move:
+    /// the tally then covers the games completed, a prefix of the range (see [`Tally::games`]);
+    /// the game in progress is not counted.
+    pub fn play_until(&self, games: Range<u64>, stop: &Stop) -> Tally {
         let mut tally = Tally::default();
         for index in games {
-            let Some(record) = self.play_game_until(index, deadline) else {
+            let Some(record) = self.play_game_until(index, stop) else {
                 break;
             };
             tally.games += 1;

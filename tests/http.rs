@@ -1041,3 +1041,34 @@ async fn a_tournament_of_slow_players_stops_at_the_limit_mid_game() {
         started.elapsed()
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tournament_whose_client_goes_away_stops_and_frees_its_slot() {
+    use sente::http::admission::{Admission, AdmissionLimits};
+    let url = start_with(AppState {
+        admission: std::sync::Arc::new(Admission::new(AdmissionLimits {
+            heavy_slots: 1,
+            heavy_queue: 1,
+        })),
+        ..AppState::default()
+    })
+    .await;
+    // A tournament that would run for the full minute, abandoned by its client after 300 ms.
+    let abandoned = Client::new()
+        .post(format!("{url}/tournament"))
+        .json(&json!({"players": [{"algorithm": "mcts", "simulations": 100000}, {"algorithm": "mcts", "simulations": 100000}], "games": 100000}))
+        .timeout(Duration::from_millis(300))
+        .send()
+        .await;
+    assert!(abandoned.is_err(), "the client gave up");
+    // The next heavy request waits in the queue for the slot, which the stopped tournament
+    // frees within about a move's time, not a minute.
+    let started = std::time::Instant::now();
+    let response = post(&url, "/analyze", json!({"algorithm": "solver"})).await;
+    assert_eq!(response.status(), StatusCode::OK);
+    assert!(
+        started.elapsed() < Duration::from_secs(20),
+        "{:?}",
+        started.elapsed()
+    );
+}

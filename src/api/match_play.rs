@@ -5,7 +5,7 @@
 //! totals of any split are the same.
 
 use std::ops::Range;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde::Serialize;
 
@@ -13,7 +13,7 @@ use super::request::{DEFAULT_GAMES, MAX_FIRST_GAME, MAX_GAMES, TournamentRequest
 use super::{AnyGame, GameKind, Problem, knobs, with_game};
 use crate::game::Game;
 use crate::search::{Solve, Strategy, seed};
-use crate::tournament::{PlayerSummary, Tally, Tournament};
+use crate::tournament::{PlayerSummary, Stop, Tally, Tournament};
 
 /// The answer to a tournament request.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -87,10 +87,10 @@ impl TournamentJob {
         self.games.clone()
     }
 
-    /// Plays the games in `games` (a part of [`TournamentJob::games`]), starting none after
-    /// `deadline`. CPU-bound.
-    pub fn play(&self, games: Range<u64>, deadline: Option<Instant>) -> Tally {
-        with_game!(self.start, start => self.tournament(start).play_until(games, deadline))
+    /// Plays the games in `games` (a part of [`TournamentJob::games`]) until `stop` comes due.
+    /// CPU-bound.
+    pub fn play(&self, games: Range<u64>, stop: &Stop) -> Tally {
+        with_game!(self.start, start => self.tournament(start).play_until(games, stop))
     }
 
     /// Plays every game on `threads` OS threads.

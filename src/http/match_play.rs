@@ -1,38 +1,49 @@
 //! `POST /tournament`: games in chunks on tokio's blocking pool.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use super::json::Json;
 use axum::extract::State;
 
 use super::AppState;
 use super::body::JsonBody;
+use super::json::Json;
 use crate::api::Problem;
 use crate::api::match_play::{TournamentJob, TournamentResponse};
 use crate::api::request::TournamentRequest;
-use crate::tournament::{Tally, chunks};
+use crate::tournament::{Stop, Tally, chunks};
 
 pub async fn post_tournament(
     State(state): State<AppState>,
     JsonBody(body): JsonBody,
 ) -> Result<Json<TournamentResponse>, Problem> {
     let job = Arc::new(TournamentJob::new(TournamentRequest::from_json(&body)?)?);
-    // One slot per tournament: its games run in at most one chunk per core.
-    let _slot = state.admission.slot().await?;
+    // One slot per tournament: its games run in at most one chunk per core. The chunks share
+    // it, so it is freed when the last of them ends, not when this handler does.
+    let slot = Arc::new(state.admission.slot().await?);
     let _in_flight = state.metrics.tournament_started();
     let started = Instant::now();
-    let deadline = started + state.tournament_time_limit;
+    // If the client goes away, axum drops this handler's future: the guard then tells the
+    // chunks to stop before their next move, which frees their threads (and the slot).
+    let cancelled = Arc::new(AtomicBool::new(false));
+    let _cancel_on_drop = CancelOnDrop(Arc::clone(&cancelled));
+    let stop = Stop {
+        deadline: Some(started + state.tournament_time_limit),
+        cancelled: Some(cancelled),
+    };
     // One contiguous chunk per core: the games of a chunk run one after another on one
     // blocking thread, so a tournament never takes more threads than there are cores, and the
     // async workers stay free to answer other requests.
     let tasks: Vec<_> = chunks(job.games(), state.cores)
         .into_iter()
         .map(|games| {
-            let job = Arc::clone(&job);
-            state
-                .metrics
-                .spawn_blocking(move || job.play(games, Some(deadline)))
+            let (job, stop, slot) = (Arc::clone(&job), stop.clone(), Arc::clone(&slot));
+            state.metrics.spawn_blocking(move || {
+                let tally = job.play(games, &stop);
+                drop(slot);
+                tally
+            })
         })
         .collect();
     let mut tally = Tally::default();
@@ -46,4 +57,13 @@ pub async fn post_tournament(
         state.metrics.add_nodes(player.algorithm, player.nodes);
     }
     Ok(Json(report))
+}
+
+/// Sets the flag when dropped: however the handler ends.
+struct CancelOnDrop(Arc<AtomicBool>);
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
 }
