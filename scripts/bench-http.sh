@@ -9,24 +9,17 @@ cd "$(dirname "$0")/.."
 
 duration=${1:-10s}
 command -v wrk >/dev/null || { echo "wrk is not installed (apt-get install wrk)" >&2; exit 1; }
-cargo build --release --locked --quiet
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 # With two cores or more, the server and wrk get a core each (taskset) instead of fighting over
 # both: the figures then measure the server, and vary much less from run to run.
-server_cpus="" client_cpus="" threads=2
+server_cpus=() client_cpus="" threads=2
 if command -v taskset >/dev/null && [ "$(nproc)" -ge 2 ]; then
-    server_cpus="taskset -c 1-$(($(nproc) - 1))" client_cpus="taskset -c 0" threads=1
+    server_cpus=(taskset -c "1-$(($(nproc) - 1))") client_cpus="taskset -c 0" threads=1
 fi
 # Per-request log lines are off (RUST_LOG=warn) so the figures measure the service, not the
 # terminal; both routes are measured under the same setting.
-RUST_LOG=warn $server_cpus target/release/sente serve --addr "127.0.0.1:$port" &
-server=$!
-scratch=$(mktemp -d)
-trap 'kill "$server" 2>/dev/null || true; rm -rf "$scratch"' EXIT
-for _ in $(seq 50); do
-    curl -sf "http://127.0.0.1:$port/healthz" >/dev/null && break
-    sleep 0.1
-done
+# shellcheck source=scripts/release-server.sh
+. scripts/release-server.sh
+start_server env RUST_LOG=warn "${server_cpus[@]}" --
 
 cat >"$scratch/move.lua" <<'LUA'
 wrk.method = "POST"
@@ -48,7 +41,7 @@ run() { # name, extra wrk arguments...
     echo "$rps" >"$scratch/$(echo "$name" | tr -dc a-z).rps"
 }
 
-echo "wrk -t$threads -c64 -d$duration ${client_cpus:+($client_cpus) }against the release binary${server_cpus:+ ($server_cpus)}"
+echo "wrk -t$threads -c64 -d$duration ${client_cpus:+($client_cpus) }against the release binary${server_cpus[*]:+ (${server_cpus[*]})}"
 run /healthz
 run /move -s "$scratch/move.lua"
 awk -v h="$(cat "$scratch/healthz.rps")" -v m="$(cat "$scratch/move.rps")" \

@@ -13,16 +13,9 @@ cd "$(dirname "$0")/.."
 
 duration=${1:-60s}
 command -v wrk >/dev/null || { echo "wrk is not installed (apt-get install wrk)" >&2; exit 1; }
-cargo build --release --locked --quiet
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-RUST_LOG=warn target/release/sente serve --addr "127.0.0.1:$port" &
-server=$!
-scratch=$(mktemp -d)
-trap 'kill "$server" 2>/dev/null || true; rm -rf "$scratch"' EXIT
-for _ in $(seq 50); do
-    curl -sf "http://127.0.0.1:$port/healthz" >/dev/null && break
-    sleep 0.1
-done
+# shellcheck source=scripts/release-server.sh
+. scripts/release-server.sh
+start_server env RUST_LOG=warn --
 
 # A wrk script that walks a list of (path, body) requests and counts responses by status.
 # (wrk does not say which request a response answers, so each route class gets its own wrk.)

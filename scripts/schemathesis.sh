@@ -14,26 +14,12 @@ if [ ! -x "$venv/bin/schemathesis" ]; then
     "$venv/bin/pip" install --quiet --disable-pip-version-check 'schemathesis==4.32.5'
 fi
 
-cargo build --release --locked --quiet
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-log=$(mktemp)
+# shellcheck source=scripts/release-server.sh
+. scripts/release-server.sh
 # A short tournament time limit keeps generated tournaments of 100,000 games quick. A single
 # search may legitimately take up to its knobs' maxima (a 10,000 ms time limit), hence the
 # request timeout of 30 s below.
-target/release/sente serve --addr "127.0.0.1:$port" --tournament-time-limit-ms 500 >"$log" 2>&1 &
-server=$!
-trap 'kill "$server" 2>/dev/null || true; rm -f "$log"' EXIT
-python3 - "$port" <<'PY'
-import sys, time, urllib.request
-for _ in range(100):
-    try:
-        urllib.request.urlopen(f"http://127.0.0.1:{sys.argv[1]}/healthz", timeout=1)
-        break
-    except OSError:
-        time.sleep(0.1)
-else:
-    sys.exit("the server did not start")
-PY
+start_server -- --tournament-time-limit-ms 500
 
 for mode in positive negative; do
     echo "schemathesis: $mode inputs, up to $examples per operation"
@@ -46,8 +32,8 @@ for mode in positive negative; do
         --generation-database none \
         --no-color
 done
-if grep -q 'panicked' "$log"; then
+if grep -q 'panicked' "$scratch/server.log"; then
     echo "the server panicked:" >&2
-    grep -A5 panicked "$log" >&2
+    grep -A5 panicked "$scratch/server.log" >&2
     exit 1
 fi
