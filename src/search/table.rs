@@ -49,9 +49,10 @@ impl TranspositionTable {
     }
 
     /// A table sized for a game of `plies` plies: room for a small game's every position
-    /// (2^12 for tic-tac-toe's 5,478), at most 2^20 entries (24 MiB) for larger ones.
+    /// (2^12 for tic-tac-toe's 5,478), at most 2^18 entries (4 MiB) for larger ones: each
+    /// concurrent search has its own, and the service's memory must stay bounded.
     pub(super) fn for_plies(plies: usize) -> Self {
-        Self::with_bits((plies as u32 + 3).min(20))
+        Self::with_bits((plies as u32 + 3).min(18))
     }
 
     fn slot(&self, key: u64) -> usize {

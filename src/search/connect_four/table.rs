@@ -10,12 +10,25 @@
 //! Each entry also records the search it belongs to; entries of earlier searches read as
 //! empty, so a table handed from one request to the next is cleared in constant time, and no
 //! result depends on which request ran before (the whole table is zeroed only when the 16-bit
-//! search counter wraps). Tables are kept in a pool, so concurrent solves each get their own:
-//! 8,388,593 entries of 8 bytes, 64 MiB each.
+//! search counter wraps).
+//!
+//! Tables are kept in a pool, so that concurrent solves each get their own. Only one is large
+//! (8,388,593 entries of 8 bytes, 64 MiB): it is what the benchmarks measure and what a lone
+//! solve gets. A solve that starts while it is in use gets a small one (262,139 entries, 2 MiB),
+//! slower on positions far from the end but exact all the same, so the service's memory stays
+//! bounded however many solves run at once (with two cores, a handful, each a few MiB).
 
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 
-const SIZE: usize = 8_388_593;
+/// Entries of the large table: a prime just under 2^23.
+const LARGE: usize = 8_388_593;
+/// Entries of a small table: a prime just under 2^18, still above 2^17, so that prime times
+/// 2^32 exceeds 2^49 and the no-false-hit argument above holds for it too.
+const SMALL: usize = 262_139;
+
+/// Whether the large table has been made: there is only ever one.
+static LARGE_MADE: AtomicBool = AtomicBool::new(false);
 
 pub(super) struct Table {
     /// Per entry, packed so that a probe is one memory access (the table is far larger than
@@ -23,17 +36,34 @@ pub(super) struct Table {
     /// bits 32..40 and the search in bits 40..56.
     entries: Vec<u64>,
     search: u16,
+    large: bool,
 }
 
 impl Table {
-    fn new() -> Self {
-        let mut entries = Vec::with_capacity(SIZE);
+    fn new(large: bool) -> Self {
+        let size = if large { LARGE } else { SMALL };
+        let mut entries = Vec::with_capacity(size);
         advise_huge_pages(&entries);
         // Filled with 1 (search tag 0, which no search uses) rather than zeros, so that every
         // page is written now, when the table is made, and not faulted in one by one during
         // the first searches (zeroed memory is mapped lazily).
-        entries.resize(SIZE, 1);
-        Table { entries, search: 0 }
+        entries.resize(size, 1);
+        Table {
+            entries,
+            search: 0,
+            large,
+        }
+    }
+
+    /// The entry of `key`. Both sizes are constants, so each remainder compiles to a multiply
+    /// rather than a division, and the branch always goes the same way within a search.
+    #[inline]
+    fn index(&self, key: u64) -> usize {
+        if self.large {
+            (key % LARGE as u64) as usize
+        } else {
+            (key % SMALL as u64) as usize
+        }
     }
 
     /// Forgets every entry.
@@ -47,7 +77,7 @@ impl Table {
 
     #[inline]
     pub(super) fn put(&mut self, key: u64, value: u8) {
-        let index = (key % SIZE as u64) as usize;
+        let index = self.index(key);
         self.entries[index] =
             u64::from(key as u32) | u64::from(value) << 32 | u64::from(self.search) << 40;
     }
@@ -55,7 +85,7 @@ impl Table {
     /// The stored value, or 0 (never stored: the encodings start at 1).
     #[inline]
     pub(super) fn get(&self, key: u64) -> u8 {
-        let entry = self.entries[(key % SIZE as u64) as usize];
+        let entry = self.entries[self.index(key)];
         if entry >> 40 == u64::from(self.search) && entry as u32 == key as u32 {
             (entry >> 32) as u8
         } else {
@@ -93,11 +123,27 @@ static POOL: Mutex<Vec<Table>> = Mutex::new(Vec::new());
 pub(super) struct PooledTable(Option<Table>);
 
 impl PooledTable {
+    /// The large table if it is free, else a small one.
     pub(super) fn take() -> Self {
-        let table = POOL.lock().unwrap_or_else(|p| p.into_inner()).pop();
-        let mut table = table.unwrap_or_else(Table::new);
+        let table = {
+            let mut pool = POOL.lock().unwrap_or_else(|p| p.into_inner());
+            match pool.iter().position(|table| table.large) {
+                Some(large) => Some(pool.swap_remove(large)),
+                None => pool.pop(),
+            }
+        };
+        let mut table = table.unwrap_or_else(|| {
+            let large = !LARGE_MADE.swap(true, Ordering::Relaxed);
+            Table::new(large)
+        });
         table.clear();
         PooledTable(Some(table))
+    }
+
+    /// Whether this is the large table.
+    #[cfg(test)]
+    pub(super) fn is_large(&self) -> bool {
+        self.0.as_ref().is_some_and(|table| table.large)
     }
 }
 
@@ -131,12 +177,27 @@ mod tests {
         let mut table = PooledTable::take();
         table.put(0x1234_5678_9ABC, 7);
         assert_eq!(table.get(0x1234_5678_9ABC), 7);
+        let size = if table.is_large() { LARGE } else { SMALL };
         assert_eq!(
-            table.get(0x1234_5678_9ABC + SIZE as u64),
+            table.get(0x1234_5678_9ABC + size as u64),
             0,
             "same slot, other key"
         );
         table.clear();
         assert_eq!(table.get(0x1234_5678_9ABC), 0);
+    }
+
+    #[test]
+    fn a_solve_beside_one_holding_the_large_table_gets_a_small_one() {
+        let first = PooledTable::take();
+        let second = PooledTable::take();
+        let third = PooledTable::take();
+        // Other tests may hold tables at the same time, but only one table is ever large.
+        let large = [&first, &second, &third]
+            .iter()
+            .filter(|table| table.is_large())
+            .count();
+        assert!(large <= 1, "{large} large tables at once");
+        assert!(!second.is_large() || !first.is_large());
     }
 }
