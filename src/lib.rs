@@ -10,7 +10,8 @@
 //! - [`tournament`]: many games between two configured players, seeded per game so that any
 //!   split of the games adds up to the same result.
 //! - [`search`]: the algorithms, generic over `Game`, one file each: random, minimax, negamax,
-//!   alphabeta, mcs, mcts. Each returns a [`search::SearchResult`].
+//!   alphabeta, mcs, mcts, and the solvers. Each returns a [`search::SearchResult`], and
+//!   honours a [`search::Budget`] (deadline, node limit, cancellation) from inside its loop.
 //! - [`game`]: the rules. The [`game::Game`] trait and the games on bitboards
 //!   ([`game::TicTacToe`]). Knows nothing of search.
 

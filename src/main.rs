@@ -13,6 +13,7 @@ use sente::api::knobs::PlayerSpec;
 use sente::api::match_play::TournamentJob;
 use sente::api::play::MoveJob;
 use sente::api::request::{MoveRequest, PositionSpec, TournamentRequest};
+use sente::search::Budget;
 
 #[derive(Parser)]
 #[command(
@@ -55,6 +56,13 @@ struct ServeArgs {
     /// Heavy requests that may wait for a slot; more are refused with 503 [default: 64].
     #[arg(long, env = "SENTE_HEAVY_QUEUE")]
     heavy_queue: Option<usize>,
+    /// No search of /move or /analyze runs longer than this, whatever its knobs
+    /// [default: 15000].
+    #[arg(long, env = "SENTE_MAX_SEARCH_MS", value_parser = clap::value_parser!(u64).range(1..))]
+    max_search_ms: Option<u64>,
+    /// Game states one search may visit or create [default: 100000000].
+    #[arg(long, env = "SENTE_MAX_NODES", value_parser = clap::value_parser!(u64).range(1..))]
+    max_nodes: Option<u64>,
 }
 
 #[derive(Args)]
@@ -218,6 +226,12 @@ fn serve(args: ServeArgs) -> Result<(), Problem> {
     if let Some(ms) = args.tournament_time_limit_ms {
         state.tournament_time_limit = std::time::Duration::from_millis(ms);
     }
+    if let Some(ms) = args.max_search_ms {
+        state.search_limits.max_search_time = std::time::Duration::from_millis(ms);
+    }
+    if let Some(max) = args.max_nodes {
+        state.search_limits.max_nodes = Some(max);
+    }
     if args.heavy_slots.is_some() || args.heavy_queue.is_some() {
         let defaults = state.admission.limits();
         state.admission = std::sync::Arc::new(sente::http::admission::Admission::new(
@@ -261,7 +275,7 @@ fn run_move(args: MoveArgs) -> Result<(), Problem> {
             tiebreak: args.tiebreak,
         },
     };
-    print_json(&MoveJob::new(request)?.run()?);
+    print_json(&MoveJob::new(request)?.run(&Budget::unlimited())?);
     Ok(())
 }
 

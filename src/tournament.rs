@@ -7,41 +7,11 @@
 //! blocking pool, or across replicas — adds up to exactly the same totals.
 
 use std::ops::Range;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
 
 use serde::Serialize;
 
 use crate::game::{Game, Outcome};
-use crate::search::{self, Solve, Strategy, seed};
-
-/// When to stop playing: a deadline, a cancellation flag (set when the client has gone away),
-/// or both. Checked before every move.
-#[derive(Clone, Debug, Default)]
-pub struct Stop {
-    pub deadline: Option<Instant>,
-    pub cancelled: Option<Arc<AtomicBool>>,
-}
-
-impl Stop {
-    /// Stop at `deadline`.
-    pub fn at(deadline: Instant) -> Self {
-        Stop {
-            deadline: Some(deadline),
-            cancelled: None,
-        }
-    }
-
-    pub fn is_due(&self) -> bool {
-        self.deadline
-            .is_some_and(|deadline| Instant::now() >= deadline)
-            || self
-                .cancelled
-                .as_ref()
-                .is_some_and(|cancelled| cancelled.load(Ordering::Relaxed))
-    }
-}
+use crate::search::{self, Budget, Solve, Strategy, seed};
 
 /// Which of the two players: A is `players[0]`, B is `players[1]`.
 pub type Seat = usize;
@@ -115,13 +85,14 @@ pub struct GameRecord<G: Game> {
 impl<G: Solve> Tournament<G> {
     /// Plays game `index` to the end.
     pub fn play_game(&self, index: u64) -> GameRecord<G> {
-        self.play_game_until(index, &Stop::default())
+        self.play_game_until(index, &Budget::unlimited())
             .expect("a game that is never stopped is played to the end")
     }
 
-    /// Plays game `index`, giving it up (`None`) if `stop` comes due between two moves: a game
-    /// of slow players can last far longer than one search.
-    pub fn play_game_until(&self, index: u64, stop: &Stop) -> Option<GameRecord<G>> {
+    /// Plays game `index`, giving it up (`None`) if `budget` runs out: its deadline and
+    /// cancellation are checked between moves (a game of slow players can last far longer than
+    /// one search) and inside every search, and its node limit holds for each search.
+    pub fn play_game_until(&self, index: u64, budget: &Budget) -> Option<GameRecord<G>> {
         let first: Seat = if index.is_multiple_of(2) { 0 } else { 1 };
         let game_seed = seed::derive(self.seed, index);
         let first_side = self.start.side_to_move();
@@ -129,7 +100,7 @@ impl<G: Solve> Tournament<G> {
         let mut moves = Vec::new();
         let mut nodes = [0; 2];
         while !game.outcome().is_over() {
-            if stop.is_due() {
+            if budget.is_due() {
                 return None;
             }
             let seat = if game.side_to_move() == first_side {
@@ -138,8 +109,13 @@ impl<G: Solve> Tournament<G> {
                 1 - first
             };
             let move_seed = seed::derive(game_seed, moves.len() as u64);
-            let result = search::search(&game, &self.players[seat], move_seed)
+            let result = search::search_within(&game, &self.players[seat], move_seed, budget)
                 .expect("the game is in progress");
+            // A move cut short by the deadline or a cancellation is not the player's choice:
+            // the game is given up rather than counted with it.
+            if budget.is_due() {
+                return None;
+            }
             nodes[seat] += result.nodes;
             moves.push(result.best_move);
             game = game.play(result.best_move);
@@ -159,16 +135,17 @@ impl<G: Solve> Tournament<G> {
 
     /// Plays the games whose indices are in `games` and adds up the results.
     pub fn play(&self, games: Range<u64>) -> Tally {
-        self.play_until(games, &Stop::default())
+        self.play_until(games, &Budget::unlimited())
     }
 
-    /// Plays the games in `games` in order until `stop` comes due, checked before every move:
+    /// Plays the games in `games` in order until `budget` runs out (see
+    /// [`Tournament::play_game_until`]):
     /// the tally then covers the games completed, a prefix of the range (see [`Tally::games`]);
     /// the game in progress is not counted.
-    pub fn play_until(&self, games: Range<u64>, stop: &Stop) -> Tally {
+    pub fn play_until(&self, games: Range<u64>, budget: &Budget) -> Tally {
         let mut tally = Tally::default();
         for index in games {
-            let Some(record) = self.play_game_until(index, stop) else {
+            let Some(record) = self.play_game_until(index, budget) else {
                 break;
             };
             tally.games += 1;

@@ -1072,3 +1072,90 @@ async fn a_tournament_whose_client_goes_away_stops_and_frees_its_slot() {
         started.elapsed()
     );
 }
+
+#[tokio::test]
+async fn the_services_node_limit_stops_a_search_and_says_so() {
+    use sente::http::SearchLimits;
+    let url = start_with(AppState {
+        search_limits: SearchLimits {
+            max_nodes: Some(5_000),
+            ..SearchLimits::default()
+        },
+        ..AppState::default()
+    })
+    .await;
+    let limits: Value = Client::new()
+        .get(format!("{url}/limits"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(limits["max_nodes"], 5_000);
+    assert_eq!(limits["max_search_ms"], 15_000);
+    // The full tree is 549,946 nodes: minimax is stopped, and answers a move all the same.
+    let body: Value = post(&url, "/move", json!({"algorithm": "minimax"}))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(body["stopped_by"], "node_limit", "{body}");
+    assert_eq!(body["exact"], false, "{body}");
+    assert!(body["nodes"].as_u64().unwrap() < 10_000, "{body}");
+    assert!(body["move"].as_u64().unwrap() < 9, "{body}");
+    let analysis: Value = post(&url, "/analyze", json!({"algorithm": "negamax"}))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(analysis["stopped_by"], "node_limit", "{analysis}");
+    // A search within the limit says nothing of it.
+    let small: Value = post(
+        &url,
+        "/move",
+        json!({"algorithm": "minimax", "board": "XX.OO...."}),
+    )
+    .await
+    .json()
+    .await
+    .unwrap();
+    assert!(small.get("stopped_by").is_none(), "{small}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_search_whose_client_goes_away_stops_and_frees_its_slot() {
+    use sente::http::admission::{Admission, AdmissionLimits};
+    let url = start_with(AppState {
+        admission: std::sync::Arc::new(Admission::new(AdmissionLimits {
+            heavy_slots: 1,
+            heavy_queue: 1,
+        })),
+        ..AppState::default()
+    })
+    .await;
+    // Ten seconds of mcts, abandoned by its client after 300 ms.
+    let abandoned = Client::new()
+        .post(format!("{url}/move"))
+        .json(&json!({"game": "connect4", "algorithm": "mcts", "simulations": 1000000, "time_limit_ms": 10000}))
+        .timeout(Duration::from_millis(300))
+        .send()
+        .await;
+    assert!(abandoned.is_err(), "the client gave up");
+    // The next heavy request waits for the slot, which the cancelled search frees at its next
+    // look at its budget, not after ten seconds.
+    let started = std::time::Instant::now();
+    let response = post(
+        &url,
+        "/move",
+        json!({"game": "connect4", "algorithm": "mcts", "simulations": 2000}),
+    )
+    .await;
+    assert_eq!(response.status(), StatusCode::OK);
+    // Generous, for shared machines; the search alone would hold the slot for 9.7 s more.
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        started.elapsed()
+    );
+}

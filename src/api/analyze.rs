@@ -4,7 +4,7 @@ use serde::Serialize;
 
 use super::play::MoveJob;
 use super::{Problem, with_game};
-use crate::search::{self, Solve};
+use crate::search::{self, Budget, Solve};
 
 /// The answer to an analysis request.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -16,6 +16,10 @@ pub struct AnalyzeResponse {
     pub seed: Option<u64>,
     pub nodes: u64,
     pub elapsed_us: u64,
+    /// Why the analysis stopped early, if it did (as in the answer to `/move`); an exact
+    /// algorithm stopped before valuing every move lists only those it valued.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stopped_by: Option<&'static str>,
     /// Every legal move, best first (most visited first for mcts).
     pub moves: Vec<MoveScore>,
 }
@@ -36,13 +40,14 @@ pub struct MoveScore {
 }
 
 impl MoveJob {
-    /// Analyses every legal move. CPU-bound: call it where blocking is allowed.
-    pub fn analyze(&self) -> Result<AnalyzeResponse, Problem> {
-        with_game!(self.position, game => self.analyze_game(game))
+    /// Analyses every legal move within `budget`. CPU-bound: call it where blocking is
+    /// allowed.
+    pub fn analyze(&self, budget: &Budget) -> Result<AnalyzeResponse, Problem> {
+        with_game!(self.position, game => self.analyze_game(game, budget))
     }
 
-    fn analyze_game<G: Solve>(&self, game: G) -> Result<AnalyzeResponse, Problem> {
-        let analysis = search::analyze(&game, &self.strategy, self.seed)
+    fn analyze_game<G: Solve>(&self, game: G, budget: &Budget) -> Result<AnalyzeResponse, Problem> {
+        let analysis = search::analyze_within(&game, &self.strategy, self.seed, budget)
             .map_err(|error| Problem::invalid("board", error.to_string()))?;
         Ok(AnalyzeResponse {
             game: G::NAME,
@@ -50,6 +55,7 @@ impl MoveJob {
             seed: self.strategy.is_randomized().then_some(self.seed),
             nodes: analysis.nodes,
             elapsed_us: analysis.elapsed.as_micros() as u64,
+            stopped_by: analysis.stopped_by.map(|cutoff| cutoff.name()),
             moves: analysis
                 .moves
                 .iter()

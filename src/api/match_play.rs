@@ -12,8 +12,9 @@ use serde::Serialize;
 use super::request::{DEFAULT_GAMES, MAX_FIRST_GAME, MAX_GAMES, TournamentRequest};
 use super::{AnyGame, GameKind, Problem, knobs, with_game};
 use crate::game::Game;
+use crate::search::Budget;
 use crate::search::{Solve, Strategy, seed};
-use crate::tournament::{PlayerSummary, Stop, Tally, Tournament};
+use crate::tournament::{PlayerSummary, Tally, Tournament};
 
 /// The answer to a tournament request.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -87,10 +88,10 @@ impl TournamentJob {
         self.games.clone()
     }
 
-    /// Plays the games in `games` (a part of [`TournamentJob::games`]) until `stop` comes due.
+    /// Plays the games in `games` (a part of [`TournamentJob::games`]) until `budget` runs out.
     /// CPU-bound.
-    pub fn play(&self, games: Range<u64>, stop: &Stop) -> Tally {
-        with_game!(self.start, start => self.tournament(start).play_until(games, stop))
+    pub fn play(&self, games: Range<u64>, budget: &Budget) -> Tally {
+        with_game!(self.start, start => self.tournament(start).play_until(games, budget))
     }
 
     /// Plays every game on `threads` OS threads.

@@ -4,7 +4,7 @@ use serde::Serialize;
 
 use super::request::MoveRequest;
 use super::{AnyGame, GameKind, Problem, Status, knobs, with_game};
-use crate::search::{self, Solve, Strategy, Tiebreak, seed};
+use crate::search::{self, Budget, Solve, Strategy, Tiebreak, seed};
 
 /// The answer to a move request.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -26,6 +26,10 @@ pub struct MoveResponse {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub seed: Option<u64>,
     pub elapsed_us: u64,
+    /// Why the search stopped before finishing what it was asked, if it did: `time_limit` (its
+    /// own), `deadline` or `node_limit` (the service's), `cancelled`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stopped_by: Option<&'static str>,
     /// The board after the move, in text form.
     pub board: String,
     /// The game's status after the move.
@@ -78,13 +82,13 @@ impl MoveJob {
         }
     }
 
-    /// Runs the search. CPU-bound: call it where blocking is allowed.
-    pub fn run(&self) -> Result<MoveResponse, Problem> {
-        with_game!(self.position, game => self.run_game(game))
+    /// Runs the search within `budget`. CPU-bound: call it where blocking is allowed.
+    pub fn run(&self, budget: &Budget) -> Result<MoveResponse, Problem> {
+        with_game!(self.position, game => self.run_game(game, budget))
     }
 
-    fn run_game<G: Solve>(&self, game: G) -> Result<MoveResponse, Problem> {
-        let result = search::search(&game, &self.strategy, self.seed)
+    fn run_game<G: Solve>(&self, game: G, budget: &Budget) -> Result<MoveResponse, Problem> {
+        let result = search::search_within(&game, &self.strategy, self.seed, budget)
             .map_err(|error| Problem::invalid("board", error.to_string()))?;
         let (row, col) = game.move_cell(result.best_move);
         let after = game.play(result.best_move);
@@ -101,6 +105,7 @@ impl MoveJob {
             game: G::NAME,
             seed: self.strategy.is_randomized().then_some(self.seed),
             elapsed_us: result.elapsed.as_micros() as u64,
+            stopped_by: result.stopped_by.map(|cutoff| cutoff.name()),
             board: after.to_string(),
             status: after.outcome().into(),
         })

@@ -30,6 +30,8 @@ pub async fn get_limits(State(state): State<AppState>) -> Json<Value> {
         "heavy_slots": admission.heavy_slots,
         "heavy_queue": admission.heavy_queue,
         "tournament_time_limit_ms": state.tournament_time_limit.as_millis() as u64,
+        "max_search_ms": state.search_limits.max_search_time.as_millis() as u64,
+        "max_nodes": state.search_limits.max_nodes,
         "max_body_bytes": super::MAX_BODY_BYTES,
         "max_games": crate::api::request::MAX_GAMES,
         "max_depth": crate::api::knobs::MAX_DEPTH,

@@ -1,18 +1,19 @@
 //! `POST /tournament`: games in chunks on tokio's blocking pool.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use axum::extract::State;
 
 use super::AppState;
 use super::body::JsonBody;
+use super::cancel::CancelOnDrop;
 use super::json::Json;
 use crate::api::Problem;
 use crate::api::match_play::{TournamentJob, TournamentResponse};
 use crate::api::request::TournamentRequest;
-use crate::tournament::{Stop, Tally, chunks};
+use crate::search::Budget;
+use crate::tournament::{Tally, chunks};
 
 pub async fn post_tournament(
     State(state): State<AppState>,
@@ -24,13 +25,13 @@ pub async fn post_tournament(
     let slot = Arc::new(state.admission.slot().await?);
     let _in_flight = state.metrics.tournament_started();
     let started = Instant::now();
-    // If the client goes away, axum drops this handler's future: the guard then tells the
-    // chunks to stop before their next move, which frees their threads (and the slot).
-    let cancelled = Arc::new(AtomicBool::new(false));
-    let _cancel_on_drop = CancelOnDrop(Arc::clone(&cancelled));
-    let stop = Stop {
+    // If the client goes away, the guard tells the chunks to stop, in the search they are in,
+    // which frees their threads (and the slot).
+    let cancel = CancelOnDrop::new();
+    let budget = Budget {
         deadline: Some(started + state.tournament_time_limit),
-        cancelled: Some(cancelled),
+        max_nodes: state.search_limits.max_nodes,
+        cancelled: Some(cancel.flag()),
     };
     // One contiguous chunk per core: the games of a chunk run one after another on one
     // blocking thread, so a tournament never takes more threads than there are cores, and the
@@ -38,9 +39,9 @@ pub async fn post_tournament(
     let tasks: Vec<_> = chunks(job.games(), state.cores)
         .into_iter()
         .map(|games| {
-            let (job, stop, slot) = (Arc::clone(&job), stop.clone(), Arc::clone(&slot));
+            let (job, budget, slot) = (Arc::clone(&job), budget.clone(), Arc::clone(&slot));
             state.metrics.spawn_blocking(move || {
-                let tally = job.play(games, &stop);
+                let tally = job.play(games, &budget);
                 drop(slot);
                 tally
             })
@@ -57,13 +58,4 @@ pub async fn post_tournament(
         state.metrics.add_nodes(player.algorithm, player.nodes);
     }
     Ok(Json(report))
-}
-
-/// Sets the flag when dropped: however the handler ends.
-struct CancelOnDrop(Arc<AtomicBool>);
-
-impl Drop for CancelOnDrop {
-    fn drop(&mut self) {
-        self.0.store(true, Ordering::Relaxed);
-    }
 }

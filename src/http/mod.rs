@@ -6,6 +6,7 @@
 pub mod admission;
 mod analyze;
 mod body;
+mod cancel;
 mod catalogue;
 pub mod healthcheck;
 #[cfg(feature = "test-hooks")]
@@ -20,7 +21,8 @@ pub mod shutdown;
 use std::future::Future;
 use std::net::SocketAddr;
 use std::sync::Arc;
-use std::time::Duration;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
 
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
@@ -32,6 +34,7 @@ use tower_http::trace::{DefaultMakeSpan, DefaultOnResponse, TraceLayer};
 use tracing::Level;
 
 use crate::api::Problem;
+use crate::search::Budget;
 pub use body::MAX_BODY_BYTES;
 pub use catalogue::OPENAPI_YAML;
 
@@ -46,6 +49,46 @@ pub struct AppState {
     /// No game of a tournament starts after this much time; the answer then says
     /// `complete: false`. This bounds the time one request can hold the machine.
     pub tournament_time_limit: Duration,
+    /// What any one search may spend, whatever its knobs.
+    pub search_limits: SearchLimits,
+}
+
+/// The service's limits on every search, on top of the algorithms' own knobs.
+#[derive(Copy, Clone, Debug)]
+pub struct SearchLimits {
+    /// No search of `/move` or `/analyze` runs longer (a tournament's searches stop at the
+    /// tournament's limit instead).
+    pub max_search_time: Duration,
+    /// Game states one search may visit or create.
+    pub max_nodes: Option<u64>,
+}
+
+/// Default of [`SearchLimits::max_search_time`]: above the largest `time_limit_ms` (10 s), so
+/// that it only stops searches whose knobs do not bound their time.
+pub const DEFAULT_MAX_SEARCH_TIME: Duration = Duration::from_secs(15);
+
+/// Default of [`SearchLimits::max_nodes`]: about twice what the largest knobs need (minimax 9
+/// plies deep on Connect Four visits about 47 million), a second or two of search.
+pub const DEFAULT_MAX_NODES: u64 = 100_000_000;
+
+impl Default for SearchLimits {
+    fn default() -> Self {
+        SearchLimits {
+            max_search_time: DEFAULT_MAX_SEARCH_TIME,
+            max_nodes: Some(DEFAULT_MAX_NODES),
+        }
+    }
+}
+
+impl SearchLimits {
+    /// The budget of a search starting now.
+    pub fn budget(&self, cancelled: Option<Arc<AtomicBool>>) -> Budget {
+        Budget {
+            deadline: Some(Instant::now() + self.max_search_time),
+            max_nodes: self.max_nodes,
+            cancelled,
+        }
+    }
 }
 
 /// Heavy requests that may wait for a slot, by default.
@@ -65,6 +108,7 @@ impl Default for AppState {
             })),
             cores,
             tournament_time_limit: DEFAULT_TOURNAMENT_TIME_LIMIT,
+            search_limits: SearchLimits::default(),
         }
     }
 }

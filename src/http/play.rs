@@ -4,6 +4,7 @@ use axum::extract::State;
 
 use super::AppState;
 use super::body::JsonBody;
+use super::cancel::CancelOnDrop;
 use super::json::Json;
 use crate::api::Problem;
 use crate::api::play::{MoveJob, MoveResponse};
@@ -17,12 +18,14 @@ pub async fn post_move(
     let response = if job.is_light() {
         // Answering in place costs less than handing a few microseconds of work to another
         // thread and back; only heavier searches go to the blocking pool.
-        job.run()
+        job.run(&state.search_limits.budget(None))
     } else {
         let _slot = state.admission.slot().await?;
+        let cancel = CancelOnDrop::new();
+        let budget = state.search_limits.budget(Some(cancel.flag()));
         state
             .metrics
-            .spawn_blocking(move || job.run())
+            .spawn_blocking(move || job.run(&budget))
             .await
             .map_err(super::problem::task_failed)?
     };

@@ -35,8 +35,8 @@ use std::time::{Duration, Instant};
 
 use super::table::{Bound, TranspositionTable};
 use super::{
-    INFINITY, PvTable, SearchResult, Value, depth_limit, exact_search_result, heuristic,
-    terminal_value,
+    Budget, Cutoff, INFINITY, Meter, PvTable, SearchResult, Value, depth_limit,
+    exact_search_result, heuristic, stopped_search_result, terminal_value,
 };
 use crate::game::Game;
 
@@ -85,9 +85,6 @@ impl AlphaBetaParams {
     }
 }
 
-/// Nodes between two looks at the clock.
-const CLOCK_INTERVAL: u64 = 1024;
-
 /// The alphabeta searcher: its settings and what it keeps between nodes.
 ///
 /// `ENHANCED: false` is the textbook search: the compiler drops every enhancement's branch
@@ -103,13 +100,13 @@ pub(super) struct AlphaBeta<G: Game, const ENHANCED: bool = true> {
     killers: Vec<[Option<G::Move>; 2]>,
     /// Per move index: how much cutoffs this move has caused, deeper ones counting more.
     history: Vec<u32>,
-    deadline: Option<Instant>,
-    /// Set when the deadline passed mid-search: the values since are meaningless.
-    aborted: bool,
+    /// The budget, and the iteration's deadline under a time limit. Once it says stop, the
+    /// values since are meaningless.
+    meter: Meter,
 }
 
 impl<G: Game, const ENHANCED: bool> AlphaBeta<G, ENHANCED> {
-    pub(super) fn new(enhancements: Enhancements) -> Self {
+    pub(super) fn new(enhancements: Enhancements, budget: &Budget) -> Self {
         let enhancements = if ENHANCED {
             enhancements
         } else {
@@ -124,8 +121,7 @@ impl<G: Game, const ENHANCED: bool> AlphaBeta<G, ENHANCED> {
                 .then(|| TranspositionTable::for_plies(G::MAX_PLIES)),
             killers: vec![[None; 2]; G::MAX_PLIES + 2],
             history: vec![0; G::MAX_PLIES.max(G::MOVE_INDICES)],
-            deadline: None,
-            aborted: false,
+            meter: Meter::new(budget),
         }
     }
 
@@ -140,16 +136,6 @@ impl<G: Game, const ENHANCED: bool> AlphaBeta<G, ENHANCED> {
     ) -> Value {
         self.nodes += 1;
         self.pv.clear(ply);
-        if ENHANCED
-            && let Some(deadline) = self.deadline
-            && self.nodes.is_multiple_of(CLOCK_INTERVAL)
-            && Instant::now() >= deadline
-        {
-            self.aborted = true;
-        }
-        if ENHANCED && self.aborted {
-            return 0;
-        }
         let outcome = game.outcome();
         if outcome.is_over() {
             return terminal_value(outcome, game.side_to_move(), ply);
@@ -157,6 +143,10 @@ impl<G: Game, const ENHANCED: bool> AlphaBeta<G, ENHANCED> {
         if depth == 0 {
             self.hit_horizon = true;
             return heuristic(game);
+        }
+        // Only nodes with children look at the budget: a leaf costs nothing to finish.
+        if self.meter.tick(self.nodes) {
+            return 0;
         }
 
         let alpha_before = alpha;
@@ -223,8 +213,11 @@ impl<G: Game, const ENHANCED: bool> AlphaBeta<G, ENHANCED> {
                     probe
                 }
             };
-            if ENHANCED && self.aborted {
-                return 0;
+            // Stopped: this value is meaningless, and nothing may be stored in the table; the
+            // root keeps the best of the moves it completed. (Without a table, nodes below the
+            // root need not look: every node after the stop returns at once.)
+            if (ENHANCED || ply == 0) && self.meter.is_stopped() {
+                return best;
             }
             if value > best {
                 best = value;
@@ -319,13 +312,14 @@ impl<G: Game, const ENHANCED: bool> AlphaBeta<G, ENHANCED> {
         self.pv.line(ply)
     }
 
-    pub(super) fn set_deadline(&mut self, deadline: Option<Instant>) {
-        self.deadline = deadline;
+    /// Sets the deadline of the iterations to come (the budget's stays).
+    pub(super) fn set_time_limit(&mut self, deadline: Option<Instant>) {
+        self.meter.set_time_limit(deadline);
     }
 
-    /// Whether the deadline passed during a search: its values are then meaningless.
-    pub(super) fn is_aborted(&self) -> bool {
-        self.aborted
+    /// Why the search stopped, if it did: its values since are meaningless.
+    pub(super) fn stopped_by(&self) -> Option<Cutoff> {
+        self.meter.stopped_by
     }
 }
 
@@ -349,7 +343,10 @@ fn search_to<G: Game, const ENHANCED: bool>(
 ) -> SearchResult<G::Move> {
     let value = searcher.value(game, limit, 0, -INFINITY, INFINITY);
     let pv = searcher.root_line();
-    exact_search_result(game, value, searcher.hit_horizon, searcher.nodes, pv)
+    match searcher.stopped_by() {
+        Some(cutoff) => stopped_search_result(game, value, searcher.nodes, pv, cutoff),
+        None => exact_search_result(game, value, searcher.hit_horizon, searcher.nodes, pv),
+    }
 }
 
 /// The moves of a node in the order they are searched.
@@ -433,28 +430,43 @@ impl SiblingKeys {
     }
 }
 
-pub(super) fn search<G: Game>(game: &G, params: &AlphaBetaParams) -> SearchResult<G::Move> {
+pub(super) fn search<G: Game>(
+    game: &G,
+    params: &AlphaBetaParams,
+    budget: &Budget,
+) -> SearchResult<G::Move> {
     let limit = depth_limit(params.depth);
     let Some(time_limit) = params.time_limit else {
         return if params.enhancements == Enhancements::NONE {
-            search_to(AlphaBeta::<G, false>::new(Enhancements::NONE), game, limit)
+            search_to(
+                AlphaBeta::<G, false>::new(Enhancements::NONE, budget),
+                game,
+                limit,
+            )
         } else {
-            search_to(AlphaBeta::<G, true>::new(params.enhancements), game, limit)
+            search_to(
+                AlphaBeta::<G, true>::new(params.enhancements, budget),
+                game,
+                limit,
+            )
         };
     };
-    let mut searcher = AlphaBeta::<G>::new(params.enhancements);
+    let mut searcher = AlphaBeta::<G>::new(params.enhancements, budget);
 
     // Iterative deepening. The table, killers and history carry over from one iteration to
     // the next, which is what makes the deeper iterations cheap. The first iteration runs
-    // without a deadline, so there is always a move to answer with.
+    // without the time limit, so there is always a move to answer with (only the budget can
+    // stop it).
     let deadline = Instant::now() + time_limit;
     let mut completed: Option<SearchResult<G::Move>> = None;
-    let remaining = (G::MAX_PLIES - game.ply()) as u32;
-    for depth in 1..=limit.min(remaining) {
-        searcher.deadline = (depth > 1).then_some(deadline);
+    let mut stopped_by = None;
+    let deepest = limit.min((G::MAX_PLIES - game.ply()) as u32);
+    for depth in 1..=deepest {
+        searcher.set_time_limit((depth > 1).then_some(deadline));
         searcher.hit_horizon = false;
         let value = searcher.value(game, depth, 0, -INFINITY, INFINITY);
-        if searcher.aborted {
+        if let Some(cutoff) = searcher.stopped_by() {
+            stopped_by = Some(cutoff);
             break;
         }
         let pv = searcher.root_line();
@@ -462,12 +474,26 @@ pub(super) fn search<G: Game>(game: &G, params: &AlphaBetaParams) -> SearchResul
         // Searched to the end of the game (or a proven result): no deeper search can change it.
         let done = !searcher.hit_horizon || result.exact;
         completed = Some(result);
-        if done || Instant::now() >= deadline {
+        if done {
+            break;
+        }
+        if depth < deepest && Instant::now() >= deadline {
+            stopped_by = Some(Cutoff::TimeLimit);
             break;
         }
     }
     // A result that stopped at the horizon is exact only if proven, as for any depth limit.
-    let mut result = completed.expect("the first iteration always completes");
-    result.nodes = searcher.nodes;
+    let mut result = match completed {
+        Some(result) => result,
+        None => stopped_search_result(
+            game,
+            0,
+            searcher.nodes,
+            Vec::new(),
+            stopped_by.expect("only a stop leaves no iteration completed"),
+        ),
+    };
+    result.nodes = result.nodes.max(searcher.nodes);
+    result.stopped_by = stopped_by;
     result
 }

@@ -13,8 +13,8 @@ use super::minimax::Minimax;
 use super::negamax::Negamax;
 use super::solver::perfect_table;
 use super::{
-    INFINITY, PROVEN, SearchError, SearchResult, SearchRng, Solve, Strategy, Tiebreak, Value,
-    depth_limit, judge, mcs, mcts,
+    Budget, Cutoff, INFINITY, PROVEN, SearchError, SearchResult, SearchRng, Solve, Strategy,
+    Tiebreak, Value, depth_limit, judge, mcs, mcts, stopped_search_result,
 };
 use crate::game::{Game, Player};
 
@@ -33,9 +33,11 @@ pub struct MoveAnalysis<M> {
 /// Every legal move, best first.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Analysis<M> {
+    /// Every legal move; when a limit stopped an exact analysis, only the moves it completed.
     pub moves: Vec<MoveAnalysis<M>>,
     pub nodes: u64,
     pub elapsed: Duration,
+    pub stopped_by: Option<Cutoff>,
 }
 
 /// Analyses every legal move of `game` with `strategy`.
@@ -44,23 +46,34 @@ pub fn analyze<G: Solve>(
     strategy: &Strategy,
     seed: u64,
 ) -> Result<Analysis<G::Move>, SearchError> {
+    analyze_within(game, strategy, seed, &Budget::unlimited())
+}
+
+/// [`analyze`], stopping early if `budget` runs out.
+pub fn analyze_within<G: Solve>(
+    game: &G,
+    strategy: &Strategy,
+    seed: u64,
+    budget: &Budget,
+) -> Result<Analysis<G::Move>, SearchError> {
     if game.outcome().is_over() {
         return Err(SearchError::GameOver);
     }
     let started = Instant::now();
     // Each move with a sort key (higher is better) and its analysis.
-    let (mut moves, nodes): (Vec<Ranked<G::Move>>, u64) = match *strategy {
+    let (mut moves, nodes, stopped_by): (Vec<Ranked<G::Move>>, u64, _) = match *strategy {
         Strategy::Random => (
             game.legal_moves()
                 .map(|mv| (0.0, analysis(mv, (0.0, false, None), None)))
                 .collect(),
             1,
+            None,
         ),
         Strategy::Mcs {
             playouts,
             time_limit,
         } => {
-            let sample = mcs::sample(game, playouts, time_limit, seed);
+            let sample = mcs::sample(game, playouts, time_limit, seed, budget);
             let moves = sample
                 .arms
                 .iter()
@@ -71,11 +84,12 @@ pub fn analyze<G: Solve>(
                     )
                 })
                 .collect();
-            (moves, sample.nodes)
+            (moves, sample.nodes, sample.stopped_by)
         }
         Strategy::Mcts(params) => {
-            let (tree, nodes) = mcts::grow(game, &params, seed);
-            let moves = tree
+            let grown = mcts::grow(game, &params, seed, budget);
+            let moves = grown
+                .tree
                 .root_children()
                 .iter()
                 .map(|child| {
@@ -85,10 +99,10 @@ pub fn analyze<G: Solve>(
                     )
                 })
                 .collect();
-            (moves, nodes)
+            (moves, grown.nodes, grown.stopped_by)
         }
         _ => {
-            let exact = exact_values(game, strategy);
+            let exact = exact_values(game, strategy, budget);
             let moves = exact
                 .values
                 .iter()
@@ -97,7 +111,7 @@ pub fn analyze<G: Solve>(
                     (f64::from(value.value), analysis(value.mv, judgement, None))
                 })
                 .collect();
-            (moves, exact.nodes)
+            (moves, exact.nodes, exact.stopped_by)
         }
     };
     // Stable: equally good moves keep the game's move order.
@@ -106,6 +120,7 @@ pub fn analyze<G: Solve>(
         moves: moves.into_iter().map(|(_, analysis)| analysis).collect(),
         nodes,
         elapsed: started.elapsed(),
+        stopped_by,
     })
 }
 
@@ -135,61 +150,65 @@ struct MoveValue<M> {
 }
 
 struct ExactValues<M> {
+    /// The moves searched to the end (every move, unless a limit stopped the search).
     values: Vec<MoveValue<M>>,
     nodes: u64,
+    stopped_by: Option<Cutoff>,
 }
 
 /// Searches every root move with the exact algorithm of `strategy`.
-fn exact_values<G: Solve>(game: &G, strategy: &Strategy) -> ExactValues<G::Move> {
+fn exact_values<G: Solve>(game: &G, strategy: &Strategy, budget: &Budget) -> ExactValues<G::Move> {
     let moves: Vec<G::Move> = game.legal_moves().collect();
     match *strategy {
         Strategy::Minimax { depth, .. } => {
             let depth = depth_limit(depth);
-            let mut searcher = Minimax::new(G::MAX_PLIES);
+            let mut searcher = Minimax::new(G::MAX_PLIES, budget);
             searcher.nodes = 1;
             let x_to_move = game.side_to_move() == Player::X;
-            let values = moves
-                .iter()
-                .map(|&mv| {
-                    let child = game.play(mv);
-                    searcher.hit_horizon = false;
-                    let value = searcher.value(&child, depth - 1, 1, !x_to_move);
-                    let value = if x_to_move { value } else { -value };
-                    let line = line(mv, searcher.line(1));
-                    MoveValue {
-                        mv,
-                        value,
-                        hit_horizon: searcher.hit_horizon,
-                        line,
-                    }
-                })
-                .collect();
+            let mut values = Vec::with_capacity(moves.len());
+            for &mv in &moves {
+                let child = game.play(mv);
+                searcher.hit_horizon = false;
+                let value = searcher.value(&child, depth - 1, 1, !x_to_move);
+                if searcher.meter.is_stopped() {
+                    break;
+                }
+                let value = if x_to_move { value } else { -value };
+                values.push(MoveValue {
+                    mv,
+                    value,
+                    hit_horizon: searcher.hit_horizon,
+                    line: line(mv, searcher.line(1)),
+                });
+            }
             ExactValues {
                 values,
                 nodes: searcher.nodes,
+                stopped_by: searcher.meter.stopped_by,
             }
         }
         Strategy::Negamax { depth, .. } => {
             let depth = depth_limit(depth);
-            let mut searcher = Negamax::new(G::MAX_PLIES);
+            let mut searcher = Negamax::new(G::MAX_PLIES, budget);
             searcher.nodes = 1;
-            let values = moves
-                .iter()
-                .map(|&mv| {
-                    searcher.hit_horizon = false;
-                    let value = -searcher.value(&game.play(mv), depth - 1, 1);
-                    let line = line(mv, searcher.line(1));
-                    MoveValue {
-                        mv,
-                        value,
-                        hit_horizon: searcher.hit_horizon,
-                        line,
-                    }
-                })
-                .collect();
+            let mut values = Vec::with_capacity(moves.len());
+            for &mv in &moves {
+                searcher.hit_horizon = false;
+                let value = -searcher.value(&game.play(mv), depth - 1, 1);
+                if searcher.meter.is_stopped() {
+                    break;
+                }
+                values.push(MoveValue {
+                    mv,
+                    value,
+                    hit_horizon: searcher.hit_horizon,
+                    line: line(mv, searcher.line(1)),
+                });
+            }
             ExactValues {
                 values,
                 nodes: searcher.nodes,
+                stopped_by: searcher.meter.stopped_by,
             }
         }
         Strategy::AlphaBeta(params, _) => alphabeta_values(
@@ -198,6 +217,7 @@ fn exact_values<G: Solve>(game: &G, strategy: &Strategy) -> ExactValues<G::Move>
             depth_limit(params.depth),
             params.enhancements,
             params.time_limit,
+            budget,
         ),
         Strategy::Solver { time_limit, .. } => match perfect_table::<G>() {
             Some(table) => {
@@ -208,7 +228,7 @@ fn exact_values<G: Solve>(game: &G, strategy: &Strategy) -> ExactValues<G::Move>
                         let value = -table.value(&child, 1);
                         let mut line = vec![mv];
                         if !child.outcome().is_over() {
-                            line.extend(child.solve(None).pv);
+                            line.extend(child.solve(None, &Budget::unlimited()).pv);
                         }
                         MoveValue {
                             mv,
@@ -222,9 +242,17 @@ fn exact_values<G: Solve>(game: &G, strategy: &Strategy) -> ExactValues<G::Move>
                 ExactValues {
                     values,
                     nodes: 1 + moves.len() as u64,
+                    stopped_by: None,
                 }
             }
-            None => alphabeta_values(game, &moves, u32::MAX, Enhancements::ALL, time_limit),
+            None => alphabeta_values(
+                game,
+                &moves,
+                u32::MAX,
+                Enhancements::ALL,
+                time_limit,
+                budget,
+            ),
         },
         Strategy::Random | Strategy::Mcs { .. } | Strategy::Mcts(_) => {
             unreachable!("only exact algorithms have exact values")
@@ -240,21 +268,24 @@ fn alphabeta_values<G: Game>(
     limit: u32,
     enhancements: Enhancements,
     time_limit: Option<Duration>,
+    budget: &Budget,
 ) -> ExactValues<G::Move> {
-    let mut searcher = AlphaBeta::<G>::new(enhancements);
+    let mut searcher = AlphaBeta::<G>::new(enhancements, budget);
     searcher.nodes = 1;
     let remaining = (G::MAX_PLIES - game.ply()) as u32;
     let deadline = time_limit.map(|limit| Instant::now() + limit);
     let first_depth = if deadline.is_some() { 1 } else { limit };
+    let deepest = limit.min(remaining).max(first_depth);
     let mut completed = Vec::new();
-    for depth in first_depth..=limit.min(remaining).max(first_depth) {
-        searcher.set_deadline(if depth > 1 { deadline } else { None });
+    let mut stopped_by = None;
+    for depth in first_depth..=deepest {
+        searcher.set_time_limit(if depth > 1 { deadline } else { None });
         let mut values = Vec::with_capacity(moves.len());
         let mut all_complete = true;
         for &mv in moves {
             searcher.hit_horizon = false;
             let value = -searcher.value(&game.play(mv), depth - 1, 1, -INFINITY, INFINITY);
-            if searcher.is_aborted() {
+            if searcher.stopped_by().is_some() {
                 break;
             }
             all_complete &= !searcher.hit_horizon;
@@ -265,17 +296,27 @@ fn alphabeta_values<G: Game>(
                 line: line(mv, searcher.line(1)),
             });
         }
-        if searcher.is_aborted() {
+        if let Some(cutoff) = searcher.stopped_by() {
+            stopped_by = Some(cutoff);
+            // With nothing complete yet, the moves that were: better than none.
+            if completed.is_empty() {
+                completed = values;
+            }
             break;
         }
         completed = values;
-        if all_complete || deadline.is_some_and(|deadline| Instant::now() >= deadline) {
+        if all_complete {
+            break;
+        }
+        if depth < deepest && deadline.is_some_and(|deadline| Instant::now() >= deadline) {
+            stopped_by = Some(Cutoff::TimeLimit);
             break;
         }
     }
     ExactValues {
         values: completed,
         nodes: searcher.nodes,
+        stopped_by,
     }
 }
 
@@ -292,13 +333,17 @@ pub(super) fn choose_among_ties<G: Solve>(
     game: &G,
     strategy: &Strategy,
     seed: u64,
+    budget: &Budget,
 ) -> SearchResult<G::Move> {
-    let ExactValues { values, mut nodes } = exact_values(game, strategy);
-    let best = values
-        .iter()
-        .map(|value| value.value)
-        .max()
-        .expect("a move to choose");
+    let ExactValues {
+        values,
+        mut nodes,
+        stopped_by,
+    } = exact_values(game, strategy, budget);
+    let Some(best) = values.iter().map(|value| value.value).max() else {
+        let cutoff = stopped_by.expect("only a stop leaves no move valued");
+        return stopped_search_result(game, 0, nodes, Vec::new(), cutoff);
+    };
     let ties: Vec<&MoveValue<G::Move>> =
         values.iter().filter(|value| value.value == best).collect();
     let chosen = match strategy.tiebreak() {
@@ -308,7 +353,7 @@ pub(super) fn choose_among_ties<G: Solve>(
             ties[rng.random_range(0..ties.len() as u32) as usize]
         }
         Tiebreak::Traps => {
-            let mut searcher = AlphaBeta::<G>::new(Enhancements::ALL);
+            let mut searcher = AlphaBeta::<G>::new(Enhancements::ALL, budget);
             let mut most = ties[0];
             let mut most_traps = None;
             for &tie in &ties {
@@ -322,6 +367,12 @@ pub(super) fn choose_among_ties<G: Solve>(
             most
         }
     };
+    // Stopped before every move had a value: the best of those that have one is only a bound.
+    if let Some(cutoff) = stopped_by
+        && values.len() < game.legal_moves().count()
+    {
+        return stopped_search_result(game, chosen.value, nodes, chosen.line.clone(), cutoff);
+    }
     let (score, exact, plies_to_end) = judge(game, chosen.value, chosen.hit_horizon);
     SearchResult {
         best_move: chosen.mv,
@@ -331,6 +382,7 @@ pub(super) fn choose_among_ties<G: Solve>(
         nodes,
         pv: chosen.line.clone(),
         elapsed: Duration::ZERO,
+        stopped_by,
     }
 }
 

@@ -9,15 +9,16 @@ use std::time::{Duration, Instant};
 use rand::SeedableRng;
 
 use super::playout::random_playout;
-use super::{SearchResult, SearchRng, terminal_value};
+use super::{Budget, Cutoff, Meter, SearchResult, SearchRng, terminal_value};
 use crate::game::Game;
 
 /// The playouts of every legal move.
 pub(super) struct Sample<G: Game> {
     pub(super) arms: Vec<Arm<G>>,
-    /// Playouts per move: `playouts`, or fewer if the time limit stopped the sampling.
+    /// Playouts per move: `playouts`, or fewer if a limit stopped the sampling.
     pub(super) rounds: u32,
     pub(super) nodes: u64,
+    pub(super) stopped_by: Option<Cutoff>,
 }
 
 /// One legal move and what its playouts have scored so far.
@@ -49,9 +50,11 @@ pub(super) fn sample<G: Game>(
     playouts: u32,
     time_limit: Option<Duration>,
     seed: u64,
+    budget: &Budget,
 ) -> Sample<G> {
     let mut rng = SearchRng::seed_from_u64(seed);
-    let deadline = time_limit.map(|limit| Instant::now() + limit);
+    let mut meter = Meter::new(budget);
+    meter.set_time_limit(time_limit.map(|limit| Instant::now() + limit));
     let me = game.side_to_move();
     let mut nodes = 1;
     let mut arms: Vec<Arm<G>> = game
@@ -73,7 +76,9 @@ pub(super) fn sample<G: Game>(
         .collect();
     let mut rounds = 0;
     for _ in 0..playouts.max(1) {
-        if rounds > 0 && deadline.is_some_and(|deadline| Instant::now() >= deadline) {
+        // A round is a playout per move, microseconds: look at the budget before each, but
+        // always complete one, so that every move has a sample.
+        if rounds > 0 && meter.check(nodes) {
             break;
         }
         for arm in &mut arms {
@@ -91,6 +96,7 @@ pub(super) fn sample<G: Game>(
         arms,
         rounds,
         nodes,
+        stopped_by: meter.stopped_by,
     }
 }
 
@@ -99,8 +105,9 @@ pub(super) fn search<G: Game>(
     playouts: u32,
     time_limit: Option<Duration>,
     seed: u64,
+    budget: &Budget,
 ) -> SearchResult<G::Move> {
-    let sample = sample(game, playouts, time_limit, seed);
+    let sample = sample(game, playouts, time_limit, seed, budget);
     let mut best = &sample.arms[0];
     for arm in &sample.arms[1..] {
         if arm.total > best.total {
@@ -116,5 +123,6 @@ pub(super) fn search<G: Game>(
         nodes: sample.nodes,
         pv: Vec::new(),
         elapsed: Default::default(),
+        stopped_by: sample.stopped_by,
     }
 }

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use rand::SeedableRng;
 
 use super::playout::random_playout;
-use super::{SearchResult, SearchRng, terminal_value};
+use super::{Budget, Cutoff, Meter, SearchResult, SearchRng, terminal_value};
 use crate::game::{Game, Outcome};
 
 /// Default number of simulations.
@@ -144,17 +144,16 @@ impl<G: Game> Tree<G> {
 }
 
 /// Runs the simulations; returns the tree and the positions created.
-pub(super) fn grow<G: Game>(game: &G, params: &MctsParams, seed: u64) -> (Tree<G>, u64) {
+pub(super) fn grow<G: Game>(game: &G, params: &MctsParams, seed: u64, budget: &Budget) -> Grown<G> {
     let mut rng = SearchRng::seed_from_u64(seed);
     let threshold = params.expand_threshold.max(1);
     let mut tree = Tree::new(*game);
     let mut nodes = 1 + tree.expand(0);
     let mut path: Vec<usize> = Vec::with_capacity(G::MAX_PLIES + 1);
-    let deadline = params.time_limit.map(|limit| Instant::now() + limit);
+    let mut meter = Meter::new(budget);
+    meter.set_time_limit(params.time_limit.map(|limit| Instant::now() + limit));
     for simulation in 0..params.simulations.max(1) {
-        if simulation % CLOCK_INTERVAL == CLOCK_INTERVAL - 1
-            && deadline.is_some_and(|deadline| Instant::now() >= deadline)
-        {
+        if simulation % CLOCK_INTERVAL == CLOCK_INTERVAL - 1 && meter.check(nodes) {
             break;
         }
         path.clear();
@@ -181,7 +180,18 @@ pub(super) fn grow<G: Game>(game: &G, params: &MctsParams, seed: u64) -> (Tree<G
             nodes += tree.expand(index);
         }
     }
-    (tree, nodes)
+    Grown {
+        tree,
+        nodes,
+        stopped_by: meter.stopped_by,
+    }
+}
+
+/// A grown tree, the positions created, and why the simulations stopped early, if they did.
+pub(super) struct Grown<G: Game> {
+    pub(super) tree: Tree<G>,
+    pub(super) nodes: u64,
+    pub(super) stopped_by: Option<Cutoff>,
 }
 
 impl<G: Game> Tree<G> {
@@ -211,8 +221,17 @@ impl<G: Game> Node<G> {
     }
 }
 
-pub(super) fn search<G: Game>(game: &G, params: &MctsParams, seed: u64) -> SearchResult<G::Move> {
-    let (tree, nodes) = grow(game, params, seed);
+pub(super) fn search<G: Game>(
+    game: &G,
+    params: &MctsParams,
+    seed: u64,
+    budget: &Budget,
+) -> SearchResult<G::Move> {
+    let Grown {
+        tree,
+        nodes,
+        stopped_by,
+    } = grow(game, params, seed, budget);
     let best = tree.most_visited_child(0).expect("the root was expanded");
     let mut pv = vec![tree.nodes[best].mv];
     let mut index = best;
@@ -234,5 +253,6 @@ pub(super) fn search<G: Game>(game: &G, params: &MctsParams, seed: u64) -> Searc
         nodes,
         pv,
         elapsed: Default::default(),
+        stopped_by,
     }
 }

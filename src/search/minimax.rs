@@ -11,7 +11,8 @@
 //! result is turned into the side to move's frame at the root.
 
 use super::{
-    INFINITY, PvTable, SearchResult, Value, WIN, depth_limit, exact_search_result, heuristic,
+    Budget, INFINITY, Meter, PvTable, SearchResult, Value, WIN, depth_limit, exact_search_result,
+    heuristic, stopped_search_result,
 };
 use crate::game::{Game, Outcome, Player};
 
@@ -19,6 +20,7 @@ pub(super) struct Minimax<M> {
     pub(super) nodes: u64,
     pub(super) hit_horizon: bool,
     pv: PvTable<M>,
+    pub(super) meter: Meter,
 }
 
 impl<M: Copy + Default> Minimax<M> {
@@ -45,10 +47,21 @@ impl<M: Copy + Default> Minimax<M> {
                 Player::O => -heuristic(game),
             };
         }
+        // Only nodes with children look at the budget: a leaf costs nothing to finish, and
+        // leaves are half the nodes.
+        if self.meter.tick(self.nodes) {
+            return 0;
+        }
         if maximizing {
             let mut best = -INFINITY;
             for mv in game.legal_moves() {
                 let value = self.value(&game.play(mv), depth - 1, ply + 1, false);
+                // A stopped search's values are meaningless: the root keeps the best of the
+                // moves it completed. (Below the root, every node after the stop returns at
+                // once: nothing more to check there.)
+                if ply == 0 && self.meter.is_stopped() {
+                    break;
+                }
                 if value > best {
                     best = value;
                     self.pv.update(ply, mv);
@@ -59,6 +72,9 @@ impl<M: Copy + Default> Minimax<M> {
             let mut best = INFINITY;
             for mv in game.legal_moves() {
                 let value = self.value(&game.play(mv), depth - 1, ply + 1, true);
+                if ply == 0 && self.meter.is_stopped() {
+                    break;
+                }
                 if value < best {
                     best = value;
                     self.pv.update(ply, mv);
@@ -75,20 +91,28 @@ impl<M: Copy + Default> Minimax<M> {
         self.pv.line(ply)
     }
 
-    pub(super) fn new(max_plies: usize) -> Self {
+    pub(super) fn new(max_plies: usize, budget: &Budget) -> Self {
         Minimax {
             nodes: 0,
             hit_horizon: false,
             pv: PvTable::new(max_plies),
+            meter: Meter::new(budget),
         }
     }
 }
 
-pub(super) fn search<G: Game>(game: &G, depth: Option<u32>) -> SearchResult<G::Move> {
-    let mut minimax = Minimax::new(G::MAX_PLIES);
+pub(super) fn search<G: Game>(
+    game: &G,
+    depth: Option<u32>,
+    budget: &Budget,
+) -> SearchResult<G::Move> {
+    let mut minimax = Minimax::new(G::MAX_PLIES, budget);
     let x_to_move = game.side_to_move() == Player::X;
     let value = minimax.value(game, depth_limit(depth), 0, x_to_move);
     let value = if x_to_move { value } else { -value };
+    if let Some(cutoff) = minimax.meter.stopped_by {
+        return stopped_search_result(game, value, minimax.nodes, minimax.pv.root_line(), cutoff);
+    }
     exact_search_result(
         game,
         value,

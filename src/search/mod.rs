@@ -12,6 +12,7 @@
 
 mod alphabeta;
 mod analysis;
+mod budget;
 pub mod connect_four;
 mod mcs;
 mod mcts;
@@ -32,7 +33,9 @@ use std::time::{Duration, Instant};
 use crate::game::{Game, Outcome, Player};
 
 pub use alphabeta::{AlphaBetaParams, Enhancements};
-pub use analysis::{Analysis, MoveAnalysis, analyze};
+pub use analysis::{Analysis, MoveAnalysis, analyze, analyze_within};
+use budget::Meter;
+pub use budget::{Budget, Cutoff};
 pub use mcts::{
     DEFAULT_EXPAND_THRESHOLD, DEFAULT_SIMULATIONS, DEFAULT_UCT_C, MAX_TREE_NODES, MctsParams,
 };
@@ -265,6 +268,9 @@ pub struct SearchResult<M> {
     /// algorithm has none.
     pub pv: Vec<M>,
     pub elapsed: Duration,
+    /// Set when a limit stopped the search before it finished what it was asked: the result
+    /// is then the best it had completed, exact only if that part proved it.
+    pub stopped_by: Option<Cutoff>,
 }
 
 /// Why no search was run.
@@ -280,16 +286,16 @@ pub enum SearchError {
 /// enhancement, deepening within the time limit. A game with a solver of its own (Connect
 /// Four: Pons') says so here, which keeps the games themselves free of search.
 pub trait Solve: Game {
-    fn solve(&self, time_limit: Option<Duration>) -> SearchResult<Self::Move> {
-        solver::search(self, time_limit)
+    fn solve(&self, time_limit: Option<Duration>, budget: &Budget) -> SearchResult<Self::Move> {
+        solver::search(self, time_limit, budget)
     }
 }
 
 impl Solve for crate::game::TicTacToe {}
 
 impl Solve for crate::game::ConnectFour {
-    fn solve(&self, time_limit: Option<Duration>) -> SearchResult<u8> {
-        connect_four::search(self, time_limit)
+    fn solve(&self, time_limit: Option<Duration>, budget: &Budget) -> SearchResult<u8> {
+        connect_four::search(self, time_limit, budget)
     }
 }
 
@@ -300,26 +306,36 @@ pub fn search<G: Solve>(
     strategy: &Strategy,
     seed: u64,
 ) -> Result<SearchResult<G::Move>, SearchError> {
+    search_within(game, strategy, seed, &Budget::unlimited())
+}
+
+/// [`search`], stopping early if `budget` runs out (see [`SearchResult::stopped_by`]).
+pub fn search_within<G: Solve>(
+    game: &G,
+    strategy: &Strategy,
+    seed: u64,
+    budget: &Budget,
+) -> Result<SearchResult<G::Move>, SearchError> {
     if game.outcome().is_over() {
         return Err(SearchError::GameOver);
     }
     let started = Instant::now();
     if strategy.tiebreak() != Tiebreak::First {
-        let mut result = analysis::choose_among_ties(game, strategy, seed);
+        let mut result = analysis::choose_among_ties(game, strategy, seed, budget);
         result.elapsed = started.elapsed();
         return Ok(result);
     }
     let mut result = match *strategy {
         Strategy::Random => random::search(game, seed),
-        Strategy::Minimax { depth, .. } => minimax::search(game, depth),
-        Strategy::Negamax { depth, .. } => negamax::search(game, depth),
-        Strategy::AlphaBeta(params, _) => alphabeta::search(game, &params),
-        Strategy::Solver { time_limit, .. } => game.solve(time_limit),
+        Strategy::Minimax { depth, .. } => minimax::search(game, depth, budget),
+        Strategy::Negamax { depth, .. } => negamax::search(game, depth, budget),
+        Strategy::AlphaBeta(params, _) => alphabeta::search(game, &params, budget),
+        Strategy::Solver { time_limit, .. } => game.solve(time_limit, budget),
         Strategy::Mcs {
             playouts,
             time_limit,
-        } => mcs::search(game, playouts, time_limit, seed),
-        Strategy::Mcts(params) => mcts::search(game, &params, seed),
+        } => mcs::search(game, playouts, time_limit, seed, budget),
+        Strategy::Mcts(params) => mcts::search(game, &params, seed, budget),
     };
     result.elapsed = started.elapsed();
     Ok(result)
@@ -381,6 +397,38 @@ fn exact_search_result<G: Game>(
         nodes,
         pv,
         elapsed: Duration::ZERO,
+        stopped_by: None,
+    }
+}
+
+/// The answer of a fixed-depth search that a limit stopped: the best of the root moves it
+/// searched to the end, with their line; or, when it had not finished one, the best move by a
+/// one-ply look (one node per move, never stopped), so that there is always a move.
+///
+/// The value is only a bound (the moves not searched might be better), so it is not exact.
+fn stopped_search_result<G: Game>(
+    game: &G,
+    value: Value,
+    nodes: u64,
+    pv: Vec<G::Move>,
+    stopped_by: Cutoff,
+) -> SearchResult<G::Move> {
+    let (value, nodes, pv) = if pv.is_empty() {
+        let mut look = negamax::Negamax::new(G::MAX_PLIES, &Budget::unlimited());
+        let value = look.value(game, 1, 0);
+        (value, nodes + look.nodes, look.line(0))
+    } else {
+        (value, nodes, pv)
+    };
+    SearchResult {
+        best_move: pv[0],
+        score: f64::from(value) / f64::from(WIN),
+        exact: false,
+        plies_to_end: None,
+        nodes,
+        pv,
+        elapsed: Duration::ZERO,
+        stopped_by: Some(stopped_by),
     }
 }
 

@@ -7,8 +7,8 @@
 //! ```
 
 use super::{
-    INFINITY, PvTable, SearchResult, Value, depth_limit, exact_search_result, heuristic,
-    terminal_value,
+    Budget, INFINITY, Meter, PvTable, SearchResult, Value, depth_limit, exact_search_result,
+    heuristic, stopped_search_result, terminal_value,
 };
 use crate::game::Game;
 
@@ -16,6 +16,7 @@ pub(super) struct Negamax<M> {
     pub(super) nodes: u64,
     pub(super) hit_horizon: bool,
     pv: PvTable<M>,
+    pub(super) meter: Meter,
 }
 
 impl<M: Copy + Default> Negamax<M> {
@@ -30,9 +31,18 @@ impl<M: Copy + Default> Negamax<M> {
             self.hit_horizon = true;
             return heuristic(game);
         }
+        // Only nodes with children look at the budget: a leaf costs nothing to finish.
+        if self.meter.tick(self.nodes) {
+            return 0;
+        }
         let mut best = -INFINITY;
         for mv in game.legal_moves() {
             let value = -self.value(&game.play(mv), depth - 1, ply + 1);
+            // A stopped search's values are meaningless: the root keeps the best of the moves
+            // it completed. (Below the root, every node after the stop returns at once.)
+            if ply == 0 && self.meter.is_stopped() {
+                break;
+            }
             if value > best {
                 best = value;
                 self.pv.update(ply, mv);
@@ -48,18 +58,26 @@ impl<M: Copy + Default> Negamax<M> {
         self.pv.line(ply)
     }
 
-    pub(super) fn new(max_plies: usize) -> Self {
+    pub(super) fn new(max_plies: usize, budget: &Budget) -> Self {
         Negamax {
             nodes: 0,
             hit_horizon: false,
             pv: PvTable::new(max_plies),
+            meter: Meter::new(budget),
         }
     }
 }
 
-pub(super) fn search<G: Game>(game: &G, depth: Option<u32>) -> SearchResult<G::Move> {
-    let mut negamax = Negamax::new(G::MAX_PLIES);
+pub(super) fn search<G: Game>(
+    game: &G,
+    depth: Option<u32>,
+    budget: &Budget,
+) -> SearchResult<G::Move> {
+    let mut negamax = Negamax::new(G::MAX_PLIES, budget);
     let value = negamax.value(game, depth_limit(depth), 0);
+    if let Some(cutoff) = negamax.meter.stopped_by {
+        return stopped_search_result(game, value, negamax.nodes, negamax.pv.root_line(), cutoff);
+    }
     exact_search_result(
         game,
         value,

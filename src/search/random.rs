@@ -19,5 +19,6 @@ pub(super) fn search<G: Game>(game: &G, seed: u64) -> SearchResult<G::Move> {
         nodes: 1,
         pv: Vec::new(),
         elapsed: Default::default(),
+        stopped_by: None,
     }
 }

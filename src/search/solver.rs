@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use super::alphabeta::{self, AlphaBeta, AlphaBetaParams, Enhancements};
 use super::table::TranspositionTable;
-use super::{INFINITY, SearchResult, Value, exact_search_result, terminal_value};
+use super::{Budget, INFINITY, SearchResult, Value, exact_search_result, terminal_value};
 use crate::game::Game;
 
 /// Every unfinished reachable position with its value and best move.
@@ -24,7 +24,8 @@ pub(super) struct PerfectTable<G: Game> {
 
 impl<G: Game> PerfectTable<G> {
     fn build() -> Self {
-        let mut searcher = AlphaBeta::<G>::new(Enhancements::ALL);
+        // Built once, for every request to come: no request's budget applies.
+        let mut searcher = AlphaBeta::<G>::new(Enhancements::ALL, &Budget::unlimited());
         let mut entries = HashMap::new();
         let mut frontier = vec![G::start()];
         while let Some(position) = frontier.pop() {
@@ -90,7 +91,11 @@ pub fn warm_up<G: Game>() {
     perfect_table::<G>();
 }
 
-pub(super) fn search<G: Game>(game: &G, time_limit: Option<Duration>) -> SearchResult<G::Move> {
+pub(super) fn search<G: Game>(
+    game: &G,
+    time_limit: Option<Duration>,
+    budget: &Budget,
+) -> SearchResult<G::Move> {
     match perfect_table::<G>() {
         Some(table) => table.lookup(game),
         None => alphabeta::search(
@@ -100,6 +105,7 @@ pub(super) fn search<G: Game>(game: &G, time_limit: Option<Duration>) -> SearchR
                 enhancements: Enhancements::ALL,
                 time_limit,
             },
+            budget,
         ),
     }
 }

@@ -25,7 +25,7 @@ use move_sorter::MoveSorter;
 use table::PooledTable;
 
 use super::alphabeta::{self, AlphaBetaParams, Enhancements};
-use super::{SearchResult, Value, WIN, exact_search_result};
+use super::{Budget, Meter, SearchResult, Value, WIN, exact_search_result};
 use crate::game::connect_four::{HEIGHT, WIDTH};
 use crate::game::{ConnectFour, Game};
 
@@ -35,8 +35,6 @@ const MIN_SCORE: i32 = -CELLS / 2 + 3;
 const MAX_SCORE: i32 = (CELLS + 1) / 2 - 3;
 /// Columns from the centre outwards.
 const COLUMN_ORDER: [usize; WIDTH] = [3, 2, 4, 1, 5, 0, 6];
-/// Nodes between two looks at the clock.
-const CLOCK_INTERVAL: u64 = 4096;
 
 fn column_mask(column: usize) -> u64 {
     ((1 << HEIGHT) - 1) << (column * (HEIGHT + 1))
@@ -86,36 +84,30 @@ fn sparse_count(mut mask: u64) -> i32 {
 pub struct Solver {
     table: PooledTable,
     pub nodes: u64,
-    deadline: Option<Instant>,
-    aborted: bool,
+    meter: Meter,
 }
 
 impl Default for Solver {
     fn default() -> Self {
-        Solver::new(None)
+        Solver::new(&Budget::unlimited(), None)
     }
 }
 
 impl Solver {
-    /// A solver with a cleared table that gives up at `deadline`.
-    pub fn new(deadline: Option<Instant>) -> Self {
+    /// A solver with a cleared table that gives up when `budget` runs out or at `time_limit`.
+    pub fn new(budget: &Budget, time_limit: Option<Instant>) -> Self {
+        let mut meter = Meter::new(budget);
+        meter.set_time_limit(time_limit);
         Solver {
             table: PooledTable::take(),
             nodes: 0,
-            deadline,
-            aborted: false,
+            meter,
         }
     }
 
     fn negamax(&mut self, position: &ConnectFour, mut alpha: i32, mut beta: i32) -> i32 {
         self.nodes += 1;
-        if let Some(deadline) = self.deadline
-            && self.nodes.is_multiple_of(CLOCK_INTERVAL)
-            && Instant::now() >= deadline
-        {
-            self.aborted = true;
-        }
-        if self.aborted {
+        if self.meter.tick(self.nodes) {
             return 0;
         }
         let possible = non_losing_moves(position);
@@ -172,7 +164,7 @@ impl Solver {
         }
         for cell in moves {
             let score = -self.negamax(&position.play_cell(cell), -beta, -alpha);
-            if self.aborted {
+            if self.meter.is_stopped() {
                 return 0;
             }
             if score >= beta {
@@ -189,7 +181,7 @@ impl Solver {
         alpha
     }
 
-    /// The exact score of `position` (Pons' scale), or `None` if the deadline passed first.
+    /// The exact score of `position` (Pons' scale), or `None` if a limit stopped it first.
     pub fn solve(&mut self, position: &ConnectFour) -> Option<i32> {
         let moves = position.moves_played() as i32;
         if position.can_win_next() {
@@ -207,7 +199,7 @@ impl Solver {
                 med = max / 2;
             }
             let result = self.negamax(position, med, med + 1);
-            if self.aborted {
+            if self.meter.is_stopped() {
                 return None;
             }
             if result <= med {
@@ -281,19 +273,29 @@ fn best_move(position: &ConnectFour, solver: &mut Solver) -> Option<(u8, Value)>
 /// The `solver` algorithm on Connect Four: the exact best move within `time_limit`, else the
 /// best move of the deepest completed iteration of alphabeta (all enhancements) in the time
 /// left, not exact.
-pub(super) fn search(position: &ConnectFour, time_limit: Option<Duration>) -> SearchResult<u8> {
+pub(super) fn search(
+    position: &ConnectFour,
+    time_limit: Option<Duration>,
+    budget: &Budget,
+) -> SearchResult<u8> {
     // A win now needs no search, nor a table.
     if let Some(column) = winning_column(position) {
         return exact_search_result(position, WIN - 1, false, 1, vec![column]);
     }
     let started = Instant::now();
     let deadline = time_limit.map(|limit| started + limit);
-    let mut solver = Solver::new(deadline);
+    let mut solver = Solver::new(budget, deadline);
     if let Some((column, value)) = best_move(position, &mut solver) {
         return exact_search_result(position, value, false, solver.nodes + 1, vec![column]);
     }
+    // The time left (and the nodes left: the budget is for the whole search) go to alphabeta,
+    // which always completes its first iteration unless the budget itself has run out.
     let spent = started.elapsed();
     let left = time_limit.map_or(Duration::ZERO, |limit| limit.saturating_sub(spent));
+    let rest = Budget {
+        max_nodes: budget.max_nodes.map(|max| max.saturating_sub(solver.nodes)),
+        ..budget.clone()
+    };
     let mut result = alphabeta::search(
         position,
         &AlphaBetaParams {
@@ -301,6 +303,7 @@ pub(super) fn search(position: &ConnectFour, time_limit: Option<Duration>) -> Se
             enhancements: Enhancements::ALL,
             time_limit: Some(left.max(Duration::from_millis(1))),
         },
+        &rest,
     );
     result.nodes += solver.nodes;
     result
@@ -337,7 +340,7 @@ mod tests {
         let position = from_columns("121212");
         assert_eq!(Solver::default().solve(&position), Some(22 - 4));
         assert_eq!(plies_to_end(&position, 18), 1);
-        let result = search(&position, None);
+        let result = search(&position, None, &Budget::unlimited());
         assert_eq!(
             (result.best_move, result.score, result.plies_to_end),
             (0, 1.0, Some(1))

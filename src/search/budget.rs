@@ -1,0 +1,204 @@
+//! What a search may spend, checked from inside its loop: cooperative cancellation.
+//!
+//! A search cannot be stopped from outside (a blocking thread cannot be killed), so every
+//! algorithm looks at its [`Meter`] as it goes: the exact searches every 1,024 nodes, the
+//! samplers after every playout round or simulation. A search that must stop answers with what
+//! it has completed (the best root move searched to the end, or the last completed iteration)
+//! and says why in [`SearchResult::stopped_by`](super::SearchResult).
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+/// Limits set from outside the algorithm: by the service, a tournament or a client going away.
+#[derive(Clone, Debug, Default)]
+pub struct Budget {
+    /// No search goes on past this instant.
+    pub deadline: Option<Instant>,
+    /// Game states one search may visit or create (checked every 1,024, so it may overshoot
+    /// by that much).
+    pub max_nodes: Option<u64>,
+    /// Set by whoever wants the result no more: the search then stops at its next check.
+    pub cancelled: Option<Arc<AtomicBool>>,
+}
+
+/// Why a search stopped before it finished what it was asked (its depth, playouts or
+/// simulations).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Cutoff {
+    /// The algorithm's own `time_limit_ms`.
+    TimeLimit,
+    /// The [`Budget`]'s deadline: the service's or the tournament's.
+    Deadline,
+    /// The [`Budget`]'s node limit.
+    NodeLimit,
+    /// The [`Budget`]'s cancellation flag.
+    Cancelled,
+}
+
+impl Cutoff {
+    pub fn name(self) -> &'static str {
+        match self {
+            Cutoff::TimeLimit => "time_limit",
+            Cutoff::Deadline => "deadline",
+            Cutoff::NodeLimit => "node_limit",
+            Cutoff::Cancelled => "cancelled",
+        }
+    }
+}
+
+impl Budget {
+    /// No limit at all.
+    pub fn unlimited() -> Self {
+        Budget::default()
+    }
+
+    /// Whether the budget is spent after `nodes` nodes, and why.
+    pub fn check(&self, nodes: u64) -> Option<Cutoff> {
+        if self
+            .cancelled
+            .as_ref()
+            .is_some_and(|cancelled| cancelled.load(Ordering::Relaxed))
+        {
+            Some(Cutoff::Cancelled)
+        } else if self.max_nodes.is_some_and(|max| nodes >= max) {
+            Some(Cutoff::NodeLimit)
+        } else if self
+            .deadline
+            .is_some_and(|deadline| Instant::now() >= deadline)
+        {
+            Some(Cutoff::Deadline)
+        } else {
+            None
+        }
+    }
+
+    /// Whether the budget is spent, nodes aside: checked between the moves of a game.
+    pub fn is_due(&self) -> bool {
+        self.check(0).is_some()
+    }
+}
+
+/// Nodes between two checks of a [`Meter`] in the exact searches: a clock read costs about as
+/// much as a node, so checking every node would halve their speed; at a few hundred million
+/// nodes a second, 1,024 nodes are a few microseconds.
+pub(super) const CHECK_INTERVAL: u64 = 1024;
+
+/// A search's running account against its [`Budget`] and its own time limit.
+#[derive(Clone, Debug)]
+pub(super) struct Meter {
+    budget: Budget,
+    /// The algorithm's own time limit, as an instant.
+    time_limit: Option<Instant>,
+    /// Why the search must stop, once it must.
+    pub(super) stopped_by: Option<Cutoff>,
+    /// The node count at which to look next; the next node's once stopped, so that every node
+    /// after the stop learns it must return. One comparison is all a node pays.
+    next_check: u64,
+}
+
+impl Meter {
+    pub(super) fn new(budget: &Budget) -> Self {
+        Meter {
+            budget: budget.clone(),
+            time_limit: None,
+            stopped_by: None,
+            next_check: CHECK_INTERVAL,
+        }
+    }
+
+    /// Sets (or lifts) the algorithm's own deadline, and forgets an earlier stop that was only
+    /// due to it.
+    pub(super) fn set_time_limit(&mut self, time_limit: Option<Instant>) {
+        self.time_limit = time_limit;
+        if self.stopped_by == Some(Cutoff::TimeLimit) {
+            self.stopped_by = None;
+        }
+    }
+
+    /// Looks at the budget now, whatever the node count; true if the search must stop.
+    pub(super) fn check(&mut self, nodes: u64) -> bool {
+        if self.stopped_by.is_none() {
+            self.stopped_by = self.budget.check(nodes).or_else(|| {
+                self.time_limit
+                    .is_some_and(|limit| Instant::now() >= limit)
+                    .then_some(Cutoff::TimeLimit)
+            });
+        }
+        self.next_check = nodes.saturating_add(if self.stopped_by.is_some() {
+            1
+        } else {
+            CHECK_INTERVAL
+        });
+        self.stopped_by.is_some()
+    }
+
+    /// Called once per node with the count so far: looks at the budget every
+    /// [`CHECK_INTERVAL`] nodes, and at every node once stopped; true if the search must stop.
+    #[inline(always)]
+    pub(super) fn tick(&mut self, nodes: u64) -> bool {
+        nodes >= self.next_check && self.check(nodes)
+    }
+
+    /// Whether the search must stop.
+    #[inline(always)]
+    pub(super) fn is_stopped(&self) -> bool {
+        self.stopped_by.is_some()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn each_limit_names_itself() {
+        assert_eq!(Budget::unlimited().check(u64::MAX), None);
+        let nodes = Budget {
+            max_nodes: Some(10),
+            ..Budget::default()
+        };
+        assert_eq!(nodes.check(9), None);
+        assert_eq!(nodes.check(10), Some(Cutoff::NodeLimit));
+        let past = Budget {
+            deadline: Some(Instant::now()),
+            ..Budget::default()
+        };
+        assert_eq!(past.check(0), Some(Cutoff::Deadline));
+        let flag = Arc::new(AtomicBool::new(false));
+        let cancel = Budget {
+            cancelled: Some(Arc::clone(&flag)),
+            ..Budget::default()
+        };
+        assert!(!cancel.is_due());
+        flag.store(true, Ordering::Relaxed);
+        assert_eq!(cancel.check(0), Some(Cutoff::Cancelled));
+    }
+
+    #[test]
+    fn a_meter_checks_every_interval_and_remembers() {
+        let mut meter = Meter::new(&Budget {
+            max_nodes: Some(1),
+            ..Budget::default()
+        });
+        for nodes in 1..CHECK_INTERVAL {
+            assert!(!meter.tick(nodes), "not a checking node");
+        }
+        assert!(meter.tick(CHECK_INTERVAL));
+        assert!(meter.tick(CHECK_INTERVAL + 1), "stays stopped");
+        assert!(meter.tick(CHECK_INTERVAL + 2), "stays stopped");
+        assert_eq!(meter.stopped_by, Some(Cutoff::NodeLimit));
+
+        let mut own = Meter::new(&Budget::unlimited());
+        own.set_time_limit(Some(Instant::now()));
+        assert!(own.check(0));
+        assert_eq!(own.stopped_by, Some(Cutoff::TimeLimit));
+        own.set_time_limit(Some(Instant::now() + Duration::from_secs(60)));
+        assert!(
+            !own.is_stopped(),
+            "a new time limit lifts a stop that was due to the old"
+        );
+        assert!(!own.check(0));
+    }
+}
