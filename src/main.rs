@@ -212,6 +212,7 @@ fn healthcheck(args: HealthcheckArgs) -> ExitCode {
 }
 
 fn serve(args: ServeArgs) -> Result<(), Problem> {
+    return_large_blocks_to_the_system();
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
     let logs = tracing_subscriber::fmt()
@@ -324,3 +325,22 @@ fn print_json(value: &impl Serialize) {
         serde_json::to_string_pretty(value).expect("responses serialise")
     );
 }
+
+/// Makes the allocator map every block of 1 MiB or more on its own and unmap it when freed.
+///
+/// Each concurrent search allocates tables of a few MiB. Left to itself, glibc raises its
+/// mapping threshold after the first such block is freed and then serves them from per-thread
+/// arenas, which keep the memory: the resident size then grows with every blocking thread that
+/// ever searched. A burst of Connect Four solves, tournaments and analyses peaked at 105 MB
+/// without this, and at 92 MB with it (76 MB once done).
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn return_large_blocks_to_the_system() {
+    // SAFETY: mallopt only changes a tuning parameter of the allocator; it is called before
+    // any other thread exists.
+    unsafe {
+        libc::mallopt(libc::M_MMAP_THRESHOLD, 1 << 20);
+    }
+}
+
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+fn return_large_blocks_to_the_system() {}
