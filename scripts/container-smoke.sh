@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds Sente's container image and tries it for real: build the static binary, build the
 # Dockerfile's final stage from it with podman, run it with a published port, exercise
-# /healthz, /move and /tournament through the port and the image's HEALTHCHECK, then send
+# /healthz, the playground page, /move and /tournament through the port and the image's HEALTHCHECK, then send
 # SIGTERM and check that the container stops within 2 s with exit code 0.
 #
 # This machine can pull no base image, so the image is built with --build-arg BINARY=prebuilt
@@ -89,12 +89,16 @@ status, move = call("/move", {"board": "XX.OO....", "algorithm": "alphabeta"})
 assert status == 200 and move["move"] == 2 and move["score"] == 1.0, move
 status, tournament = call("/tournament", {"players": [{"algorithm": "mcts"}, {"algorithm": "random"}], "games": 100, "seed": 1})
 assert status == 200 and tournament["games"] == 100 and tournament["complete"], tournament
+with urllib.request.urlopen(base + "/", timeout=10) as response:
+    page = response.read().decode()
+    assert response.headers["content-type"].startswith("text/html"), response.headers
+    assert "Sente playground" in page
 try:
     call("/test/panic")
     sys.exit("the release image answers the test-only panic hook")
 except urllib.error.HTTPError as error:
     assert error.code == 404, error.code
-print(f"through the port: /healthz ok, /move {move['move']} (score {move['score']}), "
+print(f"through the port: /healthz ok, the playground page ({len(page):,} bytes), /move {move['move']} (score {move['score']}), "
       f"/tournament {tournament['games']} games, mcts scored {tournament['players'][0]['score_rate']:.2f}")
 PY
 

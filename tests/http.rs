@@ -1159,3 +1159,42 @@ async fn a_search_whose_client_goes_away_stops_and_frees_its_slot() {
         started.elapsed()
     );
 }
+
+#[tokio::test]
+async fn the_playground_is_one_page_that_loads_nothing_from_elsewhere() {
+    let url = start().await;
+    let response = Client::new().get(format!("{url}/")).send().await.unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    assert_eq!(
+        response.headers()["content-type"],
+        "text/html; charset=utf-8"
+    );
+    let policy = response.headers()["content-security-policy"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    assert!(policy.contains("default-src 'none'"), "{policy}");
+    assert!(policy.contains("connect-src 'self'"), "{policy}");
+    let page = response.text().await.unwrap();
+    assert!(page.contains("<title>Sente playground</title>"));
+    // Every src and href is the page's own (a path, a fragment, or inline data).
+    for attribute in ["src=\"", "href=\""] {
+        for (at, _) in page.match_indices(attribute) {
+            let value = &page[at + attribute.len()..];
+            assert!(
+                value.starts_with('/') || value.starts_with('#') || value.starts_with("data:"),
+                "{}",
+                &value[..value.len().min(60)]
+            );
+        }
+    }
+    // What it calls is this API.
+    for path in [
+        "\"/move\"",
+        "\"/analyze\"",
+        "\"/tournament\"",
+        "\"/algorithms\"",
+    ] {
+        assert!(page.contains(path), "{path}");
+    }
+}

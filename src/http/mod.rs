@@ -15,6 +15,7 @@ mod json;
 mod match_play;
 pub mod metrics;
 mod play;
+mod playground;
 mod problem;
 pub mod shutdown;
 
@@ -117,6 +118,7 @@ impl Default for AppState {
 /// against the paths of `openapi.yaml` in both directions.
 pub fn routes() -> Vec<(&'static str, Method, MethodRouter<AppState>)> {
     vec![
+        ("/", Method::GET, get(playground::get_page)),
         ("/move", Method::POST, post(play::post_move)),
         ("/analyze", Method::POST, post(analyze::post_analyze)),
         (

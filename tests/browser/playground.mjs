@@ -1,0 +1,121 @@
+// The playground in a real browser: Debian's chromium driven by playwright-core.
+//
+//   node tests/browser/playground.mjs BASE_URL SCREENSHOT_DIR
+//
+// Plays a whole game of tic-tac-toe against alphabeta through the page (the human playing the
+// first empty cell each turn, by mouse, and one move by keyboard), checks the result is a draw
+// or a loss for the human and that the winning line is highlighted if there is one; analyses a
+// position and checks a score is shown on every empty cell; runs a small tournament and checks
+// the chart appears; checks on a phone-sized screen that nothing overflows; and checks every
+// request the page made went to the service itself. Screenshots go to SCREENSHOT_DIR.
+
+import { chromium } from "playwright-core";
+import { mkdirSync } from "node:fs";
+import assert from "node:assert/strict";
+
+const [base, shots] = process.argv.slice(2);
+assert.ok(base && shots, "usage: node playground.mjs BASE_URL SCREENSHOT_DIR");
+mkdirSync(shots, { recursive: true });
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+  args: [
+    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+  ],
+});
+const failures = [];
+try {
+  const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+  const page = await context.newPage();
+  const origin = new URL(base).origin;
+  const foreign = [];
+  page.on("request", request => {
+    if (new URL(request.url()).origin !== origin) foreign.push(request.url());
+  });
+  const consoleErrors = [];
+  page.on("console", message => { if (message.type() === "error") consoleErrors.push(message.text()); });
+  page.on("pageerror", error => consoleErrors.push(error.message));
+
+  await page.goto(base + "/");
+  await page.waitForSelector("#algorithm option[value=alphabeta]", { state: "attached" });
+  assert.equal(await page.locator("#algorithm").inputValue(), "alphabeta");
+
+  // One move by keyboard: Tab to the centre cell and press Enter.
+  const centre = page.locator('#board .cell[data-cell="4"]');
+  await centre.focus();
+  await page.keyboard.press("Enter");
+  await page.waitForFunction(() => document.querySelectorAll("#board .cell.O").length === 1);
+  await page.screenshot({ path: `${shots}/playground-first-moves.png`, fullPage: true });
+
+  // Then the first empty cell each turn, by mouse, until the game ends.
+  for (let turn = 0; turn < 9; turn++) {
+    const result = await page.locator("#status").getAttribute("data-result");
+    if (result) break;
+    await page.waitForSelector("#board .cell:not(:disabled)");
+    await page.locator("#board .cell:not(:disabled)").first().click();
+    await page.waitForFunction(() => {
+      const status = document.getElementById("status");
+      return status.dataset.result || document.querySelector("#board .cell:not(:disabled)");
+    });
+  }
+  const result = await page.locator("#status").getAttribute("data-result");
+  assert.ok(["draw", "engine"].includes(result), `alphabeta never loses; the result was ${result}`);
+  if (result === "engine") assert.equal(await page.locator("#board .cell.win").count(), 3);
+  const nodes = await page.locator('#engine-info dd[data-field="nodes"]').textContent();
+  assert.match(nodes, /^[\d,]+$/, "the engine's nodes are shown");
+  for (const field of ["score", "exact", "plies_to_end", "time", "pv"]) {
+    assert.ok(await page.locator(`#engine-info dd[data-field="${field}"]`).count(), `${field} is shown`);
+  }
+  console.log(`game against alphabeta: ${result}; status "${await page.locator("#status").textContent()}"`);
+  await page.screenshot({ path: `${shots}/playground-game-over.png`, fullPage: true });
+
+  // Analyse: a new game as O, alphabeta opens; every empty cell gets a score.
+  await page.selectOption("#algorithm", "solver");
+  await page.selectOption("#side", "O");
+  await page.waitForFunction(() => document.querySelectorAll("#board .cell.X").length === 1);
+  await page.click("#analyse");
+  await page.waitForFunction(() => document.getElementById("status").dataset.analysed === "true"
+    && document.querySelectorAll("#board .cell .score").length === 8);
+  await page.screenshot({ path: `${shots}/playground-analysis.png`, fullPage: true });
+
+  // An error from the API is shown, not swallowed: a knob out of range.
+  await page.selectOption("#algorithm", "mcts");
+  await page.fill("#knob-simulations", "0");
+  await page.click("#analyse");
+  await page.waitForFunction(() => document.getElementById("play-error").textContent.includes("simulations"));
+  console.log(`error shown: ${await page.locator("#play-error").textContent()}`);
+
+  // A small tournament: the chart appears with a bar per player and seat and the intervals.
+  await page.fill("#games", "40");
+  await page.click("#run-tournament");
+  await page.waitForSelector("#chart svg");
+  assert.ok(await page.locator("#chart svg rect.bar").count() >= 4, "stacked bars");
+  assert.equal(await page.locator("#chart svg line.ci").count(), 2, "a confidence interval per player");
+  console.log(`tournament: ${await page.locator("#tournament-status").textContent()}`);
+  await page.locator("#chart").scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${shots}/playground-tournament.png`, fullPage: true });
+
+  // Connect Four on a phone-sized screen: nothing wider than the screen, and a move plays.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.selectOption("#algorithm", "alphabeta");
+  await page.selectOption("#side", "X");
+  await page.selectOption("#game", "connect4");
+  await page.locator('#board .cell[data-move="3"]').first().click();
+  await page.waitForFunction(() => document.querySelectorAll("#board .cell.O").length === 1, null, { timeout: 15000 });
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 0, `the page is ${overflow}px wider than a phone's screen`);
+  await page.screenshot({ path: `${shots}/playground-phone-connect4.png`, fullPage: true });
+
+  assert.deepEqual(foreign, [], "every request goes to the service itself");
+  assert.deepEqual(consoleErrors.filter(text => !text.includes("422")), [], "no script errors");
+} catch (error) {
+  failures.push(error);
+} finally {
+  await browser.close();
+}
+if (failures.length) {
+  console.error(failures[0]);
+  process.exit(1);
+}
+console.log(`browser test passed; screenshots in ${shots}`);
