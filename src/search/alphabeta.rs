@@ -436,6 +436,8 @@ pub(super) fn search<G: Game>(
     budget: &Budget,
 ) -> SearchResult<G::Move> {
     let limit = depth_limit(params.depth);
+    // The time limit counts from the call, table allocation included.
+    let started = Instant::now();
     let Some(time_limit) = params.time_limit else {
         return if params.enhancements == Enhancements::NONE {
             search_to(
@@ -457,7 +459,7 @@ pub(super) fn search<G: Game>(
     // the next, which is what makes the deeper iterations cheap. The first iteration runs
     // without the time limit, so there is always a move to answer with (only the budget can
     // stop it).
-    let deadline = Instant::now() + time_limit;
+    let deadline = started + time_limit;
     let mut completed: Option<SearchResult<G::Move>> = None;
     let mut stopped_by = None;
     let deepest = limit.min((G::MAX_PLIES - game.ply()) as u32);

@@ -270,6 +270,9 @@ fn best_move(position: &ConnectFour, solver: &mut Solver) -> Option<(u8, Value)>
     best
 }
 
+/// Time kept back from the solver for the alphabeta fallback (see [`search`]).
+const FALLBACK_RESERVE: Duration = Duration::from_millis(2);
+
 /// The `solver` algorithm on Connect Four: the exact best move within `time_limit`, else the
 /// best move of the deepest completed iteration of alphabeta (all enhancements) in the time
 /// left, not exact.
@@ -283,7 +286,9 @@ pub(super) fn search(
         return exact_search_result(position, WIN - 1, false, 1, vec![column]);
     }
     let started = Instant::now();
-    let deadline = time_limit.map(|limit| started + limit);
+    // The fallback below needs about 2 ms whatever its time (a fresh table, a first iteration):
+    // the solver stops that much early, so that the answer keeps to the time limit.
+    let deadline = time_limit.map(|limit| started + limit - FALLBACK_RESERVE.min(limit / 10));
     let mut solver = Solver::new(budget, deadline);
     if let Some((column, value)) = best_move(position, &mut solver) {
         return exact_search_result(position, value, false, solver.nodes + 1, vec![column]);
