@@ -160,6 +160,7 @@ impl Solver {
             let cell = possible & column_mask(column);
             if cell != 0 {
                 moves.add(cell, move_score(position, cell));
+                self.table.prefetch(position.play_cell(cell).pons_key());
             }
         }
         for cell in moves {
