@@ -43,7 +43,10 @@ impl Table {
     fn new(large: bool) -> Self {
         let size = if large { LARGE } else { SMALL };
         let mut entries = Vec::with_capacity(size);
-        advise_huge_pages(&entries);
+        // Only the large table: a small one is 2 MiB, no more than one huge page.
+        if large {
+            advise_huge_pages(&entries);
+        }
         // Filled with 1 (search tag 0, which no search uses) rather than zeros, so that every
         // page is written now, when the table is made, and not faulted in one by one during
         // the first searches (zeroed memory is mapped lazily).
@@ -123,23 +126,29 @@ impl Table {
 /// Every probe lands on a random entry of a 64 MiB table, so with small pages nearly every
 /// probe also misses the TLB and walks the page tables; with huge pages the whole table needs
 /// 32 TLB entries. This is advice: where the kernel does not follow it, nothing changes but the
-/// speed.
+/// speed (the advice itself is checked by `the_huge_page_advice_is_taken` below).
+///
+/// `madvise` takes only page-aligned ranges (it fails with `EINVAL` otherwise), and the
+/// allocator's block starts just past its header, inside a page: the advice covers the whole
+/// pages inside the block, and the kernel uses a huge page for every 2 MiB-aligned stretch.
 #[cfg(target_os = "linux")]
-fn advise_huge_pages(entries: &Vec<u64>) {
-    let bytes = entries.capacity() * std::mem::size_of::<u64>();
-    // SAFETY: the range is exactly the vector's own allocation, which lives as long as the
-    // call; MADV_HUGEPAGE changes how the kernel maps it, not its contents or validity.
-    unsafe {
-        libc::madvise(
-            entries.as_ptr() as *mut libc::c_void,
-            bytes,
-            libc::MADV_HUGEPAGE,
-        );
+fn advise_huge_pages(entries: &Vec<u64>) -> bool {
+    const PAGE: usize = 4096;
+    let start = entries.as_ptr() as usize;
+    let end = start + entries.capacity() * std::mem::size_of::<u64>();
+    let (first, last) = (start.next_multiple_of(PAGE), end / PAGE * PAGE);
+    if first >= last {
+        return false;
     }
+    // SAFETY: the range lies within the vector's own allocation, which lives as long as the
+    // call; MADV_HUGEPAGE changes how the kernel maps it, not its contents or validity.
+    unsafe { libc::madvise(first as *mut libc::c_void, last - first, libc::MADV_HUGEPAGE) == 0 }
 }
 
 #[cfg(not(target_os = "linux"))]
-fn advise_huge_pages(_: &Vec<u64>) {}
+fn advise_huge_pages(_: &Vec<u64>) -> bool {
+    false
+}
 
 static POOL: Mutex<Vec<Table>> = Mutex::new(Vec::new());
 
@@ -223,5 +232,16 @@ mod tests {
             .count();
         assert!(large <= 1, "{large} large tables at once");
         assert!(!second.is_large() || !first.is_large());
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn the_huge_page_advice_is_taken() {
+        // Where the kernel has transparent huge pages at all, madvise accepts the range: an
+        // unaligned one would be refused (EINVAL), and the advice silently lost.
+        if std::path::Path::new("/sys/kernel/mm/transparent_hugepage").exists() {
+            let entries = Vec::<u64>::with_capacity(LARGE);
+            assert!(advise_huge_pages(&entries));
+        }
     }
 }
