@@ -137,8 +137,9 @@ fn moves_position<G: Game>(moves: &[i64]) -> Result<G, Problem> {
 /// A board as text (`"X.O/.X./..O"`) or as an array of cells, flat or in rows, each cell
 /// `"X"`, `"O"`, `""` or `null`.
 fn board_position<G: Game>(board: &Value) -> Result<G, Problem> {
-    let text = match board {
-        Value::String(text) => text.clone(),
+    // Text is parsed where it lies; an array is first written as text.
+    let text: std::borrow::Cow<str> = match board {
+        Value::String(text) => text.as_str().into(),
         Value::Array(items) => {
             let mut text = String::new();
             for (index, item) in items.iter().enumerate() {
@@ -154,7 +155,7 @@ fn board_position<G: Game>(board: &Value) -> Result<G, Problem> {
                     cell => text.push(cell_char(cell, &format!("board[{index}]"))?),
                 }
             }
-            text
+            text.into()
         }
         _ => {
             return Err(Problem::invalid(
