@@ -142,7 +142,13 @@ fn advise_huge_pages(entries: &Vec<u64>) -> bool {
     }
     // SAFETY: the range lies within the vector's own allocation, which lives as long as the
     // call; MADV_HUGEPAGE changes how the kernel maps it, not its contents or validity.
-    unsafe { libc::madvise(first as *mut libc::c_void, last - first, libc::MADV_HUGEPAGE) == 0 }
+    unsafe {
+        libc::madvise(
+            first as *mut libc::c_void,
+            last - first,
+            libc::MADV_HUGEPAGE,
+        ) == 0
+    }
 }
 
 #[cfg(not(target_os = "linux"))]
