@@ -33,7 +33,8 @@ struct RouteLabels {
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 struct AlgorithmLabels {
-    algorithm: String,
+    // A name from `Algorithm::name`: counting needs no allocation.
+    algorithm: &'static str,
 }
 
 type DurationFamily = Family<RouteLabels, Histogram, fn() -> Histogram>;
@@ -100,11 +101,9 @@ impl Default for Metrics {
 }
 
 impl Metrics {
-    pub fn add_nodes(&self, algorithm: &str, nodes: u64) {
+    pub fn add_nodes(&self, algorithm: &'static str, nodes: u64) {
         self.nodes
-            .get_or_create(&AlgorithmLabels {
-                algorithm: algorithm.to_owned(),
-            })
+            .get_or_create(&AlgorithmLabels { algorithm })
             .inc_by(nodes);
     }
 
