@@ -99,10 +99,10 @@ impl<G: Solve> Tournament<G> {
         let mut game = self.start;
         let mut moves = Vec::new();
         let mut nodes = [0; 2];
+        if budget.is_due() {
+            return None;
+        }
         while !game.outcome().is_over() {
-            if budget.is_due() {
-                return None;
-            }
             let seat = if game.side_to_move() == first_side {
                 first
             } else {
@@ -111,8 +111,9 @@ impl<G: Solve> Tournament<G> {
             let move_seed = seed::derive(game_seed, moves.len() as u64);
             let result = search::search_within(&game, &self.players[seat], move_seed, budget)
                 .expect("the game is in progress");
-            // A move cut short by the deadline or a cancellation is not the player's choice:
-            // the game is given up rather than counted with it.
+            // Checked after every search rather than before: a move cut short by the deadline
+            // or a cancellation is not the player's choice, so the game is given up rather
+            // than counted with it.
             if budget.is_due() {
                 return None;
             }

@@ -36,7 +36,7 @@ use std::time::{Duration, Instant};
 use super::table::{Bound, TranspositionTable};
 use super::{
     Budget, Cutoff, INFINITY, Meter, PvTable, SearchResult, Value, depth_limit,
-    exact_search_result, heuristic, stopped_search_result, terminal_value,
+    exact_search_result, fixed_depth_result, heuristic, stopped_search_result, terminal_value,
 };
 use crate::game::Game;
 
@@ -343,10 +343,15 @@ fn search_to<G: Game, const ENHANCED: bool>(
 ) -> SearchResult<G::Move> {
     let value = searcher.value(game, limit, 0, -INFINITY, INFINITY);
     let pv = searcher.root_line();
-    match searcher.stopped_by() {
-        Some(cutoff) => stopped_search_result(game, value, searcher.nodes, pv, cutoff),
-        None => exact_search_result(game, value, searcher.hit_horizon, searcher.nodes, pv),
-    }
+    let stopped_by = searcher.stopped_by();
+    fixed_depth_result(
+        game,
+        value,
+        searcher.hit_horizon,
+        searcher.nodes,
+        pv,
+        stopped_by,
+    )
 }
 
 /// The moves of a node in the order they are searched.

@@ -11,8 +11,8 @@
 //! result is turned into the side to move's frame at the root.
 
 use super::{
-    Budget, INFINITY, Meter, PvTable, SearchResult, Value, WIN, depth_limit, exact_search_result,
-    heuristic, stopped_search_result,
+    Budget, INFINITY, Meter, PvTable, SearchResult, Value, WIN, depth_limit, fixed_depth_result,
+    heuristic,
 };
 use crate::game::{Game, Outcome, Player};
 
@@ -110,14 +110,12 @@ pub(super) fn search<G: Game>(
     let x_to_move = game.side_to_move() == Player::X;
     let value = minimax.value(game, depth_limit(depth), 0, x_to_move);
     let value = if x_to_move { value } else { -value };
-    if let Some(cutoff) = minimax.meter.stopped_by {
-        return stopped_search_result(game, value, minimax.nodes, minimax.pv.root_line(), cutoff);
-    }
-    exact_search_result(
+    fixed_depth_result(
         game,
         value,
         minimax.hit_horizon,
         minimax.nodes,
         minimax.pv.root_line(),
+        minimax.meter.stopped_by,
     )
 }

@@ -401,6 +401,22 @@ fn exact_search_result<G: Game>(
     }
 }
 
+/// The outcome of a fixed-depth search: exact as far as it looked, or, if a limit stopped it,
+/// the best of what it completed.
+fn fixed_depth_result<G: Game>(
+    game: &G,
+    value: Value,
+    hit_horizon: bool,
+    nodes: u64,
+    pv: Vec<G::Move>,
+    stopped_by: Option<Cutoff>,
+) -> SearchResult<G::Move> {
+    match stopped_by {
+        Some(cutoff) => stopped_search_result(game, value, nodes, pv, cutoff),
+        None => exact_search_result(game, value, hit_horizon, nodes, pv),
+    }
+}
+
 /// The answer of a fixed-depth search that a limit stopped: the best of the root moves it
 /// searched to the end, with their line; or, when it had not finished one, the best move by a
 /// one-ply look (one node per move, never stopped), so that there is always a move.

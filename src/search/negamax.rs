@@ -7,8 +7,8 @@
 //! ```
 
 use super::{
-    Budget, INFINITY, Meter, PvTable, SearchResult, Value, depth_limit, exact_search_result,
-    heuristic, stopped_search_result, terminal_value,
+    Budget, INFINITY, Meter, PvTable, SearchResult, Value, depth_limit, fixed_depth_result,
+    heuristic, terminal_value,
 };
 use crate::game::Game;
 
@@ -75,14 +75,12 @@ pub(super) fn search<G: Game>(
 ) -> SearchResult<G::Move> {
     let mut negamax = Negamax::new(G::MAX_PLIES, budget);
     let value = negamax.value(game, depth_limit(depth), 0);
-    if let Some(cutoff) = negamax.meter.stopped_by {
-        return stopped_search_result(game, value, negamax.nodes, negamax.pv.root_line(), cutoff);
-    }
-    exact_search_result(
+    fixed_depth_result(
         game,
         value,
         negamax.hit_horizon,
         negamax.nodes,
         negamax.pv.root_line(),
+        negamax.meter.stopped_by,
     )
 }
