@@ -73,6 +73,38 @@ pub(crate) fn value<'de, A: MapAccess<'de>, T: Deserialize<'de>>(
         .map_err(|error| de::Error::custom(format_args!("{key}: {error}")))
 }
 
+/// An object's key, borrowed from the body unless it holds escapes.
+///
+/// serde's `Cow<str>` always deserialises into an owned `String`; a key is only matched and
+/// dropped, so borrowing it saves an allocation per key of every request.
+pub(crate) struct Key<'de>(std::borrow::Cow<'de, str>);
+
+impl std::ops::Deref for Key<'_> {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl<'de> Deserialize<'de> for Key<'de> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> de::Visitor<'de> for Visitor {
+            type Value = Key<'de>;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a field name")
+            }
+            fn visit_borrowed_str<E: de::Error>(self, key: &'de str) -> Result<Key<'de>, E> {
+                Ok(Key(key.into()))
+            }
+            fn visit_str<E: de::Error>(self, key: &str) -> Result<Key<'de>, E> {
+                Ok(Key(key.to_owned().into()))
+            }
+        }
+        deserializer.deserialize_str(Visitor)
+    }
+}
+
 impl<'de> Deserialize<'de> for PlayerSpec {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         struct Visitor;
@@ -83,7 +115,7 @@ impl<'de> Deserialize<'de> for PlayerSpec {
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<PlayerSpec, A::Error> {
                 let mut spec = PlayerSpec::default();
-                while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+                while let Some(key) = map.next_key::<Key<'de>>()? {
                     if !spec.read_knob(&key, &mut map)? {
                         return Err(de::Error::unknown_field(&key, &PLAYER_FIELDS));
                     }
@@ -268,46 +300,78 @@ fn search_time_limit() -> Knob {
     }
 }
 
-/// The knobs `algorithm` takes, `seed` included for the randomised ones.
-pub fn knobs(algorithm: Algorithm) -> Vec<Knob> {
+/// The names of the knobs `algorithm` takes, `seed` included for the randomised ones. Checking
+/// a request needs only these, not the descriptions [`knobs`] builds for the catalogue.
+pub fn knob_names(algorithm: Algorithm) -> &'static [&'static str] {
     match algorithm {
-        Algorithm::Random => vec![seed()],
-        Algorithm::Minimax | Algorithm::Negamax => vec![depth(), tiebreak(), seed()],
-        Algorithm::AlphaBeta => vec![
-            depth(),
-            switch(
-                "transposition_table",
-                "Look positions met again up in a fixed-size table of exact, lower- and \
-                 upper-bound values.",
-            ),
-            switch(
-                "symmetry",
-                "Let symmetric positions share table entries and search only one of sibling \
-                 moves that lead to symmetric positions.",
-            ),
-            switch(
-                "ordering",
-                "Try the table's move first, then killer moves, then by history and the game's \
-                 static priority (centre first).",
-            ),
-            switch(
-                "pvs",
-                "Principal variation search: null windows after the first move, re-searched \
-                 when they fail high.",
-            ),
-            search_time_limit(),
-            tiebreak(),
-            seed(),
+        Algorithm::Random => &["seed"],
+        Algorithm::Minimax | Algorithm::Negamax => &["depth", "tiebreak", "seed"],
+        Algorithm::AlphaBeta => &[
+            "depth",
+            "transposition_table",
+            "symmetry",
+            "ordering",
+            "pvs",
+            "time_limit_ms",
+            "tiebreak",
+            "seed",
         ],
-        Algorithm::Solver => vec![search_time_limit(), tiebreak(), seed()],
-        Algorithm::Mcs => vec![playouts(), time_limit_ms(), seed()],
-        Algorithm::Mcts => vec![
-            simulations(),
-            uct_c(),
-            expand_threshold(),
-            time_limit_ms(),
-            seed(),
+        Algorithm::Solver => &["time_limit_ms", "tiebreak", "seed"],
+        Algorithm::Mcs => &["playouts", "time_limit_ms", "seed"],
+        Algorithm::Mcts => &[
+            "simulations",
+            "uct_c",
+            "expand_threshold",
+            "time_limit_ms",
+            "seed",
         ],
+    }
+}
+
+/// The knobs `algorithm` takes, described for `GET /algorithms`.
+pub fn knobs(algorithm: Algorithm) -> Vec<Knob> {
+    knob_names(algorithm)
+        .iter()
+        .map(|&name| knob(algorithm, name))
+        .collect()
+}
+
+/// One knob of `algorithm`, described.
+fn knob(algorithm: Algorithm, name: &'static str) -> Knob {
+    match name {
+        "depth" => depth(),
+        "playouts" => playouts(),
+        "simulations" => simulations(),
+        "uct_c" => uct_c(),
+        "expand_threshold" => expand_threshold(),
+        // Alphabeta and solver deepen iteratively within it; the samplers stop sampling.
+        "time_limit_ms" if matches!(algorithm, Algorithm::AlphaBeta | Algorithm::Solver) => {
+            search_time_limit()
+        }
+        "time_limit_ms" => time_limit_ms(),
+        "transposition_table" => switch(
+            name,
+            "Look positions met again up in a fixed-size table of exact, lower- and upper-bound \
+             values.",
+        ),
+        "symmetry" => switch(
+            name,
+            "Let symmetric positions share table entries and search only one of sibling moves \
+             that lead to symmetric positions.",
+        ),
+        "ordering" => switch(
+            name,
+            "Try the table's move first, then killer moves, then by history and the game's \
+             static priority (centre first).",
+        ),
+        "pvs" => switch(
+            name,
+            "Principal variation search: null windows after the first move, re-searched when \
+             they fail high.",
+        ),
+        "tiebreak" => tiebreak(),
+        "seed" => seed(),
+        other => unreachable!("knob_names lists only described knobs, not {other:?}"),
     }
 }
 
@@ -352,7 +416,7 @@ pub fn algorithm(name: Option<&str>) -> Result<Algorithm, Problem> {
 /// Checks a player's knobs and builds its strategy.
 pub fn strategy(spec: &PlayerSpec) -> Result<Strategy, Problem> {
     let algorithm = algorithm(spec.algorithm.as_deref())?;
-    let allowed = knobs(algorithm);
+    let allowed = knob_names(algorithm);
     let given = [
         ("depth", spec.depth.is_some()),
         ("playouts", spec.playouts.is_some()),
@@ -367,7 +431,7 @@ pub fn strategy(spec: &PlayerSpec) -> Result<Strategy, Problem> {
         ("tiebreak", spec.tiebreak.is_some()),
     ];
     for (name, _) in given.iter().filter(|(_, given)| *given) {
-        if !allowed.iter().any(|knob| knob.name == *name) {
+        if !allowed.contains(name) {
             return Err(not_for(name, algorithm));
         }
     }
@@ -486,7 +550,7 @@ pub fn fit_to_game(game: super::GameKind, strategy: Strategy) -> Result<Strategy
 
 /// The problem of a knob given to an algorithm that does not take it.
 pub fn not_for(knob: &str, algorithm: Algorithm) -> Problem {
-    let takes: Vec<&str> = knobs(algorithm).iter().map(|knob| knob.name).collect();
+    let takes = knob_names(algorithm);
     Problem::invalid(
         knob,
         format!(

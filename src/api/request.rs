@@ -7,14 +7,12 @@
 //! [`PlayerSpec::read_knob`]: one definition of the knobs for `/move` and `/tournament` alike,
 //! read in a single pass with no intermediate JSON tree (this is the hot path of the service).
 
-use std::borrow::Cow;
-
 use serde::de::{self, MapAccess};
 use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 
 use super::Problem;
-use super::knobs::{PLAYER_FIELDS, PlayerSpec, value};
+use super::knobs::{Key, PLAYER_FIELDS, PlayerSpec, value};
 use crate::game::Game;
 
 /// Where a game starts: a board in text or array form, or the moves played from the start.
@@ -72,7 +70,7 @@ impl<'de> Deserialize<'de> for MoveRequest {
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<MoveRequest, A::Error> {
                 let mut request = MoveRequest::default();
-                while let Some(key) = map.next_key::<Cow<'de, str>>()? {
+                while let Some(key) = map.next_key::<Key<'de>>()? {
                     match &*key {
                         "game" => request.game = value(&key, &mut map)?,
                         "board" => {
