@@ -119,8 +119,17 @@ impl<G: Game, const ENHANCED: bool> AlphaBeta<G, ENHANCED> {
             pv: PvTable::new(G::MAX_PLIES),
             table: (enhancements.transposition_table || enhancements.symmetry)
                 .then(|| TranspositionTable::for_plies(G::MAX_PLIES)),
-            killers: vec![[None; 2]; G::MAX_PLIES + 2],
-            history: vec![0; G::MAX_PLIES.max(G::MOVE_INDICES)],
+            // Only move ordering reads them; a search without it allocates neither.
+            killers: if enhancements.ordering {
+                vec![[None; 2]; G::MAX_PLIES + 2]
+            } else {
+                Vec::new()
+            },
+            history: if enhancements.ordering {
+                vec![0; G::MAX_PLIES.max(G::MOVE_INDICES)]
+            } else {
+                Vec::new()
+            },
             meter: Meter::new(budget),
         }
     }
@@ -441,8 +450,6 @@ pub(super) fn search<G: Game>(
     budget: &Budget,
 ) -> SearchResult<G::Move> {
     let limit = depth_limit(params.depth);
-    // The time limit counts from the call, table allocation included.
-    let started = Instant::now();
     let Some(time_limit) = params.time_limit else {
         return if params.enhancements == Enhancements::NONE {
             search_to(
@@ -458,6 +465,8 @@ pub(super) fn search<G: Game>(
             )
         };
     };
+    // The time limit counts from the call, table allocation included.
+    let started = Instant::now();
     let mut searcher = AlphaBeta::<G>::new(params.enhancements, budget);
 
     // Iterative deepening. The table, killers and history carry over from one iteration to
