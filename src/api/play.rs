@@ -52,10 +52,16 @@ impl MoveJob {
         if request.seed.is_some() && !strategy.is_randomized() {
             return Err(knobs::not_for("seed", strategy.algorithm()));
         }
+        // Only a randomised search uses (and reports) its seed: no other draws one.
+        let seed = match request.seed {
+            Some(seed) => seed,
+            None if strategy.is_randomized() => seed::draw(),
+            None => 0,
+        };
         Ok(MoveJob {
             position: AnyGame::playable(game, &request.position)?,
             strategy,
-            seed: request.seed.unwrap_or_else(seed::draw),
+            seed,
         })
     }
 
