@@ -518,20 +518,20 @@ impl FromStr for ConnectFour {
 impl fmt::Display for ConnectFour {
     /// Six rows of seven cells, top row first, separated by `/`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut text = String::with_capacity(CELLS + HEIGHT);
-        for row in (0..HEIGHT).rev() {
-            if row != HEIGHT - 1 {
-                text.push('/');
-            }
+        // Built on the stack and written at once: every answer of the API carries a board.
+        let mut text = [b'/'; CELLS + HEIGHT - 1];
+        for row in 0..HEIGHT {
             for column in 0..WIDTH {
-                text.push(match self.disc_at(row, column) {
-                    Some(Player::X) => 'X',
-                    Some(Player::O) => 'O',
-                    None => '.',
-                });
+                // Row HEIGHT - 1 (the top) comes first, each row followed by its separator.
+                let at = (HEIGHT - 1 - row) * (WIDTH + 1) + column;
+                text[at] = match self.disc_at(row, column) {
+                    Some(Player::X) => b'X',
+                    Some(Player::O) => b'O',
+                    None => b'.',
+                };
             }
         }
-        f.write_str(&text)
+        f.write_str(std::str::from_utf8(&text).expect("the board text is ASCII"))
     }
 }
 
