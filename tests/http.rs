@@ -591,7 +591,13 @@ async fn metrics_count_requests_nodes_and_games() {
         );
     }
     assert!(text.contains(r#"sente_http_request_duration_seconds_count{route="/tournament"} 1"#));
-    assert!(text.contains(r#"sente_nodes_searched_total{algorithm="mcs"}"#));
+    // Every algorithm is listed from the start; the tournament's mcs searches were counted.
+    assert!(text.contains(r#"sente_nodes_searched_total{algorithm="minimax"} 0"#));
+    let mcs = text
+        .lines()
+        .find_map(|line| line.strip_prefix(r#"sente_nodes_searched_total{algorithm="mcs"} "#))
+        .expect("mcs nodes are counted");
+    assert!(mcs.parse::<u64>().unwrap() > 0, "{text}");
 }
 
 #[tokio::test]
