@@ -251,6 +251,75 @@ async fn http_level_errors_are_problems_too() {
     assert_problem(response, 415, "no content type").await;
 }
 
+/// Sends a request as raw bytes, a piece at a time with a pause between, and returns the
+/// status code and body of the answer (the request asks the server to close after it).
+async fn raw_exchange(url: &str, pieces: &[Vec<u8>]) -> (u16, String) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut stream = tokio::net::TcpStream::connect(url.trim_start_matches("http://"))
+        .await
+        .unwrap();
+    for piece in pieces {
+        // A server that refuses the request may answer and close before all of it is sent.
+        if stream.write_all(piece).await.is_err() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let mut answer = Vec::new();
+    stream.read_to_end(&mut answer).await.unwrap();
+    let answer = String::from_utf8(answer).unwrap();
+    let status = answer[9..12].parse().unwrap();
+    let body = answer.split_once("\r\n\r\n").unwrap().1.to_owned();
+    (status, body)
+}
+
+/// A chunked request, its head and then each chunk sent apart, so that the server reads the
+/// body in several frames.
+fn chunked_move(chunks: &[&[u8]]) -> Vec<Vec<u8>> {
+    let mut pieces = vec![
+        b"POST /move HTTP/1.1\r\nhost: sente\r\nconnection: close\r\n\
+          content-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n"
+            .to_vec(),
+    ];
+    for chunk in chunks {
+        let mut piece = format!("{:x}\r\n", chunk.len()).into_bytes();
+        piece.extend_from_slice(chunk);
+        piece.extend_from_slice(b"\r\n");
+        pieces.push(piece);
+    }
+    pieces.push(b"0\r\n\r\n".to_vec());
+    pieces
+}
+
+#[tokio::test]
+async fn a_body_in_several_pieces_is_read_whole_and_within_the_limit() {
+    let url = start().await;
+    let (status, body) = raw_exchange(
+        &url,
+        &chunked_move(&[
+            br#"{"board":"XX."#,
+            br#"OO....","#,
+            br#""algorithm":"alphabeta"}"#,
+        ]),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let answer: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(answer["move"], 2);
+
+    // No declared length: the limit is found while reading.
+    let filler = vec![b' '; 40 * 1024];
+    let (status, body) = raw_exchange(&url, &chunked_move(&[b"{", &filler, &filler, b"}"])).await;
+    assert_eq!(status, 413, "{body}");
+    assert!(body.contains("larger than 65536 bytes"), "{body}");
+
+    // A declared length over the limit is refused before the body is sent.
+    let head = "POST /move HTTP/1.1\r\nhost: sente\r\nconnection: close\r\n\
+                content-type: application/json\r\ncontent-length: 70000\r\n\r\n";
+    let (status, body) = raw_exchange(&url, &[head.as_bytes().to_vec()]).await;
+    assert_eq!(status, 413, "{body}");
+}
+
 #[tokio::test]
 async fn tournament_reports_both_players_and_halves_add_up() {
     let url = start().await;

@@ -3,10 +3,19 @@
 //! axum's own `Json` extractor answers its rejections in plain text; this one answers with a
 //! [`Problem`], and leaves the decoding to [`crate::api::request`], which knows which errors are
 //! 400 and which 422.
+//!
+//! The body is read frame by frame rather than through axum's `Bytes` extractor, which wraps it
+//! in a boxed size limit and collects it into a list of chunks. Nearly every request body
+//! arrives as one frame, already whole when the handler runs: that frame is the answer, and
+//! hyper's `is_end_stream` (the declared length is used up) says so without polling again.
+//! Measured under load, this halves what reading the body costs `/move` (see the README's
+//! *HTTP throughput*).
 
-use axum::body::Bytes;
+use axum::body::{Body, Bytes};
 use axum::extract::{FromRequest, Request};
-use axum::http::header;
+use axum::http::{HeaderMap, header};
+use http_body_util::BodyExt;
+use hyper::body::Body as _;
 
 use crate::api::Problem;
 
@@ -18,36 +27,78 @@ pub struct JsonBody(pub Bytes);
 impl<S: Send + Sync> FromRequest<S> for JsonBody {
     type Rejection = Problem;
 
-    async fn from_request(request: Request, state: &S) -> Result<Self, Problem> {
-        let content_type = request
-            .headers()
-            .get(header::CONTENT_TYPE)
-            .and_then(|value| value.to_str().ok())
-            .unwrap_or("");
-        let essence = content_type.split(';').next().unwrap_or("").trim();
-        if !(essence.eq_ignore_ascii_case("application/json") || essence.ends_with("+json")) {
-            return Err(Problem::http(
-                415,
-                "Unsupported Media Type",
-                format!(
-                    "the body must be JSON with content-type application/json, got {:?}",
-                    content_type
-                ),
-            ));
+    async fn from_request(request: Request, _: &S) -> Result<Self, Problem> {
+        check_content_type(request.headers())?;
+        let body = request.into_body();
+        // A declared length over the limit is refused before anything is read.
+        if body
+            .size_hint()
+            .lower()
+            .try_into()
+            .map_or(true, |length: usize| length > MAX_BODY_BYTES)
+        {
+            return Err(too_large());
         }
-        let bytes = Bytes::from_request(request, state)
-            .await
-            .map_err(|rejection| {
-                if rejection.status().as_u16() == 413 {
-                    Problem::http(
-                        413,
-                        "Content Too Large",
-                        format!("the body is larger than {MAX_BODY_BYTES} bytes"),
-                    )
-                } else {
-                    Problem::malformed(format!("the body could not be read: {rejection}"))
-                }
-            })?;
-        Ok(JsonBody(bytes))
+        read(body).await.map(JsonBody)
     }
+}
+
+fn check_content_type(headers: &HeaderMap) -> Result<(), Problem> {
+    let content_type = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|value| value.to_str().ok())
+        .unwrap_or("");
+    let essence = content_type.split(';').next().unwrap_or("").trim();
+    if essence.eq_ignore_ascii_case("application/json") || essence.ends_with("+json") {
+        Ok(())
+    } else {
+        Err(Problem::http(
+            415,
+            "Unsupported Media Type",
+            format!(
+                "the body must be JSON with content-type application/json, got {content_type:?}"
+            ),
+        ))
+    }
+}
+
+/// The whole body, refused with 413 as soon as it grows past [`MAX_BODY_BYTES`].
+async fn read(mut body: Body) -> Result<Bytes, Problem> {
+    let mut whole = Bytes::new();
+    // Only when a body comes in more than one frame are they copied together.
+    let mut joined: Option<Vec<u8>> = None;
+    while !body.is_end_stream() {
+        let Some(frame) = body.frame().await else {
+            break;
+        };
+        let frame = frame
+            .map_err(|error| Problem::malformed(format!("the body could not be read: {error}")))?;
+        // Trailers carry nothing a JSON body needs.
+        let Ok(chunk) = frame.into_data() else {
+            continue;
+        };
+        let length = joined.as_ref().map_or(whole.len(), Vec::len) + chunk.len();
+        if length > MAX_BODY_BYTES {
+            return Err(too_large());
+        }
+        match &mut joined {
+            Some(buffer) => buffer.extend_from_slice(&chunk),
+            None if whole.is_empty() => whole = chunk,
+            None => {
+                let mut buffer = Vec::with_capacity(length);
+                buffer.extend_from_slice(&whole);
+                buffer.extend_from_slice(&chunk);
+                joined = Some(buffer);
+            }
+        }
+    }
+    Ok(joined.map_or(whole, Bytes::from))
+}
+
+fn too_large() -> Problem {
+    Problem::http(
+        413,
+        "Content Too Large",
+        format!("the body is larger than {MAX_BODY_BYTES} bytes"),
+    )
 }

@@ -18,7 +18,7 @@ pub async fn post_move(
     let response = if job.is_light() {
         // Answering in place costs less than handing a few microseconds of work to another
         // thread and back; only heavier searches go to the blocking pool.
-        job.run(&state.search_limits.budget(None))
+        job.run(&state.search_limits.light_budget())
     } else {
         let _slot = state.admission.slot().await?;
         let cancel = CancelOnDrop::new();
