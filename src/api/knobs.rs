@@ -20,7 +20,7 @@ use crate::search::{
 /// The knobs a player may set, as a request carries them. Each is checked against the
 /// algorithm: a knob the algorithm does not take is an error, never silently ignored.
 ///
-/// Decoded by hand through [`PlayerSpec::read_knob`], so that a `/move` request, which carries
+/// Decoded by hand through `PlayerSpec::read_knob`, so that a `/move` request, which carries
 /// the knobs beside its own fields, reads them with the same code in the same pass.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct PlayerSpec {

@@ -4,7 +4,7 @@
 //! A `/move` request carries the player's knobs at its top level beside `game`, `board`,
 //! `moves` and `seed`. Serde cannot combine `flatten` with `deny_unknown_fields`, so the request
 //! is decoded by a visitor that reads its own fields and hands every other key to
-//! [`PlayerSpec::read_knob`]: one definition of the knobs for `/move` and `/tournament` alike,
+//! `PlayerSpec::read_knob`: one definition of the knobs for `/move` and `/tournament` alike,
 //! read in a single pass with no intermediate JSON tree (this is the hot path of the service).
 
 use serde::de::{self, MapAccess};

@@ -10,8 +10,8 @@
 //!   we must take it, two such threats lose, and we never play just below an opponent's
 //!   winning cell.
 //! - Moves are tried by the number of winning cells they create, centre first on ties
-//!   ([`move_sorter`]).
-//! - The transposition table ([`table`]) stores upper bounds (every move failed low) and lower
+//!   (`move_sorter`).
+//! - The transposition table (`table`) stores upper bounds (every move failed low) and lower
 //!   bounds (a cutoff), one byte each.
 //!
 //! The solver answers the score of a position; the move is the child with the best score.
