@@ -20,6 +20,19 @@ async fn start_with(state: AppState) -> String {
     url
 }
 
+/// Starts a server with one slot for heavy work and room for `queue` requests waiting for it.
+async fn start_with_one_heavy_slot(queue: usize) -> String {
+    use sente::http::admission::{Admission, AdmissionLimits};
+    start_with(AppState {
+        admission: std::sync::Arc::new(Admission::new(AdmissionLimits {
+            heavy_slots: 1,
+            heavy_queue: queue,
+        })),
+        ..AppState::default()
+    })
+    .await
+}
+
 async fn post(url: &str, path: &str, body: Value) -> Response {
     Client::new()
         .post(format!("{url}{path}"))
@@ -1005,15 +1018,7 @@ async fn a_panic_becomes_a_500_problem_and_the_server_lives_on() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn heavy_work_beyond_the_queue_is_refused_at_once_and_cheap_work_still_answers() {
-    use sente::http::admission::{Admission, AdmissionLimits};
-    let url = start_with(AppState {
-        admission: std::sync::Arc::new(Admission::new(AdmissionLimits {
-            heavy_slots: 1,
-            heavy_queue: 0,
-        })),
-        ..AppState::default()
-    })
-    .await;
+    let url = start_with_one_heavy_slot(0).await;
     // A tournament holds the only heavy slot for a while.
     let tournament = tokio::spawn({
         let url = url.clone();
@@ -1061,15 +1066,7 @@ async fn heavy_work_beyond_the_queue_is_refused_at_once_and_cheap_work_still_ans
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn heavy_work_waits_in_the_queue_when_there_is_room() {
-    use sente::http::admission::{Admission, AdmissionLimits};
-    let url = start_with(AppState {
-        admission: std::sync::Arc::new(Admission::new(AdmissionLimits {
-            heavy_slots: 1,
-            heavy_queue: 4,
-        })),
-        ..AppState::default()
-    })
-    .await;
+    let url = start_with_one_heavy_slot(4).await;
     let requests: Vec<_> = (0..3)
         .map(|seed| {
             let url = url.clone();
@@ -1119,15 +1116,7 @@ async fn a_tournament_of_slow_players_stops_at_the_limit_mid_game() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_tournament_whose_client_goes_away_stops_and_frees_its_slot() {
-    use sente::http::admission::{Admission, AdmissionLimits};
-    let url = start_with(AppState {
-        admission: std::sync::Arc::new(Admission::new(AdmissionLimits {
-            heavy_slots: 1,
-            heavy_queue: 1,
-        })),
-        ..AppState::default()
-    })
-    .await;
+    let url = start_with_one_heavy_slot(1).await;
     // A tournament that would run for the full minute, abandoned by its client after 300 ms.
     let abandoned = Client::new()
         .post(format!("{url}/tournament"))
@@ -1200,15 +1189,7 @@ async fn the_services_node_limit_stops_a_search_and_says_so() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_search_whose_client_goes_away_stops_and_frees_its_slot() {
-    use sente::http::admission::{Admission, AdmissionLimits};
-    let url = start_with(AppState {
-        admission: std::sync::Arc::new(Admission::new(AdmissionLimits {
-            heavy_slots: 1,
-            heavy_queue: 1,
-        })),
-        ..AppState::default()
-    })
-    .await;
+    let url = start_with_one_heavy_slot(1).await;
     // Ten seconds of mcts, abandoned by its client after 300 ms.
     let abandoned = Client::new()
         .post(format!("{url}/move"))
