@@ -15,14 +15,6 @@ use sente::api::play::MoveJob;
 use sente::api::request::{MoveRequest, PositionSpec, TournamentRequest};
 use sente::search::Budget;
 
-/// Every request allocates a dozen small blocks (its headers, body channel, decoded fields,
-/// line and answer) and frees them within microseconds, on whichever thread runs it. mimalloc
-/// serves that pattern from per-thread free lists; under `scripts/bench-http.sh` it answers
-/// about 7% more requests per second than glibc's allocator on both `/healthz` and `/move`
-/// (see the README's *HTTP throughput*). The library leaves the choice to the binary.
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 #[derive(Parser)]
 #[command(
     name = "sente",
