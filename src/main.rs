@@ -34,6 +34,10 @@ enum Command {
     /// Exit 0 if the service answers GET /healthz, 1 otherwise (for container health checks).
     Healthcheck(HealthcheckArgs),
     /// Search one position and print the result as JSON (the same as POST /move).
+    #[command(
+        after_help = "A knob that does not apply to the algorithm is an error. Every \
+                            knob's default and limits: GET /algorithms on a running service."
+    )]
     Move(MoveArgs),
     /// Play games between two players and print the result as JSON (as POST /tournament).
     Tournament(TournamentArgs),
@@ -102,16 +106,22 @@ struct MoveArgs {
     /// random, minimax, negamax, alphabeta, mcs, mcts or solver (default: alphabeta).
     #[arg(long)]
     algorithm: Option<String>,
+    /// minimax, negamax, alphabeta: plies to search (default: to the end of the game).
     #[arg(long)]
     depth: Option<u64>,
+    /// mcs: random playouts after each legal move.
     #[arg(long)]
     playouts: Option<u64>,
+    /// mcts: simulations (select, expand, playout, back up).
     #[arg(long)]
     simulations: Option<u64>,
+    /// mcts: the exploration constant c of UCB1.
     #[arg(long)]
     uct_c: Option<f64>,
+    /// mcts: visits after which a leaf is expanded.
     #[arg(long)]
     expand_threshold: Option<u64>,
+    /// alphabeta, solver: deepen until this much time has passed; mcs, mcts: stop sampling then.
     #[arg(long)]
     time_limit_ms: Option<u64>,
     /// alphabeta: use a transposition table.
@@ -148,6 +158,7 @@ struct TournamentArgs {
     /// Index of the first game, to split one tournament across machines.
     #[arg(long)]
     first_game: Option<u64>,
+    /// Seed of every game's random choices (default: drawn and reported).
     #[arg(long)]
     seed: Option<u64>,
     /// Threads to play on (default: all cores).
@@ -344,3 +355,25 @@ fn return_large_blocks_to_the_system() {
 
 #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
 fn return_large_blocks_to_the_system() {}
+
+#[cfg(test)]
+mod tests {
+    use super::Cli;
+    use clap::CommandFactory;
+
+    #[test]
+    fn every_option_says_what_it_does() {
+        let cli = Cli::command();
+        cli.clone().debug_assert();
+        for command in cli.get_subcommands() {
+            for arg in command.get_arguments() {
+                assert!(
+                    arg.get_help().is_some(),
+                    "sente {} --{} has no help text",
+                    command.get_name(),
+                    arg.get_id()
+                );
+            }
+        }
+    }
+}
