@@ -64,6 +64,13 @@ try {
   if (result === "engine") assert.equal(await page.locator("#board .cell.win").count(), 3);
   const nodes = await page.locator('#engine-info dd[data-field="nodes"]').textContent();
   assert.match(nodes, /^[\d,]+$/, "the engine's nodes are shown");
+  // Moves are named as the keys 1-9 play them: cell N is row R, column C with N = 3(R-1) + C.
+  const move = await page.locator('#engine-info dd[data-field="move"]').textContent();
+  const [, cellNumber, row, column] = move.match(/^cell (\d) \(row (\d), column (\d)\)$/) || [];
+  assert.ok(cellNumber, `the engine's move names its cell: ${move}`);
+  assert.equal(Number(cellNumber), 3 * (Number(row) - 1) + Number(column), move);
+  const pv = await page.locator('#engine-info dd[data-field="pv"]').textContent();
+  assert.match(pv, /^([1-9]( |$))+$|^—$/, `the line is named by cells 1-9: ${pv}`);
   for (const field of ["score", "exact", "plies_to_end", "time", "pv"]) {
     assert.ok(await page.locator(`#engine-info dd[data-field="${field}"]`).count(), `${field} is shown`);
   }
