@@ -11,7 +11,7 @@ use std::ops::Range;
 use serde::Serialize;
 
 use crate::game::{Game, Outcome};
-use crate::search::{self, Budget, Solve, Strategy, seed};
+use crate::search::{self, Algorithm, Budget, Solve, Strategy, seed};
 
 /// Which of the two players: A is `players[0]`, B is `players[1]`.
 pub type Seat = usize;
@@ -207,7 +207,7 @@ pub fn chunks(games: Range<u64>, parts: usize) -> Vec<Range<u64>> {
 /// One player's results, as reported.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct PlayerSummary {
-    pub algorithm: &'static str,
+    pub algorithm: Algorithm,
     pub wins: u64,
     pub draws: u64,
     pub losses: u64,
@@ -239,7 +239,7 @@ impl Tally {
                 points / games as f64
             };
             PlayerSummary {
-                algorithm: players[seat].algorithm().name(),
+                algorithm: players[seat].algorithm(),
                 wins: total.wins,
                 draws: total.draws,
                 losses: total.losses,

@@ -4,13 +4,13 @@ use serde::Serialize;
 
 use super::play::MoveJob;
 use super::{Problem, with_game};
-use crate::search::{self, Budget, Solve};
+use crate::search::{self, Algorithm, Budget, Solve};
 
 /// The answer to an analysis request.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct AnalyzeResponse {
     pub game: &'static str,
-    pub algorithm: &'static str,
+    pub algorithm: Algorithm,
     /// The seed used, for randomised algorithms.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub seed: Option<u64>,
@@ -51,7 +51,7 @@ impl MoveJob {
             .map_err(|error| Problem::invalid("board", error.to_string()))?;
         Ok(AnalyzeResponse {
             game: G::NAME,
-            algorithm: self.strategy.algorithm().name(),
+            algorithm: self.strategy.algorithm(),
             seed: self.strategy.is_randomized().then_some(self.seed),
             nodes: analysis.nodes,
             elapsed_us: analysis.elapsed.as_micros() as u64,

@@ -4,7 +4,7 @@ use serde::Serialize;
 
 use super::request::MoveRequest;
 use super::{AnyGame, GameKind, Problem, Status, knobs, with_game};
-use crate::search::{self, Budget, Solve, Strategy, Tiebreak, seed};
+use crate::search::{self, Algorithm, Budget, Solve, Strategy, Tiebreak, seed};
 
 /// The answer to a move request.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -20,7 +20,7 @@ pub struct MoveResponse {
     pub plies_to_end: Option<u32>,
     pub nodes: u64,
     pub pv: Vec<usize>,
-    pub algorithm: &'static str,
+    pub algorithm: Algorithm,
     pub game: &'static str,
     /// The seed used, for randomised algorithms.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -107,7 +107,7 @@ impl MoveJob {
             plies_to_end: result.plies_to_end,
             nodes: result.nodes,
             pv: result.pv.iter().map(|&mv| G::move_index(mv)).collect(),
-            algorithm: self.strategy.algorithm().name(),
+            algorithm: self.strategy.algorithm(),
             game: G::NAME,
             seed: self.strategy.is_randomized().then_some(self.seed),
             elapsed_us: result.elapsed.as_micros() as u64,

@@ -73,6 +73,8 @@ pub enum Algorithm {
 }
 
 impl Algorithm {
+    /// Every algorithm, in declaration order: `algorithm as usize` is its index here (checked
+    /// when compiling, below).
     pub const ALL: [Algorithm; 7] = [
         Algorithm::Random,
         Algorithm::Minimax,
@@ -93,6 +95,22 @@ impl Algorithm {
             Algorithm::Mcts => "mcts",
             Algorithm::Solver => "solver",
         }
+    }
+}
+
+const _: () = {
+    let mut index = 0;
+    while index < Algorithm::ALL.len() {
+        assert!(Algorithm::ALL[index] as usize == index);
+        index += 1;
+    }
+};
+
+/// Written as its name: the answers carry the algorithm itself, and the JSON spells it as the
+/// API does.
+impl serde::Serialize for Algorithm {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.name())
     }
 }
 
