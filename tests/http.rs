@@ -171,6 +171,11 @@ async fn requests_that_make_no_sense_are_422_naming_the_field() {
         (json!({"board": "OO......."}), "board", "O has 2 pieces"),
         (json!({"board": "XXXOO...."}), "board", "already over"),
         (
+            json!({"board": [["X", "", "O"], ["", "X"], ["O", "", "", ""]]}),
+            "board[1]",
+            "has 3 cells, this one has 2",
+        ),
+        (
             json!({"board": "X........", "moves": [1]}),
             "board",
             "not both",
@@ -934,6 +939,13 @@ async fn connect_four_boards_that_cannot_be_are_422() {
             json!({"game": "connect4", "board": "XX"}),
             "board",
             "fewer than the 42",
+        ),
+        (
+            // 42 cells, but row 5 is one short: read as a flat run, X would land on a floating
+            // cell of row 5, and the error would not say why.
+            json!({"game": "connect4", "board": "......./......./......./......./....../X......."}),
+            "board",
+            "row 5 of the board (counting from 1 at the top) has 6 cells",
         ),
         (
             json!({"game": "connect4", "algorithm": "solver", "tiebreak": "traps"}),

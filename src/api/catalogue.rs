@@ -4,6 +4,7 @@ use serde::Serialize;
 
 use super::GameKind;
 use super::knobs::{self, Knob};
+use crate::game::{ConnectFour, Game, TicTacToe};
 use crate::search::Algorithm;
 
 #[derive(Clone, Debug, Serialize)]
@@ -25,24 +26,25 @@ pub fn games() -> Vec<GameInfo> {
         .map(|game| match game {
             GameKind::TicTacToe => GameInfo {
                 name: game.name(),
-                rows: 3,
-                columns: 3,
+                rows: TicTacToe::ROWS,
+                columns: TicTacToe::COLUMNS,
                 moves: "a cell index 0..8, row-major from the top-left (row = move / 3, col = move % 3)",
-                board: "9 cells row-major: X or x, O or o, and '.', '-' or '_' for empty; '/' and \
-                        line breaks between rows are ignored. Or an array of cells (flat or rows), \
-                        each \"X\", \"O\", \"\" or null.",
-                start: <crate::game::TicTacToe as crate::game::Game>::start().to_string(),
+                board: "9 cells row-major: X or x, O or o, and '.', '-' or '_' for empty; rows may \
+                        be separated by '/' or line breaks, and then each has 3 cells. Or an array \
+                        of cells (flat, or 3 rows of 3), each \"X\", \"O\", \"\" or null.",
+                start: TicTacToe::start().to_string(),
             },
             GameKind::ConnectFour => GameInfo {
                 name: game.name(),
-                rows: 6,
-                columns: 7,
+                rows: ConnectFour::ROWS,
+                columns: ConnectFour::COLUMNS,
                 moves: "a column 0..6, left to right; the disc falls to the lowest free cell, \
                         and the answer's row is where it landed (0 = bottom)",
                 board: "6 rows of 7 cells, top row first: X or x, O or o, and '.', '-' or '_' \
-                        for empty; rows separated by '/' or line breaks. Or an array of cells \
-                        (flat or rows), each \"X\", \"O\", \"\" or null.",
-                start: <crate::game::ConnectFour as crate::game::Game>::start().to_string(),
+                        for empty; rows may be separated by '/' or line breaks, and then each \
+                        has 7 cells. Or an array of cells (flat, or 6 rows of 7), each \"X\", \
+                        \"O\", \"\" or null.",
+                start: ConnectFour::start().to_string(),
             },
         })
         .collect()

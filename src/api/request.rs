@@ -138,23 +138,7 @@ fn board_position<G: Game>(board: &Value) -> Result<G, Problem> {
     // Text is parsed where it lies; an array is first written as text.
     let text: std::borrow::Cow<str> = match board {
         Value::String(text) => text.as_str().into(),
-        Value::Array(items) => {
-            let mut text = String::new();
-            for (index, item) in items.iter().enumerate() {
-                match item {
-                    Value::Array(row) => {
-                        if index > 0 {
-                            text.push('/');
-                        }
-                        for (column, cell) in row.iter().enumerate() {
-                            text.push(cell_char(cell, &format!("board[{index}][{column}]"))?);
-                        }
-                    }
-                    cell => text.push(cell_char(cell, &format!("board[{index}]"))?),
-                }
-            }
-            text.into()
-        }
+        Value::Array(items) => array_text::<G>(items)?.into(),
         _ => {
             return Err(Problem::invalid(
                 "board",
@@ -164,6 +148,53 @@ fn board_position<G: Game>(board: &Value) -> Result<G, Problem> {
     };
     text.parse()
         .map_err(|error: crate::game::BoardError| Problem::invalid("board", error.to_string()))
+}
+
+/// The text form of a board given as an array: of cells, or of rows of cells. A board in rows
+/// has all its rows, each whole, so that an error names the row at fault rather than the total.
+fn array_text<G: Game>(items: &[Value]) -> Result<String, Problem> {
+    let in_rows = items.iter().any(Value::is_array);
+    if in_rows && items.len() != G::ROWS {
+        return Err(Problem::invalid(
+            "board",
+            format!(
+                "board: a {} board has {} rows, this one has {}",
+                G::NAME,
+                G::ROWS,
+                items.len()
+            ),
+        ));
+    }
+    let mut text = String::with_capacity(G::ROWS * (G::COLUMNS + 1));
+    for (index, item) in items.iter().enumerate() {
+        match item {
+            Value::Array(row) if row.len() == G::COLUMNS => {
+                if index > 0 {
+                    text.push('/');
+                }
+                for (column, cell) in row.iter().enumerate() {
+                    text.push(cell_char(cell, &format!("board[{index}][{column}]"))?);
+                }
+            }
+            Value::Array(row) => {
+                let field = format!("board[{index}]");
+                let detail = format!(
+                    "{field}: a row of a {} board has {} cells, this one has {}",
+                    G::NAME,
+                    G::COLUMNS,
+                    row.len()
+                );
+                return Err(Problem::invalid(&field, detail));
+            }
+            _ if in_rows => {
+                let field = format!("board[{index}]");
+                let detail = format!("{field}: a board of rows holds only rows, not single cells");
+                return Err(Problem::invalid(&field, detail));
+            }
+            cell => text.push(cell_char(cell, &format!("board[{index}]"))?),
+        }
+    }
+    Ok(text)
 }
 
 fn cell_char(cell: &Value, field: &str) -> Result<char, Problem> {
@@ -211,9 +242,31 @@ mod tests {
             position(json!([["X", "", "O"], ["", "x", null], ["", "", "o"]])),
             Ok(expected)
         );
-        let problem = position(json!([["X", "Q", "O"]])).unwrap_err();
+        let problem = position(json!([["X", "Q", "O"], [], []])).unwrap_err();
         assert_eq!(problem.field.as_deref(), Some("board[0][1]"));
         assert_eq!(position(json!(7)).unwrap_err().status, 422);
+    }
+
+    #[test]
+    fn a_board_in_rows_has_every_row_whole() {
+        let problem = |board: Value| {
+            let problem = position(board).unwrap_err();
+            (problem.field.unwrap_or_default(), problem.detail)
+        };
+        // Nine cells in all, but the second row is short and the third long.
+        let (field, detail) = problem(json!([["X", "", "O"], ["", "X"], ["", "", "", "O"]]));
+        assert_eq!(field, "board[1]");
+        assert!(detail.contains("has 3 cells, this one has 2"), "{detail}");
+        let (field, detail) = problem(json!([["X", "", "O"], ["", "X", ""]]));
+        assert_eq!(field, "board");
+        assert!(detail.contains("has 3 rows, this one has 2"), "{detail}");
+        let (field, detail) = problem(json!([["X", "", "O"], "X", ["", "", ""]]));
+        assert_eq!(field, "board[1]");
+        assert!(detail.contains("only rows"), "{detail}");
+        // The text form says which row is wrong too.
+        let (field, detail) = problem(json!("X.O/.X/...O"));
+        assert_eq!(field, "board");
+        assert!(detail.contains("row 2"), "{detail}");
     }
 
     #[test]

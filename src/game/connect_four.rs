@@ -17,7 +17,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use super::{Bits, BoardError, Game, MoveError, Outcome, Player};
+use super::{Bits, BoardError, Game, MoveError, Outcome, Player, text};
 
 pub const WIDTH: usize = 7;
 pub const HEIGHT: usize = 6;
@@ -259,6 +259,8 @@ impl Game for ConnectFour {
     type Moves = Bits;
 
     const NAME: &'static str = "connect4";
+    const ROWS: usize = HEIGHT;
+    const COLUMNS: usize = WIDTH;
     const MAX_PLIES: usize = CELLS;
     const MOVE_INDICES: usize = WIDTH;
     const REACHABLE_POSITIONS: Option<usize> = None;
@@ -430,44 +432,20 @@ static WINDOWS: [u64; 69] = {
 impl FromStr for ConnectFour {
     type Err = BoardError;
 
-    /// Reads 6 rows of 7 cells, top row first: `X`/`x`, `O`/`o`, and `.`, `-` or `_` for empty;
-    /// rows may be separated by `/` or line breaks. Refuses floating discs, impossible counts
-    /// and wins that cannot have happened (both sides, or not by the side that moved last).
-    fn from_str(text: &str) -> Result<Self, BoardError> {
-        let (mut x, mut o) = (0u64, 0u64);
-        let mut cells = 0usize;
-        for (position, ch) in text.chars().enumerate() {
-            let bit = if cells < CELLS {
-                let (row_from_top, column) = (cells / WIDTH, cells % WIDTH);
-                1u64 << (column * STRIDE + (HEIGHT - 1 - row_from_top))
-            } else {
-                0
-            };
-            match ch {
-                '/' | '\n' | '\r' => continue,
-                'X' | 'x' => x |= bit,
-                'O' | 'o' => o |= bit,
-                '.' | '-' | '_' => {}
-                found => return Err(BoardError::BadCharacter { found, position }),
-            }
-            cells += 1;
-        }
-        if cells != CELLS {
-            let (found, expected, game) = (cells, CELLS, Self::NAME);
-            return Err(if cells > CELLS {
-                BoardError::TooManyCells {
-                    found,
-                    expected,
-                    game,
-                }
-            } else {
-                BoardError::TooFewCells {
-                    found,
-                    expected,
-                    game,
-                }
-            });
-        }
+    /// Reads the text form every game shares: 6 rows of 7 cells, top row first, `X`, `O` or
+    /// `.`, the rows whole and optionally separated by `/` or line breaks. Refuses floating
+    /// discs, impossible counts and wins that cannot have happened (both sides, or not by the
+    /// side that moved last).
+    fn from_str(board: &str) -> Result<Self, BoardError> {
+        // The text numbers cells row-major from the top; a disc's bit is its column's base
+        // plus its height from the bottom.
+        let cells = text::read(board, Self::NAME, Self::ROWS, Self::COLUMNS)?;
+        let bit = |cell: u8| {
+            let (row_from_top, column) = (cell as usize / WIDTH, cell as usize % WIDTH);
+            1u64 << (column * STRIDE + (HEIGHT - 1 - row_from_top))
+        };
+        let x = Bits(cells.x).map(bit).fold(0, |set, bit| set | bit);
+        let o = Bits(cells.o).map(bit).fold(0, |set, bit| set | bit);
         let mask = x | o;
         // A disc floats when the cell below it (in the same column) is empty.
         let floating = mask & !BOTTOM & !(mask << 1);

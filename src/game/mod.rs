@@ -6,6 +6,7 @@
 //! static estimate of a position ([`Game::evaluate`]) as game knowledge that searches may use.
 
 pub mod connect_four;
+mod text;
 mod tictactoe;
 
 use std::fmt::{self, Debug, Display};
@@ -67,6 +68,9 @@ pub trait Game:
 
     /// The name used in the API, e.g. `"tictactoe"`.
     const NAME: &'static str;
+    /// The board's size, as its text form writes it: `ROWS` rows of `COLUMNS` cells.
+    const ROWS: usize;
+    const COLUMNS: usize;
     /// Upper bound on the number of plies in a game; sizes fixed per-ply buffers. A drawn
     /// game lasts exactly this long (the board is full).
     const MAX_PLIES: usize;
@@ -142,6 +146,15 @@ pub enum BoardError {
         "unexpected character {found:?} at position {position}: a cell is X, O, '.', '-' or '_', and rows may be separated by '/' or line breaks"
     )]
     BadCharacter { found: char, position: usize },
+    #[error(
+        "row {row} of the board (counting from 1 at the top) has {found} cells, but a {game} row has {expected}"
+    )]
+    RowLength {
+        row: usize,
+        found: usize,
+        expected: usize,
+        game: &'static str,
+    },
     #[error("the board has {found} cells, more than the {expected} of a {game} board")]
     TooManyCells {
         found: usize,

@@ -11,7 +11,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use super::{Bits, BoardError, Game, MoveError, Outcome, Player};
+use super::{Bits, BoardError, Game, MoveError, Outcome, Player, text};
 
 const CELLS: usize = 9;
 const FULL: u16 = (1 << CELLS) - 1;
@@ -140,6 +140,8 @@ impl Game for TicTacToe {
     type Moves = Bits;
 
     const NAME: &'static str = "tictactoe";
+    const ROWS: usize = 3;
+    const COLUMNS: usize = 3;
     const MAX_PLIES: usize = CELLS;
     const MOVE_INDICES: usize = CELLS;
     const REACHABLE_POSITIONS: Option<usize> = Some(5478);
@@ -297,36 +299,13 @@ static SYMMETRIES: [[u16; 512]; 8] = {
 impl FromStr for TicTacToe {
     type Err = BoardError;
 
-    /// Reads 9 cells row-major: `X`/`x`, `O`/`o`, and `.`, `-` or `_` for empty; `/` and line
-    /// breaks between rows are ignored. Positions that cannot arise in a game are rejected.
-    fn from_str(text: &str) -> Result<Self, BoardError> {
-        let (mut x, mut o) = (0u16, 0u16);
-        let mut cells = 0usize;
-        for (position, ch) in text.chars().enumerate() {
-            let bit = 1u16.checked_shl(cells as u32).unwrap_or(0);
-            match ch {
-                '/' | '\n' | '\r' => continue,
-                'X' | 'x' => x |= bit,
-                'O' | 'o' => o |= bit,
-                '.' | '-' | '_' => {}
-                found => return Err(BoardError::BadCharacter { found, position }),
-            }
-            cells += 1;
-        }
-        if cells > CELLS {
-            return Err(BoardError::TooManyCells {
-                found: cells,
-                expected: CELLS,
-                game: Self::NAME,
-            });
-        }
-        if cells < CELLS {
-            return Err(BoardError::TooFewCells {
-                found: cells,
-                expected: CELLS,
-                game: Self::NAME,
-            });
-        }
+    /// Reads the text form every game shares: 3 rows of 3 cells, top row first, `X`, `O` or
+    /// `.`, the rows whole and optionally separated by `/` or line breaks. Positions that
+    /// cannot arise in a game are rejected.
+    fn from_str(board: &str) -> Result<Self, BoardError> {
+        // Cells are numbered row-major from the top-left, as this game's bits are.
+        let cells = text::read(board, Self::NAME, Self::ROWS, Self::COLUMNS)?;
+        let (x, o) = (cells.x as u16, cells.o as u16);
         Self::check_reachable(x, o)?;
         Ok(Self::from_sides(x, o))
     }
