@@ -652,6 +652,13 @@ async fn metrics_count_requests_nodes_and_games() {
         json!({"players": [{"algorithm": "mcs"}, {"algorithm": "random"}], "games": 10, "seed": 1}),
     )
     .await;
+    for path in ["/move", "/no/such/path"] {
+        Client::new()
+            .get(format!("{url}{path}"))
+            .send()
+            .await
+            .unwrap();
+    }
     let response = Client::new()
         .get(format!("{url}/metrics"))
         .send()
@@ -667,6 +674,9 @@ async fn metrics_count_requests_nodes_and_games() {
     for line in [
         r#"sente_http_requests_total{route="/move",status="200"} 1"#,
         r#"sente_http_requests_total{route="/move",status="422"} 1"#,
+        r#"sente_http_requests_total{route="/move",status="405"} 1"#,
+        // An unknown path is not a label of its own: clients cannot grow the label set.
+        r#"sente_http_requests_total{route="unmatched",status="404"} 1"#,
         r#"sente_nodes_searched_total{algorithm="alphabeta"} 36"#,
         "sente_games_played_total 10",
         "sente_tournaments_in_flight 0",
@@ -678,6 +688,7 @@ async fn metrics_count_requests_nodes_and_games() {
         );
     }
     assert!(text.contains(r#"sente_http_request_duration_seconds_count{route="/tournament"} 1"#));
+    assert!(!text.contains("/no/such/path"), "{text}");
     // Every algorithm is listed from the start; the tournament's mcs searches were counted.
     assert!(text.contains(r#"sente_nodes_searched_total{algorithm="minimax"} 0"#));
     let mcs = text

@@ -2,16 +2,16 @@
 //! tests turn it on): they prove that a panic in a handler or in a blocking task becomes a 500
 //! problem and the server lives on. They are not part of the API, nor of openapi.yaml.
 
-use axum::Router;
-use axum::routing::get;
+use axum::routing::{MethodRouter, get};
 
 use super::AppState;
 use crate::api::Problem;
 
-pub(super) fn routes() -> Router<AppState> {
-    Router::new()
-        .route("/test/panic", get(panic_in_handler))
-        .route("/test/panic-blocking", get(panic_in_blocking_task))
+pub(super) fn routes() -> [(&'static str, MethodRouter<AppState>); 2] {
+    [
+        ("/test/panic", get(panic_in_handler)),
+        ("/test/panic-blocking", get(panic_in_blocking_task)),
+    ]
 }
 
 async fn panic_in_handler() -> &'static str {

@@ -4,13 +4,15 @@
 //! tournaments in flight, and blocking tasks queued (spawned on tokio's blocking pool but not
 //! yet started: the sign that CPU-heavy work is waiting for threads).
 
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::Arc;
+use std::task::{Context, Poll};
 use std::time::Instant;
 
-use axum::extract::{MatchedPath, Request, State};
-use axum::http::header;
-use axum::middleware::Next;
-use axum::response::{IntoResponse, Response};
+use axum::extract::State;
+use axum::http::{Request, Response, header};
+use axum::response::IntoResponse;
 use prometheus_client::encoding::EncodeLabelSet;
 use prometheus_client::metrics::counter::Counter;
 use prometheus_client::metrics::family::Family;
@@ -21,15 +23,17 @@ use prometheus_client::registry::Registry;
 use super::AppState;
 use crate::search::Algorithm;
 
+// Routes are the router's own paths (or "unmatched"), never a request's raw path: unknown
+// paths cannot grow the label set, and a label costs no allocation.
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 struct RequestLabels {
-    route: String,
+    route: &'static str,
     status: u16,
 }
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 struct RouteLabels {
-    route: String,
+    route: &'static str,
 }
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
@@ -157,34 +161,112 @@ impl Drop for InFlight {
     }
 }
 
-/// Records every request's route, status and duration.
-pub(super) async fn record(
-    State(state): State<AppState>,
-    request: Request,
-    next: Next,
-) -> Response {
-    let started = Instant::now();
-    // The route pattern, never the raw path, so that unknown paths cannot grow the label set.
-    let route = request
-        .extensions()
-        .get::<MatchedPath>()
-        .map_or("unmatched", |path| path.as_str())
-        .to_owned();
-    let response = next.run(request).await;
-    let status = response.status().as_u16();
-    state
-        .metrics
-        .durations
-        .get_or_create(&RouteLabels {
-            route: route.clone(),
-        })
-        .observe(started.elapsed().as_secs_f64());
-    state
-        .metrics
-        .requests
-        .get_or_create(&RequestLabels { route, status })
-        .inc();
-    response
+/// The tower layer that records every request's route, status and duration, around the whole
+/// application. (axum's `middleware::from_fn` would do the same in a few lines, but boxes the
+/// rest of the stack and its future for every request: several allocations a request, on every
+/// route.)
+#[derive(Clone, Debug)]
+pub(super) struct RecordLayer {
+    metrics: Arc<Metrics>,
+    /// The router's paths: the route labels.
+    routes: Arc<[&'static str]>,
+}
+
+impl RecordLayer {
+    pub(super) fn new(
+        metrics: Arc<Metrics>,
+        routes: impl IntoIterator<Item = &'static str>,
+    ) -> Self {
+        RecordLayer {
+            metrics,
+            routes: routes.into_iter().collect(),
+        }
+    }
+}
+
+impl<S> tower::Layer<S> for RecordLayer {
+    type Service = Record<S>;
+
+    fn layer(&self, inner: S) -> Record<S> {
+        Record {
+            inner,
+            layer: self.clone(),
+        }
+    }
+}
+
+/// The service of [`RecordLayer`].
+#[derive(Clone, Debug)]
+pub(super) struct Record<S> {
+    inner: S,
+    layer: RecordLayer,
+}
+
+impl<S, B, R> tower::Service<Request<B>> for Record<S>
+where
+    S: tower::Service<Request<B>, Response = Response<R>>,
+{
+    type Response = Response<R>;
+    type Error = S::Error;
+    type Future = Recorded<S::Future>;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), S::Error>> {
+        self.inner.poll_ready(cx)
+    }
+
+    fn call(&mut self, request: Request<B>) -> Self::Future {
+        let path = request.uri().path();
+        let route = self
+            .layer
+            .routes
+            .iter()
+            .find(|route| **route == path)
+            .map_or("unmatched", |route| route);
+        Recorded {
+            response: self.inner.call(request),
+            route,
+            started: Instant::now(),
+            metrics: Arc::clone(&self.layer.metrics),
+        }
+    }
+}
+
+pin_project_lite::pin_project! {
+    /// A response on its way, recorded when it is ready.
+    pub(super) struct Recorded<F> {
+        #[pin]
+        response: F,
+        route: &'static str,
+        started: Instant,
+        metrics: Arc<Metrics>,
+    }
+}
+
+impl<F, R, E> Future for Recorded<F>
+where
+    F: Future<Output = Result<Response<R>, E>>,
+{
+    type Output = F::Output;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<F::Output> {
+        let this = self.project();
+        let result = std::task::ready!(this.response.poll(cx));
+        if let Ok(response) = &result {
+            let route = *this.route;
+            this.metrics
+                .durations
+                .get_or_create(&RouteLabels { route })
+                .observe(this.started.elapsed().as_secs_f64());
+            this.metrics
+                .requests
+                .get_or_create(&RequestLabels {
+                    route,
+                    status: response.status().as_u16(),
+                })
+                .inc();
+        }
+        Poll::Ready(result)
+    }
 }
 
 pub async fn get_metrics(State(state): State<AppState>) -> impl IntoResponse {

@@ -19,16 +19,20 @@ mod playground;
 mod problem;
 pub mod shutdown;
 
+use std::convert::Infallible;
 use std::future::Future;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use axum::Router;
+use axum::extract::Request;
 use axum::http::Method;
+use axum::response::{IntoResponse, Response};
 use axum::routing::{MethodRouter, get, post};
+use axum::{Router, ServiceExt};
 use tokio::net::TcpListener;
+use tower::{Service, ServiceBuilder};
 use tower_http::cors::{Any, CorsLayer};
 use tower_http::trace::{DefaultMakeSpan, DefaultOnResponse, TraceLayer};
 use tracing::Level;
@@ -144,18 +148,34 @@ pub fn routes() -> Vec<(&'static str, Method, MethodRouter<AppState>)> {
     ]
 }
 
-/// The application: routes, errors as problems, metrics, CORS and request tracing. (The body
-/// limit is `JsonBody`'s, the one extractor that reads bodies.)
-pub fn router(state: AppState) -> Router {
+/// The application: the routes, then around them all (outermost first) request tracing, CORS,
+/// metrics and a panic's 500 problem. Every error is a problem: the handlers' own, the 404 of
+/// the fallback, the 405 of each route's method fallback. (The body limit is `JsonBody`'s, the
+/// one extractor that reads bodies.)
+///
+/// The layers wrap the router once rather than through `Router::layer`, which boxes every
+/// route's service again for each layer and clones that chain of boxes for every request:
+/// with these four layers and the problems middleware they replaced, 64 allocations per
+/// `GET /healthz` instead of 36, and about 5% of the throughput of every route.
+pub fn app(
+    state: AppState,
+) -> impl Service<Request, Response = Response, Error = Infallible, Future: Send>
++ Clone
++ Send
++ Sync
++ 'static {
     let mut router = Router::new();
+    let mut paths = Vec::new();
     for (path, _, handler) in routes() {
-        router = router.route(path, handler);
+        paths.push(path);
+        router = router.route(path, handler.fallback(problem::method_not_allowed));
     }
     #[cfg(feature = "test-hooks")]
-    {
-        router = router.merge(hooks::routes());
+    for (path, handler) in hooks::routes() {
+        paths.push(path);
+        router = router.route(path, handler);
     }
-    router
+    let router = router
         .fallback(|| async {
             Problem::http(
                 404,
@@ -163,26 +183,25 @@ pub fn router(state: AppState) -> Router {
                 "no such route: see GET /openapi.yaml for the API",
             )
         })
-        .layer(tower_http::catch_panic::CatchPanicLayer::custom(
-            problem::panicked,
-        ))
-        .layer(axum::middleware::from_fn(problem::bare_errors_as_problems))
-        .layer(axum::middleware::from_fn_with_state(
-            state.clone(),
-            metrics::record,
-        ))
+        .with_state(state.clone());
+    ServiceBuilder::new()
+        .map_response(IntoResponse::into_response)
+        .layer(
+            TraceLayer::new_for_http()
+                .make_span_with(DefaultMakeSpan::new().level(Level::INFO))
+                .on_response(DefaultOnResponse::new().level(Level::INFO)),
+        )
         .layer(
             CorsLayer::new()
                 .allow_origin(Any)
                 .allow_methods([Method::GET, Method::POST])
                 .allow_headers(Any),
         )
-        .layer(
-            TraceLayer::new_for_http()
-                .make_span_with(DefaultMakeSpan::new().level(Level::INFO))
-                .on_response(DefaultOnResponse::new().level(Level::INFO)),
-        )
-        .with_state(state)
+        .layer(metrics::RecordLayer::new(state.metrics, paths))
+        .layer(tower_http::catch_panic::CatchPanicLayer::custom(
+            problem::panicked,
+        ))
+        .service(router)
 }
 
 /// Serves on `listener` until `shutdown` completes, then lets in-flight requests finish.
@@ -191,7 +210,7 @@ pub async fn serve(
     state: AppState,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    axum::serve(listener, router(state))
+    axum::serve(listener, app(state).into_make_service())
         .with_graceful_shutdown(shutdown)
         .await
 }

@@ -1,9 +1,7 @@
-//! Problems as HTTP responses, and problem bodies for the errors axum answers by itself.
+//! Problems as HTTP responses, and the problems for what no handler answers: a panic, a
+//! failed blocking task, a method a route does not take.
 
-use axum::body::Body;
-use axum::extract::Request;
-use axum::http::{HeaderValue, StatusCode, header};
-use axum::middleware::Next;
+use axum::http::{HeaderValue, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
 
 use crate::api::Problem;
@@ -56,41 +54,19 @@ pub(super) fn task_failed(error: tokio::task::JoinError) -> Problem {
     )
 }
 
-/// Gives a problem+json body to the error responses that axum and tower-http make themselves
-/// (wrong method, a body they refuse, ...), so that every error has the same shape. Headers are
-/// kept. The methods a 405 names come from the routes table: this layer runs inside axum's
-/// method router, before it adds the `Allow` header.
-pub(super) async fn bare_errors_as_problems(request: Request, next: Next) -> Response {
-    let path = request.uri().path().to_owned();
-    let response = next.run(request).await;
-    let status = response.status();
-    let is_problem = response
-        .headers()
-        .get(header::CONTENT_TYPE)
-        .is_some_and(|value| value.as_bytes() == PROBLEM_JSON.as_bytes());
-    if !(status.is_client_error() || status.is_server_error()) || is_problem {
-        return response;
-    }
-    let detail = match status {
-        StatusCode::METHOD_NOT_ALLOWED => {
-            let allowed: Vec<String> = super::routes()
-                .into_iter()
-                .filter(|(route, _, _)| *route == path)
-                .map(|(_, method, _)| method.to_string())
-                .collect();
-            format!("{path} answers only {}", allowed.join(", "))
-        }
-        _ => status.canonical_reason().unwrap_or("error").to_owned(),
-    };
-    let title = status.canonical_reason().unwrap_or("Error");
-    let (mut parts, _) = response.into_parts();
-    let problem = Problem::http(status.as_u16(), title, detail);
-    parts
-        .headers
-        .insert(header::CONTENT_TYPE, HeaderValue::from_static(PROBLEM_JSON));
-    parts.headers.remove(header::CONTENT_LENGTH);
-    Response::from_parts(
-        parts,
-        Body::from(serde_json::to_vec(&problem).expect("a problem serialises")),
+/// The answer to a method a route does not take: every route's method fallback (see
+/// [`super::app`]), so that this error is a problem like every other. axum adds the `Allow`
+/// header to it; the detail names the same methods, from the routes table.
+pub(super) async fn method_not_allowed(uri: Uri) -> Problem {
+    let path = uri.path();
+    let allowed: Vec<String> = super::routes()
+        .into_iter()
+        .filter(|(route, _, _)| *route == path)
+        .map(|(_, method, _)| method.to_string())
+        .collect();
+    Problem::http(
+        405,
+        "Method Not Allowed",
+        format!("{path} answers only {}", allowed.join(", ")),
     )
 }
