@@ -607,6 +607,67 @@ async fn shutdown_lets_in_flight_requests_finish() {
     server.await.unwrap().unwrap();
 }
 
+/// A state whose time limits are short, so that tests can wait them out.
+fn short_limits() -> AppState {
+    let mut state = AppState {
+        tournament_time_limit: Duration::from_millis(200),
+        body_timeout: Duration::from_millis(200),
+        ..AppState::default()
+    };
+    state.search_limits.max_search_time = Duration::from_millis(200);
+    state
+}
+
+#[tokio::test]
+async fn a_body_that_stops_arriving_is_a_408_problem() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(serve(listener, short_limits(), std::future::pending()));
+    let mut client = tokio::net::TcpStream::connect(addr).await.unwrap();
+    client
+        .write_all(b"POST /move HTTP/1.1\r\nHost: sente\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"board\":")
+        .await
+        .unwrap();
+    let mut answer = String::new();
+    tokio::time::timeout(Duration::from_secs(5), client.read_to_string(&mut answer))
+        .await
+        .expect("the server answers and closes the connection")
+        .unwrap();
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    assert!(answer.contains("application/problem+json"), "{answer}");
+    assert!(answer.contains("did not arrive within 0.2 s"), "{answer}");
+}
+
+#[tokio::test]
+async fn shutdown_does_not_wait_forever_for_a_stalled_client() {
+    use tokio::io::AsyncWriteExt;
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let state = short_limits();
+    let grace = state.shutdown_grace();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let server = tokio::spawn(serve(listener, state, async {
+        stopped.await.ok();
+    }));
+    // Half a request head, and then nothing: no timeout of the service ends this one.
+    let mut client = tokio::net::TcpStream::connect(addr).await.unwrap();
+    client
+        .write_all(b"POST /move HTTP/1.1\r\nHost: sente\r\n")
+        .await
+        .unwrap();
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let asked = std::time::Instant::now();
+    stop.send(()).unwrap();
+    tokio::time::timeout(grace + Duration::from_secs(5), server)
+        .await
+        .expect("the server stops once the grace period is over")
+        .unwrap()
+        .unwrap();
+    assert!(asked.elapsed() >= grace, "it waited the grace period first");
+    drop(client);
+}
+
 #[test]
 fn the_binary_exits_0_on_sigterm() {
     use std::io::{BufRead, BufReader};
@@ -1181,6 +1242,7 @@ async fn the_services_node_limit_stops_a_search_and_says_so() {
         .unwrap();
     assert_eq!(limits["max_nodes"], 5_000);
     assert_eq!(limits["max_search_ms"], 15_000);
+    assert_eq!(limits["body_timeout_ms"], 10_000);
     // The full tree is 549,946 nodes: minimax is stopped, and answers a move all the same.
     let body: Value = post(&url, "/move", json!({"algorithm": "minimax"}))
         .await

@@ -1,4 +1,5 @@
-//! The JSON request body: at most [`MAX_BODY_BYTES`], of a JSON content type.
+//! The JSON request body: at most [`MAX_BODY_BYTES`], of a JSON content type, arrived within
+//! [`AppState::body_timeout`].
 //!
 //! axum's own `Json` extractor answers its rejections in plain text; this one answers with a
 //! [`Problem`], and leaves the decoding to [`crate::api::request`], which knows which errors are
@@ -17,6 +18,7 @@ use axum::http::{HeaderMap, header};
 use http_body_util::BodyExt;
 use hyper::body::Body as _;
 
+use super::AppState;
 use crate::api::Problem;
 
 /// Largest accepted body; larger ones are refused with 413.
@@ -24,10 +26,10 @@ pub const MAX_BODY_BYTES: usize = 64 * 1024;
 
 pub struct JsonBody(pub Bytes);
 
-impl<S: Send + Sync> FromRequest<S> for JsonBody {
+impl FromRequest<AppState> for JsonBody {
     type Rejection = Problem;
 
-    async fn from_request(request: Request, _: &S) -> Result<Self, Problem> {
+    async fn from_request(request: Request, state: &AppState) -> Result<Self, Problem> {
         check_content_type(request.headers())?;
         let body = request.into_body();
         // A declared length over the limit is refused before anything is read.
@@ -39,7 +41,17 @@ impl<S: Send + Sync> FromRequest<S> for JsonBody {
         {
             return Err(too_large());
         }
-        read(body).await.map(JsonBody)
+        match tokio::time::timeout(state.body_timeout, read(body)).await {
+            Ok(body) => body.map(JsonBody),
+            Err(_) => Err(Problem::http(
+                408,
+                "Request Timeout",
+                format!(
+                    "the body did not arrive within {} s",
+                    state.body_timeout.as_secs_f64()
+                ),
+            )),
+        }
     }
 }
 

@@ -20,7 +20,7 @@ mod problem;
 pub mod shutdown;
 
 use std::convert::Infallible;
-use std::future::Future;
+use std::future::{Future, IntoFuture};
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -55,6 +55,9 @@ pub struct AppState {
     pub tournament_time_limit: Duration,
     /// What any one search may spend, whatever its knobs.
     pub search_limits: SearchLimits,
+    /// A request body still arriving after this long is answered 408: a client that stalls
+    /// in the middle of its body holds nothing longer than this.
+    pub body_timeout: Duration,
 }
 
 /// The service's limits on every search, on top of the algorithms' own knobs.
@@ -108,8 +111,25 @@ impl SearchLimits {
 /// Heavy requests that may wait for a slot, by default.
 pub const DEFAULT_HEAVY_QUEUE: usize = 64;
 
+/// Default of [`AppState::body_timeout`].
+pub const DEFAULT_BODY_TIMEOUT: Duration = Duration::from_secs(10);
+
 /// Default of [`AppState::tournament_time_limit`].
 pub const DEFAULT_TOURNAMENT_TIME_LIMIT: Duration = Duration::from_secs(60);
+
+impl AppState {
+    /// How long in-flight requests may take to finish once shutdown begins: the longest a
+    /// request can take once it has arrived (its body, then a tournament or a search), and a
+    /// second more. A connection still open after that (a client that stalled in the middle of
+    /// its headers, which nothing else times out) does not keep the process from exiting.
+    pub fn shutdown_grace(&self) -> Duration {
+        self.body_timeout
+            + self
+                .tournament_time_limit
+                .max(self.search_limits.max_search_time)
+            + Duration::from_secs(1)
+    }
+}
 
 impl Default for AppState {
     fn default() -> Self {
@@ -123,6 +143,7 @@ impl Default for AppState {
             cores,
             tournament_time_limit: DEFAULT_TOURNAMENT_TIME_LIMIT,
             search_limits: SearchLimits::default(),
+            body_timeout: DEFAULT_BODY_TIMEOUT,
         }
     }
 }
@@ -206,15 +227,39 @@ pub fn app(
         .service(router)
 }
 
-/// Serves on `listener` until `shutdown` completes, then lets in-flight requests finish.
+/// Serves on `listener` until `shutdown` completes, then lets in-flight requests finish, for
+/// at most [`AppState::shutdown_grace`].
 pub async fn serve(
     listener: TcpListener,
     state: AppState,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    axum::serve(listener, app(state).into_make_service())
+    let grace = state.shutdown_grace();
+    let (begun, shutting_down) = tokio::sync::oneshot::channel();
+    let shutdown = async move {
+        shutdown.await;
+        // The receiver is gone only if the server already stopped.
+        let _ = begun.send(());
+    };
+    let server = axum::serve(listener, app(state).into_make_service())
         .with_graceful_shutdown(shutdown)
-        .await
+        .into_future();
+    let grace_over = async move {
+        match shutting_down.await {
+            Ok(()) => tokio::time::sleep(grace).await,
+            Err(_) => std::future::pending().await,
+        }
+    };
+    tokio::select! {
+        result = server => result,
+        () = grace_over => {
+            tracing::warn!(
+                grace_s = grace.as_secs(),
+                "connections still open after the shutdown grace period; stopping without them"
+            );
+            Ok(())
+        }
+    }
 }
 
 /// Binds `addr`, logs where it listens, and serves until SIGINT or SIGTERM.
