@@ -67,9 +67,10 @@ struct ServeArgs {
     /// Game states one search may visit or create [default: 100000000].
     #[arg(long, env = "SENTE_MAX_NODES", value_parser = clap::value_parser!(u64).range(1..))]
     max_nodes: Option<u64>,
-    /// A request body not whole after this many milliseconds is answered 408 [default: 10000].
-    #[arg(long, env = "SENTE_BODY_TIMEOUT_MS", value_parser = clap::value_parser!(u64).range(1..))]
-    body_timeout_ms: Option<u64>,
+    /// A request head not whole after this many milliseconds closes the connection, and then a
+    /// body not whole after as long is answered 408 [default: 10000].
+    #[arg(long, env = "SENTE_READ_TIMEOUT_MS", value_parser = clap::value_parser!(u64).range(1..))]
+    read_timeout_ms: Option<u64>,
 }
 
 #[derive(Args)]
@@ -247,8 +248,8 @@ fn serve(args: ServeArgs) -> Result<(), Problem> {
     if let Some(max) = args.max_nodes {
         state.search_limits.max_nodes = Some(max);
     }
-    if let Some(ms) = args.body_timeout_ms {
-        state.body_timeout = std::time::Duration::from_millis(ms);
+    if let Some(ms) = args.read_timeout_ms {
+        state.read_timeout = std::time::Duration::from_millis(ms);
     }
     if args.heavy_slots.is_some() || args.heavy_queue.is_some() {
         let defaults = state.admission.limits();

@@ -611,36 +611,57 @@ async fn shutdown_lets_in_flight_requests_finish() {
 fn short_limits() -> AppState {
     let mut state = AppState {
         tournament_time_limit: Duration::from_millis(200),
-        body_timeout: Duration::from_millis(200),
+        read_timeout: Duration::from_millis(200),
         ..AppState::default()
     };
     state.search_limits.max_search_time = Duration::from_millis(200);
     state
 }
 
-#[tokio::test]
-async fn a_body_that_stops_arriving_is_a_408_problem() {
+/// Starts a server, sends it `request` over a bare TCP connection (what no HTTP client would
+/// send), and reads until the server closes the connection; returns what it answered and when.
+async fn send_and_read_to_close(state: AppState, request: &[u8]) -> (String, Duration) {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    tokio::spawn(serve(listener, short_limits(), std::future::pending()));
+    tokio::spawn(serve(listener, state, std::future::pending()));
     let mut client = tokio::net::TcpStream::connect(addr).await.unwrap();
-    client
-        .write_all(b"POST /move HTTP/1.1\r\nHost: sente\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"board\":")
+    let started = std::time::Instant::now();
+    client.write_all(request).await.unwrap();
+    let mut answer = Vec::new();
+    tokio::time::timeout(Duration::from_secs(5), client.read_to_end(&mut answer))
         .await
-        .unwrap();
-    let mut answer = String::new();
-    tokio::time::timeout(Duration::from_secs(5), client.read_to_string(&mut answer))
-        .await
-        .expect("the server answers and closes the connection")
-        .unwrap();
+        .expect("the server closes the connection")
+        .ok();
+    (
+        String::from_utf8_lossy(&answer).into_owned(),
+        started.elapsed(),
+    )
+}
+
+#[tokio::test]
+async fn a_body_that_stops_arriving_is_a_408_problem() {
+    let (answer, _) = send_and_read_to_close(
+        short_limits(),
+        b"POST /move HTTP/1.1\r\nHost: sente\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"board\":",
+    )
+    .await;
     assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
     assert!(answer.contains("application/problem+json"), "{answer}");
     assert!(answer.contains("did not arrive within 0.2 s"), "{answer}");
 }
 
 #[tokio::test]
-async fn shutdown_does_not_wait_forever_for_a_stalled_client() {
+async fn a_request_head_that_stops_arriving_closes_the_connection() {
+    let state = short_limits();
+    let read_timeout = state.read_timeout;
+    let (answer, after) =
+        send_and_read_to_close(state, b"POST /move HTTP/1.1\r\nHost: sente\r\n").await;
+    assert!(after >= read_timeout, "closed after {after:?}: {answer}");
+}
+
+#[tokio::test]
+async fn shutdown_does_not_wait_forever_for_a_client_that_does_not_read() {
     use tokio::io::AsyncWriteExt;
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
@@ -650,13 +671,23 @@ async fn shutdown_does_not_wait_forever_for_a_stalled_client() {
     let server = tokio::spawn(serve(listener, state, async {
         stopped.await.ok();
     }));
-    // Half a request head, and then nothing: no timeout of the service ends this one.
-    let mut client = tokio::net::TcpStream::connect(addr).await.unwrap();
-    client
-        .write_all(b"POST /move HTTP/1.1\r\nHost: sente\r\n")
-        .await
-        .unwrap();
-    tokio::time::sleep(Duration::from_millis(100)).await;
+    // Ask for the spec (tens of kilobytes) a thousand times over and read none of it: the
+    // answers fill the socket's buffers, and the server is left in the middle of one.
+    let client = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let (_unread, mut requests) = client.into_split();
+    let asking = tokio::spawn(async move {
+        for _ in 0..1000 {
+            if requests
+                .write_all(b"GET /openapi.yaml HTTP/1.1\r\nHost: sente\r\n\r\n")
+                .await
+                .is_err()
+            {
+                break;
+            }
+        }
+        requests
+    });
+    tokio::time::sleep(Duration::from_millis(500)).await;
     let asked = std::time::Instant::now();
     stop.send(()).unwrap();
     tokio::time::timeout(grace + Duration::from_secs(5), server)
@@ -665,7 +696,7 @@ async fn shutdown_does_not_wait_forever_for_a_stalled_client() {
         .unwrap()
         .unwrap();
     assert!(asked.elapsed() >= grace, "it waited the grace period first");
-    drop(client);
+    asking.abort();
 }
 
 #[test]
@@ -1242,7 +1273,7 @@ async fn the_services_node_limit_stops_a_search_and_says_so() {
         .unwrap();
     assert_eq!(limits["max_nodes"], 5_000);
     assert_eq!(limits["max_search_ms"], 15_000);
-    assert_eq!(limits["body_timeout_ms"], 10_000);
+    assert_eq!(limits["read_timeout_ms"], 10_000);
     // The full tree is 549,946 nodes: minimax is stopped, and answers a move all the same.
     let body: Value = post(&url, "/move", json!({"algorithm": "minimax"}))
         .await

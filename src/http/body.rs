@@ -1,5 +1,5 @@
 //! The JSON request body: at most [`MAX_BODY_BYTES`], of a JSON content type, arrived within
-//! [`AppState::body_timeout`].
+//! [`AppState::read_timeout`].
 //!
 //! axum's own `Json` extractor answers its rejections in plain text; this one answers with a
 //! [`Problem`], and leaves the decoding to [`crate::api::request`], which knows which errors are
@@ -41,14 +41,14 @@ impl FromRequest<AppState> for JsonBody {
         {
             return Err(too_large());
         }
-        match tokio::time::timeout(state.body_timeout, read(body)).await {
+        match tokio::time::timeout(state.read_timeout, read(body)).await {
             Ok(body) => body.map(JsonBody),
             Err(_) => Err(Problem::http(
                 408,
                 "Request Timeout",
                 format!(
                     "the body did not arrive within {} s",
-                    state.body_timeout.as_secs_f64()
+                    state.read_timeout.as_secs_f64()
                 ),
             )),
         }

@@ -33,7 +33,7 @@ pub async fn get_limits(State(state): State<AppState>) -> Json<Value> {
         "max_search_ms": state.search_limits.max_search_time.as_millis() as u64,
         "max_nodes": state.search_limits.max_nodes,
         "max_body_bytes": super::MAX_BODY_BYTES,
-        "body_timeout_ms": state.body_timeout.as_millis() as u64,
+        "read_timeout_ms": state.read_timeout.as_millis() as u64,
         "max_games": crate::api::request::MAX_GAMES,
         "max_depth": crate::api::knobs::MAX_DEPTH,
         "max_connect4_full_width_depth": crate::api::knobs::MAX_CONNECT_FOUR_FULL_WIDTH_DEPTH,
