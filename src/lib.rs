@@ -3,7 +3,8 @@
 //! The modules, each depending only on those after it:
 //!
 //! - [`http`]: the axum service. Small handlers over typed extractors, errors answered as
-//!   `application/problem+json`, graceful shutdown.
+//!   `application/problem+json`, an accept loop that times out stalled clients, graceful
+//!   shutdown.
 //! - [`api`]: requests and responses independent of transport: decoding and checking a request
 //!   (a [`api::Problem`] when it is wrong), running it, shaping the answer. Used by `http` and
 //!   by the command line.
@@ -13,7 +14,8 @@
 //!   alphabeta, mcs, mcts, and the solvers. Each returns a [`search::SearchResult`], and
 //!   honours a [`search::Budget`] (deadline, node limit, cancellation) from inside its loop.
 //! - [`game`]: the rules. The [`game::Game`] trait and the games on bitboards
-//!   ([`game::TicTacToe`]). Knows nothing of search.
+//!   ([`game::TicTacToe`], [`game::ConnectFour`]), written and read in one text form. Knows
+//!   nothing of search.
 
 pub mod api;
 pub mod game;
