@@ -173,7 +173,7 @@ fn array_text<G: Game>(items: &[Value]) -> Result<String, Problem> {
                     text.push('/');
                 }
                 for (column, cell) in row.iter().enumerate() {
-                    text.push(cell_char(cell, &format!("board[{index}][{column}]"))?);
+                    text.push(cell_char(cell, || format!("board[{index}][{column}]"))?);
                 }
             }
             Value::Array(row) => {
@@ -191,29 +191,27 @@ fn array_text<G: Game>(items: &[Value]) -> Result<String, Problem> {
                 let detail = format!("{field}: a board of rows holds only rows, not single cells");
                 return Err(Problem::invalid(&field, detail));
             }
-            cell => text.push(cell_char(cell, &format!("board[{index}]"))?),
+            cell => text.push(cell_char(cell, || format!("board[{index}]"))?),
         }
     }
     Ok(text)
 }
 
-fn cell_char(cell: &Value, field: &str) -> Result<char, Problem> {
-    match cell {
-        Value::Null => Ok('.'),
+/// The text character of one cell; `field` names it, and is only written out for an error.
+fn cell_char(cell: &Value, field: impl FnOnce() -> String) -> Result<char, Problem> {
+    let found = match cell {
+        Value::Null => return Ok('.'),
         Value::String(s) => match s.as_str() {
-            "" | "." => Ok('.'),
-            "X" | "x" => Ok('X'),
-            "O" | "o" => Ok('O'),
-            other => Err(Problem::invalid(
-                field,
-                format!("{field}: a cell is \"X\", \"O\", \"\" or null, not {other:?}"),
-            )),
+            "" | "." => return Ok('.'),
+            "X" | "x" => return Ok('X'),
+            "O" | "o" => return Ok('O'),
+            other => format!("{other:?}"),
         },
-        other => Err(Problem::invalid(
-            field,
-            format!("{field}: a cell is \"X\", \"O\", \"\" or null, not {other}"),
-        )),
-    }
+        other => other.to_string(),
+    };
+    let field = field();
+    let detail = format!("{field}: a cell is \"X\", \"O\", \"\" or null, not {found}");
+    Err(Problem::invalid(&field, detail))
 }
 
 #[cfg(test)]

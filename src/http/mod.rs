@@ -198,9 +198,10 @@ pub fn app(
 + 'static {
     let mut router = Router::new();
     let mut paths = Vec::new();
-    for (path, _, handler) in routes() {
+    for (path, method, handler) in routes() {
         paths.push(path);
-        router = router.route(path, handler.fallback(problem::method_not_allowed));
+        let not_allowed = move || std::future::ready(problem::method_not_allowed(path, &method));
+        router = router.route(path, handler.fallback(not_allowed));
     }
     #[cfg(feature = "test-hooks")]
     for (path, handler) in hooks::routes() {

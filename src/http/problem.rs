@@ -1,7 +1,7 @@
 //! Problems as HTTP responses, and the problems for what no handler answers: a panic, a
 //! failed blocking task, a method a route does not take.
 
-use axum::http::{HeaderValue, StatusCode, Uri, header};
+use axum::http::{HeaderValue, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
 use crate::api::Problem;
@@ -54,19 +54,13 @@ pub(super) fn task_failed(error: tokio::task::JoinError) -> Problem {
     )
 }
 
-/// The answer to a method a route does not take: every route's method fallback (see
-/// [`super::app`]), so that this error is a problem like every other. axum adds the `Allow`
-/// header to it; the detail names the same methods, from the routes table.
-pub(super) async fn method_not_allowed(uri: Uri) -> Problem {
-    let path = uri.path();
-    let allowed: Vec<String> = super::routes()
-        .into_iter()
-        .filter(|(route, _, _)| *route == path)
-        .map(|(_, method, _)| method.to_string())
-        .collect();
+/// The answer to a method the route at `path` does not take: each route's method fallback
+/// (see [`super::app`], which knows the method it does take), so that this error is a problem
+/// like every other. axum adds the `Allow` header to it.
+pub(super) fn method_not_allowed(path: &str, allowed: &Method) -> Problem {
     Problem::http(
         405,
         "Method Not Allowed",
-        format!("{path} answers only {}", allowed.join(", ")),
+        format!("{path} answers only {allowed}"),
     )
 }
