@@ -60,14 +60,14 @@ script move \
     "/move${T}"'{"board":"X.O/.X./O..","algorithm":"alphabeta"}' \
     "/move${T}"'{"moves":[4],"algorithm":"minimax"}' \
     "/move${T}"'{"moves":[4,0],"algorithm":"negamax"}' \
-    "/move${T}"'{"algorithm":"random"}' \
+    "/move${T}"'{"moves":[],"algorithm":"random"}' \
     "/move${T}"'{"moves":[4],"algorithm":"mcs","playouts":20}' \
     "/move${T}"'{"moves":[4],"algorithm":"mcts","simulations":500}' \
-    "/move${T}"'{"algorithm":"solver"}' \
+    "/move${T}"'{"moves":[],"algorithm":"solver"}' \
     "/move${T}"'{"game":"connect4","moves":[3,3],"algorithm":"alphabeta","depth":4}' \
     "/move${T}"'{"game":"connect4","moves":[3,3,2],"algorithm":"mcts","simulations":1000}' \
     "/move${T}"'{"game":"connect4","moves":[3,3,2,4,3,3,2,2,4,4,3,3,5,5,1],"algorithm":"solver","time_limit_ms":200}' \
-    "/move${T}"'{"game":"connect4","algorithm":"minimax","depth":3}'
+    "/move${T}"'{"game":"connect4","moves":[],"algorithm":"minimax","depth":3}'
 script analyze "/analyze${T}"'{"board":"X.O/.X./O..","algorithm":"solver"}' \
     "/analyze${T}"'{"game":"connect4","moves":[3],"algorithm":"alphabeta","depth":3}'
 script tournament \

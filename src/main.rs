@@ -267,10 +267,15 @@ fn serve(args: ServeArgs) -> Result<(), Problem> {
         .map_err(|error| Problem::http(500, "Cannot serve", format!("{addr}: {error}")))
 }
 
+/// The position the arguments give; on the command line, unlike in a request, leaving both
+/// out means the empty board (the flags' documented default).
 fn position(args: PositionArgs) -> PositionSpec {
-    PositionSpec {
-        board: args.board.map(Value::String),
-        moves: args.moves,
+    match (args.board, args.moves) {
+        (None, None) => PositionSpec::start(),
+        (board, moves) => PositionSpec {
+            board: board.map(Value::String),
+            moves,
+        },
     }
 }
 

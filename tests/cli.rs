@@ -26,6 +26,13 @@ fn move_prints_the_result_as_json() {
     assert_eq!(json["score"], 1.0);
     assert_eq!(json["status"], "x_won");
     assert_eq!(json["board"], "XXX/OO./...");
+    // Unlike a request, the command line defaults to the empty board.
+    let (code, json, stderr) = sente(&["move", "--algorithm", "minimax"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(
+        (&json["nodes"], &json["score"]),
+        (&549_946.into(), &0.0.into())
+    );
 }
 
 #[test]

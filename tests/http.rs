@@ -181,6 +181,13 @@ async fn requests_that_make_no_sense_are_422_naming_the_field() {
             "not both",
         ),
         (json!({"moves": [4, 4]}), "moves[1]", "already taken"),
+        // The position is not optional: "moves": [] is the empty board.
+        (
+            json!({"algorithm": "minimax"}),
+            "board",
+            "position is missing",
+        ),
+        (json!({"board": null}), "board", "position is missing"),
         (json!({"game": "chess"}), "game", "unknown game"),
         (
             json!({"algorithm": "deep-blue"}),
@@ -219,6 +226,8 @@ async fn requests_that_make_no_sense_are_422_naming_the_field() {
         let text = problem["detail"].as_str().unwrap();
         assert!(text.contains(detail), "{body}: {text}");
     }
+    let analyze = problem(&url, "/analyze", json!({"algorithm": "solver"}), 422).await;
+    assert_eq!(analyze["field"], "board", "{analyze}");
     let tournament_cases = [
         (json!({"players": [{}]}), "players"),
         (
@@ -231,6 +240,7 @@ async fn requests_that_make_no_sense_are_422_naming_the_field() {
             json!({"players": [{}, {}], "start": {"board": "XXXOO...."}}),
             "start.board",
         ),
+        (json!({"players": [{}, {}], "start": {}}), "start.board"),
         (json!({"game": "go", "players": [{}, {}]}), "game"),
     ];
     for (body, field) in tournament_cases {
@@ -842,7 +852,7 @@ async fn analyze_lists_every_move_best_first() {
     problem(
         &url,
         "/analyze",
-        json!({"algorithm": "solver", "depth": 2}),
+        json!({"moves": [], "algorithm": "solver", "depth": 2}),
         422,
     )
     .await;
@@ -867,7 +877,7 @@ async fn move_reports_the_fastest_win_and_its_distance() {
             "{request}"
         );
     }
-    let solver: Value = post(&url, "/move", json!({"algorithm": "solver"}))
+    let solver: Value = post(&url, "/move", json!({"moves": [], "algorithm": "solver"}))
         .await
         .json()
         .await
@@ -883,7 +893,7 @@ async fn move_reports_the_fastest_win_and_its_distance() {
     let random_tie: Value = post(
         &url,
         "/move",
-        json!({"algorithm": "solver", "tiebreak": "random", "seed": 4}),
+        json!({"moves": [], "algorithm": "solver", "tiebreak": "random", "seed": 4}),
     )
     .await
     .json()
@@ -893,7 +903,7 @@ async fn move_reports_the_fastest_win_and_its_distance() {
     let problem = problem(
         &url,
         "/move",
-        json!({"algorithm": "alphabeta", "tiebreak": "best"}),
+        json!({"moves": [], "algorithm": "alphabeta", "tiebreak": "best"}),
         422,
     )
     .await;
@@ -902,7 +912,13 @@ async fn move_reports_the_fastest_win_and_its_distance() {
 }
 
 async fn problem_seed_needs_random_tiebreak(url: &str) {
-    let problem = problem(url, "/move", json!({"algorithm": "solver", "seed": 4}), 422).await;
+    let problem = problem(
+        url,
+        "/move",
+        json!({"moves": [], "algorithm": "solver", "seed": 4}),
+        422,
+    )
+    .await;
     assert_eq!(problem["field"], "seed");
 }
 
@@ -965,14 +981,14 @@ async fn connect_four_is_served_by_every_endpoint() {
         let response = post(
             &url,
             "/move",
-            json!({"game": "connect4", "algorithm": algorithm, "depth": 3}),
+            json!({"moves": [], "game": "connect4", "algorithm": algorithm, "depth": 3}),
         )
         .await;
         assert_eq!(response.status(), StatusCode::OK, "{algorithm}");
         let problem = problem(
             &url,
             "/move",
-            json!({"game": "connect4", "algorithm": algorithm}),
+            json!({"moves": [], "game": "connect4", "algorithm": algorithm}),
             422,
         )
         .await;
@@ -1051,7 +1067,7 @@ async fn connect_four_boards_that_cannot_be_are_422() {
             "row 5 of the board (counting from 1 at the top) has 6 cells",
         ),
         (
-            json!({"game": "connect4", "algorithm": "solver", "tiebreak": "traps"}),
+            json!({"moves": [], "game": "connect4", "algorithm": "solver", "tiebreak": "traps"}),
             "tiebreak",
             "tic-tac-toe only",
         ),
@@ -1142,7 +1158,12 @@ async fn heavy_work_beyond_the_queue_is_refused_at_once_and_cheap_work_still_ans
         }
     });
     tokio::time::sleep(Duration::from_millis(200)).await;
-    let response = post(&url, "/analyze", json!({"algorithm": "solver"})).await;
+    let response = post(
+        &url,
+        "/analyze",
+        json!({"moves": [], "algorithm": "solver"}),
+    )
+    .await;
     assert_eq!(response.headers()["retry-after"], "1");
     let problem = assert_problem(response, 503, "analyze while the slot is taken").await;
     assert!(
@@ -1163,7 +1184,12 @@ async fn heavy_work_beyond_the_queue_is_refused_at_once_and_cheap_work_still_ans
     );
     assert_eq!(tournament.await.unwrap(), StatusCode::OK);
     // With the slot free again, heavy work is admitted.
-    let response = post(&url, "/analyze", json!({"algorithm": "solver"})).await;
+    let response = post(
+        &url,
+        "/analyze",
+        json!({"moves": [], "algorithm": "solver"}),
+    )
+    .await;
     assert_eq!(response.status(), StatusCode::OK);
     let limits: Value = Client::new()
         .get(format!("{url}/limits"))
@@ -1243,7 +1269,12 @@ async fn a_tournament_whose_client_goes_away_stops_and_frees_its_slot() {
     // The next heavy request waits in the queue for the slot, which the stopped tournament
     // frees within about a move's time, not a minute.
     let started = std::time::Instant::now();
-    let response = post(&url, "/analyze", json!({"algorithm": "solver"})).await;
+    let response = post(
+        &url,
+        "/analyze",
+        json!({"moves": [], "algorithm": "solver"}),
+    )
+    .await;
     assert_eq!(response.status(), StatusCode::OK);
     assert!(
         started.elapsed() < Duration::from_secs(20),
@@ -1275,7 +1306,7 @@ async fn the_services_node_limit_stops_a_search_and_says_so() {
     assert_eq!(limits["max_search_ms"], 15_000);
     assert_eq!(limits["read_timeout_ms"], 10_000);
     // The full tree is 549,946 nodes: minimax is stopped, and answers a move all the same.
-    let body: Value = post(&url, "/move", json!({"algorithm": "minimax"}))
+    let body: Value = post(&url, "/move", json!({"moves": [], "algorithm": "minimax"}))
         .await
         .json()
         .await
@@ -1284,11 +1315,15 @@ async fn the_services_node_limit_stops_a_search_and_says_so() {
     assert_eq!(body["exact"], false, "{body}");
     assert!(body["nodes"].as_u64().unwrap() < 10_000, "{body}");
     assert!(body["move"].as_u64().unwrap() < 9, "{body}");
-    let analysis: Value = post(&url, "/analyze", json!({"algorithm": "negamax"}))
-        .await
-        .json()
-        .await
-        .unwrap();
+    let analysis: Value = post(
+        &url,
+        "/analyze",
+        json!({"moves": [], "algorithm": "negamax"}),
+    )
+    .await
+    .json()
+    .await
+    .unwrap();
     assert_eq!(analysis["stopped_by"], "node_limit", "{analysis}");
     // A search within the limit says nothing of it.
     let small: Value = post(
@@ -1309,7 +1344,7 @@ async fn a_search_whose_client_goes_away_stops_and_frees_its_slot() {
     // Ten seconds of mcts, abandoned by its client after 300 ms.
     let abandoned = Client::new()
         .post(format!("{url}/move"))
-        .json(&json!({"game": "connect4", "algorithm": "mcts", "simulations": 1000000, "time_limit_ms": 10000}))
+        .json(&json!({"moves": [], "game": "connect4", "algorithm": "mcts", "simulations": 1000000, "time_limit_ms": 10000}))
         .timeout(Duration::from_millis(300))
         .send()
         .await;
@@ -1320,7 +1355,7 @@ async fn a_search_whose_client_goes_away_stops_and_frees_its_slot() {
     let response = post(
         &url,
         "/move",
-        json!({"game": "connect4", "algorithm": "mcts", "simulations": 2000}),
+        json!({"moves": [], "game": "connect4", "algorithm": "mcts", "simulations": 2000}),
     )
     .await;
     assert_eq!(response.status(), StatusCode::OK);

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use serde::Serialize;
 
-use super::request::{DEFAULT_GAMES, MAX_FIRST_GAME, MAX_GAMES, TournamentRequest};
+use super::request::{DEFAULT_GAMES, MAX_FIRST_GAME, MAX_GAMES, PositionSpec, TournamentRequest};
 use super::{AnyGame, GameKind, Problem, knobs, with_game};
 use crate::game::Game;
 use crate::search::Budget;
@@ -74,7 +74,7 @@ impl TournamentJob {
             ));
         }
         let seed = request.seed.unwrap_or_else(seed::draw);
-        let start = request.start.unwrap_or_default();
+        let start = request.start.unwrap_or_else(PositionSpec::start);
         Ok(TournamentJob {
             start: AnyGame::playable(game, &start).map_err(|p| p.within("start"))?,
             players,

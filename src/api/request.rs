@@ -15,7 +15,8 @@ use super::Problem;
 use super::knobs::{Key, PLAYER_FIELDS, PlayerSpec, value};
 use crate::game::Game;
 
-/// Where a game starts: a board in text or array form, or the moves played from the start.
+/// Where a game starts: a board in text or array form, or the moves played from the start;
+/// exactly one of the two.
 #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PositionSpec {
@@ -104,7 +105,15 @@ impl TournamentRequest {
 }
 
 impl PositionSpec {
-    /// The position this describes; `None` (neither board nor moves) is the start.
+    /// The start of the game: no moves played.
+    pub fn start() -> PositionSpec {
+        PositionSpec {
+            board: None,
+            moves: Some(Vec::new()),
+        }
+    }
+
+    /// The position this describes.
     pub fn position<G: Game>(&self) -> Result<G, Problem> {
         match (&self.board, &self.moves) {
             (Some(_), Some(_)) => Err(Problem::invalid(
@@ -113,7 +122,13 @@ impl PositionSpec {
             )),
             (Some(board), None) => board_position(board),
             (None, Some(moves)) => moves_position(moves),
-            (None, None) => Ok(G::start()),
+            // A request without its position is more likely a mistake (a misspelt or dropped
+            // field) than a wish to play the first move, and `"moves": []` says that plainly.
+            (None, None) => Err(Problem::invalid(
+                "board",
+                "the position is missing: give board (e.g. \"X.O/.X./..O\") or moves (the moves \
+                 played from the start; [] is the empty board)",
+            )),
         }
     }
 }
@@ -281,6 +296,26 @@ mod tests {
         assert_eq!(problem.field.as_deref(), Some("moves[1]"));
         let problem = spec(vec![-1]).position::<TicTacToe>().unwrap_err();
         assert_eq!(problem.field.as_deref(), Some("moves[0]"));
+        assert_eq!(
+            PositionSpec::start().position::<TicTacToe>(),
+            Ok(TicTacToe::start())
+        );
+    }
+
+    #[test]
+    fn a_position_is_board_or_moves_exactly() {
+        let problem = PositionSpec::default().position::<TicTacToe>().unwrap_err();
+        assert_eq!(
+            (problem.status, problem.field.as_deref()),
+            (422, Some("board"))
+        );
+        assert!(problem.detail.contains("position is missing"), "{problem}");
+        let both = PositionSpec {
+            board: Some(json!(".........")),
+            moves: Some(vec![]),
+        };
+        let problem = both.position::<TicTacToe>().unwrap_err();
+        assert!(problem.detail.contains("not both"), "{problem}");
     }
 
     #[test]
