@@ -16,11 +16,11 @@ fi
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 status=0
-RUSTC_BOOTSTRAP=1 cargo fuzz run parsers -- -max_total_time="$seconds" >"$log" 2>&1 || status=$?
+RUSTC_BOOTSTRAP=1 cargo fuzz run --fuzz-dir tests/fuzz parsers -- -max_total_time="$seconds" >"$log" 2>&1 || status=$?
 if [ "$status" -eq 0 ]; then
     grep -E "^Done [0-9]+ runs" "$log"
 else
-    # A crash: libFuzzer's report, with the input that caused it (saved under fuzz/artifacts).
+    # A crash: libFuzzer's report, with the input that caused it (saved under tests/fuzz/artifacts).
     tail -n 40 "$log" >&2
 fi
 exit "$status"
