@@ -255,7 +255,7 @@ pub async fn serve(
     listener: TcpListener,
     state: AppState,
     shutdown: impl Future<Output = ()> + Send + 'static,
-) -> std::io::Result<()> {
+) {
     let grace = state.shutdown_grace();
     let read_timeout = state.read_timeout;
     let app = app(state).map_request(|request: Request<Incoming>| request.map(Body::new));
@@ -291,7 +291,6 @@ pub async fn serve(
             "connections still open after the shutdown grace period; stopping without them"
         ),
     }
-    Ok(())
 }
 
 /// A failed accept: one connection's own failure is skipped; anything else (out of file
@@ -318,7 +317,7 @@ pub async fn run(addr: SocketAddr, state: AppState) -> std::io::Result<()> {
         "sente listening on http://{}",
         listener.local_addr()?
     );
-    serve(listener, state, shutdown).await?;
+    serve(listener, state, shutdown).await;
     tracing::info!("stopped");
     Ok(())
 }
