@@ -348,6 +348,86 @@ async fn a_body_in_several_pieces_is_read_whole_and_within_the_limit() {
     assert_eq!(status, 413, "{body}");
 }
 
+/// Pipelined requests are all answered, in order, and without waiting for the client's delayed
+/// acknowledgement. With Nagle's algorithm on (the socket's default), each answer after the first
+/// waited for the acknowledgement of the one before, which the client, having nothing to send,
+/// delays: every round below took at least 40 ms, Linux's shortest delay, a kernel timer that no
+/// slowness of the machine can shorten. Without it, a round takes well under a millisecond.
+#[tokio::test]
+async fn pipelined_requests_are_answered_in_order_without_delay() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let url = start().await;
+    let mut stream = tokio::net::TcpStream::connect(url.trim_start_matches("http://"))
+        .await
+        .unwrap();
+    // Four positions with a different winning move each, so that the order of answers shows.
+    let wins = [
+        ("XX.OO....", 2),
+        ("X.XOO....", 1),
+        (".XXOO....", 0),
+        ("XO.XO....", 6),
+    ];
+    let mut requests = Vec::new();
+    for (board, _) in wins {
+        let body = json!({"board": board, "algorithm": "alphabeta"}).to_string();
+        requests.extend_from_slice(
+            format!(
+                "POST /move HTTP/1.1\r\nhost: sente\r\ncontent-type: application/json\r\n\
+                 content-length: {}\r\n\r\n{body}",
+                body.len()
+            )
+            .as_bytes(),
+        );
+    }
+    let mut rounds = Vec::new();
+    let mut buffer = Vec::new();
+    for _ in 0..9 {
+        let started = std::time::Instant::now();
+        stream.write_all(&requests).await.unwrap();
+        let mut answers = Vec::new();
+        while answers.len() < wins.len() {
+            match split_answer(&buffer) {
+                Some((answer, length)) => {
+                    answers.push(answer);
+                    buffer.drain(..length);
+                }
+                None => {
+                    let mut chunk = [0; 4096];
+                    let read = stream.read(&mut chunk).await.unwrap();
+                    assert!(read > 0, "the server closed the connection");
+                    buffer.extend_from_slice(&chunk[..read]);
+                }
+            }
+        }
+        rounds.push(started.elapsed());
+        let moves: Vec<_> = answers
+            .iter()
+            .map(|answer| answer["move"].clone())
+            .collect();
+        assert_eq!(moves, wins.map(|(_, win)| json!(win)), "{answers:?}");
+    }
+    rounds.sort();
+    assert!(
+        rounds[rounds.len() / 2] < Duration::from_millis(20),
+        "pipelined answers waited for the client's acknowledgements: rounds took {rounds:?}"
+    );
+}
+
+/// The first whole answer in `buffer`, a 200 with a JSON body, and its length in bytes.
+fn split_answer(buffer: &[u8]) -> Option<(Value, usize)> {
+    let head_end = buffer.windows(4).position(|window| window == b"\r\n\r\n")? + 4;
+    let head = std::str::from_utf8(&buffer[..head_end]).unwrap();
+    assert!(head.starts_with("HTTP/1.1 200 "), "{head}");
+    let length: usize = head
+        .lines()
+        .find_map(|line| line.strip_prefix("content-length: "))
+        .expect("a content-length")
+        .parse()
+        .unwrap();
+    let body = buffer.get(head_end..head_end + length)?;
+    Some((serde_json::from_slice(body).unwrap(), head_end + length))
+}
+
 #[tokio::test]
 async fn tournament_reports_both_players_and_halves_add_up() {
     let url = start().await;

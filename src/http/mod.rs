@@ -38,7 +38,7 @@ use hyper::body::Incoming;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::server::graceful::GracefulShutdown;
 use hyper_util::service::TowerToHyperService;
-use tokio::net::TcpListener;
+use tokio::net::{TcpListener, TcpStream};
 use tower::{Service, ServiceBuilder, ServiceExt};
 use tower_http::LatencyUnit;
 use tower_http::cors::{Any, CorsLayer};
@@ -267,7 +267,7 @@ pub async fn serve(
     loop {
         let stream = tokio::select! {
             accepted = listener.accept() => match accepted {
-                Ok((stream, _)) => stream,
+                Ok((stream, _)) => answer_without_delay(stream),
                 Err(error) => {
                     wait_after_accept_error(error).await;
                     continue;
@@ -291,6 +291,22 @@ pub async fn serve(
             "connections still open after the shutdown grace period; stopping without them"
         ),
     }
+}
+
+/// Turns off Nagle's algorithm on an accepted connection, so that each answer leaves as soon as
+/// hyper writes it.
+///
+/// With it on (the socket's default, and `axum::serve`'s), an answer written while the one
+/// before is still unacknowledged waits for that acknowledgement. A client that pipelines its
+/// requests is waiting for that second answer, so it has nothing to send the acknowledgement
+/// with and delays it (by 40 ms at least on Linux): four pipelined `POST /move` requests took
+/// 44-48 ms instead of 0.1-0.2 ms. A lone request and its answer are not affected, since each
+/// answer is one write.
+fn answer_without_delay(stream: TcpStream) -> TcpStream {
+    if let Err(error) = stream.set_nodelay(true) {
+        tracing::debug!(%error, "could not turn off Nagle's algorithm on a connection");
+    }
+    stream
 }
 
 /// A failed accept: one connection's own failure is skipped; anything else (out of file
