@@ -4,7 +4,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
 
 use reqwest::{Client, Response, StatusCode};
-use sente::http::{AppState, OPENAPI_YAML, routes, serve};
+use sente::http::{AppState, MAX_HEAD_BYTES, OPENAPI_YAML, routes, serve};
 use serde_json::{Value, json};
 use tokio::net::TcpListener;
 
@@ -299,6 +299,39 @@ async fn raw_exchange(url: &str, pieces: &[Vec<u8>]) -> (u16, String) {
     let status = answer[9..12].parse().unwrap();
     let body = answer.split_once("\r\n\r\n").unwrap().1.to_owned();
     (status, body)
+}
+
+/// Requests that hyper refuses before the service sees them, answering itself (no body, since
+/// hyper has no hook for one) and closing the connection: a head over `MAX_HEAD_BYTES` or with
+/// more than 100 headers is a 431, and bytes that are not an HTTP/1 request a 400.
+#[tokio::test]
+async fn oversized_or_garbled_request_heads_are_refused() {
+    let url = start().await;
+    let head = |fill: usize| {
+        format!(
+            "GET /healthz HTTP/1.1\r\nhost: sente\r\nconnection: close\r\nx-fill: {}\r\n\r\n",
+            "a".repeat(fill)
+        )
+    };
+    let at_limit = head(MAX_HEAD_BYTES - head(0).len());
+    assert_eq!(at_limit.len(), MAX_HEAD_BYTES);
+    let (status, body) = raw_exchange(&url, &[at_limit.into_bytes()]).await;
+    assert_eq!((status, body.as_str()), (200, r#"{"status":"ok"}"#));
+    let over = head(MAX_HEAD_BYTES - head(0).len() + 1);
+    assert_eq!(
+        raw_exchange(&url, &[over.into_bytes()]).await,
+        (431, String::new())
+    );
+
+    let many: String = (0..100).map(|i| format!("x-{i}: 1\r\n")).collect();
+    let request = format!("GET /healthz HTTP/1.1\r\nhost: sente\r\n{many}\r\n");
+    assert_eq!(
+        raw_exchange(&url, &[request.into_bytes()]).await,
+        (431, String::new())
+    );
+
+    let garbled = b"HELLO SENTE\r\n\r\n".to_vec();
+    assert_eq!(raw_exchange(&url, &[garbled]).await, (400, String::new()));
 }
 
 /// A chunked request, its head and then each chunk sent apart, so that the server reads the

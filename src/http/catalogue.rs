@@ -33,6 +33,7 @@ pub async fn get_limits(State(state): State<AppState>) -> Json<Value> {
         "max_search_ms": state.search_limits.max_search_time.as_millis() as u64,
         "max_nodes": state.search_limits.max_nodes,
         "max_body_bytes": super::MAX_BODY_BYTES,
+        "max_head_bytes": super::MAX_HEAD_BYTES,
         "read_timeout_ms": state.read_timeout.as_millis() as u64,
         "max_games": crate::api::request::MAX_GAMES,
         "max_depth": crate::api::knobs::MAX_DEPTH,

@@ -50,6 +50,12 @@ use crate::search::Budget;
 pub use body::MAX_BODY_BYTES;
 pub use catalogue::OPENAPI_YAML;
 
+/// Largest request head (request line and headers), in bytes; a larger one is answered 431 by
+/// hyper itself. Without it, only hyper's read buffer bounds a head: heads of 483 KiB got
+/// through, and every connection that stalls mid-head may hold that much for the whole read
+/// timeout. Browsers send a few KiB, and no request needs a head larger than the largest body.
+pub const MAX_HEAD_BYTES: usize = 64 * 1024;
+
 /// What every handler may read.
 #[derive(Clone, Debug)]
 pub struct AppState {
@@ -261,7 +267,8 @@ pub async fn serve(
     let app = app(state).map_request(|request: Request<Incoming>| request.map(Body::new));
     let mut http = hyper::server::conn::http1::Builder::new();
     http.timer(TokioTimer::new())
-        .header_read_timeout(read_timeout);
+        .header_read_timeout(read_timeout)
+        .max_header_size(MAX_HEAD_BYTES);
     let connections = GracefulShutdown::new();
     let mut shutdown = std::pin::pin!(shutdown);
     loop {
