@@ -313,11 +313,12 @@ async fn oversized_or_garbled_request_heads_are_refused() {
             "a".repeat(fill)
         )
     };
-    let at_limit = head(MAX_HEAD_BYTES - head(0).len());
+    let fill_to_limit = MAX_HEAD_BYTES - head(0).len();
+    let at_limit = head(fill_to_limit);
     assert_eq!(at_limit.len(), MAX_HEAD_BYTES);
     let (status, body) = raw_exchange(&url, &[at_limit.into_bytes()]).await;
     assert_eq!((status, body.as_str()), (200, r#"{"status":"ok"}"#));
-    let over = head(MAX_HEAD_BYTES - head(0).len() + 1);
+    let over = head(fill_to_limit + 1);
     assert_eq!(
         raw_exchange(&url, &[over.into_bytes()]).await,
         (431, String::new())
@@ -745,10 +746,10 @@ fn short_limits() -> AppState {
 /// send), and reads until the server closes the connection; returns what it answered and when.
 async fn send_and_read_to_close(state: AppState, request: &[u8]) -> (String, Duration) {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    tokio::spawn(serve(listener, state, std::future::pending()));
-    let mut client = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let url = start_with(state).await;
+    let mut client = tokio::net::TcpStream::connect(url.trim_start_matches("http://"))
+        .await
+        .unwrap();
     let started = std::time::Instant::now();
     client.write_all(request).await.unwrap();
     let mut answer = Vec::new();
