@@ -153,6 +153,22 @@ async fn malformed_requests_are_400() {
     problem(&url, "/move", json!({"depth": "deep"}), 400).await;
     let unknown = problem(&url, "/move", json!({"bord": "X........"}), 400).await;
     assert!(unknown["detail"].as_str().unwrap().contains("bord"));
+    // A field given twice: neither value is silently dropped.
+    let response = client
+        .post(format!("{url}/move"))
+        .header("content-type", "application/json")
+        .body(r#"{"board":"X.O/.X./O..","algorithm":"minimax","algorithm":"alphabeta"}"#)
+        .send()
+        .await
+        .unwrap();
+    let twice = assert_problem(response, 400, "algorithm twice").await;
+    assert!(
+        twice["detail"]
+            .as_str()
+            .unwrap()
+            .contains("duplicate field `algorithm`"),
+        "{twice}"
+    );
     problem(
         &url,
         "/tournament",

@@ -39,38 +39,69 @@ pub struct PlayerSpec {
 }
 
 impl PlayerSpec {
-    /// Reads the value of `key` into its knob; `Ok(false)` when `key` is not a knob.
+    /// Reads the value of `key` into its knob; `Ok(false)` when `key` is not a knob. `read`
+    /// holds the knobs of this object read so far (over [`PLAYER_FIELDS`]).
     pub(crate) fn read_knob<'de, A: MapAccess<'de>>(
         &mut self,
         key: &str,
         map: &mut A,
+        read: &mut Fields,
     ) -> Result<bool, A::Error> {
         match key {
-            "algorithm" => self.algorithm = value(key, map)?,
-            "depth" => self.depth = value(key, map)?,
-            "playouts" => self.playouts = value(key, map)?,
-            "simulations" => self.simulations = value(key, map)?,
-            "uct_c" => self.uct_c = value(key, map)?,
-            "expand_threshold" => self.expand_threshold = value(key, map)?,
-            "time_limit_ms" => self.time_limit_ms = value(key, map)?,
-            "transposition_table" => self.transposition_table = value(key, map)?,
-            "symmetry" => self.symmetry = value(key, map)?,
-            "ordering" => self.ordering = value(key, map)?,
-            "pvs" => self.pvs = value(key, map)?,
-            "tiebreak" => self.tiebreak = value(key, map)?,
+            "algorithm" => self.algorithm = read.value(key, map)?,
+            "depth" => self.depth = read.value(key, map)?,
+            "playouts" => self.playouts = read.value(key, map)?,
+            "simulations" => self.simulations = read.value(key, map)?,
+            "uct_c" => self.uct_c = read.value(key, map)?,
+            "expand_threshold" => self.expand_threshold = read.value(key, map)?,
+            "time_limit_ms" => self.time_limit_ms = read.value(key, map)?,
+            "transposition_table" => self.transposition_table = read.value(key, map)?,
+            "symmetry" => self.symmetry = read.value(key, map)?,
+            "ordering" => self.ordering = read.value(key, map)?,
+            "pvs" => self.pvs = read.value(key, map)?,
+            "tiebreak" => self.tiebreak = read.value(key, map)?,
             _ => return Ok(false),
         }
         Ok(true)
     }
 }
 
-/// The next value of `map`, its errors prefixed with the field's name.
-pub(crate) fn value<'de, A: MapAccess<'de>, T: Deserialize<'de>>(
-    key: &str,
-    map: &mut A,
-) -> Result<T, A::Error> {
-    map.next_value()
-        .map_err(|error| de::Error::custom(format_args!("{key}: {error}")))
+/// The fields of one JSON object that a hand-written decoder has read so far.
+///
+/// A field given twice is refused with serde's own "duplicate field" error, as the derived
+/// decoders (`TournamentRequest`, `PositionSpec`) refuse it. Otherwise the last value would
+/// silently win, and a client that sent `"algorithm"` twice would not learn which one played.
+pub(crate) struct Fields {
+    names: &'static [&'static str],
+    /// Bit `i` is set once `names[i]` has been read.
+    read: u32,
+}
+
+impl Fields {
+    /// No field read yet, of an object whose fields are `names` (at most 32).
+    pub(crate) const fn new(names: &'static [&'static str]) -> Self {
+        assert!(names.len() <= 32);
+        Fields { names, read: 0 }
+    }
+
+    /// The value of field `key` (one of the names), its errors prefixed with the field's name;
+    /// an error if `key` was read before.
+    pub(crate) fn value<'de, A: MapAccess<'de>, T: Deserialize<'de>>(
+        &mut self,
+        key: &str,
+        map: &mut A,
+    ) -> Result<T, A::Error> {
+        let index = self.names.iter().position(|name| *name == key);
+        debug_assert!(index.is_some(), "{key} is not one of {:?}", self.names);
+        if let Some(index) = index {
+            if self.read & 1 << index != 0 {
+                return Err(de::Error::duplicate_field(self.names[index]));
+            }
+            self.read |= 1 << index;
+        }
+        map.next_value()
+            .map_err(|error| de::Error::custom(format_args!("{key}: {error}")))
+    }
 }
 
 /// An object's key, borrowed from the body unless it holds escapes.
@@ -115,8 +146,9 @@ impl<'de> Deserialize<'de> for PlayerSpec {
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<PlayerSpec, A::Error> {
                 let mut spec = PlayerSpec::default();
+                let mut read = Fields::new(&PLAYER_FIELDS);
                 while let Some(key) = map.next_key::<Key<'de>>()? {
-                    if !spec.read_knob(&key, &mut map)? {
+                    if !spec.read_knob(&key, &mut map, &mut read)? {
                         return Err(de::Error::unknown_field(&key, &PLAYER_FIELDS));
                     }
                 }

@@ -12,7 +12,7 @@ use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 
 use super::Problem;
-use super::knobs::{Key, PLAYER_FIELDS, PlayerSpec, value};
+use super::knobs::{Fields, Key, PLAYER_FIELDS, PlayerSpec};
 use crate::game::Game;
 
 /// Where a game starts: a board in text or array form, or the moves played from the start;
@@ -71,17 +71,20 @@ impl<'de> Deserialize<'de> for MoveRequest {
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<MoveRequest, A::Error> {
                 let mut request = MoveRequest::default();
+                let mut read = Fields::new(&MOVE_FIELDS);
+                let mut knobs_read = Fields::new(&PLAYER_FIELDS);
                 while let Some(key) = map.next_key::<Key<'de>>()? {
                     match &*key {
-                        "game" => request.game = value(&key, &mut map)?,
+                        "game" => request.game = read.value(&key, &mut map)?,
                         "board" => {
-                            request.position.board =
-                                value::<A, Option<Value>>(&key, &mut map)?.filter(|b| !b.is_null())
+                            request.position.board = read
+                                .value::<A, Option<Value>>(&key, &mut map)?
+                                .filter(|b| !b.is_null())
                         }
-                        "moves" => request.position.moves = value(&key, &mut map)?,
-                        "seed" => request.seed = value(&key, &mut map)?,
+                        "moves" => request.position.moves = read.value(&key, &mut map)?,
+                        "seed" => request.seed = read.value(&key, &mut map)?,
                         knob => {
-                            if !request.player.read_knob(knob, &mut map)? {
+                            if !request.player.read_knob(knob, &mut map, &mut knobs_read)? {
                                 return Err(de::Error::custom(format_args!(
                                     "unknown field `{knob}`: a move request has {}, {}",
                                     MOVE_FIELDS.join(", "),
@@ -333,5 +336,33 @@ mod tests {
         assert_eq!(problem.status, 400);
         assert!(MoveRequest::from_json(b"[1]").is_err());
         assert!(MoveRequest::from_json(b"{").is_err());
+    }
+
+    #[test]
+    fn a_field_given_twice_is_refused_not_overwritten() {
+        // Every field of a move request, each knob included: the last value must not win.
+        for field in MOVE_FIELDS.iter().chain(&PLAYER_FIELDS) {
+            let body = format!(r#"{{"{field}":null,"board":"X........","{field}":null}}"#);
+            let problem = MoveRequest::from_json(body.as_bytes()).unwrap_err();
+            assert_eq!(problem.status, 400, "{body}");
+            assert!(
+                problem
+                    .detail
+                    .contains(&format!("duplicate field `{field}`")),
+                "{body}: {problem}"
+            );
+        }
+        // A knob of a tournament's player too.
+        let problem = TournamentRequest::from_json(
+            br#"{"players":[{"algorithm":"random","algorithm":"minimax"},{}]}"#,
+        )
+        .unwrap_err();
+        assert_eq!(problem.status, 400);
+        assert!(
+            problem.detail.contains("duplicate field `algorithm`"),
+            "{problem}"
+        );
+        // Two different fields are not a duplicate.
+        assert!(MoveRequest::from_json(br#"{"board":"X........","depth":1,"seed":2}"#).is_ok());
     }
 }
