@@ -336,7 +336,11 @@ fn player(text: &str) -> Result<PlayerSpec, Problem> {
             .ok_or_else(|| Problem::malformed(format!("expected KNOB=VALUE, got {knob:?}")))?;
         // Numbers and booleans as JSON; anything else (tiebreak=traps) as a string.
         let value = serde_json::from_str(value).unwrap_or_else(|_| Value::String(value.to_owned()));
-        object.insert(name.to_owned(), value);
+        if object.insert(name.to_owned(), value).is_some() {
+            return Err(Problem::malformed(format!(
+                "{name} is given twice in {text:?}"
+            )));
+        }
     }
     serde_json::from_value(Value::Object(object))
         .map_err(|error| Problem::malformed(error.to_string()))

@@ -67,6 +67,11 @@ fn errors_exit_2_and_name_the_field() {
     let (code, _, stderr) = sente(&["move", "--algorithm", "mcts", "--depth", "3"]);
     assert_eq!(code, 2);
     assert!(stderr.contains("depth does not apply to mcts"), "{stderr}");
+    // A knob given twice in a player is refused, not overwritten by the second.
+    let player = "mcts:simulations=10,simulations=20";
+    let (code, _, stderr) = sente(&["tournament", "--a", player, "--b", "random"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("simulations is given twice"), "{stderr}");
 }
 
 #[test]

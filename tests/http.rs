@@ -150,9 +150,11 @@ async fn malformed_requests_are_400() {
             .unwrap();
         assert_problem(response, 400, body).await;
     }
-    problem(&url, "/move", json!({"depth": "deep"}), 400).await;
+    let wrong_type = problem(&url, "/move", json!({"depth": "deep"}), 400).await;
+    assert_eq!(wrong_type["field"], "depth", "{wrong_type}");
     let unknown = problem(&url, "/move", json!({"bord": "X........"}), 400).await;
     assert!(unknown["detail"].as_str().unwrap().contains("bord"));
+    assert_eq!(unknown["field"], "bord", "{unknown}");
     // A field given twice: neither value is silently dropped.
     let response = client
         .post(format!("{url}/move"))
@@ -169,6 +171,7 @@ async fn malformed_requests_are_400() {
             .contains("duplicate field `algorithm`"),
         "{twice}"
     );
+    assert_eq!(twice["field"], "algorithm", "{twice}");
     problem(
         &url,
         "/tournament",
@@ -177,6 +180,9 @@ async fn malformed_requests_are_400() {
     )
     .await;
     problem(&url, "/tournament", json!({"players": "two"}), 400).await;
+    let knob = json!({"players": [{}, {"algorithm": "mcts", "simulations": "many"}]});
+    let knob = problem(&url, "/tournament", knob, 400).await;
+    assert_eq!(knob["field"], "players[1].simulations", "{knob}");
 }
 
 #[tokio::test]

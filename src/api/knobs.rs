@@ -39,38 +39,48 @@ pub struct PlayerSpec {
 }
 
 impl PlayerSpec {
-    /// Reads the value of `key` into its knob; `Ok(false)` when `key` is not a knob. `read`
-    /// holds the knobs of this object read so far (over [`PLAYER_FIELDS`]).
+    /// Reads the value of knob `key` (one of [`PLAYER_FIELDS`]) into its place.
     pub(crate) fn read_knob<'de, A: MapAccess<'de>>(
         &mut self,
         key: &str,
         map: &mut A,
-        read: &mut Fields,
-    ) -> Result<bool, A::Error> {
+    ) -> Result<(), A::Error> {
         match key {
-            "algorithm" => self.algorithm = read.value(key, map)?,
-            "depth" => self.depth = read.value(key, map)?,
-            "playouts" => self.playouts = read.value(key, map)?,
-            "simulations" => self.simulations = read.value(key, map)?,
-            "uct_c" => self.uct_c = read.value(key, map)?,
-            "expand_threshold" => self.expand_threshold = read.value(key, map)?,
-            "time_limit_ms" => self.time_limit_ms = read.value(key, map)?,
-            "transposition_table" => self.transposition_table = read.value(key, map)?,
-            "symmetry" => self.symmetry = read.value(key, map)?,
-            "ordering" => self.ordering = read.value(key, map)?,
-            "pvs" => self.pvs = read.value(key, map)?,
-            "tiebreak" => self.tiebreak = read.value(key, map)?,
-            _ => return Ok(false),
+            "algorithm" => self.algorithm = value(key, map)?,
+            "depth" => self.depth = value(key, map)?,
+            "playouts" => self.playouts = value(key, map)?,
+            "simulations" => self.simulations = value(key, map)?,
+            "uct_c" => self.uct_c = value(key, map)?,
+            "expand_threshold" => self.expand_threshold = value(key, map)?,
+            "time_limit_ms" => self.time_limit_ms = value(key, map)?,
+            "transposition_table" => self.transposition_table = value(key, map)?,
+            "symmetry" => self.symmetry = value(key, map)?,
+            "ordering" => self.ordering = value(key, map)?,
+            "pvs" => self.pvs = value(key, map)?,
+            "tiebreak" => self.tiebreak = value(key, map)?,
+            _ => return Err(de::Error::unknown_field(key, &PLAYER_FIELDS)),
         }
-        Ok(true)
+        Ok(())
     }
 }
 
-/// The fields of one JSON object that a hand-written decoder has read so far.
+/// The next value of `map`, its errors prefixed with the field's name.
+pub(crate) fn value<'de, A: MapAccess<'de>, T: Deserialize<'de>>(
+    key: &str,
+    map: &mut A,
+) -> Result<T, A::Error> {
+    map.next_value()
+        .map_err(|error| de::Error::custom(format_args!("{key}: {error}")))
+}
+
+/// The keys of one JSON object, for a decoder written by hand: each is checked as it is read,
+/// as serde's derived decoders check theirs.
 ///
-/// A field given twice is refused with serde's own "duplicate field" error, as the derived
-/// decoders (`TournamentRequest`, `PositionSpec`) refuse it. Otherwise the last value would
-/// silently win, and a client that sent `"algorithm"` twice would not learn which one played.
+/// A key that is not one of the object's fields is an error, and so is a field given twice:
+/// were it not, the last value would silently win, and a client that sent `"algorithm"` twice
+/// would not learn which one played. Both errors are the key's own, so that the error's path
+/// ends with it (see `request::error_field`). A key is matched without being copied, whether or
+/// not it holds escapes.
 pub(crate) struct Fields {
     names: &'static [&'static str],
     /// Bit `i` is set once `names[i]` has been read.
@@ -78,61 +88,49 @@ pub(crate) struct Fields {
 }
 
 impl Fields {
-    /// No field read yet, of an object whose fields are `names` (at most 32).
+    /// An object whose fields are `names` (at most 32), none read yet.
     pub(crate) const fn new(names: &'static [&'static str]) -> Self {
         assert!(names.len() <= 32);
         Fields { names, read: 0 }
     }
 
-    /// The value of field `key` (one of the names), its errors prefixed with the field's name;
-    /// an error if `key` was read before.
-    pub(crate) fn value<'de, A: MapAccess<'de>, T: Deserialize<'de>>(
+    /// The next key of `map`, as the field it names; `None` at the end of the object.
+    pub(crate) fn next_key<'de, A: MapAccess<'de>>(
         &mut self,
-        key: &str,
         map: &mut A,
-    ) -> Result<T, A::Error> {
-        let index = self.names.iter().position(|name| *name == key);
-        debug_assert!(index.is_some(), "{key} is not one of {:?}", self.names);
-        if let Some(index) = index {
-            if self.read & 1 << index != 0 {
-                return Err(de::Error::duplicate_field(self.names[index]));
-            }
-            self.read |= 1 << index;
-        }
-        map.next_value()
-            .map_err(|error| de::Error::custom(format_args!("{key}: {error}")))
+    ) -> Result<Option<&'static str>, A::Error> {
+        map.next_key_seed(FieldName(self))
     }
 }
 
-/// An object's key, borrowed from the body unless it holds escapes.
-///
-/// serde's `Cow<str>` always deserialises into an owned `String`; a key is only matched and
-/// dropped, so borrowing it saves an allocation per key of every request.
-pub(crate) struct Key<'de>(std::borrow::Cow<'de, str>);
+/// A key being read by [`Fields::next_key`].
+struct FieldName<'a>(&'a mut Fields);
 
-impl std::ops::Deref for Key<'_> {
-    type Target = str;
-    fn deref(&self) -> &str {
-        &self.0
+impl<'de> de::DeserializeSeed<'de> for FieldName<'_> {
+    type Value = &'static str;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<&'static str, D::Error> {
+        deserializer.deserialize_str(self)
     }
 }
 
-impl<'de> Deserialize<'de> for Key<'de> {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> de::Visitor<'de> for Visitor {
-            type Value = Key<'de>;
-            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str("a field name")
-            }
-            fn visit_borrowed_str<E: de::Error>(self, key: &'de str) -> Result<Key<'de>, E> {
-                Ok(Key(key.into()))
-            }
-            fn visit_str<E: de::Error>(self, key: &str) -> Result<Key<'de>, E> {
-                Ok(Key(key.to_owned().into()))
-            }
+impl de::Visitor<'_> for FieldName<'_> {
+    type Value = &'static str;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a field name")
+    }
+
+    fn visit_str<E: de::Error>(self, key: &str) -> Result<&'static str, E> {
+        let fields = self.0;
+        let Some(index) = fields.names.iter().position(|name| *name == key) else {
+            return Err(E::unknown_field(key, fields.names));
+        };
+        if fields.read & 1 << index != 0 {
+            return Err(E::duplicate_field(fields.names[index]));
         }
-        deserializer.deserialize_str(Visitor)
+        fields.read |= 1 << index;
+        Ok(fields.names[index])
     }
 }
 
@@ -146,11 +144,9 @@ impl<'de> Deserialize<'de> for PlayerSpec {
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<PlayerSpec, A::Error> {
                 let mut spec = PlayerSpec::default();
-                let mut read = Fields::new(&PLAYER_FIELDS);
-                while let Some(key) = map.next_key::<Key<'de>>()? {
-                    if !spec.read_knob(&key, &mut map, &mut read)? {
-                        return Err(de::Error::unknown_field(&key, &PLAYER_FIELDS));
-                    }
+                let mut fields = Fields::new(&PLAYER_FIELDS);
+                while let Some(key) = fields.next_key(&mut map)? {
+                    spec.read_knob(key, &mut map)?;
                 }
                 Ok(spec)
             }

@@ -20,7 +20,7 @@ pub struct Problem {
 
 impl Problem {
     /// 400: the body is not JSON, or not of the request's shape (a wrong type, an unknown
-    /// field).
+    /// field). The decoder sets `field` when it knows where.
     pub fn malformed(detail: impl Into<String>) -> Self {
         Problem {
             kind: "/problems/malformed-request",

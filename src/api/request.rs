@@ -12,7 +12,7 @@ use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 
 use super::Problem;
-use super::knobs::{Fields, Key, PLAYER_FIELDS, PlayerSpec};
+use super::knobs::{Fields, PLAYER_FIELDS, PlayerSpec, value};
 use crate::game::Game;
 
 /// Where a game starts: a board in text or array form, or the moves played from the start;
@@ -34,7 +34,22 @@ pub struct MoveRequest {
 }
 
 /// The fields of a `/move` request besides the player's knobs.
-const MOVE_FIELDS: [&str; 4] = ["game", "board", "moves", "seed"];
+const MOVE_OWN_FIELDS: [&str; 4] = ["game", "board", "moves", "seed"];
+
+/// The fields of a `/move` request: its own, then the player's knobs.
+const MOVE_FIELDS: [&str; MOVE_OWN_FIELDS.len() + PLAYER_FIELDS.len()] = {
+    let mut fields = [""; MOVE_OWN_FIELDS.len() + PLAYER_FIELDS.len()];
+    let mut i = 0;
+    while i < fields.len() {
+        fields[i] = if i < MOVE_OWN_FIELDS.len() {
+            MOVE_OWN_FIELDS[i]
+        } else {
+            PLAYER_FIELDS[i - MOVE_OWN_FIELDS.len()]
+        };
+        i += 1;
+    }
+    fields
+};
 
 /// Default number of games of a tournament.
 pub const DEFAULT_GAMES: u64 = 100;
@@ -56,7 +71,7 @@ pub struct TournamentRequest {
 
 impl MoveRequest {
     pub fn from_json(body: &[u8]) -> Result<Self, Problem> {
-        serde_json::from_slice(body).map_err(|error| Problem::malformed(error.to_string()))
+        decode(body)
     }
 }
 
@@ -71,27 +86,17 @@ impl<'de> Deserialize<'de> for MoveRequest {
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<MoveRequest, A::Error> {
                 let mut request = MoveRequest::default();
-                let mut read = Fields::new(&MOVE_FIELDS);
-                let mut knobs_read = Fields::new(&PLAYER_FIELDS);
-                while let Some(key) = map.next_key::<Key<'de>>()? {
-                    match &*key {
-                        "game" => request.game = read.value(&key, &mut map)?,
+                let mut fields = Fields::new(&MOVE_FIELDS);
+                while let Some(key) = fields.next_key(&mut map)? {
+                    match key {
+                        "game" => request.game = value(key, &mut map)?,
                         "board" => {
-                            request.position.board = read
-                                .value::<A, Option<Value>>(&key, &mut map)?
-                                .filter(|b| !b.is_null())
+                            request.position.board =
+                                value::<A, Option<Value>>(key, &mut map)?.filter(|b| !b.is_null())
                         }
-                        "moves" => request.position.moves = read.value(&key, &mut map)?,
-                        "seed" => request.seed = read.value(&key, &mut map)?,
-                        knob => {
-                            if !request.player.read_knob(knob, &mut map, &mut knobs_read)? {
-                                return Err(de::Error::custom(format_args!(
-                                    "unknown field `{knob}`: a move request has {}, {}",
-                                    MOVE_FIELDS.join(", "),
-                                    PLAYER_FIELDS.join(", ")
-                                )));
-                            }
-                        }
+                        "moves" => request.position.moves = value(key, &mut map)?,
+                        "seed" => request.seed = value(key, &mut map)?,
+                        knob => request.player.read_knob(knob, &mut map)?,
                     }
                 }
                 Ok(request)
@@ -103,8 +108,45 @@ impl<'de> Deserialize<'de> for MoveRequest {
 
 impl TournamentRequest {
     pub fn from_json(body: &[u8]) -> Result<Self, Problem> {
-        serde_json::from_slice(body).map_err(|error| Problem::malformed(error.to_string()))
+        decode(body)
     }
+}
+
+/// Decodes a request body. One that does not decode is a 400, with `field` saying where the
+/// decoding failed when it failed inside a field.
+fn decode<'de, T: Deserialize<'de>>(body: &'de [u8]) -> Result<T, Problem> {
+    serde_json::from_slice(body).map_err(|error| {
+        let mut problem = Problem::malformed(error.to_string());
+        problem.field = error_field::<T>(body);
+        problem
+    })
+}
+
+/// Where decoding `body` as a `T` fails, as a field path (`players[1].depth`, `bord`); `None`
+/// when the error is not inside a field (a body that is not JSON, say).
+///
+/// The body is decoded a second time with its path tracked: only bodies that have already
+/// failed pay for the tracking, not the requests that decode.
+fn error_field<'de, T: Deserialize<'de>>(body: &'de [u8]) -> Option<String> {
+    use serde_path_to_error::Segment;
+    let mut deserializer = serde_json::Deserializer::from_slice(body);
+    let error = serde_path_to_error::deserialize::<_, T>(&mut deserializer).err()?;
+    let mut field = String::new();
+    for segment in error.path() {
+        match segment {
+            Segment::Seq { index } => field.push_str(&format!("[{index}]")),
+            Segment::Map { key } => {
+                if !field.is_empty() {
+                    field.push('.');
+                }
+                field.push_str(key);
+            }
+            // A key that could not be read (the body ends before it, say): the path is known up
+            // to the object that holds it.
+            Segment::Enum { .. } | Segment::Unknown => break,
+        }
+    }
+    (!field.is_empty()).then_some(field)
 }
 
 impl PositionSpec {
@@ -332,16 +374,44 @@ mod tests {
         let problem = MoveRequest::from_json(br#"{"bord":"X........"}"#).unwrap_err();
         assert_eq!(problem.status, 400);
         assert!(problem.detail.contains("unknown field `bord`"), "{problem}");
+        assert_eq!(problem.field.as_deref(), Some("bord"));
         let problem = MoveRequest::from_json(br#"{"depth":"deep"}"#).unwrap_err();
         assert_eq!(problem.status, 400);
+        assert_eq!(problem.field.as_deref(), Some("depth"));
         assert!(MoveRequest::from_json(b"[1]").is_err());
         assert!(MoveRequest::from_json(b"{").is_err());
     }
 
     #[test]
+    fn a_malformed_request_names_the_field_where_it_goes_wrong() {
+        let field = |body: &[u8]| TournamentRequest::from_json(body).unwrap_err().field;
+        let cases: [(&[u8], Option<&str>); 6] = [
+            (
+                br#"{"players":[{},{"depth":"deep"}]}"#,
+                Some("players[1].depth"),
+            ),
+            (br#"{"players":[{},{"dpeth":1}]}"#, Some("players[1].dpeth")),
+            (
+                br#"{"players":[{},{}],"start":{"moves":[0,"a"]}}"#,
+                Some("start.moves[1]"),
+            ),
+            (br#"{"players":[{},{}],"games":-1}"#, Some("games")),
+            // Not inside any field: not JSON, or not an object.
+            (b"{", None),
+            (br#""players""#, None),
+        ];
+        for (body, expected) in cases {
+            let body_text = String::from_utf8_lossy(body);
+            assert_eq!(field(body).as_deref(), expected, "{body_text}");
+        }
+        let problem = MoveRequest::from_json(br#"{"moves":[4,"a"]}"#).unwrap_err();
+        assert_eq!(problem.field.as_deref(), Some("moves[1]"));
+    }
+
+    #[test]
     fn a_field_given_twice_is_refused_not_overwritten() {
         // Every field of a move request, each knob included: the last value must not win.
-        for field in MOVE_FIELDS.iter().chain(&PLAYER_FIELDS) {
+        for field in MOVE_FIELDS {
             let body = format!(r#"{{"{field}":null,"board":"X........","{field}":null}}"#);
             let problem = MoveRequest::from_json(body.as_bytes()).unwrap_err();
             assert_eq!(problem.status, 400, "{body}");
@@ -351,6 +421,7 @@ mod tests {
                     .contains(&format!("duplicate field `{field}`")),
                 "{body}: {problem}"
             );
+            assert_eq!(problem.field.as_deref(), Some(field), "{body}");
         }
         // A knob of a tournament's player too.
         let problem = TournamentRequest::from_json(
@@ -362,6 +433,7 @@ mod tests {
             problem.detail.contains("duplicate field `algorithm`"),
             "{problem}"
         );
+        assert_eq!(problem.field.as_deref(), Some("players[0].algorithm"));
         // Two different fields are not a duplicate.
         assert!(MoveRequest::from_json(br#"{"board":"X........","depth":1,"seed":2}"#).is_ok());
     }
