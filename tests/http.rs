@@ -693,6 +693,8 @@ async fn cors_lets_browsers_call_from_any_origin() {
         methods.contains("GET") && methods.contains("POST"),
         "{methods}"
     );
+    // Kept for two hours, not the browsers' default of 5 s: one preflight per game, not per move.
+    assert_eq!(response.headers()["access-control-max-age"], "7200");
     let response = client
         .get(format!("{url}/healthz"))
         .header("origin", "https://example.org")
@@ -700,6 +702,15 @@ async fn cors_lets_browsers_call_from_any_origin() {
         .await
         .unwrap();
     assert_eq!(response.headers()["access-control-allow-origin"], "*");
+    // A front end can read Retry-After of a 503 (and Allow of a 405).
+    let exposed = response.headers()["access-control-expose-headers"]
+        .to_str()
+        .unwrap()
+        .to_ascii_lowercase();
+    assert!(
+        exposed.contains("retry-after") && exposed.contains("allow"),
+        "{exposed}"
+    );
 }
 
 #[derive(serde::Deserialize)]

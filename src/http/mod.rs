@@ -31,7 +31,7 @@ use std::time::{Duration, Instant};
 use axum::Router;
 use axum::body::Body;
 use axum::extract::Request;
-use axum::http::Method;
+use axum::http::{Method, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{MethodRouter, get, post};
 use hyper::body::Incoming;
@@ -55,6 +55,9 @@ pub use catalogue::OPENAPI_YAML;
 /// through, and every connection that stalls mid-head may hold that much for the whole read
 /// timeout. Browsers send a few KiB, and no request needs a head larger than the largest body.
 pub const MAX_HEAD_BYTES: usize = 64 * 1024;
+
+/// How long a browser may keep the answer to a CORS preflight.
+pub const CORS_MAX_AGE: Duration = Duration::from_secs(2 * 60 * 60);
 
 /// What every handler may read.
 #[derive(Clone, Debug)]
@@ -241,7 +244,14 @@ pub fn app(
             CorsLayer::new()
                 .allow_origin(Any)
                 .allow_methods([Method::GET, Method::POST])
-                .allow_headers(Any),
+                .allow_headers(Any)
+                // A browser reads only a few headers of a cross-origin answer unless told; a
+                // front end backing off after a 503 needs `Retry-After`.
+                .expose_headers([header::RETRY_AFTER, header::ALLOW])
+                // Every JSON POST from a browser is preceded by a preflight. Without a max age,
+                // browsers keep its answer for 5 s, so a game in a front end paid two round
+                // trips for most moves; 2 h is the most Chromium keeps it.
+                .max_age(CORS_MAX_AGE),
         )
         .layer(metrics::RecordLayer::new(state.metrics, paths))
         .layer(tower_http::catch_panic::CatchPanicLayer::custom(
