@@ -685,10 +685,7 @@ async fn cors_lets_browsers_call_from_any_origin() {
         .unwrap();
     assert!(response.status().is_success());
     assert_eq!(response.headers()["access-control-allow-origin"], "*");
-    let methods = response.headers()["access-control-allow-methods"]
-        .to_str()
-        .unwrap()
-        .to_owned();
+    let methods = header_text(&response, "access-control-allow-methods");
     assert!(
         methods.contains("GET") && methods.contains("POST"),
         "{methods}"
@@ -702,15 +699,18 @@ async fn cors_lets_browsers_call_from_any_origin() {
         .await
         .unwrap();
     assert_eq!(response.headers()["access-control-allow-origin"], "*");
-    // A front end can read Retry-After of a 503 (and Allow of a 405).
-    let exposed = response.headers()["access-control-expose-headers"]
-        .to_str()
-        .unwrap()
-        .to_ascii_lowercase();
+    // A front end can read Retry-After of a 503 (and Allow of a 405); header names are
+    // case-insensitive.
+    let exposed = header_text(&response, "access-control-expose-headers").to_ascii_lowercase();
     assert!(
         exposed.contains("retry-after") && exposed.contains("allow"),
         "{exposed}"
     );
+}
+
+/// A header of `response` that must be there, as text.
+fn header_text(response: &Response, name: &str) -> String {
+    response.headers()[name].to_str().unwrap().to_owned()
 }
 
 #[derive(serde::Deserialize)]
