@@ -7,11 +7,12 @@
 use std::f64::consts::SQRT_2;
 use std::time::Duration;
 
+use serde::Serialize;
 use serde::de::{self, MapAccess};
-use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{Value, json};
 
 use super::Problem;
+use super::object::{Object, deserialize_as_object, value};
 use crate::search::{
     Algorithm, AlphaBetaParams, DEFAULT_EXPAND_THRESHOLD, DEFAULT_PLAYOUTS, DEFAULT_SIMULATIONS,
     Enhancements, MctsParams, Strategy, Tiebreak,
@@ -20,8 +21,8 @@ use crate::search::{
 /// The knobs a player may set, as a request carries them. Each is checked against the
 /// algorithm: a knob the algorithm does not take is an error, never silently ignored.
 ///
-/// Decoded by hand through `PlayerSpec::read_knob`, so that a `/move` request, which carries
-/// the knobs beside its own fields, reads them with the same code in the same pass.
+/// Decoded field by field (`api::object`), so that a `/move` request, which carries the knobs
+/// beside its own fields, reads them with the same code in the same pass.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct PlayerSpec {
     pub algorithm: Option<String>,
@@ -38,11 +39,13 @@ pub struct PlayerSpec {
     pub tiebreak: Option<String>,
 }
 
-impl PlayerSpec {
-    /// Reads the value of knob `key` (one of [`PLAYER_FIELDS`]) into its place.
-    pub(crate) fn read_knob<'de, A: MapAccess<'de>>(
+impl Object for PlayerSpec {
+    const EXPECTING: &'static str = "a player: an object with algorithm and its knobs";
+    const FIELDS: &'static [&'static str] = &PLAYER_FIELDS;
+
+    fn read_field<'de, A: MapAccess<'de>>(
         &mut self,
-        key: &str,
+        key: &'static str,
         map: &mut A,
     ) -> Result<(), A::Error> {
         match key {
@@ -58,102 +61,13 @@ impl PlayerSpec {
             "ordering" => self.ordering = value(key, map)?,
             "pvs" => self.pvs = value(key, map)?,
             "tiebreak" => self.tiebreak = value(key, map)?,
-            _ => return Err(de::Error::unknown_field(key, &PLAYER_FIELDS)),
+            _ => return Err(de::Error::unknown_field(key, Self::FIELDS)),
         }
         Ok(())
     }
 }
 
-/// The next value of `map`, its errors prefixed with the field's name.
-pub(crate) fn value<'de, A: MapAccess<'de>, T: Deserialize<'de>>(
-    key: &str,
-    map: &mut A,
-) -> Result<T, A::Error> {
-    map.next_value()
-        .map_err(|error| de::Error::custom(format_args!("{key}: {error}")))
-}
-
-/// The keys of one JSON object, for a decoder written by hand: each is checked as it is read,
-/// as serde's derived decoders check theirs.
-///
-/// A key that is not one of the object's fields is an error, and so is a field given twice:
-/// were it not, the last value would silently win, and a client that sent `"algorithm"` twice
-/// would not learn which one played. Both errors are the key's own, so that the error's path
-/// ends with it (see `request::error_field`). A key is matched without being copied, whether or
-/// not it holds escapes.
-pub(crate) struct Fields {
-    names: &'static [&'static str],
-    /// Bit `i` is set once `names[i]` has been read.
-    read: u32,
-}
-
-impl Fields {
-    /// An object whose fields are `names` (at most 32), none read yet.
-    pub(crate) const fn new(names: &'static [&'static str]) -> Self {
-        assert!(names.len() <= 32);
-        Fields { names, read: 0 }
-    }
-
-    /// The next key of `map`, as the field it names; `None` at the end of the object.
-    pub(crate) fn next_key<'de, A: MapAccess<'de>>(
-        &mut self,
-        map: &mut A,
-    ) -> Result<Option<&'static str>, A::Error> {
-        map.next_key_seed(FieldName(self))
-    }
-}
-
-/// A key being read by [`Fields::next_key`].
-struct FieldName<'a>(&'a mut Fields);
-
-impl<'de> de::DeserializeSeed<'de> for FieldName<'_> {
-    type Value = &'static str;
-
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<&'static str, D::Error> {
-        deserializer.deserialize_str(self)
-    }
-}
-
-impl de::Visitor<'_> for FieldName<'_> {
-    type Value = &'static str;
-
-    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("a field name")
-    }
-
-    fn visit_str<E: de::Error>(self, key: &str) -> Result<&'static str, E> {
-        let fields = self.0;
-        let Some(index) = fields.names.iter().position(|name| *name == key) else {
-            return Err(E::unknown_field(key, fields.names));
-        };
-        if fields.read & 1 << index != 0 {
-            return Err(E::duplicate_field(fields.names[index]));
-        }
-        fields.read |= 1 << index;
-        Ok(fields.names[index])
-    }
-}
-
-impl<'de> Deserialize<'de> for PlayerSpec {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> de::Visitor<'de> for Visitor {
-            type Value = PlayerSpec;
-            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str("a player: an object with algorithm and its knobs")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<PlayerSpec, A::Error> {
-                let mut spec = PlayerSpec::default();
-                let mut fields = Fields::new(&PLAYER_FIELDS);
-                while let Some(key) = fields.next_key(&mut map)? {
-                    spec.read_knob(key, &mut map)?;
-                }
-                Ok(spec)
-            }
-        }
-        deserializer.deserialize_map(Visitor)
-    }
-}
+deserialize_as_object!(PlayerSpec);
 
 /// The names of [`PlayerSpec`]'s fields.
 pub const PLAYER_FIELDS: [&str; 12] = [

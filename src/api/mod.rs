@@ -4,13 +4,15 @@
 //!
 //! One file per command ([`play`] for `/move`, [`analyze`] for `/analyze`, [`match_play`] for
 //! `/tournament`,
-//! [`catalogue`] for `/games` and `/algorithms`), with [`request`] decoding bodies, [`knobs`]
-//! checking each algorithm's parameters, and [`Problem`] the one error type.
+//! [`catalogue`] for `/games` and `/algorithms`), with [`request`] the requests, decoded field by
+//! field by `object`, [`knobs`] checking each algorithm's parameters, and [`Problem`] the one
+//! error type.
 
 pub mod analyze;
 pub mod catalogue;
 pub mod knobs;
 pub mod match_play;
+mod object;
 pub mod play;
 mod problem;
 pub mod request;

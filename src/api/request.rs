@@ -1,24 +1,17 @@
-//! Decoding request bodies: JSON shape errors are 400, meaning errors are 422 (see
-//! [`Problem`]).
-//!
-//! A `/move` request carries the player's knobs at its top level beside `game`, `board`,
-//! `moves` and `seed`. Serde cannot combine `flatten` with `deny_unknown_fields`, so the request
-//! is decoded by a visitor that reads its own fields and hands every other key to
-//! `PlayerSpec::read_knob`: one definition of the knobs for `/move` and `/tournament` alike,
-//! read in a single pass with no intermediate JSON tree (this is the hot path of the service).
+//! The request types, and the positions they describe. Decoding is `api::object`'s: JSON shape
+//! errors are 400, meaning errors (checked afterwards) are 422 (see [`Problem`]).
 
 use serde::de::{self, MapAccess};
-use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 
 use super::Problem;
-use super::knobs::{Fields, PLAYER_FIELDS, PlayerSpec, value};
+use super::knobs::{PLAYER_FIELDS, PlayerSpec};
+use super::object::{Object, decode, deserialize_as_object, value};
 use crate::game::Game;
 
 /// Where a game starts: a board in text or array form, or the moves played from the start;
 /// exactly one of the two.
-#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct PositionSpec {
     pub board: Option<Value>,
     pub moves: Option<Vec<i64>>,
@@ -58,8 +51,7 @@ pub const MAX_GAMES: u64 = 100_000;
 pub const MAX_FIRST_GAME: u64 = 1 << 48;
 
 /// A `POST /tournament` request, decoded but not yet checked.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct TournamentRequest {
     pub game: Option<String>,
     pub players: Vec<PlayerSpec>,
@@ -75,34 +67,22 @@ impl MoveRequest {
     }
 }
 
-impl<'de> Deserialize<'de> for MoveRequest {
-    /// One pass over the object: the request's own fields, then the player's knobs.
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> de::Visitor<'de> for Visitor {
-            type Value = MoveRequest;
-            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str("a move request: a JSON object")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<MoveRequest, A::Error> {
-                let mut request = MoveRequest::default();
-                let mut fields = Fields::new(&MOVE_FIELDS);
-                while let Some(key) = fields.next_key(&mut map)? {
-                    match key {
-                        "game" => request.game = value(key, &mut map)?,
-                        "board" => {
-                            request.position.board =
-                                value::<A, Option<Value>>(key, &mut map)?.filter(|b| !b.is_null())
-                        }
-                        "moves" => request.position.moves = value(key, &mut map)?,
-                        "seed" => request.seed = value(key, &mut map)?,
-                        knob => request.player.read_knob(knob, &mut map)?,
-                    }
-                }
-                Ok(request)
-            }
+impl Object for MoveRequest {
+    const EXPECTING: &'static str = "a move request: a JSON object";
+    const FIELDS: &'static [&'static str] = &MOVE_FIELDS;
+
+    fn read_field<'de, A: MapAccess<'de>>(
+        &mut self,
+        key: &'static str,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        match key {
+            "game" => self.game = value(key, map)?,
+            "board" | "moves" => self.position.read_field(key, map)?,
+            "seed" => self.seed = value(key, map)?,
+            knob => self.player.read_field(knob, map)?,
         }
-        deserializer.deserialize_map(Visitor)
+        Ok(())
     }
 }
 
@@ -112,42 +92,50 @@ impl TournamentRequest {
     }
 }
 
-/// Decodes a request body. One that does not decode is a 400, with `field` saying where the
-/// decoding failed when it failed inside a field.
-fn decode<'de, T: Deserialize<'de>>(body: &'de [u8]) -> Result<T, Problem> {
-    serde_json::from_slice(body).map_err(|error| {
-        let mut problem = Problem::malformed(error.to_string());
-        problem.field = error_field::<T>(body);
-        problem
-    })
+impl Object for TournamentRequest {
+    const EXPECTING: &'static str = "a tournament request: a JSON object";
+    const FIELDS: &'static [&'static str] =
+        &["game", "players", "games", "first_game", "seed", "start"];
+    const REQUIRED: &'static [&'static str] = &["players"];
+
+    fn read_field<'de, A: MapAccess<'de>>(
+        &mut self,
+        key: &'static str,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        match key {
+            "game" => self.game = value(key, map)?,
+            "players" => self.players = value(key, map)?,
+            "games" => self.games = value(key, map)?,
+            "first_game" => self.first_game = value(key, map)?,
+            "seed" => self.seed = value(key, map)?,
+            "start" => self.start = value(key, map)?,
+            _ => return Err(de::Error::unknown_field(key, Self::FIELDS)),
+        }
+        Ok(())
+    }
 }
 
-/// Where decoding `body` as a `T` fails, as a field path (`players[1].depth`, `bord`); `None`
-/// when the error is not inside a field (a body that is not JSON, say).
-///
-/// The body is decoded a second time with its path tracked: only bodies that have already
-/// failed pay for the tracking, not the requests that decode.
-fn error_field<'de, T: Deserialize<'de>>(body: &'de [u8]) -> Option<String> {
-    use serde_path_to_error::Segment;
-    let mut deserializer = serde_json::Deserializer::from_slice(body);
-    let error = serde_path_to_error::deserialize::<_, T>(&mut deserializer).err()?;
-    let mut field = String::new();
-    for segment in error.path() {
-        match segment {
-            Segment::Seq { index } => field.push_str(&format!("[{index}]")),
-            Segment::Map { key } => {
-                if !field.is_empty() {
-                    field.push('.');
-                }
-                field.push_str(key);
-            }
-            // A key that could not be read (the body ends before it, say): the path is known up
-            // to the object that holds it.
-            Segment::Enum { .. } | Segment::Unknown => break,
+impl Object for PositionSpec {
+    const EXPECTING: &'static str = "a position: an object with board or moves";
+    const FIELDS: &'static [&'static str] = &["board", "moves"];
+
+    fn read_field<'de, A: MapAccess<'de>>(
+        &mut self,
+        key: &'static str,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        match key {
+            // JSON null is no board, as an absent one is.
+            "board" => self.board = value(key, map)?,
+            "moves" => self.moves = value(key, map)?,
+            _ => return Err(de::Error::unknown_field(key, Self::FIELDS)),
         }
+        Ok(())
     }
-    (!field.is_empty()).then_some(field)
 }
+
+deserialize_as_object!(MoveRequest, TournamentRequest, PositionSpec);
 
 impl PositionSpec {
     /// The start of the game: no moves played.
@@ -385,10 +373,16 @@ mod tests {
     #[test]
     fn a_malformed_request_names_the_field_where_it_goes_wrong() {
         let field = |body: &[u8]| TournamentRequest::from_json(body).unwrap_err().field;
-        let cases: [(&[u8], Option<&str>); 6] = [
+        let cases: [(&[u8], Option<&str>); 9] = [
             (
                 br#"{"players":[{},{"depth":"deep"}]}"#,
                 Some("players[1].depth"),
+            ),
+            // Repeated fields of the tournament and of its start, as of its players.
+            (br#"{"players":[{},{}],"games":1,"games":2}"#, Some("games")),
+            (
+                br#"{"players":[{},{}],"start":{"moves":[],"moves":[4]}}"#,
+                Some("start.moves"),
             ),
             (br#"{"players":[{},{"dpeth":1}]}"#, Some("players[1].dpeth")),
             (
@@ -396,9 +390,11 @@ mod tests {
                 Some("start.moves[1]"),
             ),
             (br#"{"players":[{},{}],"games":-1}"#, Some("games")),
-            // Not inside any field: not JSON, or not an object.
+            // Not inside any field: not JSON, or not an object (not even an array of the
+            // fields in order, which serde's derived decoders take).
             (b"{", None),
             (br#""players""#, None),
+            (br#"["tictactoe",[{},{}],2,0,1,null]"#, None),
         ];
         for (body, expected) in cases {
             let body_text = String::from_utf8_lossy(body);
@@ -406,6 +402,13 @@ mod tests {
         }
         let problem = MoveRequest::from_json(br#"{"moves":[4,"a"]}"#).unwrap_err();
         assert_eq!(problem.field.as_deref(), Some("moves[1]"));
+        // The players are the one field a tournament cannot do without.
+        let problem = TournamentRequest::from_json(br#"{"games":2}"#).unwrap_err();
+        assert_eq!(problem.status, 400);
+        assert!(
+            problem.detail.contains("missing field `players`"),
+            "{problem}"
+        );
     }
 
     #[test]

@@ -1,0 +1,177 @@
+//! Request objects decoded field by field, and the 400 problem of a body that does not decode.
+//!
+//! A `/move` request carries its player's knobs at its top level, beside its own fields. serde's
+//! derive cannot combine `flatten` with `deny_unknown_fields`, so the request types are decoded
+//! through [`Object`] instead: one pass over the JSON object, no intermediate tree (this is the
+//! hot path of the service), and one definition of the knobs for `/move` and `/tournament`.
+//!
+//! Each key is checked as it is read, as a derived decoder checks its keys. A key that is not
+//! one of the object's fields is an error, and so is a field given twice: were it not, the
+//! last value would silently win, and a client that sent `"algorithm"` twice would not learn
+//! which one played. Both errors belong to the key, so that the path of the error (the
+//! problem's `field`) ends with it. Only a JSON object is accepted, where a derived decoder
+//! also takes an array of the fields in order.
+
+use std::fmt;
+use std::marker::PhantomData;
+
+use serde::de::{self, DeserializeSeed, MapAccess};
+use serde::{Deserialize, Deserializer};
+
+use super::Problem;
+
+/// A request type decoded field by field. Implement it, then `Deserialize` with
+/// [`deserialize_as_object!`].
+pub(crate) trait Object: Default {
+    /// What the object is, for "invalid type: ..., expected ...".
+    const EXPECTING: &'static str;
+    /// The names of its fields (at most 64).
+    const FIELDS: &'static [&'static str];
+    /// The fields that must be given.
+    const REQUIRED: &'static [&'static str] = &[];
+
+    /// Reads the value of field `key` (one of [`Object::FIELDS`]) from `map` into its place.
+    fn read_field<'de, A: MapAccess<'de>>(
+        &mut self,
+        key: &'static str,
+        map: &mut A,
+    ) -> Result<(), A::Error>;
+}
+
+/// Implements `Deserialize` for [`Object`] types, through [`deserialize`]. (A blanket
+/// implementation over `Object` is not allowed: `Deserialize` is serde's.)
+macro_rules! deserialize_as_object {
+    ($($type:ty),+) => {$(
+        impl<'de> serde::Deserialize<'de> for $type {
+            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                $crate::api::object::deserialize(deserializer)
+            }
+        }
+    )+};
+}
+pub(crate) use deserialize_as_object;
+
+/// Decodes a `T` from a JSON object.
+pub(crate) fn deserialize<'de, T: Object, D: Deserializer<'de>>(
+    deserializer: D,
+) -> Result<T, D::Error> {
+    deserializer.deserialize_map(Visitor(PhantomData))
+}
+
+/// The next value of `map`, its errors prefixed with the field's name.
+pub(crate) fn value<'de, A: MapAccess<'de>, T: Deserialize<'de>>(
+    key: &str,
+    map: &mut A,
+) -> Result<T, A::Error> {
+    map.next_value()
+        .map_err(|error| de::Error::custom(format_args!("{key}: {error}")))
+}
+
+struct Visitor<T>(PhantomData<T>);
+
+impl<'de, T: Object> de::Visitor<'de> for Visitor<T> {
+    type Value = T;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(T::EXPECTING)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<T, A::Error> {
+        const { assert!(T::FIELDS.len() <= 64, "Fields keeps one bit per field") };
+        let mut object = T::default();
+        let mut fields = Fields {
+            names: T::FIELDS,
+            read: 0,
+        };
+        while let Some(key) = map.next_key_seed(FieldName(&mut fields))? {
+            object.read_field(key, &mut map)?;
+        }
+        match T::REQUIRED.iter().find(|name| !fields.was_read(name)) {
+            Some(missing) => Err(de::Error::missing_field(missing)),
+            None => Ok(object),
+        }
+    }
+}
+
+/// The fields of one object, and which of them have been read.
+struct Fields {
+    names: &'static [&'static str],
+    /// Bit `i` is set once `names[i]` has been read.
+    read: u64,
+}
+
+impl Fields {
+    fn was_read(&self, name: &str) -> bool {
+        let index = self.names.iter().position(|known| *known == name);
+        index.is_some_and(|index| self.read & 1 << index != 0)
+    }
+}
+
+/// A key being read: the field it names, if it names one not read before. It is matched
+/// without being copied, whether or not it holds escapes.
+struct FieldName<'a>(&'a mut Fields);
+
+impl<'de> DeserializeSeed<'de> for FieldName<'_> {
+    type Value = &'static str;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<&'static str, D::Error> {
+        deserializer.deserialize_str(self)
+    }
+}
+
+impl de::Visitor<'_> for FieldName<'_> {
+    type Value = &'static str;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a field name")
+    }
+
+    fn visit_str<E: de::Error>(self, key: &str) -> Result<&'static str, E> {
+        let fields = self.0;
+        let Some(index) = fields.names.iter().position(|name| *name == key) else {
+            return Err(E::unknown_field(key, fields.names));
+        };
+        if fields.read & 1 << index != 0 {
+            return Err(E::duplicate_field(fields.names[index]));
+        }
+        fields.read |= 1 << index;
+        Ok(fields.names[index])
+    }
+}
+
+/// Decodes a request body. One that does not decode is a 400, with `field` saying where the
+/// decoding failed when it failed inside a field.
+pub(crate) fn decode<'de, T: Deserialize<'de>>(body: &'de [u8]) -> Result<T, Problem> {
+    serde_json::from_slice(body).map_err(|error| {
+        let mut problem = Problem::malformed(error.to_string());
+        problem.field = error_field::<T>(body);
+        problem
+    })
+}
+
+/// Where decoding `body` as a `T` fails, as a field path (`players[1].depth`, `bord`); `None`
+/// when the error is not inside a field (a body that is not JSON, say).
+///
+/// The body is decoded a second time with its path tracked: only bodies that have already
+/// failed pay for the tracking, not the requests that decode.
+fn error_field<'de, T: Deserialize<'de>>(body: &'de [u8]) -> Option<String> {
+    use serde_path_to_error::Segment;
+    let mut deserializer = serde_json::Deserializer::from_slice(body);
+    let error = serde_path_to_error::deserialize::<_, T>(&mut deserializer).err()?;
+    let mut field = String::new();
+    for segment in error.path() {
+        match segment {
+            Segment::Seq { index } => field.push_str(&format!("[{index}]")),
+            Segment::Map { key } => {
+                if !field.is_empty() {
+                    field.push('.');
+                }
+                field.push_str(key);
+            }
+            // A key that could not be read (the body ends before it, say): the path is known up
+            // to the object that holds it.
+            Segment::Enum { .. } | Segment::Unknown => break,
+        }
+    }
+    (!field.is_empty()).then_some(field)
+}
