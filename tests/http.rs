@@ -252,6 +252,8 @@ async fn requests_that_make_no_sense_are_422_naming_the_field() {
     assert_eq!(analyze["field"], "board", "{analyze}");
     let tournament_cases = [
         (json!({"players": [{}]}), "players"),
+        // As a move without its position: well formed, and the players are missing.
+        (json!({"games": 2}), "players"),
         (
             json!({"players": [{}, {"algorithm": "mcts", "depth": 2}]}),
             "players[1].depth",

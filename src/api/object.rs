@@ -27,8 +27,6 @@ pub(crate) trait Object: Default {
     const EXPECTING: &'static str;
     /// The names of its fields (at most 64).
     const FIELDS: &'static [&'static str];
-    /// The fields that must be given.
-    const REQUIRED: &'static [&'static str] = &[];
 
     /// Reads the value of field `key` (one of [`Object::FIELDS`]) from `map` into its place.
     fn read_field<'de, A: MapAccess<'de>>(
@@ -86,10 +84,9 @@ impl<'de, T: Object> de::Visitor<'de> for Visitor<T> {
         while let Some(key) = map.next_key_seed(FieldName(&mut fields))? {
             object.read_field(key, &mut map)?;
         }
-        match T::REQUIRED.iter().find(|name| !fields.was_read(name)) {
-            Some(missing) => Err(de::Error::missing_field(missing)),
-            None => Ok(object),
-        }
+        // No field is required here: a request without its position or its players is well
+        // formed, and checking it says what is missing with its field (422).
+        Ok(object)
     }
 }
 
@@ -98,13 +95,6 @@ struct Fields {
     names: &'static [&'static str],
     /// Bit `i` is set once `names[i]` has been read.
     read: u64,
-}
-
-impl Fields {
-    fn was_read(&self, name: &str) -> bool {
-        let index = self.names.iter().position(|known| *known == name);
-        index.is_some_and(|index| self.read & 1 << index != 0)
-    }
 }
 
 /// A key being read: the field it names, if it names one not read before. It is matched

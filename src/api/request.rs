@@ -96,7 +96,6 @@ impl Object for TournamentRequest {
     const EXPECTING: &'static str = "a tournament request: a JSON object";
     const FIELDS: &'static [&'static str] =
         &["game", "players", "games", "first_game", "seed", "start"];
-    const REQUIRED: &'static [&'static str] = &["players"];
 
     fn read_field<'de, A: MapAccess<'de>>(
         &mut self,
@@ -402,13 +401,6 @@ mod tests {
         }
         let problem = MoveRequest::from_json(br#"{"moves":[4,"a"]}"#).unwrap_err();
         assert_eq!(problem.field.as_deref(), Some("moves[1]"));
-        // The players are the one field a tournament cannot do without.
-        let problem = TournamentRequest::from_json(br#"{"games":2}"#).unwrap_err();
-        assert_eq!(problem.status, 400);
-        assert!(
-            problem.detail.contains("missing field `players`"),
-            "{problem}"
-        );
     }
 
     #[test]
