@@ -104,11 +104,13 @@ impl Object for TournamentRequest {
     ) -> Result<(), A::Error> {
         match key {
             "game" => self.game = value(key, map)?,
-            "players" => self.players = value(key, map)?,
+            // The players and the start name their own fields in their errors: prefixed again,
+            // a detail would read "players: depth: ...".
+            "players" => self.players = map.next_value()?,
             "games" => self.games = value(key, map)?,
             "first_game" => self.first_game = value(key, map)?,
             "seed" => self.seed = value(key, map)?,
-            "start" => self.start = value(key, map)?,
+            "start" => self.start = map.next_value()?,
             _ => return Err(de::Error::unknown_field(key, Self::FIELDS)),
         }
         Ok(())
@@ -401,6 +403,13 @@ mod tests {
         }
         let problem = MoveRequest::from_json(br#"{"moves":[4,"a"]}"#).unwrap_err();
         assert_eq!(problem.field.as_deref(), Some("moves[1]"));
+        // The detail names the field once, not once per level.
+        let problem =
+            TournamentRequest::from_json(br#"{"players":[{},{"depth":"deep"}]}"#).unwrap_err();
+        assert!(
+            problem.detail.starts_with("depth: invalid type"),
+            "{problem}"
+        );
     }
 
     #[test]
