@@ -42,6 +42,18 @@ async fn post(url: &str, path: &str, body: Value) -> Response {
         .unwrap()
 }
 
+/// Posts `body` as it is, declared JSON: for bodies `json!` cannot build (not JSON, or with a
+/// key repeated).
+async fn post_text(url: &str, path: &str, body: &'static str) -> Response {
+    Client::new()
+        .post(format!("{url}{path}"))
+        .header("content-type", "application/json")
+        .body(body)
+        .send()
+        .await
+        .unwrap()
+}
+
 /// Posts and expects a problem with `status`; returns the problem.
 async fn problem(url: &str, path: &str, body: Value, status: u16) -> Value {
     let response = post(url, path, body.clone()).await;
@@ -139,15 +151,8 @@ async fn the_same_seed_gives_the_same_answer() {
 #[tokio::test]
 async fn malformed_requests_are_400() {
     let url = start().await;
-    let client = Client::new();
     for body in ["{", "[1,2]", "\"board\"", ""] {
-        let response = client
-            .post(format!("{url}/move"))
-            .header("content-type", "application/json")
-            .body(body)
-            .send()
-            .await
-            .unwrap();
+        let response = post_text(&url, "/move", body).await;
         assert_problem(response, 400, body).await;
     }
     let wrong_type = problem(&url, "/move", json!({"depth": "deep"}), 400).await;
@@ -156,13 +161,8 @@ async fn malformed_requests_are_400() {
     assert!(unknown["detail"].as_str().unwrap().contains("bord"));
     assert_eq!(unknown["field"], "bord", "{unknown}");
     // A field given twice: neither value is silently dropped.
-    let response = client
-        .post(format!("{url}/move"))
-        .header("content-type", "application/json")
-        .body(r#"{"board":"X.O/.X./O..","algorithm":"minimax","algorithm":"alphabeta"}"#)
-        .send()
-        .await
-        .unwrap();
+    let body = r#"{"board":"X.O/.X./O..","algorithm":"minimax","algorithm":"alphabeta"}"#;
+    let response = post_text(&url, "/move", body).await;
     let twice = assert_problem(response, 400, "algorithm twice").await;
     assert!(
         twice["detail"]

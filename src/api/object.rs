@@ -75,13 +75,11 @@ impl<'de, T: Object> de::Visitor<'de> for Visitor<T> {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<T, A::Error> {
-        const { assert!(T::FIELDS.len() <= 64, "Fields keeps one bit per field") };
+        const { assert!(T::FIELDS.len() <= 64, "one bit per field in a u64") };
         let mut object = T::default();
-        let mut fields = Fields {
-            names: T::FIELDS,
-            read: 0,
-        };
-        while let Some(key) = map.next_key_seed(FieldName(&mut fields))? {
+        // Bit `i` is set once field `T::FIELDS[i]` has been read.
+        let mut read = 0;
+        while let Some(key) = map.next_key_seed(FieldName::<T>(&mut read, PhantomData))? {
             object.read_field(key, &mut map)?;
         }
         // No field is required here: a request without its position or its players is well
@@ -90,18 +88,11 @@ impl<'de, T: Object> de::Visitor<'de> for Visitor<T> {
     }
 }
 
-/// The fields of one object, and which of them have been read.
-struct Fields {
-    names: &'static [&'static str],
-    /// Bit `i` is set once `names[i]` has been read.
-    read: u64,
-}
+/// A key of a `T` being read: the field it names, if it names one not read before (the bits
+/// set in `read`). It is matched without being copied, whether or not it holds escapes.
+struct FieldName<'a, T>(&'a mut u64, PhantomData<T>);
 
-/// A key being read: the field it names, if it names one not read before. It is matched
-/// without being copied, whether or not it holds escapes.
-struct FieldName<'a>(&'a mut Fields);
-
-impl<'de> DeserializeSeed<'de> for FieldName<'_> {
+impl<'de, T: Object> DeserializeSeed<'de> for FieldName<'_, T> {
     type Value = &'static str;
 
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<&'static str, D::Error> {
@@ -109,7 +100,7 @@ impl<'de> DeserializeSeed<'de> for FieldName<'_> {
     }
 }
 
-impl de::Visitor<'_> for FieldName<'_> {
+impl<T: Object> de::Visitor<'_> for FieldName<'_, T> {
     type Value = &'static str;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -117,15 +108,15 @@ impl de::Visitor<'_> for FieldName<'_> {
     }
 
     fn visit_str<E: de::Error>(self, key: &str) -> Result<&'static str, E> {
-        let fields = self.0;
-        let Some(index) = fields.names.iter().position(|name| *name == key) else {
-            return Err(E::unknown_field(key, fields.names));
+        let read = self.0;
+        let Some(index) = T::FIELDS.iter().position(|name| *name == key) else {
+            return Err(E::unknown_field(key, T::FIELDS));
         };
-        if fields.read & 1 << index != 0 {
-            return Err(E::duplicate_field(fields.names[index]));
+        if *read & 1 << index != 0 {
+            return Err(E::duplicate_field(T::FIELDS[index]));
         }
-        fields.read |= 1 << index;
-        Ok(fields.names[index])
+        *read |= 1 << index;
+        Ok(T::FIELDS[index])
     }
 }
 
