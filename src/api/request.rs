@@ -169,13 +169,15 @@ impl PositionSpec {
 
 fn moves_position<G: Game>(moves: &[i64]) -> Result<G, Problem> {
     let mut game = G::start();
-    for (index, &mv) in moves.iter().enumerate() {
+    // The field is named only once a move is refused: a valid list costs no allocation.
+    let refuse = |index: usize, detail: &dyn std::fmt::Display| {
         let field = format!("moves[{index}]");
+        Problem::invalid(&field, format!("{field}: {detail}"))
+    };
+    for (index, &mv) in moves.iter().enumerate() {
         let mv = usize::try_from(mv)
-            .map_err(|_| Problem::invalid(&field, format!("{field}: {mv} is not a move index")))?;
-        let mv = game
-            .parse_move(mv)
-            .map_err(|error| Problem::invalid(&field, format!("{field}: {error}")))?;
+            .map_err(|_| refuse(index, &format_args!("{mv} is not a move index")))?;
+        let mv = game.parse_move(mv).map_err(|error| refuse(index, &error))?;
         game = game.play(mv);
     }
     Ok(game)
