@@ -294,13 +294,35 @@ async fn http_level_errors_are_problems_too() {
     let big = json!({"board": "X".repeat(70 * 1024)});
     let response = post(&url, "/move", big).await;
     assert_problem(response, 413, "a 70 KiB body").await;
-    let response = client
-        .post(format!("{url}/move"))
-        .body(r#"{"board":"X........"}"#)
-        .send()
-        .await
-        .unwrap();
-    assert_problem(response, 415, "no content type").await;
+    // Without a content type, and with what `curl -d` sends when not told otherwise: the
+    // answer says what came, and for the latter how to tell curl.
+    for (content_type, says) in [
+        (None, "the request has no content-type"),
+        (
+            Some("application/x-www-form-urlencoded"),
+            "(curl -d sends that unless given -H 'content-type: application/json')",
+        ),
+    ] {
+        let mut request = client.post(format!("{url}/move"));
+        if let Some(content_type) = content_type {
+            request = request.header("content-type", content_type);
+        }
+        let response = request
+            .body(r#"{"board":"X........"}"#)
+            .send()
+            .await
+            .unwrap();
+        let problem = assert_problem(response, 415, says).await;
+        assert!(
+            problem["detail"].as_str().unwrap().ends_with(says),
+            "{problem}"
+        );
+    }
+    let problem = assert_problem(post_text(&url, "/move", "").await, 400, "no body").await;
+    assert_eq!(
+        problem["detail"],
+        "the body is empty: expected a JSON object"
+    );
 }
 
 /// Sends a request as raw bytes, a piece at a time with a pause between, and returns the

@@ -124,6 +124,10 @@ impl<T: Object> de::Visitor<'_> for FieldName<'_, T> {
 /// decoding failed when it failed inside a field.
 pub(crate) fn decode<'de, T: Deserialize<'de>>(body: &'de [u8]) -> Result<T, Problem> {
     serde_json::from_slice(body).map_err(|error| {
+        // serde_json would say "EOF while parsing a value at line 1 column 0".
+        if body.iter().all(u8::is_ascii_whitespace) {
+            return Problem::malformed("the body is empty: expected a JSON object");
+        }
         let mut problem = Problem::malformed(error.to_string());
         problem.field = error_field::<T>(body);
         problem

@@ -371,6 +371,11 @@ mod tests {
         assert_eq!(problem.field.as_deref(), Some("depth"));
         assert!(MoveRequest::from_json(b"[1]").is_err());
         assert!(MoveRequest::from_json(b"{").is_err());
+        for body in [&b""[..], b" \r\n"] {
+            let problem = TournamentRequest::from_json(body).unwrap_err();
+            assert_eq!(problem.status, 400);
+            assert_eq!(problem.detail, "the body is empty: expected a JSON object");
+        }
     }
 
     #[test]

@@ -56,22 +56,31 @@ impl FromRequest<AppState> for JsonBody {
 }
 
 fn check_content_type(headers: &HeaderMap) -> Result<(), Problem> {
-    let content_type = headers
-        .get(header::CONTENT_TYPE)
-        .and_then(|value| value.to_str().ok())
-        .unwrap_or("");
+    let Some(value) = headers.get(header::CONTENT_TYPE) else {
+        return Err(unsupported_media_type("the request has no content-type"));
+    };
+    let content_type = value.to_str().unwrap_or("");
     let essence = content_type.split(';').next().unwrap_or("").trim();
     if essence.eq_ignore_ascii_case("application/json") || essence.ends_with("+json") {
-        Ok(())
-    } else {
-        Err(Problem::http(
-            415,
-            "Unsupported Media Type",
-            format!(
-                "the body must be JSON with content-type application/json, got {content_type:?}"
-            ),
-        ))
+        return Ok(());
     }
+    // The usual way to get here: `curl -d` declares its body a form unless told otherwise.
+    let hint = if essence.eq_ignore_ascii_case("application/x-www-form-urlencoded") {
+        " (curl -d sends that unless given -H 'content-type: application/json')"
+    } else {
+        ""
+    };
+    Err(unsupported_media_type(&format!(
+        "got {content_type:?}{hint}"
+    )))
+}
+
+fn unsupported_media_type(what_came: &str) -> Problem {
+    Problem::http(
+        415,
+        "Unsupported Media Type",
+        format!("the body must be JSON with content-type application/json; {what_came}"),
+    )
 }
 
 /// The whole body, refused with 413 as soon as it grows past [`MAX_BODY_BYTES`].
