@@ -70,12 +70,12 @@ fn check_content_type(headers: &HeaderMap) -> Result<(), Problem> {
     } else {
         ""
     };
-    Err(unsupported_media_type(&format!(
+    Err(unsupported_media_type(format_args!(
         "got {content_type:?}{hint}"
     )))
 }
 
-fn unsupported_media_type(what_came: &str) -> Problem {
+fn unsupported_media_type(what_came: impl std::fmt::Display) -> Problem {
     Problem::http(
         415,
         "Unsupported Media Type",
