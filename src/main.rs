@@ -19,12 +19,17 @@ use sente::search::Budget;
 #[command(
     name = "sente",
     version,
-    about = "A game-AI service for two-player perfect-information games"
+    about = "A game-AI service for two-player perfect-information games",
+    // `sente --addr ...` is `sente serve --addr ...`: serve's options (and their environment
+    // variables, which a container sets) apply without the subcommand too.
+    args_conflicts_with_subcommands = true
 )]
 struct Cli {
-    /// What to do; without one, `serve` with its defaults.
+    /// What to do; without one, `serve`.
     #[command(subcommand)]
     command: Option<Command>,
+    #[command(flatten)]
+    serve: ServeArgs,
 }
 
 #[derive(Subcommand)]
@@ -43,7 +48,7 @@ enum Command {
     Tournament(TournamentArgs),
 }
 
-#[derive(Args, Default)]
+#[derive(Args)]
 struct ServeArgs {
     /// Address to listen on [default: 127.0.0.1:8080, or 0.0.0.0:$PORT when PORT is set].
     #[arg(long, env = "SENTE_ADDR")]
@@ -83,9 +88,8 @@ struct HealthcheckArgs {
     timeout_ms: u64,
 }
 
-#[derive(Copy, Clone, Default, ValueEnum)]
+#[derive(Copy, Clone, ValueEnum)]
 enum LogFormat {
-    #[default]
     Text,
     Json,
 }
@@ -173,8 +177,9 @@ struct TournamentArgs {
 }
 
 fn main() -> ExitCode {
-    let result = match Cli::parse().command {
-        None => serve(ServeArgs::default()),
+    let cli = Cli::parse();
+    let result = match cli.command {
+        None => serve(cli.serve),
         Some(Command::Serve(args)) => serve(args),
         Some(Command::Healthcheck(args)) => return healthcheck(args),
         Some(Command::Move(args)) => run_move(args),

@@ -108,3 +108,119 @@ fn release_builds_have_no_test_hooks() {
         "{features}"
     );
 }
+
+/// The service started as a child process, and its log.
+struct Serving {
+    child: std::process::Child,
+    logs: std::io::BufReader<std::process::ChildStdout>,
+}
+
+impl Drop for Serving {
+    /// A test that fails halfway must not leave a server behind: it would hold cargo's output
+    /// open, and cargo would wait for it forever.
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Starts the binary as `command` sets it up, and returns it with its first log line.
+fn start_serving(command: &mut Command) -> (Serving, String) {
+    use std::io::BufRead;
+    let mut child = command
+        .env("RUST_LOG", "info")
+        .env_remove("PORT")
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let mut logs = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut first_line = String::new();
+    logs.read_line(&mut first_line).unwrap();
+    (Serving { child, logs }, first_line)
+}
+
+/// Asks the service at `address` for /healthz, then stops it with SIGTERM; it must exit 0.
+/// Returns the rest of its log.
+fn answers_then_stops(mut serving: Serving, address: &str) -> String {
+    use std::io::{Read, Write};
+    let mut stream = std::net::TcpStream::connect(address).unwrap();
+    stream
+        .write_all(b"GET /healthz HTTP/1.1\r\nhost: sente\r\nconnection: close\r\n\r\n")
+        .unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).unwrap();
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    let killed = Command::new("kill")
+        .args(["-TERM", &serving.child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    assert_eq!(serving.child.wait().unwrap().code(), Some(0));
+    let mut rest = String::new();
+    serving.logs.read_to_string(&mut rest).unwrap();
+    assert!(rest.contains("SIGTERM received"), "{rest}");
+    rest
+}
+
+/// The address in the text log line "sente listening on http://ADDRESS ...".
+fn listening_address(first_line: &str) -> &str {
+    first_line
+        .split("listening on http://")
+        .nth(1)
+        .and_then(|rest| rest.split_whitespace().next())
+        .unwrap_or_else(|| panic!("{first_line}"))
+}
+
+#[test]
+fn serve_logs_each_request_and_exits_0_on_sigterm() {
+    let (serving, first_line) = start_serving(
+        Command::new(env!("CARGO_BIN_EXE_sente"))
+            .args(["serve", "--addr", "127.0.0.1:0"])
+            .env_remove("SENTE_LOG_FORMAT"),
+    );
+    let address = listening_address(&first_line);
+    assert!(address.starts_with("127.0.0.1:"), "{first_line}");
+    let rest = answers_then_stops(serving, address);
+    // Each request is logged with its latency, in microseconds: most take well under one
+    // millisecond, which would be logged as "0 ms".
+    let logged = rest
+        .lines()
+        .find(|line| line.contains("uri=/healthz"))
+        .unwrap_or_else(|| panic!("the request is logged: {rest}"));
+    let latency = logged.split("latency=").nth(1).unwrap_or_default();
+    assert!(
+        latency.starts_with(|c: char| c.is_ascii_digit()) && latency.contains(" μs"),
+        "{logged}"
+    );
+}
+
+#[test]
+fn without_a_subcommand_it_serves_with_serves_options_and_environment() {
+    // What a container does: no arguments, the settings in the environment.
+    let (serving, first_line) = start_serving(
+        Command::new(env!("CARGO_BIN_EXE_sente"))
+            .env("SENTE_ADDR", "127.0.0.1:0")
+            .env("SENTE_LOG_FORMAT", "json"),
+    );
+    let line: Value = serde_json::from_str(&first_line)
+        .unwrap_or_else(|_| panic!("SENTE_LOG_FORMAT=json is obeyed: {first_line}"));
+    let address = line["fields"]["address"].as_str().unwrap_or_default();
+    assert!(address.starts_with("127.0.0.1:"), "{first_line}");
+    answers_then_stops(serving, address);
+
+    // The options themselves, without `serve` before them.
+    let (serving, first_line) = start_serving(
+        Command::new(env!("CARGO_BIN_EXE_sente"))
+            .args(["--addr", "127.0.0.1:0"])
+            .env_remove("SENTE_ADDR")
+            .env_remove("SENTE_LOG_FORMAT"),
+    );
+    let address = listening_address(&first_line);
+    assert!(address.starts_with("127.0.0.1:"), "{first_line}");
+    answers_then_stops(serving, address);
+
+    // They are serve's: with another subcommand they are a usage error, not ignored.
+    let (code, _, stderr) = sente(&["--addr", "127.0.0.1:0", "move"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("cannot be used with '--addr"), "{stderr}");
+}
