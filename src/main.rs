@@ -182,13 +182,16 @@ fn main() -> ExitCode {
         None => serve(cli.serve),
         Some(Command::Serve(args)) => serve(args),
         Some(Command::Healthcheck(args)) => return healthcheck(args),
-        Some(Command::Move(args)) => run_move(args),
-        Some(Command::Tournament(args)) => run_tournament(args),
+        // A request's problem says which field is wrong, as the service's answer would.
+        Some(Command::Move(args)) => run_move(args).map_err(|problem| problem.to_string()),
+        Some(Command::Tournament(args)) => {
+            run_tournament(args).map_err(|problem| problem.to_string())
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
-        Err(problem) => {
-            eprintln!("sente: {problem}");
+        Err(error) => {
+            eprintln!("sente: {error}");
             ExitCode::from(2)
         }
     }
@@ -196,7 +199,7 @@ fn main() -> ExitCode {
 
 /// The listening address: `--addr` or `SENTE_ADDR`; else `PORT` alone, on every interface, as
 /// container platforms expect; else the loopback default.
-fn listen_address(addr: Option<SocketAddr>) -> Result<SocketAddr, Problem> {
+fn listen_address(addr: Option<SocketAddr>) -> Result<SocketAddr, String> {
     if let Some(addr) = addr {
         return Ok(addr);
     }
@@ -204,24 +207,22 @@ fn listen_address(addr: Option<SocketAddr>) -> Result<SocketAddr, Problem> {
         Ok(port) => port
             .parse::<u16>()
             .map(|port| SocketAddr::from(([0, 0, 0, 0], port)))
-            .map_err(|_| Problem::malformed(format!("PORT must be a port number, got {port:?}"))),
+            .map_err(|_| format!("PORT must be a port number, got {port:?}")),
         Err(_) => Ok(SocketAddr::from(([127, 0, 0, 1], 8080))),
     }
 }
 
 fn healthcheck(args: HealthcheckArgs) -> ExitCode {
-    let probe = listen_address(args.addr)
-        .map_err(|problem| problem.to_string())
-        .and_then(|addr| {
-            tokio::runtime::Builder::new_current_thread()
-                .enable_all()
-                .build()
-                .map_err(|error| error.to_string())?
-                .block_on(sente::http::healthcheck::probe(
-                    addr,
-                    std::time::Duration::from_millis(args.timeout_ms),
-                ))
-        });
+    let probe = listen_address(args.addr).and_then(|addr| {
+        tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(|error| error.to_string())?
+            .block_on(sente::http::healthcheck::probe(
+                addr,
+                std::time::Duration::from_millis(args.timeout_ms),
+            ))
+    });
     match probe {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
@@ -231,7 +232,7 @@ fn healthcheck(args: HealthcheckArgs) -> ExitCode {
     }
 }
 
-fn serve(args: ServeArgs) -> Result<(), Problem> {
+fn serve(args: ServeArgs) -> Result<(), String> {
     return_large_blocks_to_the_system();
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
@@ -266,10 +267,10 @@ fn serve(args: ServeArgs) -> Result<(), Problem> {
         ));
     }
     let runtime = tokio::runtime::Runtime::new()
-        .map_err(|error| Problem::http(500, "Internal Server Error", error.to_string()))?;
+        .map_err(|error| format!("cannot start the async runtime: {error}"))?;
     runtime
         .block_on(sente::http::run(addr, state))
-        .map_err(|error| Problem::http(500, "Cannot serve", format!("{addr}: {error}")))
+        .map_err(|error| format!("cannot serve on {addr}: {error}"))
 }
 
 /// The position the arguments give; on the command line, unlike in a request, leaving both

@@ -223,4 +223,16 @@ fn without_a_subcommand_it_serves_with_serves_options_and_environment() {
     let (code, _, stderr) = sente(&["--addr", "127.0.0.1:0", "move"]);
     assert_eq!(code, 2);
     assert!(stderr.contains("cannot be used with '--addr"), "{stderr}");
+
+    // A setting that cannot be used is named, and it is not called a request.
+    let output = Command::new(env!("CARGO_BIN_EXE_sente"))
+        .env_remove("SENTE_ADDR")
+        .env("PORT", "http")
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&output.stderr),
+        "sente: PORT must be a port number, got \"http\"\n"
+    );
 }
