@@ -224,6 +224,19 @@ fn without_a_subcommand_it_serves_with_serves_options_and_environment() {
     assert_eq!(code, 2);
     assert!(stderr.contains("cannot be used with '--addr"), "{stderr}");
 
+    // Set in the environment, as in a container, they are not in the way of the others.
+    let output = Command::new(env!("CARGO_BIN_EXE_sente"))
+        .args(["move", "--board", "XX.OO...."])
+        .env("SENTE_ADDR", "127.0.0.1:0")
+        .env("SENTE_LOG_FORMAT", "json")
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+
     // A setting that cannot be used is named, and it is not called a request.
     let output = Command::new(env!("CARGO_BIN_EXE_sente"))
         .env_remove("SENTE_ADDR")
