@@ -4,11 +4,25 @@ use std::process::Command;
 
 use serde_json::Value;
 
+/// The binary, with none of its settings in the environment but those the test gives it.
+fn binary() -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_sente"));
+    for (name, _) in std::env::vars_os() {
+        if name == "PORT" || name.to_string_lossy().starts_with("SENTE_") {
+            command.env_remove(name);
+        }
+    }
+    command
+}
+
 fn sente(args: &[&str]) -> (i32, Value, String) {
-    let output = Command::new(env!("CARGO_BIN_EXE_sente"))
-        .args(args)
-        .output()
-        .expect("the binary runs");
+    run(binary().args(args))
+}
+
+/// Runs `command` to its end: its exit code, its output as JSON (null if it is not), and its
+/// standard error.
+fn run(command: &mut Command) -> (i32, Value, String) {
+    let output = command.output().expect("the binary runs");
     let stdout = String::from_utf8_lossy(&output.stdout);
     let json = serde_json::from_str(&stdout).unwrap_or(Value::Null);
     (
@@ -129,7 +143,6 @@ fn start_serving(command: &mut Command) -> (Serving, String) {
     use std::io::BufRead;
     let mut child = command
         .env("RUST_LOG", "info")
-        .env_remove("PORT")
         .stdout(std::process::Stdio::piped())
         .spawn()
         .expect("the binary runs");
@@ -173,11 +186,7 @@ fn listening_address(first_line: &str) -> &str {
 
 #[test]
 fn serve_logs_each_request_and_exits_0_on_sigterm() {
-    let (serving, first_line) = start_serving(
-        Command::new(env!("CARGO_BIN_EXE_sente"))
-            .args(["serve", "--addr", "127.0.0.1:0"])
-            .env_remove("SENTE_LOG_FORMAT"),
-    );
+    let (serving, first_line) = start_serving(binary().args(["serve", "--addr", "127.0.0.1:0"]));
     let address = listening_address(&first_line);
     assert!(address.starts_with("127.0.0.1:"), "{first_line}");
     let rest = answers_then_stops(serving, address);
@@ -198,7 +207,7 @@ fn serve_logs_each_request_and_exits_0_on_sigterm() {
 fn without_a_subcommand_it_serves_with_serves_options_and_environment() {
     // What a container does: no arguments, the settings in the environment.
     let (serving, first_line) = start_serving(
-        Command::new(env!("CARGO_BIN_EXE_sente"))
+        binary()
             .env("SENTE_ADDR", "127.0.0.1:0")
             .env("SENTE_LOG_FORMAT", "json"),
     );
@@ -209,12 +218,7 @@ fn without_a_subcommand_it_serves_with_serves_options_and_environment() {
     answers_then_stops(serving, address);
 
     // The options themselves, without `serve` before them.
-    let (serving, first_line) = start_serving(
-        Command::new(env!("CARGO_BIN_EXE_sente"))
-            .args(["--addr", "127.0.0.1:0"])
-            .env_remove("SENTE_ADDR")
-            .env_remove("SENTE_LOG_FORMAT"),
-    );
+    let (serving, first_line) = start_serving(binary().args(["--addr", "127.0.0.1:0"]));
     let address = listening_address(&first_line);
     assert!(address.starts_with("127.0.0.1:"), "{first_line}");
     answers_then_stops(serving, address);
@@ -225,27 +229,14 @@ fn without_a_subcommand_it_serves_with_serves_options_and_environment() {
     assert!(stderr.contains("cannot be used with '--addr"), "{stderr}");
 
     // Set in the environment, as in a container, they are not in the way of the others.
-    let output = Command::new(env!("CARGO_BIN_EXE_sente"))
+    let (code, _, stderr) = run(binary()
         .args(["move", "--board", "XX.OO...."])
         .env("SENTE_ADDR", "127.0.0.1:0")
-        .env("SENTE_LOG_FORMAT", "json")
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+        .env("SENTE_LOG_FORMAT", "json"));
+    assert_eq!(code, 0, "{stderr}");
 
     // A setting that cannot be used is named, and it is not called a request.
-    let output = Command::new(env!("CARGO_BIN_EXE_sente"))
-        .env_remove("SENTE_ADDR")
-        .env("PORT", "http")
-        .output()
-        .unwrap();
-    assert_eq!(output.status.code(), Some(2));
-    assert_eq!(
-        String::from_utf8_lossy(&output.stderr),
-        "sente: PORT must be a port number, got \"http\"\n"
-    );
+    let (code, _, stderr) = run(binary().env("PORT", "http"));
+    assert_eq!(code, 2);
+    assert_eq!(stderr, "sente: PORT must be a port number, got \"http\"\n");
 }
