@@ -9,6 +9,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use sente::api::Problem;
+use sente::api::board::BoardSpec;
 use sente::api::knobs::PlayerSpec;
 use sente::api::match_play::TournamentJob;
 use sente::api::play::MoveJob;
@@ -279,7 +280,7 @@ fn position(args: PositionArgs) -> PositionSpec {
     match (args.board, args.moves) {
         (None, None) => PositionSpec::start(),
         (board, moves) => PositionSpec {
-            board: board.map(Value::String),
+            board: board.map(BoardSpec::Text),
             moves,
         },
     }

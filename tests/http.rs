@@ -157,6 +157,22 @@ async fn malformed_requests_are_400() {
     }
     let wrong_type = problem(&url, "/move", json!({"depth": "deep"}), 400).await;
     assert_eq!(wrong_type["field"], "depth", "{wrong_type}");
+    // The board's types too: text or an array, whose cells are strings or null.
+    for (board, field) in [
+        (json!(7), "board"),
+        (json!({"cells": "X........"}), "board"),
+        (json!(["X", "", 1, "", "", "", "", "", ""]), "board[2]"),
+        (
+            json!([["X", "", "O"], ["", true, ""], ["", "", ""]]),
+            "board[1][1]",
+        ),
+    ] {
+        let body = json!({ "board": board });
+        let wrong_type = problem(&url, "/move", body.clone(), 400).await;
+        assert_eq!(wrong_type["field"], field, "{body}: {wrong_type}");
+        let detail = wrong_type["detail"].as_str().unwrap();
+        assert!(detail.contains("invalid type"), "{body}: {detail}");
+    }
     let unknown = problem(&url, "/move", json!({"bord": "X........"}), 400).await;
     assert!(unknown["detail"].as_str().unwrap().contains("bord"));
     assert_eq!(unknown["field"], "bord", "{unknown}");
@@ -201,6 +217,11 @@ async fn requests_that_make_no_sense_are_422_naming_the_field() {
             json!({"board": "X........", "moves": [1]}),
             "board",
             "not both",
+        ),
+        (
+            json!({"board": ["X", "", "O", "", "Z", "", "", "", ""]}),
+            "board[4]",
+            "not \"Z\"",
         ),
         (json!({"moves": [4, 4]}), "moves[1]", "already taken"),
         // The position is not optional: "moves": [] is the empty board.

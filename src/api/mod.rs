@@ -5,10 +5,11 @@
 //! One file per command ([`play`] for `/move`, [`analyze`] for `/analyze`, [`match_play`] for
 //! `/tournament`,
 //! [`catalogue`] for `/games` and `/algorithms`), with [`request`] the requests, decoded field by
-//! field by `object`, [`knobs`] checking each algorithm's parameters, and [`Problem`] the one
-//! error type.
+//! field by `object`, [`board`] the board a request gives, [`knobs`] checking each algorithm's
+//! parameters, and [`Problem`] the one error type.
 
 pub mod analyze;
+pub mod board;
 pub mod catalogue;
 pub mod knobs;
 pub mod match_play;

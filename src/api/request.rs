@@ -2,9 +2,9 @@
 //! errors are 400, meaning errors (checked afterwards) are 422 (see [`Problem`]).
 
 use serde::de::{self, MapAccess};
-use serde_json::Value;
 
 use super::Problem;
+use super::board::BoardSpec;
 use super::knobs::{PLAYER_FIELDS, PlayerSpec};
 use super::object::{Object, decode, deserialize_as_object, value};
 use crate::game::Game;
@@ -13,7 +13,7 @@ use crate::game::Game;
 /// exactly one of the two.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct PositionSpec {
-    pub board: Option<Value>,
+    pub board: Option<BoardSpec>,
     pub moves: Option<Vec<i64>>,
 }
 
@@ -154,7 +154,7 @@ impl PositionSpec {
                 "board",
                 "give either board or moves, not both",
             )),
-            (Some(board), None) => board_position(board),
+            (Some(board), None) => board.position(),
             (None, Some(moves)) => moves_position(moves),
             // A request without its position is more likely a mistake (a misspelt or dropped
             // field) than a wish to play the first move, and `"moves": []` says that plainly.
@@ -183,140 +183,10 @@ fn moves_position<G: Game>(moves: &[i64]) -> Result<G, Problem> {
     Ok(game)
 }
 
-/// A board as text (`"X.O/.X./..O"`) or as an array of cells, flat or in rows, each cell
-/// `"X"`, `"O"`, `""` or `null`.
-fn board_position<G: Game>(board: &Value) -> Result<G, Problem> {
-    // Text is parsed where it lies; an array is first written as text.
-    let text: std::borrow::Cow<str> = match board {
-        Value::String(text) => text.as_str().into(),
-        Value::Array(items) => array_text::<G>(items)?.into(),
-        _ => {
-            return Err(Problem::invalid(
-                "board",
-                "board must be a string such as \"X.O/.X./..O\" or an array of cells",
-            ));
-        }
-    };
-    text.parse()
-        .map_err(|error: crate::game::BoardError| Problem::invalid("board", error.to_string()))
-}
-
-/// The text form of a board given as an array: of cells, or of rows of cells. A board in rows
-/// has all its rows, each whole, so that an error names the row at fault rather than the total.
-fn array_text<G: Game>(items: &[Value]) -> Result<String, Problem> {
-    let in_rows = items.iter().any(Value::is_array);
-    if in_rows && items.len() != G::ROWS {
-        return Err(Problem::invalid(
-            "board",
-            format!(
-                "board: a {} board has {} rows, this one has {}",
-                G::NAME,
-                G::ROWS,
-                items.len()
-            ),
-        ));
-    }
-    let mut text = String::with_capacity(G::ROWS * (G::COLUMNS + 1));
-    for (index, item) in items.iter().enumerate() {
-        match item {
-            Value::Array(row) if row.len() == G::COLUMNS => {
-                if index > 0 {
-                    text.push('/');
-                }
-                for (column, cell) in row.iter().enumerate() {
-                    text.push(cell_char(cell, || format!("board[{index}][{column}]"))?);
-                }
-            }
-            Value::Array(row) => {
-                let field = format!("board[{index}]");
-                let detail = format!(
-                    "{field}: a row of a {} board has {} cells, this one has {}",
-                    G::NAME,
-                    G::COLUMNS,
-                    row.len()
-                );
-                return Err(Problem::invalid(&field, detail));
-            }
-            _ if in_rows => {
-                let field = format!("board[{index}]");
-                let detail = format!("{field}: a board of rows holds only rows, not single cells");
-                return Err(Problem::invalid(&field, detail));
-            }
-            cell => text.push(cell_char(cell, || format!("board[{index}]"))?),
-        }
-    }
-    Ok(text)
-}
-
-/// The text character of one cell; `field` names it, and is only written out for an error.
-fn cell_char(cell: &Value, field: impl FnOnce() -> String) -> Result<char, Problem> {
-    let found = match cell {
-        Value::Null => return Ok('.'),
-        Value::String(s) => match s.as_str() {
-            "" | "." => return Ok('.'),
-            "X" | "x" => return Ok('X'),
-            "O" | "o" => return Ok('O'),
-            other => format!("{other:?}"),
-        },
-        other => other.to_string(),
-    };
-    let field = field();
-    let detail = format!("{field}: a cell is \"X\", \"O\", \"\" or null, not {found}");
-    Err(Problem::invalid(&field, detail))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::game::TicTacToe;
-    use serde_json::json;
-
-    fn position(board: Value) -> Result<TicTacToe, Problem> {
-        PositionSpec {
-            board: Some(board),
-            moves: None,
-        }
-        .position()
-    }
-
-    #[test]
-    fn boards_in_every_form() {
-        let expected: TicTacToe = "X.O/.X./..O".parse().unwrap();
-        assert_eq!(position(json!("X.O.X...O")), Ok(expected));
-        assert_eq!(
-            position(json!(["X", "", "O", null, "X", "", "", "", "O"])),
-            Ok(expected)
-        );
-        assert_eq!(
-            position(json!([["X", "", "O"], ["", "x", null], ["", "", "o"]])),
-            Ok(expected)
-        );
-        let problem = position(json!([["X", "Q", "O"], [], []])).unwrap_err();
-        assert_eq!(problem.field.as_deref(), Some("board[0][1]"));
-        assert_eq!(position(json!(7)).unwrap_err().status, 422);
-    }
-
-    #[test]
-    fn a_board_in_rows_has_every_row_whole() {
-        let problem = |board: Value| {
-            let problem = position(board).unwrap_err();
-            (problem.field.unwrap_or_default(), problem.detail)
-        };
-        // Nine cells in all, but the second row is short and the third long.
-        let (field, detail) = problem(json!([["X", "", "O"], ["", "X"], ["", "", "", "O"]]));
-        assert_eq!(field, "board[1]");
-        assert!(detail.contains("has 3 cells, this one has 2"), "{detail}");
-        let (field, detail) = problem(json!([["X", "", "O"], ["", "X", ""]]));
-        assert_eq!(field, "board");
-        assert!(detail.contains("has 3 rows, this one has 2"), "{detail}");
-        let (field, detail) = problem(json!([["X", "", "O"], "X", ["", "", ""]]));
-        assert_eq!(field, "board[1]");
-        assert!(detail.contains("only rows"), "{detail}");
-        // The text form says which row is wrong too.
-        let (field, detail) = problem(json!("X.O/.X/...O"));
-        assert_eq!(field, "board");
-        assert!(detail.contains("row 2"), "{detail}");
-    }
 
     #[test]
     fn moves_and_their_errors_name_the_index() {
@@ -347,7 +217,7 @@ mod tests {
         );
         assert!(problem.detail.contains("position is missing"), "{problem}");
         let both = PositionSpec {
-            board: Some(json!(".........")),
+            board: Some(BoardSpec::Text(".........".into())),
             moves: Some(vec![]),
         };
         let problem = both.position::<TicTacToe>().unwrap_err();
