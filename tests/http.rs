@@ -316,17 +316,23 @@ async fn http_level_errors_are_problems_too() {
     let response = post(&url, "/move", big).await;
     assert_problem(response, 413, "a 70 KiB body").await;
     // Without a content type, and with what `curl -d` sends when not told otherwise: the
-    // answer says what came, and for the latter how to tell curl.
+    // answer says what came, and for the latter how to tell curl. Bytes that are not text are
+    // shown escaped.
     for (content_type, says) in [
         (None, "the request has no content-type"),
         (
-            Some("application/x-www-form-urlencoded"),
+            Some(&b"application/x-www-form-urlencoded"[..]),
             "(curl -d sends that unless given -H 'content-type: application/json')",
+        ),
+        (
+            Some(b"text/plain; charset=\xff"),
+            r#"got "text/plain; charset=\xff""#,
         ),
     ] {
         let mut request = client.post(format!("{url}/move"));
         if let Some(content_type) = content_type {
-            request = request.header("content-type", content_type);
+            let value = reqwest::header::HeaderValue::from_bytes(content_type).unwrap();
+            request = request.header("content-type", value);
         }
         let response = request
             .body(r#"{"board":"X........"}"#)

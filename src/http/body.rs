@@ -59,7 +59,8 @@ fn check_content_type(headers: &HeaderMap) -> Result<(), Problem> {
     let Some(value) = headers.get(header::CONTENT_TYPE) else {
         return Err(unsupported_media_type("the request has no content-type"));
     };
-    let content_type = value.to_str().unwrap_or("");
+    // Header values may hold bytes that are not UTF-8; only the essence must be ASCII to match.
+    let content_type = String::from_utf8_lossy(value.as_bytes());
     let essence = content_type.split(';').next().unwrap_or("").trim();
     if essence.eq_ignore_ascii_case("application/json") || essence.ends_with("+json") {
         return Ok(());
@@ -70,9 +71,8 @@ fn check_content_type(headers: &HeaderMap) -> Result<(), Problem> {
     } else {
         ""
     };
-    Err(unsupported_media_type(format_args!(
-        "got {content_type:?}{hint}"
-    )))
+    // The header's own escaping shows any byte that is not printable ASCII as `\xNN`.
+    Err(unsupported_media_type(format_args!("got {value:?}{hint}")))
 }
 
 fn unsupported_media_type(what_came: impl std::fmt::Display) -> Problem {
