@@ -4,7 +4,7 @@ use std::net::SocketAddr;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -178,7 +178,7 @@ struct TournamentArgs {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = parse_command_line();
     let result = match cli.command {
         None => serve(cli.serve),
         Some(Command::Serve(args)) => serve(args),
@@ -196,6 +196,25 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// The command line, read as [`Cli`] says, except for one thing clap cannot be told.
+///
+/// Serve's options stand at the top level too, and clap reads their environment variables
+/// whichever subcommand is named. A setting meant for the service would then stop the other
+/// commands: in a container, `SENTE_LOG_FORMAT=yaml sente healthcheck` or `SENTE_MAX_NODES=0
+/// sente move` failed on an option they never use. So when the first argument names a
+/// subcommand, the top-level options lose their environment variables (`sente serve` has its
+/// own).
+fn parse_command_line() -> Cli {
+    let mut command = Cli::command();
+    let names_a_subcommand = std::env::args_os()
+        .nth(1)
+        .is_some_and(|first| command.find_subcommand(first).is_some());
+    if names_a_subcommand {
+        command = command.mut_args(|arg| arg.env(None));
+    }
+    Cli::from_arg_matches(&command.get_matches()).unwrap_or_else(|error| error.exit())
 }
 
 /// The listening address: `--addr` or `SENTE_ADDR`; else `PORT` alone, on every interface, as

@@ -228,12 +228,28 @@ fn without_a_subcommand_it_serves_with_serves_options_and_environment() {
     assert_eq!(code, 2);
     assert!(stderr.contains("cannot be used with '--addr"), "{stderr}");
 
-    // Set in the environment, as in a container, they are not in the way of the others.
+    // Set in the environment, as in a container, they are not in the way of the others, even
+    // where serve could not use them.
     let (code, _, stderr) = run(binary()
         .args(["move", "--board", "XX.OO...."])
         .env("SENTE_ADDR", "127.0.0.1:0")
         .env("SENTE_LOG_FORMAT", "json"));
     assert_eq!(code, 0, "{stderr}");
+    for (name, value) in [
+        ("SENTE_LOG_FORMAT", "yaml"),
+        ("SENTE_MAX_NODES", "0"),
+        ("SENTE_HEAVY_SLOTS", "many"),
+    ] {
+        let (code, _, stderr) = run(binary()
+            .args(["move", "--board", "XX.OO...."])
+            .env(name, value));
+        assert_eq!(code, 0, "{name}={value}: {stderr}");
+        // Serving, they are refused, naming the option. (The bad PORT makes serve stop
+        // rather than run on if the setting were ever ignored.)
+        let (code, _, stderr) = run(binary().env(name, value).env("PORT", "http"));
+        assert_eq!(code, 2, "{name}={value}");
+        assert!(stderr.contains("invalid value"), "{name}={value}: {stderr}");
+    }
 
     // A setting that cannot be used is named, and it is not called a request.
     let (code, _, stderr) = run(binary().env("PORT", "http"));
