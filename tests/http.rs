@@ -202,6 +202,28 @@ async fn malformed_requests_are_400() {
 }
 
 #[tokio::test]
+async fn a_byte_order_mark_before_the_json_is_ignored() {
+    let url = start().await;
+    // What a JSON file saved as UTF-8 by some Windows tools starts with.
+    let response = post_text(&url, "/move", "\u{FEFF}{\"board\":\"XX.OO....\"}").await;
+    assert_eq!(response.status(), 200);
+    let answer: Value = response.json().await.unwrap();
+    assert_eq!(answer["move"], 2, "{answer}");
+    let body = "\u{FEFF}{\"players\":[{},{\"algorithm\":\"random\"}],\"games\":2}";
+    let response = post_text(&url, "/tournament", body).await;
+    assert_eq!(response.status(), 200);
+    // Only one mark, and only at the start: anything else is still not JSON.
+    for body in [
+        "\u{FEFF}\u{FEFF}{\"board\":\"XX.OO....\"}",
+        "{\"board\":\"XX.OO....\"}\u{FEFF}",
+        "\u{FEFF}",
+    ] {
+        let response = post_text(&url, "/move", body).await;
+        assert_problem(response, 400, body).await;
+    }
+}
+
+#[tokio::test]
 async fn requests_that_make_no_sense_are_422_naming_the_field() {
     let url = start().await;
     let cases = [

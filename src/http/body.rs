@@ -1,5 +1,5 @@
 //! The JSON request body: at most [`MAX_BODY_BYTES`], of a JSON content type, arrived within
-//! [`AppState::read_timeout`].
+//! [`AppState::read_timeout`], a leading byte-order mark dropped.
 //!
 //! axum's own `Json` extractor answers its rejections in plain text; this one answers with a
 //! [`Problem`], and leaves the decoding to [`crate::api::request`], which knows which errors are
@@ -42,7 +42,7 @@ impl FromRequest<AppState> for JsonBody {
             return Err(too_large());
         }
         match tokio::time::timeout(state.read_timeout, read(body)).await {
-            Ok(body) => body.map(JsonBody),
+            Ok(body) => body.map(|body| JsonBody(without_byte_order_mark(body))),
             Err(_) => Err(Problem::http(
                 408,
                 "Request Timeout",
@@ -114,6 +114,17 @@ async fn read(mut body: Body) -> Result<Bytes, Problem> {
         }
     }
     Ok(joined.map_or(whole, Bytes::from))
+}
+
+/// `body` without a leading UTF-8 byte-order mark. JSON must not start with one, but parsers may
+/// ignore it (RFC 8259, section 8.1), and some Windows tools write one into UTF-8 files
+/// (Windows PowerShell's `Out-File -Encoding utf8`): `curl --data-binary @move.json` would
+/// otherwise be told "expected value at line 1 column 1" about a file that looks right.
+fn without_byte_order_mark(body: Bytes) -> Bytes {
+    match body.strip_prefix(b"\xEF\xBB\xBF") {
+        Some(rest) => body.slice_ref(rest),
+        None => body,
+    }
 }
 
 fn too_large() -> Problem {
