@@ -321,7 +321,19 @@ async fn http_level_errors_are_problems_too() {
     let url = start().await;
     let client = Client::new();
     let response = client.get(format!("{url}/nowhere")).send().await.unwrap();
-    assert_problem(response, 404, "unknown path").await;
+    let problem = assert_problem(response, 404, "unknown path").await;
+    let detail = problem["detail"].as_str().unwrap();
+    assert!(!detail.contains("did you mean"), "{detail}");
+    // A slip names the route meant.
+    for (path, meant) in [("/move/", "/move"), ("/health", "/healthz")] {
+        let response = client.post(format!("{url}{path}")).send().await.unwrap();
+        let problem = assert_problem(response, 404, path).await;
+        let detail = problem["detail"].as_str().unwrap();
+        assert!(
+            detail.contains(&format!("did you mean {meant}?")),
+            "{detail}"
+        );
+    }
     let response = client.get(format!("{url}/move")).send().await.unwrap();
     assert_eq!(response.headers()["allow"], "POST");
     let problem = assert_problem(response, 405, "GET /move").await;

@@ -31,7 +31,7 @@ use std::time::{Duration, Instant};
 use axum::Router;
 use axum::body::Body;
 use axum::extract::Request;
-use axum::http::{Method, header};
+use axum::http::{Method, Uri, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{MethodRouter, get, post};
 use hyper::body::Incoming;
@@ -45,7 +45,6 @@ use tower_http::cors::{Any, CorsLayer};
 use tower_http::trace::{DefaultMakeSpan, DefaultOnResponse, TraceLayer};
 use tracing::Level;
 
-use crate::api::Problem;
 use crate::search::Budget;
 pub use body::MAX_BODY_BYTES;
 pub use catalogue::OPENAPI_YAML;
@@ -213,19 +212,15 @@ pub fn app(
         let not_allowed = move || std::future::ready(problem::method_not_allowed(path, &method));
         router = router.route(path, handler.fallback(not_allowed));
     }
+    // A 404 suggests only these routes, the documented ones, not the test hooks.
+    let documented: Arc<[&'static str]> = Arc::from(paths.as_slice());
     #[cfg(feature = "test-hooks")]
     for (path, handler) in hooks::routes() {
         paths.push(path);
         router = router.route(path, handler);
     }
     let router = router
-        .fallback(|| async {
-            Problem::http(
-                404,
-                "Not Found",
-                "no such route: see GET /openapi.yaml for the API",
-            )
-        })
+        .fallback(move |uri: Uri| async move { problem::not_found(uri.path(), &documented) })
         .with_state(state.clone());
     ServiceBuilder::new()
         // axum serves responses with its own body type; the trace layer wraps the body.

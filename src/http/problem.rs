@@ -1,5 +1,5 @@
 //! Problems as HTTP responses, and the problems for what no handler answers: a panic, a
-//! failed blocking task, a method a route does not take.
+//! failed blocking task, a path no route has, a method a route does not take.
 
 use axum::http::{HeaderValue, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
@@ -63,4 +63,83 @@ pub(super) fn method_not_allowed(path: &str, allowed: &Method) -> Problem {
         "Method Not Allowed",
         format!("{path} answers only {allowed}"),
     )
+}
+
+/// The answer to a path no route has, naming the route that was probably meant: `/move/`,
+/// `/Move`, `/health` and `/analyse` are the usual slips, and a bare 404 does not say which
+/// part of the address is wrong.
+pub(super) fn not_found(path: &str, routes: &[&str]) -> Problem {
+    let detail = match closest_route(path, routes) {
+        Some(route) => {
+            format!("no such route; did you mean {route}? GET /openapi.yaml describes the API")
+        }
+        None => "no such route: GET /openapi.yaml describes the API".to_owned(),
+    };
+    Problem::http(404, "Not Found", detail)
+}
+
+/// The route most like `path`, if one is like enough: compared without case and trailing
+/// slashes, by Jaro-Winkler similarity (which weighs a shared beginning, as in `/health` and
+/// `/healthz`). The root is never suggested: every short path is a slip away from it.
+fn closest_route<'a>(path: &str, routes: &[&'a str]) -> Option<&'a str> {
+    let path = path.to_ascii_lowercase();
+    let path = path.trim_end_matches('/');
+    routes
+        .iter()
+        .filter(|&&route| route != "/")
+        .map(|&route| (strsim::jaro_winkler(path, route), route))
+        .filter(|&(similarity, _)| similarity > 0.85)
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, route)| route)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const ROUTES: &[&str] = &[
+        "/",
+        "/move",
+        "/analyze",
+        "/tournament",
+        "/games",
+        "/algorithms",
+        "/healthz",
+        "/limits",
+        "/openapi.yaml",
+        "/metrics",
+    ];
+
+    #[test]
+    fn a_slip_in_the_path_names_the_route_meant() {
+        for (path, meant) in [
+            ("/move/", "/move"),
+            ("/MOVE", "/move"),
+            ("/mvoe", "/move"),
+            ("/health", "/healthz"),
+            ("/analyse", "/analyze"),
+            ("/tournaments", "/tournament"),
+            ("/algorithm", "/algorithms"),
+            ("/game", "/games"),
+            ("/openapi.json", "/openapi.yaml"),
+            ("/metric", "/metrics"),
+        ] {
+            assert_eq!(closest_route(path, ROUTES), Some(meant), "{path}");
+        }
+    }
+
+    #[test]
+    fn a_path_like_no_route_names_none() {
+        for path in [
+            "/nowhere",
+            "/x",
+            "/api",
+            "/index.html",
+            "/docs",
+            "/v1/move",
+            "/status",
+        ] {
+            assert_eq!(closest_route(path, ROUTES), None, "{path}");
+        }
+    }
 }
