@@ -1,9 +1,9 @@
 //! The HTTP service: axum routes over the [`crate::api`] layer.
 //!
 //! Handlers are small functions over typed extractors, one file per route group; every error
-//! is a [`Problem`] answered as `application/problem+json`; shared state is [`AppState`]. The
-//! layers around the routes are [`app`]; the accept loop, with its timeouts for stalled clients
-//! and its bounded graceful shutdown, is [`serve`].
+//! is a [`Problem`](crate::api::Problem) answered as `application/problem+json`; shared state
+//! is [`AppState`]. The layers around the routes are [`app`]; the accept loop, with its
+//! timeouts for stalled clients and its bounded graceful shutdown, is [`serve`].
 
 pub mod admission;
 mod analyze;
