@@ -224,6 +224,54 @@ async fn a_byte_order_mark_before_the_json_is_ignored() {
 }
 
 #[tokio::test]
+async fn a_compressed_body_is_refused_with_415() {
+    let url = start().await;
+    // `{"moves":[]}` through gzip, and the same JSON sent plain under the header: neither may
+    // reach the decoder, which would call the first not JSON and answer the second as if the
+    // header were not there.
+    let gzipped: &[u8] =
+        b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x02\x03\xab\x56\xca\xcd\x2f\x4b\x2d\x56\
+        \xb2\x8a\x8e\xad\x05\x00\x64\x1b\xe6\x0c\x0c\x00\x00\x00";
+    for (coding, body) in [
+        ("gzip", gzipped),
+        ("gzip", br#"{"moves":[]}"#),
+        ("identity, br", br#"{"moves":[]}"#),
+    ] {
+        let response = Client::new()
+            .post(format!("{url}/move"))
+            .header("content-type", "application/json")
+            .header("content-encoding", coding)
+            .body(body)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(
+            response.headers()["accept-encoding"],
+            "identity",
+            "{coding}"
+        );
+        let problem = assert_problem(response, 415, coding).await;
+        let detail = problem["detail"].as_str().unwrap();
+        assert!(
+            detail.contains(&format!("got content-encoding \"{coding}\"")),
+            "{detail}"
+        );
+    }
+    // No coding at all, said in so many words, is a plain body.
+    for coding in ["identity", "Identity, identity"] {
+        let response = Client::new()
+            .post(format!("{url}/move"))
+            .header("content-type", "application/json")
+            .header("content-encoding", coding)
+            .body(r#"{"moves":[]}"#)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), 200, "{coding}");
+    }
+}
+
+#[tokio::test]
 async fn requests_that_make_no_sense_are_422_naming_the_field() {
     let url = start().await;
     let cases = [

@@ -16,6 +16,10 @@ pub struct Problem {
     /// For a 503: seconds to wait before trying again (sent as `Retry-After`).
     #[serde(skip)]
     pub retry_after: Option<u64>,
+    /// For a 415 about a compressed body: the content codings accepted (sent as
+    /// `Accept-Encoding`, as RFC 9110 section 15.5.16 asks).
+    #[serde(skip)]
+    pub accept_encoding: Option<&'static str>,
 }
 
 impl Problem {
@@ -29,6 +33,7 @@ impl Problem {
             detail: detail.into(),
             field: None,
             retry_after: None,
+            accept_encoding: None,
         }
     }
 
@@ -41,6 +46,7 @@ impl Problem {
             detail: detail.into(),
             field: Some(field.into()),
             retry_after: None,
+            accept_encoding: None,
         }
     }
 
@@ -53,6 +59,7 @@ impl Problem {
             detail: detail.into(),
             field: None,
             retry_after: None,
+            accept_encoding: None,
         }
     }
 

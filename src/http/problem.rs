@@ -23,6 +23,11 @@ impl IntoResponse for Problem {
                 .headers_mut()
                 .insert(header::RETRY_AFTER, HeaderValue::from(seconds));
         }
+        if let Some(codings) = self.accept_encoding {
+            response
+                .headers_mut()
+                .insert(header::ACCEPT_ENCODING, HeaderValue::from_static(codings));
+        }
         response
     }
 }
