@@ -451,10 +451,14 @@ impl FromStr for ConnectFour {
         let floating = mask & !BOTTOM & !(mask << 1);
         if floating != 0 {
             let bit = floating.trailing_zeros() as usize;
+            let disc = if x >> bit & 1 == 1 { 'X' } else { 'O' };
+            // Numbered as a move's answer numbers its `row` and `col`, and said so: "row 4"
+            // alone could be the text's fourth line as well.
             return Err(BoardError::Impossible(format!(
-                "the disc in column {} row {} (from the bottom) floats above an empty cell",
-                bit / STRIDE,
-                bit % STRIDE
+                "the {disc} at row {}, col {} floats above an empty cell (rows and columns \
+                 count from 0, rows from the bottom, as in a move's answer)",
+                bit % STRIDE,
+                bit / STRIDE
             )));
         }
         let (xs, os) = (x.count_ones(), o.count_ones());
@@ -576,7 +580,15 @@ mod tests {
             Err(BoardError::Impossible(reason)) => reason,
             other => panic!("{text}: {other:?}"),
         };
-        assert!(reason("......./......./......./......./...X.../.......").contains("floats"));
+        // The floating disc is named and placed as an answer places a move.
+        assert!(
+            reason("......./......./......./......./...X.../.......")
+                .starts_with("the X at row 1, col 3 floats above an empty cell")
+        );
+        assert!(
+            reason("O....../X....../......./......./......./......X")
+                .starts_with("the X at row 4, col 0 floats")
+        );
         assert!(
             reason("......./......./......./......./......./OO.....").contains("X moves first")
         );
