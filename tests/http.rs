@@ -269,7 +269,11 @@ async fn a_compressed_body_is_refused_with_415() {
 async fn requests_that_make_no_sense_are_422_naming_the_field() {
     let url = start().await;
     let cases = [
-        (json!({"board": "XX.OO..Q."}), "board", "'Q' at position 7"),
+        (
+            json!({"board": "XX.OO..Q."}),
+            "board",
+            "'Q' at position 7 of the text (counting from 0)",
+        ),
         (json!({"board": "OO......."}), "board", "O has 2 pieces"),
         (json!({"board": "XXXOO...."}), "board", "already over"),
         (

@@ -143,7 +143,7 @@ pub trait Game:
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum BoardError {
     #[error(
-        "unexpected character {found:?} at position {position}: a cell is X, O, '.', '-' or '_', and rows may be separated by '/' or line breaks"
+        "unexpected character {found:?} at position {position} of the text (counting from 0): a cell is X, O, '.', '-' or '_', and rows may be separated by '/' or line breaks"
     )]
     BadCharacter { found: char, position: usize },
     #[error(
