@@ -803,6 +803,44 @@ async fn discovery_routes() {
 }
 
 #[tokio::test]
+async fn the_page_and_the_spec_are_answered_304_when_the_client_holds_them() {
+    let url = start().await;
+    let client = Client::new();
+    for (path, cache_control) in [("/", Some("no-cache")), ("/openapi.yaml", None)] {
+        let first = client.get(format!("{url}{path}")).send().await.unwrap();
+        assert_eq!(first.status(), 200, "{path}");
+        let etag = first.headers()["etag"].clone();
+        assert!(etag.to_str().unwrap().starts_with('"'), "{path}: {etag:?}");
+        let again = client
+            .get(format!("{url}{path}"))
+            .header("if-none-match", etag.clone())
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(again.status(), 304, "{path}");
+        assert_eq!(again.headers()["etag"], etag, "{path}");
+        assert_eq!(
+            again
+                .headers()
+                .get("cache-control")
+                .map(|v| v.to_str().unwrap()),
+            cache_control,
+            "{path}"
+        );
+        assert_eq!(again.bytes().await.unwrap().len(), 0, "{path}");
+        // Another tag (an older build's) gets the document whole.
+        let stale = client
+            .get(format!("{url}{path}"))
+            .header("if-none-match", "\"0000000000000000\"")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(stale.status(), 200, "{path}");
+        assert!(!stale.bytes().await.unwrap().is_empty(), "{path}");
+    }
+}
+
+#[tokio::test]
 async fn cors_lets_browsers_call_from_any_origin() {
     let url = start().await;
     let client = Client::new();

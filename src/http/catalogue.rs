@@ -2,11 +2,12 @@
 
 use super::json::Json;
 use axum::extract::State;
-use axum::http::header;
-use axum::response::IntoResponse;
+use axum::http::HeaderMap;
+use axum::response::Response;
 use serde_json::{Value, json};
 
 use super::AppState;
+use super::etag::Document;
 use crate::api::catalogue::{self, AlgorithmInfo, GameInfo};
 
 /// The OpenAPI document at the repository root, built into the binary.
@@ -44,6 +45,8 @@ pub async fn get_limits(State(state): State<AppState>) -> Json<Value> {
     }))
 }
 
-pub async fn get_openapi() -> impl IntoResponse {
-    ([(header::CONTENT_TYPE, "application/yaml")], OPENAPI_YAML)
+static OPENAPI: Document = Document::new(OPENAPI_YAML, &[("content-type", "application/yaml")]);
+
+pub async fn get_openapi(request: HeaderMap) -> Response {
+    OPENAPI.answer(&request)
 }

@@ -10,6 +10,7 @@ mod analyze;
 mod body;
 mod cancel;
 mod catalogue;
+mod etag;
 pub mod healthcheck;
 #[cfg(feature = "test-hooks")]
 mod hooks;

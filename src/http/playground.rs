@@ -4,23 +4,27 @@
 //! service's API, so it works offline and from a container with no other server; the content
 //! security policy says so to the browser, which refuses anything from elsewhere.
 
-use axum::http::header;
-use axum::response::IntoResponse;
+use axum::http::HeaderMap;
+use axum::response::Response;
 
-const PAGE: &str = include_str!("playground.html");
+use super::etag::Document;
 
 /// Only this origin, and the page's own inline style and script.
 const CONTENT_SECURITY_POLICY: &str = "default-src 'none'; script-src 'unsafe-inline'; \
      style-src 'unsafe-inline'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; \
      form-action 'none'; frame-ancestors 'none'";
 
-pub async fn get_page() -> impl IntoResponse {
-    (
-        [
-            (header::CONTENT_TYPE, "text/html; charset=utf-8"),
-            (header::CONTENT_SECURITY_POLICY, CONTENT_SECURITY_POLICY),
-            (header::CACHE_CONTROL, "no-cache"),
-        ],
-        PAGE,
-    )
+/// Asked for again on every visit (`no-cache`), so that a new build's page is seen at once;
+/// its tag makes that a 304 while the page is the same.
+static PAGE: Document = Document::new(
+    include_str!("playground.html"),
+    &[
+        ("content-type", "text/html; charset=utf-8"),
+        ("content-security-policy", CONTENT_SECURITY_POLICY),
+        ("cache-control", "no-cache"),
+    ],
+);
+
+pub async fn get_page(request: HeaderMap) -> Response {
+    PAGE.answer(&request)
 }
