@@ -37,7 +37,12 @@ try {
   page.on("console", message => { if (message.type() === "error") consoleErrors.push(message.text()); });
   page.on("pageerror", error => consoleErrors.push(error.message));
 
-  await page.goto(base + "/");
+  // The page carries a tag, and a browser coming back asks with it (and is answered 304).
+  const first = await page.goto(base + "/");
+  const etag = (await first.allHeaders())["etag"];
+  assert.match(etag ?? "", /^"[0-9a-f]{16}"$/, "the page has an ETag");
+  const again = await page.reload();
+  assert.equal((await again.request().allHeaders())["if-none-match"], etag, "a reload asks with the tag");
   await page.waitForSelector("#algorithm option[value=alphabeta]", { state: "attached" });
   assert.equal(await page.locator("#algorithm").inputValue(), "alphabeta");
 
