@@ -5,9 +5,11 @@
 //! there. Serialising into one `Vec` sized for a typical answer is a single allocation and
 //! plain copies.
 
-use axum::http::{HeaderValue, StatusCode, header};
+use axum::http::{HeaderValue, header};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
+
+use crate::api::Problem;
 
 /// A `200 OK` with `value` as its `application/json` body.
 pub struct Json<T>(pub T);
@@ -24,11 +26,42 @@ impl<T: Serialize> IntoResponse for Json<T> {
                 body,
             )
                 .into_response(),
-            Err(error) => (
-                StatusCode::INTERNAL_SERVER_ERROR,
-                format!("the response could not be encoded: {error}"),
-            )
-                .into_response(),
+            // Only a `Serialize` impl that fails gets here (serde_json writes a float that is
+            // not finite as null); still an error like every other, a problem.
+            Err(error) => {
+                tracing::error!(%error, "an answer could not be encoded");
+                Problem::http(
+                    500,
+                    "Internal Server Error",
+                    "the answer could not be encoded; the failure is logged",
+                )
+                .into_response()
+            }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A value serde_json cannot write: a map whose keys are not strings.
+    fn unencodable() -> std::collections::BTreeMap<(u8, u8), u8> {
+        [((1, 2), 3)].into()
+    }
+
+    #[tokio::test]
+    async fn an_answer_that_cannot_be_encoded_is_a_500_problem() {
+        let response = Json(unencodable()).into_response();
+        assert_eq!(response.status(), 500);
+        assert_eq!(
+            response.headers()[header::CONTENT_TYPE],
+            "application/problem+json"
+        );
+        let body = axum::body::to_bytes(response.into_body(), usize::MAX)
+            .await
+            .unwrap();
+        let problem: serde_json::Value = serde_json::from_slice(&body).unwrap();
+        assert_eq!(problem["status"], 500);
     }
 }
