@@ -106,7 +106,8 @@ pub(super) struct AlphaBeta<G: Game, const ENHANCED: bool = true> {
 }
 
 impl<G: Game, const ENHANCED: bool> AlphaBeta<G, ENHANCED> {
-    pub(super) fn new(enhancements: Enhancements, budget: &Budget) -> Self {
+    /// A searcher for the positions below `root`: its table is sized for the plies left there.
+    pub(super) fn new(root: &G, enhancements: Enhancements, budget: &Budget) -> Self {
         let enhancements = if ENHANCED {
             enhancements
         } else {
@@ -118,7 +119,7 @@ impl<G: Game, const ENHANCED: bool> AlphaBeta<G, ENHANCED> {
             hit_horizon: false,
             pv: PvTable::new(G::MAX_PLIES),
             table: (enhancements.transposition_table || enhancements.symmetry)
-                .then(|| TranspositionTable::for_plies(G::MAX_PLIES)),
+                .then(|| TranspositionTable::for_plies(G::MAX_PLIES - root.ply())),
             // Only move ordering reads them; a search without it allocates neither.
             killers: if enhancements.ordering {
                 vec![[None; 2]; G::MAX_PLIES + 2]
@@ -453,13 +454,13 @@ pub(super) fn search<G: Game>(
     let Some(time_limit) = params.time_limit else {
         return if params.enhancements == Enhancements::NONE {
             search_to(
-                AlphaBeta::<G, false>::new(Enhancements::NONE, budget),
+                AlphaBeta::<G, false>::new(game, Enhancements::NONE, budget),
                 game,
                 limit,
             )
         } else {
             search_to(
-                AlphaBeta::<G, true>::new(params.enhancements, budget),
+                AlphaBeta::<G, true>::new(game, params.enhancements, budget),
                 game,
                 limit,
             )
@@ -467,7 +468,7 @@ pub(super) fn search<G: Game>(
     };
     // The time limit counts from the call, table allocation included.
     let started = Instant::now();
-    let mut searcher = AlphaBeta::<G>::new(params.enhancements, budget);
+    let mut searcher = AlphaBeta::<G>::new(game, params.enhancements, budget);
 
     // Iterative deepening. The table, killers and history carry over from one iteration to
     // the next, which is what makes the deeper iterations cheap. The first iteration runs

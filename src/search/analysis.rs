@@ -270,7 +270,7 @@ fn alphabeta_values<G: Game>(
     time_limit: Option<Duration>,
     budget: &Budget,
 ) -> ExactValues<G::Move> {
-    let mut searcher = AlphaBeta::<G>::new(enhancements, budget);
+    let mut searcher = AlphaBeta::<G>::new(game, enhancements, budget);
     searcher.nodes = 1;
     let remaining = (G::MAX_PLIES - game.ply()) as u32;
     let deadline = time_limit.map(|limit| Instant::now() + limit);
@@ -353,7 +353,7 @@ pub(super) fn choose_among_ties<G: Solve>(
             ties[rng.random_range(0..ties.len() as u32) as usize]
         }
         Tiebreak::Traps => {
-            let mut searcher = AlphaBeta::<G>::new(Enhancements::ALL, budget);
+            let mut searcher = AlphaBeta::<G>::new(game, Enhancements::ALL, budget);
             let mut most = ties[0];
             let mut most_traps = None;
             for &tie in &ties {

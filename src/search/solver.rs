@@ -25,7 +25,8 @@ pub(super) struct PerfectTable<G: Game> {
 impl<G: Game> PerfectTable<G> {
     fn build() -> Self {
         // Built once, for every request to come: no request's budget applies.
-        let mut searcher = AlphaBeta::<G>::new(Enhancements::ALL, &Budget::unlimited());
+        let mut searcher =
+            AlphaBeta::<G>::new(&G::start(), Enhancements::ALL, &Budget::unlimited());
         let mut entries = HashMap::new();
         let mut frontier = vec![G::start()];
         while let Some(position) = frontier.pop() {

@@ -48,9 +48,12 @@ impl TranspositionTable {
         }
     }
 
-    /// A table sized for a game of `plies` plies: room for a small game's every position
-    /// (2^12 for tic-tac-toe's 5,478), at most 2^18 entries (4 MiB) for larger ones: each
-    /// concurrent search has its own, and the service's memory must stay bounded.
+    /// A table sized for a search with `plies` plies left to play: room for a small game's
+    /// every position below the root (2^12 entries from the empty tic-tac-toe board, which
+    /// leads to 5,478; 2^8 from a board with five empty cells, which leads to at most 96), at
+    /// most 2^18 entries (4 MiB) for larger games: each concurrent search has its own, and the
+    /// service's memory must stay bounded. Sized by the plies left rather than the game's
+    /// length, a mid-game tic-tac-toe search (about 60 nodes) clears 4 KiB instead of 64 KiB.
     pub(super) fn for_plies(plies: usize) -> Self {
         Self::with_bits((plies as u32 + 3).min(18))
     }
