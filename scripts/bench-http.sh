@@ -7,6 +7,8 @@
 # The pair is measured RUNS times, the order alternating, and the median ratio is reported: on a
 # shared machine one pair can be off by ten points either way (a neighbour's burst during one
 # of the two loads), while the median of three is steady to a point or two.
+# Each load also reports the CPU time the hypervisor stole from this machine meanwhile, and
+# the script warns when a load lost more than 5%: its figures are then the host's, not ours.
 #
 # Usage: scripts/bench-http.sh [duration] [runs]   (default 10s 3; needs wrk: apt-get install wrk)
 set -euo pipefail
@@ -35,16 +37,31 @@ LUA
 curl -sf "http://127.0.0.1:$port/move" -H 'content-type: application/json' \
     -d '{"board":"X.O/.X./O..","algorithm":"alphabeta"}' >/dev/null
 
+# CPU time of the whole machine so far, in ticks: "total steal" (user to steal; guest time is
+# already counted in user). Steal is time the hypervisor gave this virtual machine's cores to
+# someone else: a round with much of it measures the host, not the service.
+cpu_ticks() {
+    awk '$1 == "cpu" { total = 0; for (i = 2; i <= 9; i++) total += $i; print total, $9 }' \
+        /proc/stat 2>/dev/null || echo 0 0
+}
+steal_limit=5 # percent
+
 run() { # name, extra wrk arguments...
     local name=$1
     shift
+    local before after
+    before=$(cpu_ticks)
     $client_cpus wrk -t"$threads" -c64 -d"$duration" --latency "$@" "http://127.0.0.1:$port$name" >"$scratch/out"
-    local rps p99 errors
+    after=$(cpu_ticks)
+    local rps p99 errors steal
     rps=$(awk '/^Requests\/sec/ {print $2}' "$scratch/out")
     p99=$(awk '$1 == "99%" {print $2}' "$scratch/out")
     errors=$(awk '/Non-2xx|Socket errors/ {print}' "$scratch/out")
-    printf '  %-20s %12s req/s   p99 %8s   %s\n' "$name" "$rps" "$p99" "${errors:-no errors}"
+    steal=$(echo "$before $after" | awk '{ printf "%.1f", ($3 > $1 ? 100 * ($4 - $2) / ($3 - $1) : 0) }')
+    printf '  %-20s %12s req/s   p99 %8s   steal %5s%%   %s\n' "$name" "$rps" "$p99" "$steal" "${errors:-no errors}"
     echo "$rps" >"$scratch/$(echo "$name" | tr -dc a-z).rps"
+    awk -v steal="$steal" -v limit="$steal_limit" 'BEGIN { exit !(steal > limit) }' && echo "$name" >>"$scratch/stolen"
+    true
 }
 
 echo "wrk -t$threads -c64 -d$duration ${client_cpus:+($client_cpus) }against the release binary${server_cpus[*]:+ (${server_cpus[*]})}, $runs runs"
@@ -63,3 +80,8 @@ done
 sort -t= -k2 -n "$scratch/ratios" | awk -F'= ' '{ ratio[NR] = $2 }
     END { printf "POST /move reaches %s of GET /healthz, median of %d runs (target: at least 90%%)\n",
           ratio[int((NR + 1) / 2)], NR }'
+if [ -s "$scratch/stolen" ]; then
+    echo "warning: in $(wc -l <"$scratch/stolen") of the $((2 * runs)) loads the hypervisor took more than" \
+        "$steal_limit% of the CPU time (steal): those figures measure the host rather than the service;" \
+        "run again later" >&2
+fi
