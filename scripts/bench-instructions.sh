@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Instructions the server executes per request, counted by valgrind: GET /healthz and POST /move
+# with alphabeta on the mid-game board that scripts/bench-http.sh loads, over one keep-alive
+# connection.
+#
+# Why: bench-http.sh measures what the target is stated in (requests per second), but on a
+# shared virtual machine its figures move by ten points from one minute to the next. Counting
+# instructions is exact and repeatable, so two builds can be compared to the instruction, and the
+# difference between the routes can be taken apart by function (run the server under
+# `valgrind --tool=callgrind` the same way and read it with callgrind_annotate). What it does not
+# see: the kernel's time (system calls, waking the client) and the cost of cache misses.
+#
+# Each route is counted twice, after FEW and after MANY requests; the difference divided by
+# MANY - FEW is the cost of one request, with start-up and shutdown cancelled out.
+#
+# Usage: scripts/bench-instructions.sh [many]   (default 2000; needs valgrind: apt-get install valgrind)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+many=${1:-2000}
+few=$((many / 10))
+command -v valgrind >/dev/null || { echo "valgrind is not installed (apt-get install valgrind)" >&2; exit 1; }
+cargo build --release --locked --quiet
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+
+cat >"$scratch/client.py" <<'PY'
+import http.client, sys, time
+
+port, route, count = int(sys.argv[1]), sys.argv[2], int(sys.argv[3])
+for _ in range(300):  # valgrind starts the server in a second or two
+    try:
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        connection.request("GET", "/healthz")
+        connection.getresponse().read()
+        break
+    except OSError:
+        time.sleep(0.1)
+else:
+    sys.exit("the server did not start")
+body = b'{"board":"X.O/.X./O..","algorithm":"alphabeta"}'
+for _ in range(count):
+    if route == "/move":
+        connection.request("POST", "/move", body, {"content-type": "application/json"})
+    else:
+        connection.request("GET", route)
+    response = connection.getresponse()
+    response.read()
+    if response.status != 200:
+        sys.exit(f"{route} answered {response.status}")
+PY
+
+# Instructions executed by a server that answered `count` requests of `route` (and shut down).
+instructions() { # route, count
+    local port
+    port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+    RUST_LOG=warn valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null \
+        target/release/sente serve --addr "127.0.0.1:$port" >/dev/null 2>"$scratch/valgrind.log" &
+    local server=$!
+    python3 "$scratch/client.py" "$port" "$1" "$2" || { kill "$server"; exit 1; }
+    kill -INT "$server"
+    wait "$server"
+    awk '/I[[:space:]]+refs:/ { gsub(",", "", $NF); print $NF }' "$scratch/valgrind.log"
+}
+
+echo "instructions per request (valgrind, $few and $many requests over one connection)"
+for route in /healthz /move; do
+    low=$(instructions "$route" "$few")
+    high=$(instructions "$route" "$many")
+    echo "$(((high - low) / (many - few)))" >"$scratch/$(echo "$route" | tr -dc a-z)"
+    printf '  %-10s %8d\n' "$route" "$(cat "$scratch/$(echo "$route" | tr -dc a-z)")"
+done
+healthz=$(cat "$scratch/healthz") move=$(cat "$scratch/move")
+printf '  /move executes %d more than /healthz (%.2f times as many)\n' \
+    "$((move - healthz))" "$(awk -v m="$move" -v h="$healthz" 'BEGIN { print m / h }')"
