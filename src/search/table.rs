@@ -48,12 +48,12 @@ impl TranspositionTable {
         }
     }
 
-    /// A table sized for a search with `plies` plies left to play: room for a small game's
-    /// every position below the root (2^12 entries from the empty tic-tac-toe board, which
-    /// leads to 5,478; 2^8 from a board with five empty cells, which leads to at most 96), at
-    /// most 2^18 entries (4 MiB) for larger games: each concurrent search has its own, and the
-    /// service's memory must stay bounded. Sized by the plies left rather than the game's
-    /// length, a mid-game tic-tac-toe search (about 60 nodes) clears 4 KiB instead of 64 KiB.
+    /// A table sized for a search with `plies` plies left to play: 2^(plies + 3) entries, so
+    /// 2^12 from the empty tic-tac-toe board (5,478 positions below it, 765 up to symmetry)
+    /// and 2^8 from a board with five empty cells (at most 96), and at most 2^18 (4 MiB) for
+    /// larger games: each concurrent search has its own, and the service's memory must stay
+    /// bounded. Sized by the plies left rather than the game's length, an enhanced search from
+    /// a mid-game tic-tac-toe board clears 4 KiB instead of 64 KiB.
     pub(super) fn for_plies(plies: usize) -> Self {
         Self::with_bits((plies as u32 + 3).min(18))
     }
