@@ -13,13 +13,12 @@ pub struct Problem {
     /// The request field at fault, as a JSON path (`players[1].depth`), when there is one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub field: Option<String>,
-    /// For a 503: seconds to wait before trying again (sent as `Retry-After`).
+    /// Headers the answer carries besides the problem itself, by their lowercase names: a 503
+    /// says when to try again (`retry-after`), a 415 about a compressed body which codings are
+    /// accepted (`accept-encoding`, as RFC 9110 section 15.5.16 asks). Names and values as text,
+    /// so that this layer knows nothing of the HTTP types.
     #[serde(skip)]
-    pub retry_after: Option<u64>,
-    /// For a 415 about a compressed body: the content codings accepted (sent as
-    /// `Accept-Encoding`, as RFC 9110 section 15.5.16 asks).
-    #[serde(skip)]
-    pub accept_encoding: Option<&'static str>,
+    pub headers: Vec<(&'static str, String)>,
 }
 
 impl Problem {
@@ -32,8 +31,7 @@ impl Problem {
             status: 400,
             detail: detail.into(),
             field: None,
-            retry_after: None,
-            accept_encoding: None,
+            headers: Vec::new(),
         }
     }
 
@@ -45,8 +43,7 @@ impl Problem {
             status: 422,
             detail: detail.into(),
             field: Some(field.into()),
-            retry_after: None,
-            accept_encoding: None,
+            headers: Vec::new(),
         }
     }
 
@@ -58,9 +55,14 @@ impl Problem {
             status,
             detail: detail.into(),
             field: None,
-            retry_after: None,
-            accept_encoding: None,
+            headers: Vec::new(),
         }
+    }
+
+    /// The problem, answered with one more header (see [`Problem::headers`]).
+    pub fn with_header(mut self, name: &'static str, value: impl Into<String>) -> Self {
+        self.headers.push((name, value.into()));
+        self
     }
 
     /// Puts the problem under a parent field: `depth` becomes `players[1].depth`.

@@ -81,14 +81,13 @@ impl Drop for Queued<'_> {
 }
 
 fn overloaded(limits: &AdmissionLimits) -> Problem {
-    let mut problem = Problem::http(
+    Problem::http(
         503,
         "Service Unavailable",
         format!(
             "the server is busy: {} heavy tasks are running and {} waiting; try again shortly",
             limits.heavy_slots, limits.heavy_queue
         ),
-    );
-    problem.retry_after = Some(RETRY_AFTER_SECONDS);
-    problem
+    )
+    .with_header("retry-after", RETRY_AFTER_SECONDS.to_string())
 }

@@ -18,7 +18,7 @@ use axum::http::{HeaderMap, header};
 use http_body_util::BodyExt;
 use hyper::body::Body as _;
 
-use super::AppState;
+use super::{AppState, header_list};
 use crate::api::Problem;
 
 /// Largest accepted body; larger ones are refused with 413.
@@ -90,23 +90,19 @@ fn check_content_type(headers: &HeaderMap) -> Result<(), Problem> {
 /// of JSON, too small for compression to be worth a decoder and a limit on what it inflates.
 fn check_not_compressed(headers: &HeaderMap) -> Result<(), Problem> {
     for value in headers.get_all(header::CONTENT_ENCODING) {
-        // `identity` means no coding (RFC 9110 reserves it); empty elements of a list count for
-        // nothing (RFC 9110, section 5.6.1).
-        let coded = String::from_utf8_lossy(value.as_bytes())
-            .split(',')
-            .map(str::trim)
-            .any(|coding| !coding.is_empty() && !coding.eq_ignore_ascii_case("identity"));
+        // `identity` means no coding (RFC 9110 reserves it).
+        let coded =
+            header_list::elements(value).any(|coding| !coding.eq_ignore_ascii_case(b"identity"));
         if coded {
-            let mut problem = Problem::http(
+            return Err(Problem::http(
                 415,
                 "Unsupported Media Type",
                 format!(
                     "the body must not be compressed: got content-encoding {value:?}; send \
                      the JSON as it is, without a content-encoding"
                 ),
-            );
-            problem.accept_encoding = Some("identity");
-            return Err(problem);
+            )
+            .with_header("accept-encoding", "identity"));
         }
     }
     Ok(())

@@ -10,6 +10,8 @@
 use axum::http::{HeaderMap, HeaderName, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
+use super::header_list;
+
 /// A document built into the binary, with its entity tag. Kept in a `static`, so that its
 /// answers can borrow the tag.
 pub struct Document {
@@ -80,10 +82,8 @@ fn holds(request: &HeaderMap, etag: &str) -> bool {
     request
         .get_all(header::IF_NONE_MATCH)
         .iter()
-        .filter_map(|value| value.to_str().ok())
-        .flat_map(|list| list.split(','))
-        .map(str::trim)
-        .any(|tag| tag == "*" || tag.strip_prefix("W/").unwrap_or(tag) == etag)
+        .flat_map(header_list::elements)
+        .any(|tag| tag == b"*" || tag.strip_prefix(b"W/").unwrap_or(tag) == etag.as_bytes())
 }
 
 #[cfg(test)]

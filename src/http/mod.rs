@@ -11,6 +11,7 @@ mod body;
 mod cancel;
 mod catalogue;
 mod etag;
+mod header_list;
 pub mod healthcheck;
 #[cfg(feature = "test-hooks")]
 mod hooks;

@@ -1,7 +1,7 @@
 //! Problems as HTTP responses, and the problems for what no handler answers: a panic, a
 //! failed blocking task, a path no route has, a method a route does not take.
 
-use axum::http::{HeaderValue, Method, StatusCode, header};
+use axum::http::{HeaderName, HeaderValue, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
 use crate::api::Problem;
@@ -18,15 +18,15 @@ impl IntoResponse for Problem {
             body,
         )
             .into_response();
-        if let Some(seconds) = self.retry_after {
-            response
-                .headers_mut()
-                .insert(header::RETRY_AFTER, HeaderValue::from(seconds));
-        }
-        if let Some(codings) = self.accept_encoding {
-            response
-                .headers_mut()
-                .insert(header::ACCEPT_ENCODING, HeaderValue::from_static(codings));
+        for (name, value) in self.headers {
+            // The names and values are the server's own (see `Problem::headers`), so a bad one
+            // is a bug to log, not a reason to lose the answer.
+            match (HeaderName::try_from(name), HeaderValue::try_from(value)) {
+                (Ok(name), Ok(value)) => {
+                    response.headers_mut().insert(name, value);
+                }
+                _ => tracing::error!(header = name, "a problem's header is not valid HTTP"),
+            }
         }
         response
     }
