@@ -59,7 +59,7 @@ run() { # name, extra wrk arguments...
     errors=$(awk '/Non-2xx|Socket errors/ {print}' "$scratch/out")
     steal=$(echo "$before $after" | awk '{ printf "%.1f", ($3 > $1 ? 100 * ($4 - $2) / ($3 - $1) : 0) }')
     printf '  %-20s %12s req/s   p99 %8s   steal %5s%%   %s\n' "$name" "$rps" "$p99" "$steal" "${errors:-no errors}"
-    echo "$rps" >"$scratch/$(echo "$name" | tr -dc a-z).rps"
+    echo "$rps" >"$scratch/$(echo "$name" | tr -dc '[:lower:]').rps"
     awk -v steal="$steal" -v limit="$steal_limit" 'BEGIN { exit !(steal > limit) }' && echo "$name" >>"$scratch/stolen"
     true
 }

@@ -75,8 +75,8 @@ echo "instructions per request (valgrind, $few and $many requests over one conne
 for route in /healthz /move; do
     low=$(instructions "$route" "$few")
     high=$(instructions "$route" "$many")
-    echo "$(((high - low) / (many - few)))" >"$scratch/$(echo "$route" | tr -dc a-z)"
-    printf '  %-10s %8d\n' "$route" "$(cat "$scratch/$(echo "$route" | tr -dc a-z)")"
+    echo "$(((high - low) / (many - few)))" >"$scratch/$(echo "$route" | tr -dc '[:lower:]')"
+    printf '  %-10s %8d\n' "$route" "$(cat "$scratch/$(echo "$route" | tr -dc '[:lower:]')")"
 done
 healthz=$(cat "$scratch/healthz") move=$(cat "$scratch/move")
 printf '  /move executes %d more than /healthz (%.2f times as many)\n' \

@@ -16,5 +16,5 @@ fi
 (cd tests/browser && npm ci --no-audit --no-fund --silent)
 
 . scripts/release-server.sh
-start_server
+start_server --
 node tests/browser/playground.mjs "http://127.0.0.1:$port" target/screenshots

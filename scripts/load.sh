@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Load test of the release binary, for DURATION (default 60s), with two wrk instances at once:
-#   - a mix: /move with every algorithm on both games, small tournaments, analyses, and
-#     malformed requests, 32 connections; counted per route and status;
-#   - cheap /move (tic-tac-toe alphabeta), 8 connections: its latency while the mix runs.
+# Load test of the release binary, for DURATION (default 60s), with five wrk instances at once,
+# each counting its responses by status (wrk does not say which request a response answers):
+#   - /move with every algorithm on both games, 16 connections;
+#   - /analyze, 4; small tournaments on both games, 4; malformed requests, 4;
+#   - cheap /move (tic-tac-toe alphabeta), 8 connections: its latency while the rest runs.
 # Reports requests per second, latencies, errors by status, socket errors, and the server's
 # peak resident memory. Targets (issue 7): no 5xx, no dropped connections, p99 of cheap /move
 # under 10 ms while tournaments run, resident memory under 100 MB.
@@ -84,8 +85,14 @@ echo "load for $duration against the release binary on 127.0.0.1:$port"
 run() { # name, connections
     wrk -t1 -c"$2" -d"$duration" -s "$scratch/$1.lua" "http://127.0.0.1:$port" >"$scratch/$1.out" 2>&1
 }
-run move 16 & run analyze 4 & run tournament 4 & run malformed 4 & run cheap 8 &
-wait $(jobs -p | grep -v "^$server$") 2>/dev/null || wait
+loads=()
+for load in "move 16" "analyze 4" "tournament 4" "malformed 4" "cheap 8"; do
+    # shellcheck disable=SC2086 # a name and a number of connections
+    run $load &
+    loads+=($!)
+done
+# Only the loads: a bare `wait` would wait for the server too.
+wait "${loads[@]}"
 for name in move analyze tournament malformed cheap; do
     echo "== $name"
     grep -E "Requests/sec|Socket errors|requests in" "$scratch/$name.out" | sed 's/^ */  /'

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by the scripts that exercise the release binary: builds it, starts it on a free port,
 # waits until it answers, and stops it (and removes the scratch folder) when the script exits.
 #
