@@ -71,13 +71,18 @@ instructions() { # route, count
     awk '/I[[:space:]]+refs:/ { gsub(",", "", $NF); print $NF }' "$scratch/valgrind.log"
 }
 
+# Instructions one request of `route` costs: start-up and shutdown cancel out.
+per_request() { # route
+    local low high
+    low=$(instructions "$1" "$few")
+    high=$(instructions "$1" "$many")
+    echo $(((high - low) / (many - few)))
+}
+
 echo "instructions per request (valgrind, $few and $many requests over one connection)"
-for route in /healthz /move; do
-    low=$(instructions "$route" "$few")
-    high=$(instructions "$route" "$many")
-    echo "$(((high - low) / (many - few)))" >"$scratch/$(echo "$route" | tr -dc '[:lower:]')"
-    printf '  %-10s %8d\n' "$route" "$(cat "$scratch/$(echo "$route" | tr -dc '[:lower:]')")"
-done
-healthz=$(cat "$scratch/healthz") move=$(cat "$scratch/move")
+healthz=$(per_request /healthz)
+printf '  %-10s %8d\n' /healthz "$healthz"
+move=$(per_request /move)
+printf '  %-10s %8d\n' /move "$move"
 printf '  /move executes %d more than /healthz (%.2f times as many)\n' \
     "$((move - healthz))" "$(awk -v m="$move" -v h="$healthz" 'BEGIN { print m / h }')"

@@ -85,15 +85,17 @@ echo "load for $duration against the release binary on 127.0.0.1:$port"
 run() { # name, connections
     wrk -t1 -c"$2" -d"$duration" -s "$scratch/$1.lua" "http://127.0.0.1:$port" >"$scratch/$1.out" 2>&1
 }
-loads=()
-for load in "move 16" "analyze 4" "tournament 4" "malformed 4" "cheap 8"; do
-    # shellcheck disable=SC2086 # a name and a number of connections
+loads=("move 16" "analyze 4" "tournament 4" "malformed 4" "cheap 8") # name, connections
+pids=()
+for load in "${loads[@]}"; do
+    # shellcheck disable=SC2086 # split into the name and the number of connections
     run $load &
-    loads+=($!)
+    pids+=($!)
 done
 # Only the loads: a bare `wait` would wait for the server too.
-wait "${loads[@]}"
-for name in move analyze tournament malformed cheap; do
+wait "${pids[@]}"
+for load in "${loads[@]}"; do
+    name=${load% *}
     echo "== $name"
     grep -E "Requests/sec|Socket errors|requests in" "$scratch/$name.out" | sed 's/^ */  /'
     grep -E "responses by status|latency p50" "$scratch/$name.out"
