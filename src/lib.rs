@@ -16,9 +16,13 @@
 //! - [`game`]: the rules. The [`game::Game`] trait and the games on bitboards
 //!   ([`game::TicTacToe`], [`game::ConnectFour`]), written and read in one text form. Knows
 //!   nothing of search.
+//!
+//! `http` and the command line are the `server` feature (on by default); without it the crate
+//! is the engine alone, with none of the service's dependencies (the fuzzer builds it so).
 
 pub mod api;
 pub mod game;
+#[cfg(feature = "server")]
 pub mod http;
 pub mod search;
 pub mod tournament;
