@@ -7,8 +7,10 @@
 # The pair is measured RUNS times, the order alternating, and the median ratio is reported: on a
 # shared machine one pair can be off by ten points either way (a neighbour's burst during one
 # of the two loads), while the median of three is steady to a point or two.
-# Each load also reports the CPU time the hypervisor stole from this machine meanwhile, and
-# the script warns when a load lost more than 5%: its figures are then the host's, not ours.
+# Each load also reports the server's CPU time per request, in user space and in the kernel
+# (where the difference between the routes goes), and the CPU time the hypervisor stole from
+# this machine meanwhile; the script warns when a load lost more than 5% to it: its figures are
+# then the host's, not ours.
 #
 # Usage: scripts/bench-http.sh [duration] [runs]   (default 10s 3; needs wrk: apt-get install wrk)
 set -euo pipefail
@@ -46,19 +48,35 @@ cpu_ticks() {
 }
 steal_limit=5 # percent
 
+# The server's own CPU time so far, in ticks: "user system" (fields 14 and 15 of its stat).
+# Divided by the requests a load served, it says what one request costs the server, and how
+# much of that is the service's code (user) and how much the kernel's (system): the ratio of
+# the two routes' costs is what the req/s ratio tends to when the server's core is saturated.
+server_ticks() {
+    awk '{ print $14, $15 }' "/proc/$server/stat" 2>/dev/null || echo 0 0
+}
+ticks_per_second=$(getconf CLK_TCK)
+
 run() { # name, extra wrk arguments...
     local name=$1
     shift
-    local before after
-    before=$(cpu_ticks)
+    local before after server_before server_after
+    before=$(cpu_ticks) server_before=$(server_ticks)
     $client_cpus wrk -t"$threads" -c64 -d"$duration" --latency "$@" "http://127.0.0.1:$port$name" >"$scratch/out"
-    after=$(cpu_ticks)
-    local rps p99 errors steal
+    after=$(cpu_ticks) server_after=$(server_ticks)
+    local rps p99 errors steal cost
     rps=$(awk '/^Requests\/sec/ {print $2}' "$scratch/out")
+    cost=$(awk -v before="$server_before" -v after="$server_after" -v hz="$ticks_per_second" '
+        / requests in / {
+            split(before, b, " "); split(after, a, " "); us = 1e6 / hz / ($1 > 0 ? $1 : 1)
+            printf "cpu %5.2f us/req (user %5.2f, sys %5.2f)", (a[1] - b[1] + a[2] - b[2]) * us,
+                (a[1] - b[1]) * us, (a[2] - b[2]) * us
+        }' "$scratch/out")
     p99=$(awk '$1 == "99%" {print $2}' "$scratch/out")
     errors=$(awk '/Non-2xx|Socket errors/ {print}' "$scratch/out")
     steal=$(echo "$before $after" | awk '{ printf "%.1f", ($3 > $1 ? 100 * ($4 - $2) / ($3 - $1) : 0) }')
-    printf '  %-20s %12s req/s   p99 %8s   steal %5s%%   %s\n' "$name" "$rps" "$p99" "$steal" "${errors:-no errors}"
+    printf '  %-9s %9s req/s   p99 %7s   %s   steal %4s%%   %s\n' \
+        "$name" "$rps" "$p99" "$cost" "$steal" "${errors:-no errors}"
     echo "$rps" >"$scratch/$(echo "$name" | tr -dc '[:lower:]').rps"
     awk -v steal="$steal" -v limit="$steal_limit" 'BEGIN { exit !(steal > limit) }' && echo "$name" >>"$scratch/stolen"
     true
