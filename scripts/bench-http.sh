@@ -60,18 +60,20 @@ ticks_per_second=$(getconf CLK_TCK)
 run() { # name, extra wrk arguments...
     local name=$1
     shift
-    local before after server_before server_after
-    before=$(cpu_ticks) server_before=$(server_ticks)
+    local before after user_before sys_before user_after sys_after
+    before=$(cpu_ticks)
+    read -r user_before sys_before < <(server_ticks)
     $client_cpus wrk -t"$threads" -c64 -d"$duration" --latency "$@" "http://127.0.0.1:$port$name" >"$scratch/out"
-    after=$(cpu_ticks) server_after=$(server_ticks)
-    local rps p99 errors steal cost
+    after=$(cpu_ticks)
+    read -r user_after sys_after < <(server_ticks)
+    local rps requests p99 errors steal cost
     rps=$(awk '/^Requests\/sec/ {print $2}' "$scratch/out")
-    cost=$(awk -v before="$server_before" -v after="$server_after" -v hz="$ticks_per_second" '
-        / requests in / {
-            split(before, b, " "); split(after, a, " "); us = 1e6 / hz / ($1 > 0 ? $1 : 1)
-            printf "cpu %5.2f us/req (user %5.2f, sys %5.2f)", (a[1] - b[1] + a[2] - b[2]) * us,
-                (a[1] - b[1]) * us, (a[2] - b[2]) * us
-        }' "$scratch/out")
+    requests=$(awk '/ requests in / {print $1}' "$scratch/out")
+    cost=$(awk -v user=$((user_after - user_before)) -v sys=$((sys_after - sys_before)) \
+        -v requests="${requests:-0}" -v hz="$ticks_per_second" 'BEGIN {
+            us = requests > 0 ? 1e6 / hz / requests : 0
+            printf "cpu %5.2f us/req (user %5.2f, sys %5.2f)", (user + sys) * us, user * us, sys * us
+        }')
     p99=$(awk '$1 == "99%" {print $2}' "$scratch/out")
     errors=$(awk '/Non-2xx|Socket errors/ {print}' "$scratch/out")
     steal=$(echo "$before $after" | awk '{ printf "%.1f", ($3 > $1 ? 100 * ($4 - $2) / ($3 - $1) : 0) }')
