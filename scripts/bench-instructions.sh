@@ -20,7 +20,9 @@ cd "$(dirname "$0")/.."
 many=${1:-2000}
 few=$((many / 10))
 command -v valgrind >/dev/null || { echo "valgrind is not installed (apt-get install valgrind)" >&2; exit 1; }
-cargo build --release --locked --quiet
+# shellcheck source=scripts/release-server.sh
+. scripts/release-server.sh
+build_release
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 
@@ -63,7 +65,7 @@ instructions() { # route, count
     local port
     port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
     RUST_LOG=warn valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null \
-        target/release/sente serve --addr "127.0.0.1:$port" >/dev/null 2>"$scratch/valgrind.log" &
+        "$binary" serve --addr "127.0.0.1:$port" >/dev/null 2>"$scratch/valgrind.log" &
     local server=$!
     python3 "$scratch/client.py" "$port" "$1" "$2" || { kill "$server"; exit 1; }
     kill -INT "$server"

@@ -17,11 +17,11 @@ if ! command -v podman >/dev/null || ! command -v runc >/dev/null; then
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq podman buildah runc fuse-overlayfs slirp4netns uidmap >/dev/null
 fi
 
-# The same build as the Dockerfile's build stage: static C runtime, no debug information.
-target=x86_64-unknown-linux-gnu
-RUSTFLAGS='-C target-feature=+crt-static' CARGO_PROFILE_RELEASE_DEBUG=false CARGO_PROFILE_RELEASE_STRIP=true \
-    cargo build --release --locked --quiet --target "$target"
-binary=target/$target/release/sente
+# The same build as the Dockerfile's build stage (static C runtime, no debug information), and
+# the binary the other scripts test, so CI reuses it.
+# shellcheck source=scripts/release-server.sh
+. scripts/release-server.sh
+build_release
 if readelf -d "$binary" | grep -q NEEDED; then
     echo "$binary needs shared libraries: it would not run on an empty image" >&2
     readelf -d "$binary" | grep NEEDED >&2
