@@ -3,7 +3,7 @@
 #
 #   build_release
 #
-# builds the binary the container image ships, exactly as the Dockerfile's build stage does
+# builds the binary the container image ships, as the Dockerfile's build stage does
 # (static C runtime, no debug information, stripped), and sets `binary` to its path. The
 # scripts measure and test that binary rather than `target/release/sente`, so what they report
 # is what is deployed, and CI builds the release binary once, not once per kind.
