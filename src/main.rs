@@ -254,17 +254,16 @@ fn healthcheck(args: HealthcheckArgs) -> ExitCode {
 
 fn serve(args: ServeArgs) -> Result<(), String> {
     return_large_blocks_to_the_system();
-    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
-    let logs = tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stdout()));
-    match args.log_format {
-        LogFormat::Text => logs.init(),
-        LogFormat::Json => logs.json().init(),
-    }
+    // Held to the end: dropping it writes out the lines still queued.
+    let (_log_writer, dropped_lines) = start_logging(args.log_format);
     let addr = listen_address(args.addr)?;
-    let mut state = sente::http::AppState::default();
+    let mut state = sente::http::AppState {
+        metrics: std::sync::Arc::new(
+            sente::http::metrics::Metrics::default()
+                .with_dropped_log_lines(move || dropped_lines.dropped_lines() as u64),
+        ),
+        ..Default::default()
+    };
     if let Some(ms) = args.tournament_time_limit_ms {
         state.tournament_time_limit = std::time::Duration::from_millis(ms);
     }
@@ -291,6 +290,68 @@ fn serve(args: ServeArgs) -> Result<(), String> {
     runtime
         .block_on(sente::http::run(addr, state))
         .map_err(|error| format!("cannot serve on {addr}: {error}"))
+}
+
+/// Installs the log subscriber: lines of `format`, filtered by `RUST_LOG` (default `info`),
+/// written to stdout by a thread of their own. Returns that thread, and the count of the lines
+/// it dropped.
+///
+/// Every request logs a line. Written in place, by the thread answering requests, a line is a
+/// `write` system call (stdout flushes at every newline), and when whatever reads stdout stops
+/// reading (a pipe nobody drains, a stalled log collector), the write blocks, and with it the
+/// whole service: with stdout piped to a process that never read, it stopped answering after
+/// 369 requests. Queued instead, lines go out in batches (a `BufWriter` that the writer thread
+/// flushes whenever the queue runs dry), and when the queue is full they are dropped and
+/// counted (`sente_log_lines_dropped_total`): a service that answers and loses log lines beats
+/// one that hangs with all of them.
+fn start_logging(format: LogFormat) -> (LogWriter, DroppedLines) {
+    let (writer, guard) = tracing_appender::non_blocking::NonBlockingBuilder::default()
+        .buffered_lines_limit(QUEUED_LOG_LINES)
+        .lossy(true)
+        .thread_name("sente-logs")
+        .finish(std::io::BufWriter::new(std::io::stdout()));
+    let dropped = writer.error_counter();
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let logs = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(writer)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stdout()));
+    match format {
+        LogFormat::Text => logs.init(),
+        LogFormat::Json => logs.json().init(),
+    }
+    (LogWriter(Some(guard)), dropped)
+}
+
+type DroppedLines = tracing_appender::non_blocking::ErrorCounter;
+
+/// Log lines that may wait for the writer thread: a fifth of a second or more of requests at
+/// full load, a few MiB at most.
+const QUEUED_LOG_LINES: usize = 16_384;
+
+/// The log's writer thread. Dropped, it writes out the lines still queued, waiting for that at
+/// most [`LOG_FLUSH_WAIT`].
+///
+/// The bound is ours: tracing-appender's guard waits a second at most for the thread, but when
+/// stdout is stuck and the queue full, it says so with `println!`, to that same stdout, and
+/// blocks for good. Dropped on a thread of its own, it can block there while the process exits.
+struct LogWriter(Option<tracing_appender::non_blocking::WorkerGuard>);
+
+const LOG_FLUSH_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
+
+impl Drop for LogWriter {
+    fn drop(&mut self) {
+        let Some(guard) = self.0.take() else {
+            return;
+        };
+        let (flushed, wait) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            drop(guard);
+            let _ = flushed.send(());
+        });
+        let _ = wait.recv_timeout(LOG_FLUSH_WAIT);
+    }
 }
 
 /// The position the arguments give; on the command line, unlike in a request, leaving both

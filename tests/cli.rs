@@ -256,3 +256,78 @@ fn without_a_subcommand_it_serves_with_serves_options_and_environment() {
     assert_eq!(code, 2);
     assert_eq!(stderr, "sente: PORT must be a port number, got \"http\"\n");
 }
+
+/// When whatever reads the log stops reading, the service goes on answering: the lines that do
+/// not fit the log's queue are dropped and counted, and SIGTERM still stops it. (Written in
+/// place, a log line blocked the service once the pipe was full, about 400 requests in.)
+#[test]
+fn a_log_nobody_reads_does_not_stop_the_service() {
+    use std::io::{Read, Write};
+    let (mut serving, first_line) =
+        start_serving(binary().args(["serve", "--addr", "127.0.0.1:0"]));
+    let address = listening_address(&first_line).to_string();
+    // The log is not read from here on: the pipe fills (64 KiB), then the queue (16,384
+    // lines). A request that hangs fails the test after the read timeout.
+    let mut stream = std::net::TcpStream::connect(&address).unwrap();
+    stream
+        .set_read_timeout(Some(std::time::Duration::from_secs(10)))
+        .unwrap();
+    let mut answer = Vec::new();
+    for request in 0..20_000 {
+        stream
+            .write_all(b"GET /healthz HTTP/1.1\r\nhost: sente\r\n\r\n")
+            .unwrap();
+        answer.clear();
+        let mut buffer = [0; 1024];
+        while !answer.ends_with(br#"{"status":"ok"}"#) {
+            let read = stream
+                .read(&mut buffer)
+                .unwrap_or_else(|error| panic!("request {request} was not answered: {error}"));
+            assert!(read > 0, "the connection closed at request {request}");
+            answer.extend_from_slice(&buffer[..read]);
+        }
+    }
+    let metrics = get(&address, "/metrics");
+    let dropped: u64 = metrics
+        .lines()
+        .find_map(|line| line.strip_prefix("sente_log_lines_dropped_total "))
+        .unwrap_or_else(|| panic!("the dropped lines are counted: {metrics}"))
+        .trim()
+        .parse()
+        .unwrap();
+    assert!(dropped > 0, "{metrics}");
+
+    // The queued lines cannot be written out: the process waits for them a while, then exits.
+    let killed = Command::new("kill")
+        .args(["-TERM", &serving.child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    let status = loop {
+        if let Some(status) = serving.child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "SIGTERM did not stop the service"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    assert_eq!(status.code(), Some(0));
+}
+
+/// The body of `GET path`, asked on a connection of its own.
+fn get(address: &str, path: &str) -> String {
+    use std::io::{Read, Write};
+    let mut stream = std::net::TcpStream::connect(address).unwrap();
+    write!(
+        stream,
+        "GET {path} HTTP/1.1\r\nhost: sente\r\nconnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).unwrap();
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    answer
+}

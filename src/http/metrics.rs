@@ -1,8 +1,9 @@
 //! `GET /metrics`: Prometheus metrics, encoded by the `prometheus-client` crate.
 //!
 //! Requests by route and status, request durations, nodes searched by algorithm, games played,
-//! tournaments in flight, and blocking tasks queued (spawned on tokio's blocking pool but not
-//! yet started: the sign that CPU-heavy work is waiting for threads).
+//! tournaments in flight, blocking tasks queued (spawned on tokio's blocking pool but not
+//! yet started: the sign that CPU-heavy work is waiting for threads), and log lines dropped
+//! because whatever reads the log fell behind.
 
 use std::future::Future;
 use std::pin::Pin;
@@ -13,8 +14,9 @@ use std::time::Instant;
 use axum::extract::State;
 use axum::http::{Request, Response, header};
 use axum::response::IntoResponse;
-use prometheus_client::encoding::EncodeLabelSet;
-use prometheus_client::metrics::counter::Counter;
+use prometheus_client::collector::Collector;
+use prometheus_client::encoding::{DescriptorEncoder, EncodeLabelSet, EncodeMetric};
+use prometheus_client::metrics::counter::{ConstCounter, Counter};
 use prometheus_client::metrics::family::Family;
 use prometheus_client::metrics::gauge::Gauge;
 use prometheus_client::metrics::histogram::{Histogram, exponential_buckets};
@@ -144,11 +146,45 @@ impl Metrics {
         })
     }
 
+    /// Reports `count()` at each scrape as `sente_log_lines_dropped_total`: the log lines the
+    /// log's writer dropped (`main.rs` says when it does). The count is kept by the writer,
+    /// so it is read rather than copied.
+    pub fn with_dropped_log_lines(
+        mut self,
+        count: impl Fn() -> u64 + Send + Sync + 'static,
+    ) -> Self {
+        self.registry
+            .register_collector(Box::new(DroppedLogLines(Box::new(count))));
+        self
+    }
+
     fn encode(&self) -> String {
         let mut text = String::new();
         prometheus_client::encoding::text::encode(&mut text, &self.registry)
             .expect("writing to a String does not fail");
         text
+    }
+}
+
+/// The collector behind [`Metrics::with_dropped_log_lines`].
+struct DroppedLogLines(Box<dyn Fn() -> u64 + Send + Sync>);
+
+impl std::fmt::Debug for DroppedLogLines {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_tuple("DroppedLogLines").field(&(self.0)()).finish()
+    }
+}
+
+impl Collector for DroppedLogLines {
+    fn encode(&self, mut encoder: DescriptorEncoder) -> std::fmt::Result {
+        let counter = ConstCounter::new((self.0)());
+        let metric = encoder.encode_descriptor(
+            "log_lines_dropped",
+            "Log lines dropped because the log's reader fell behind",
+            None,
+            counter.metric_type(),
+        )?;
+        counter.encode(metric)
     }
 }
 
