@@ -346,11 +346,14 @@ impl Drop for LogWriter {
             return;
         };
         let (flushed, wait) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
+        // Were no thread to be had, the guard is dropped here instead, as it would be without us.
+        let dropping = std::thread::Builder::new().spawn(move || {
             drop(guard);
             let _ = flushed.send(());
         });
-        let _ = wait.recv_timeout(LOG_FLUSH_WAIT);
+        if dropping.is_ok() {
+            let _ = wait.recv_timeout(LOG_FLUSH_WAIT);
+        }
     }
 }
 
