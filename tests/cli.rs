@@ -155,20 +155,9 @@ fn start_serving(command: &mut Command) -> (Serving, String) {
 /// Asks the service at `address` for /healthz, then stops it with SIGTERM; it must exit 0.
 /// Returns the rest of its log.
 fn answers_then_stops(mut serving: Serving, address: &str) -> String {
-    use std::io::{Read, Write};
-    let mut stream = std::net::TcpStream::connect(address).unwrap();
-    stream
-        .write_all(b"GET /healthz HTTP/1.1\r\nhost: sente\r\nconnection: close\r\n\r\n")
-        .unwrap();
-    let mut answer = String::new();
-    stream.read_to_string(&mut answer).unwrap();
-    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
-    let killed = Command::new("kill")
-        .args(["-TERM", &serving.child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(killed.success());
-    assert_eq!(serving.child.wait().unwrap().code(), Some(0));
+    use std::io::Read;
+    get(address, "/healthz");
+    assert_eq!(terminate(&mut serving).code(), Some(0));
     let mut rest = String::new();
     serving.logs.read_to_string(&mut rest).unwrap();
     assert!(rest.contains("SIGTERM received"), "{rest}");
@@ -298,23 +287,28 @@ fn a_log_nobody_reads_does_not_stop_the_service() {
     assert!(dropped > 0, "{metrics}");
 
     // The queued lines cannot be written out: the process waits for them a while, then exits.
+    assert_eq!(terminate(&mut serving).code(), Some(0));
+}
+
+/// Sends the service SIGTERM and returns how it exited; a service still running 30 s later
+/// fails the test instead of hanging it.
+fn terminate(serving: &mut Serving) -> std::process::ExitStatus {
     let killed = Command::new("kill")
         .args(["-TERM", &serving.child.id().to_string()])
         .status()
         .unwrap();
     assert!(killed.success());
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
-    let status = loop {
+    loop {
         if let Some(status) = serving.child.try_wait().unwrap() {
-            break status;
+            return status;
         }
         assert!(
             std::time::Instant::now() < deadline,
             "SIGTERM did not stop the service"
         );
         std::thread::sleep(std::time::Duration::from_millis(50));
-    };
-    assert_eq!(status.code(), Some(0));
+    }
 }
 
 /// The body of `GET path`, asked on a connection of its own.
