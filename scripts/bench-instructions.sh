@@ -13,10 +13,22 @@
 # Each route is counted twice, after FEW and after MANY requests; the difference divided by
 # MANY - FEW is the cost of one request, with start-up and shutdown cancelled out.
 #
-# Usage: scripts/bench-instructions.sh [many]   (default 2000; needs valgrind: apt-get install valgrind)
+# With --floor, it also counts POST /test/move-floor, the hook that reads /move's body and
+# answers /move's answer without doing /move's own work (see scripts/bench-http.sh), in a build
+# with the `test-hooks` feature: /move's cost over /healthz then splits into the HTTP work of a
+# body in and a longer answer out, and the route's own.
+#
+# Usage: scripts/bench-instructions.sh [--floor] [many]
+#        (default 2000; needs valgrind: apt-get install valgrind)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+floor=false
+if [ "${1:-}" = --floor ]; then
+    floor=true
+    export release_features=test-hooks
+    shift
+fi
 many=${1:-2000}
 few=$((many / 10))
 command -v valgrind >/dev/null || { echo "valgrind is not installed (apt-get install valgrind)" >&2; exit 1; }
@@ -43,9 +55,9 @@ connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 # that the server does the work wrk's requests cost it. (http.client writes the body apart from
 # the head, and adds headers of its own.)
 body = b'{"board":"X.O/.X./O..","algorithm":"alphabeta"}'
-if route == "/move":
+if route != "/healthz":  # /move, or the hook that reads its body
     head = (
-        f"POST /move HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+        f"POST {route} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
         f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n"
     )
     request = head.encode() + body
@@ -88,3 +100,9 @@ move=$(per_request /move)
 printf '  %-10s %8d\n' /move "$move"
 printf '  /move executes %d more than /healthz (%.2f times as many)\n' \
     "$((move - healthz))" "$(awk -v m="$move" -v h="$healthz" 'BEGIN { print m / h }')"
+if $floor; then
+    floor_cost=$(per_request /test/move-floor)
+    printf '  %-10s %8d\n' /test/move-floor "$floor_cost"
+    printf '  of the %d more: %d carrying the body and the longer answer (the floor), %d the route'"'"'s own work\n' \
+        "$((move - healthz))" "$((floor_cost - healthz))" "$((move - floor_cost))"
+fi

@@ -6,7 +6,9 @@
 # builds the binary the container image ships, as the Dockerfile's build stage does
 # (static C runtime, no debug information, stripped), and sets `binary` to its path. The
 # scripts measure and test that binary rather than `target/release/sente`, so what they report
-# is what is deployed, and CI builds the release binary once, not once per kind.
+# is what is deployed, and CI builds the release binary once, not once per kind. With
+# `release_features` set (`test-hooks`, for a measurement that needs a hook route), the same
+# build has those features too.
 #
 #   start_server [PREFIX...] -- [SERVE ARGS...]
 #
@@ -21,7 +23,8 @@ build_release() {
     local target
     target=$(rustc -vV | sed -n 's/^host: //p')
     RUSTFLAGS='-C target-feature=+crt-static' CARGO_PROFILE_RELEASE_DEBUG=false \
-        CARGO_PROFILE_RELEASE_STRIP=true cargo build --release --locked --quiet --target "$target"
+        CARGO_PROFILE_RELEASE_STRIP=true cargo build --release --locked --quiet --target "$target" \
+        ${release_features:+--features "$release_features"}
     binary=target/$target/release/sente
 }
 

@@ -1430,6 +1430,36 @@ async fn a_panic_becomes_a_500_problem_and_the_server_lives_on() {
     );
 }
 
+/// The floor hook answers what `/move` answers to the benchmark's request, byte for byte but
+/// for the time taken, with the same headers: measured beside `/move`, the difference is then
+/// the route's own work and nothing else.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_move_floor_hook_answers_what_move_answers() {
+    use sente::http::hooks::{BENCH_MOVE_ANSWER, BENCH_MOVE_BODY};
+    // `"elapsed_us":N` with N replaced by 0.
+    let timeless = |text: &str| {
+        let (before, after) = text.split_once(r#""elapsed_us":"#).expect(text);
+        let after = after.trim_start_matches(|c: char| c.is_ascii_digit());
+        format!(r#"{before}"elapsed_us":0{after}"#)
+    };
+    let url = start().await;
+    let mut answers = Vec::new();
+    for path in ["/move", "/test/move-floor"] {
+        let response = post_text(&url, path, BENCH_MOVE_BODY).await;
+        assert_eq!(response.status(), StatusCode::OK, "{path}");
+        let mut headers: Vec<_> = response
+            .headers()
+            .iter()
+            .filter(|(name, _)| *name != "date" && *name != "content-length")
+            .map(|(name, value)| format!("{name}: {value:?}"))
+            .collect();
+        headers.sort();
+        answers.push((headers, timeless(&response.text().await.unwrap())));
+    }
+    assert_eq!(answers[0].1, timeless(BENCH_MOVE_ANSWER));
+    assert_eq!(answers[0], answers[1]);
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn heavy_work_beyond_the_queue_is_refused_at_once_and_cheap_work_still_answers() {
     let url = start_with_one_heavy_slot(0).await;

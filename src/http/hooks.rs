@@ -1,16 +1,21 @@
-//! Routes that panic on purpose, compiled only with the `test-hooks` feature (the crate's own
-//! tests turn it on): they prove that a panic in a handler or in a blocking task becomes a 500
-//! problem and the server lives on. They are not part of the API, nor of openapi.yaml.
+//! Routes for the crate's own tests and measurements, compiled only with the `test-hooks`
+//! feature: two that panic on purpose, proving that a panic in a handler or in a blocking task
+//! becomes a 500 problem and the server lives on, and one that measures what `POST /move` costs
+//! the server before any of its own work. They are not part of the API, nor of openapi.yaml.
 
-use axum::routing::{MethodRouter, get};
+use axum::http::{HeaderValue, header};
+use axum::response::IntoResponse;
+use axum::routing::{MethodRouter, get, post};
 
 use super::AppState;
+use super::body::JsonBody;
 use crate::api::Problem;
 
-pub(super) fn routes() -> [(&'static str, MethodRouter<AppState>); 2] {
+pub(super) fn routes() -> [(&'static str, MethodRouter<AppState>); 3] {
     [
         ("/test/panic", get(panic_in_handler)),
         ("/test/panic-blocking", get(panic_in_blocking_task)),
+        ("/test/move-floor", post(move_floor)),
     ]
 }
 
@@ -28,4 +33,26 @@ async fn panic_in_blocking_task(
         })
         .await
         .map_err(super::problem::task_failed)
+}
+
+/// The request body `scripts/bench-http.sh` posts to `/move`.
+pub const BENCH_MOVE_BODY: &str = r#"{"board":"X.O/.X./O..","algorithm":"alphabeta"}"#;
+
+/// The answer `/move` gives to [`BENCH_MOVE_BODY`] (a test checks it, but for `elapsed_us`).
+pub const BENCH_MOVE_ANSWER: &str = r#"{"move":8,"row":2,"col":2,"score":1.0,"exact":true,"plies_to_end":1,"nodes":59,"pv":[8],"algorithm":"alphabeta","game":"tictactoe","elapsed_us":2,"board":"X.O/.X./O.X","status":"x_won"}"#;
+
+/// `POST /move` less its own work: the body is read as `/move` reads it and the answer is
+/// `/move`'s to the benchmark's request, copied into a fresh buffer as `/move`'s encoder
+/// writes one, but nothing is decoded, checked, searched or encoded. Beside `/healthz` and
+/// `/move` (`scripts/bench-http.sh --floor`), it tells what carrying a body in and a longer
+/// answer out costs on this stack, apart from what the route's own work costs.
+async fn move_floor(JsonBody(body): JsonBody) -> impl IntoResponse {
+    std::hint::black_box(body);
+    (
+        [(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/json"),
+        )],
+        BENCH_MOVE_ANSWER.as_bytes().to_vec(),
+    )
 }

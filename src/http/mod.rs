@@ -14,7 +14,7 @@ mod etag;
 mod header_list;
 pub mod healthcheck;
 #[cfg(feature = "test-hooks")]
-mod hooks;
+pub mod hooks;
 mod json;
 mod match_play;
 pub mod metrics;
