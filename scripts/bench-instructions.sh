@@ -95,14 +95,14 @@ per_request() { # route
 
 echo "instructions per request (valgrind, $few and $many requests over one connection)"
 healthz=$(per_request /healthz)
-printf '  %-10s %8d\n' /healthz "$healthz"
+printf '  %-16s %8d\n' /healthz "$healthz"
 move=$(per_request /move)
-printf '  %-10s %8d\n' /move "$move"
+printf '  %-16s %8d\n' /move "$move"
 printf '  /move executes %d more than /healthz (%.2f times as many)\n' \
     "$((move - healthz))" "$(awk -v m="$move" -v h="$healthz" 'BEGIN { print m / h }')"
 if $floor; then
     floor_cost=$(per_request /test/move-floor)
-    printf '  %-10s %8d\n' /test/move-floor "$floor_cost"
+    printf '  %-16s %8d\n' /test/move-floor "$floor_cost"
     printf '  of the %d more: %d carrying the body and the longer answer (the floor), %d the route'"'"'s own work\n' \
         "$((move - healthz))" "$((floor_cost - healthz))" "$((move - floor_cost))"
 fi

@@ -1458,6 +1458,21 @@ async fn the_move_floor_hook_answers_what_move_answers() {
     }
     assert_eq!(answers[0].1, timeless(BENCH_MOVE_ANSWER));
     assert_eq!(answers[0], answers[1]);
+    // And the scripts post that very body.
+    for (script, line) in [
+        ("bench-http.sh", format!("wrk.body = '{BENCH_MOVE_BODY}'")),
+        (
+            "bench-instructions.sh",
+            format!("body = b'{BENCH_MOVE_BODY}'"),
+        ),
+    ] {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/").to_owned() + script;
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(
+            text.contains(&line),
+            "{script} does not post {BENCH_MOVE_BODY}"
+        );
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
