@@ -70,6 +70,11 @@ server_ticks() {
 }
 ticks_per_second=$(getconf CLK_TCK)
 
+# Where a load of route keeps its requests per second, for the ratios of its round.
+rps_file() { # route
+    echo "$scratch/$(echo "$1" | tr -dc '[:lower:]').rps"
+}
+
 run() { # name, extra wrk arguments...
     local name=$1
     shift
@@ -92,9 +97,16 @@ run() { # name, extra wrk arguments...
     steal=$(echo "$before $after" | awk '{ printf "%.1f", ($3 > $1 ? 100 * ($4 - $2) / ($3 - $1) : 0) }')
     printf '  %-9s %9s req/s   p99 %7s   %s   steal %4s%%   %s\n' \
         "$name" "$rps" "$p99" "$cost" "$steal" "${errors:-no errors}"
-    echo "$rps" >"$scratch/$(echo "$name" | tr -dc '[:lower:]').rps"
+    echo "$rps" >"$(rps_file "$name")"
     awk -v steal="$steal" -v limit="$steal_limit" 'BEGIN { exit !(steal > limit) }' && echo "$name" >>"$scratch/stolen"
     true
+}
+
+# Prints route's req/s over /healthz's in the round just run, and adds the line to file.
+ratio() { # route, file
+    awk -v h="$(cat "$(rps_file /healthz)")" -v m="$(cat "$(rps_file "$1")")" \
+        -v route="$1" 'BEGIN { printf "  %s : /healthz = %.1f%%\n", route, 100 * m / h }' |
+        tee -a "$scratch/$2"
 }
 
 echo "wrk -t$threads -c64 -d$duration ${client_cpus:+($client_cpus) }against the release binary${release_features:+ with $release_features}${server_cpus[*]:+ (${server_cpus[*]})}, $runs runs"
@@ -110,13 +122,8 @@ for i in $(seq "$runs"); do
     for name in "${loads[@]}"; do
         if [ "$name" = /healthz ]; then run "$name"; else run "$name" -s "$scratch/move.lua"; fi
     done
-    awk -v h="$(cat "$scratch/healthz.rps")" -v m="$(cat "$scratch/move.rps")" \
-        'BEGIN { printf "  /move : /healthz = %.1f%%\n", 100 * m / h }' | tee -a "$scratch/ratios"
-    if $floor; then
-        awk -v h="$(cat "$scratch/healthz.rps")" -v m="$(cat "$scratch/testmovefloor.rps")" \
-            'BEGIN { printf "  /test/move-floor : /healthz = %.1f%%\n", 100 * m / h }' |
-            tee -a "$scratch/floor-ratios"
-    fi
+    ratio /move ratios
+    $floor && ratio /test/move-floor floor-ratios
 done
 median() { # file of "... = N%" lines
     sort -t= -k2 -n "$1" | awk -F'= ' '{ ratio[NR] = $2 } END { print ratio[int((NR + 1) / 2)] }'

@@ -3,8 +3,7 @@
 //! becomes a 500 problem and the server lives on, and one that measures what `POST /move` costs
 //! the server before any of its own work. They are not part of the API, nor of openapi.yaml.
 
-use axum::http::{HeaderValue, header};
-use axum::response::IntoResponse;
+use axum::response::Response;
 use axum::routing::{MethodRouter, get, post};
 
 use super::AppState;
@@ -42,17 +41,11 @@ pub const BENCH_MOVE_BODY: &str = r#"{"board":"X.O/.X./O..","algorithm":"alphabe
 pub const BENCH_MOVE_ANSWER: &str = r#"{"move":8,"row":2,"col":2,"score":1.0,"exact":true,"plies_to_end":1,"nodes":59,"pv":[8],"algorithm":"alphabeta","game":"tictactoe","elapsed_us":2,"board":"X.O/.X./O.X","status":"x_won"}"#;
 
 /// `POST /move` less its own work: the body is read as `/move` reads it and the answer is
-/// `/move`'s to the benchmark's request, copied into a fresh buffer as `/move`'s encoder
-/// writes one, but nothing is decoded, checked, searched or encoded. Beside `/healthz` and
+/// `/move`'s to the benchmark's request, copied into a fresh buffer and answered as `/move`'s
+/// encoder answers one, but nothing is decoded, checked, searched or encoded. Beside `/healthz` and
 /// `/move` (`scripts/bench-http.sh --floor`), it tells what carrying a body in and a longer
 /// answer out costs on this stack, apart from what the route's own work costs.
-async fn move_floor(JsonBody(body): JsonBody) -> impl IntoResponse {
+async fn move_floor(JsonBody(body): JsonBody) -> Response {
     std::hint::black_box(body);
-    (
-        [(
-            header::CONTENT_TYPE,
-            HeaderValue::from_static("application/json"),
-        )],
-        BENCH_MOVE_ANSWER.as_bytes().to_vec(),
-    )
+    super::json::encoded(BENCH_MOVE_ANSWER.as_bytes().to_vec())
 }

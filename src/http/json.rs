@@ -18,14 +18,7 @@ impl<T: Serialize> IntoResponse for Json<T> {
     fn into_response(self) -> Response {
         let mut body = Vec::with_capacity(512);
         match serde_json::to_writer(&mut body, &self.0) {
-            Ok(()) => (
-                [(
-                    header::CONTENT_TYPE,
-                    HeaderValue::from_static("application/json"),
-                )],
-                body,
-            )
-                .into_response(),
+            Ok(()) => encoded(body),
             // Only a `Serialize` impl that fails gets here (serde_json writes a float that is
             // not finite as null); still an error like every other, a problem.
             Err(error) => {
@@ -39,6 +32,18 @@ impl<T: Serialize> IntoResponse for Json<T> {
             }
         }
     }
+}
+
+/// A `200 OK` with `body`, JSON already encoded, as its `application/json` body.
+pub(super) fn encoded(body: Vec<u8>) -> Response {
+    (
+        [(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/json"),
+        )],
+        body,
+    )
+        .into_response()
 }
 
 #[cfg(test)]
