@@ -9,7 +9,8 @@ use sente::api::play::MoveJob;
 use sente::api::request::MoveRequest;
 use sente::search::Budget;
 
-const BODY: &[u8] = br#"{"board":"X.O/.X./O..","algorithm":"alphabeta"}"#;
+/// The body the scripts post (a test in `tests/http.rs` checks that they do).
+const BODY: &[u8] = sente::http::hooks::BENCH_MOVE_BODY.as_bytes();
 
 fn move_request(c: &mut Criterion) {
     let mut group = c.benchmark_group("POST /move without HTTP");
