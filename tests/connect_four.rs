@@ -1,103 +1,104 @@
-//! Connect Four's solver against Pascal Pons' benchmark positions, whose exact scores are known.
-//!
-//! The sets live in `../shared/data/connect4/` beside the project (format in its README): every
-//! position of End-Easy (L3_R1) and Middle-Easy (L2_R1), and a fixed sample of the harder sets.
-//! The full sets run in `cargo bench --bench connect_four`.
+//! Connect Four's solver, checked without outside data: against a plain negamax written here
+//! from the definition of Pons' score, on positions from seeded random games. The checks
+//! against Pons' own benchmark sets are the reference suite (`tests/reference.rs`).
 
-use std::path::PathBuf;
+use std::time::Duration;
 
-use sente::game::{ConnectFour, Game};
+use sente::game::{ConnectFour, Game, Outcome};
 use sente::search::connect_four::{Solver, plies_to_end};
+use sente::search::{Strategy, Tiebreak, search};
 
-/// The positions of a set with their scores; panics with a clear message when the data is
-/// missing, rather than letting the tests pass without it.
-fn load(set: &str) -> Vec<(String, ConnectFour, i32)> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/data/connect4")
-        .join(set);
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|error| {
-        panic!(
-            "cannot read the Connect Four test set {}: {error}. The benchmark positions are \
-             expected in ../shared/data/connect4/ beside the project.",
-            path.display()
-        )
-    });
-    text.lines()
-        .map(|line| {
-            let (moves, score) = line.split_once(' ').expect("a line is `<moves> <score>`");
-            let position = ConnectFour::from_pons_moves(moves).expect("the set's moves are legal");
-            (moves.to_owned(), position, score.parse().expect("a score"))
-        })
-        .collect()
-}
-
-fn check(set: &str, every: usize) {
-    let positions = load(set);
-    assert_eq!(positions.len(), 1000, "{set} has 1,000 positions");
-    let mut checked = 0;
-    for (moves, position, expected) in positions.iter().step_by(every) {
-        let score = Solver::default().solve(position);
-        assert_eq!(score, Some(*expected), "{set}: {moves}");
-        checked += 1;
+/// Positions `plies` plies into random games that are still in progress, from a fixed seed.
+fn random_positions(count: usize, plies: usize, mut seed: u64) -> Vec<ConnectFour> {
+    // splitmix64: a fixed, dependency-free stream, so the positions never change.
+    let mut next = move || {
+        seed = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = seed;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    };
+    let mut positions = Vec::new();
+    while positions.len() < count {
+        let mut game = ConnectFour::start();
+        while game.ply() < plies && !game.outcome().is_over() {
+            let moves: Vec<_> = game.legal_moves().collect();
+            game = game.play(moves[next() as usize % moves.len()]);
+        }
+        // A position where the side to move wins at once is not worth a search.
+        if game.ply() == plies && !game.outcome().is_over() && !game.can_win_next() {
+            positions.push(game);
+        }
     }
-    assert!(checked > 0);
+    positions
+}
+
+/// Pons' score by its definition, for the side to move: positive when it wins, 22 minus the
+/// winner's discs at the end (so a quicker win scores more), 0 for a draw. Plain negamax with
+/// an alpha-beta window and nothing else: slow, and obviously right.
+fn pons_score(game: &ConnectFour, mut alpha: i32, beta: i32) -> i32 {
+    match game.outcome() {
+        // The player who just moved won, with (ply + 1) / 2 discs on the board.
+        Outcome::Won(_) => return -(22 - (game.ply() as i32 + 1) / 2),
+        Outcome::Draw => return 0,
+        Outcome::InProgress => {}
+    }
+    for mv in game.legal_moves() {
+        let score = -pons_score(&game.play(mv), -beta, -alpha);
+        if score >= beta {
+            return score;
+        }
+        alpha = alpha.max(score);
+    }
+    alpha
 }
 
 #[test]
-fn end_easy_every_position() {
-    check("Test_L3_R1", 1);
-}
-
-#[test]
-fn middle_easy_every_position() {
-    check("Test_L2_R1", 1);
-}
-
-#[test]
-fn middle_medium_sample() {
-    check("Test_L2_R2", 50);
-}
-
-#[test]
-fn begin_easy_sample() {
-    check("Test_L1_R1", 50);
-}
-
-#[test]
-fn begin_medium_sample() {
-    check("Test_L1_R2", 200);
+fn the_solver_agrees_with_plain_negamax_near_the_end() {
+    for position in random_positions(30, 24, 2026) {
+        let expected = pons_score(&position, -22, 22);
+        assert_eq!(
+            Solver::default().solve(&position),
+            Some(expected),
+            "{position}"
+        );
+    }
 }
 
 #[test]
 fn plies_to_end_agree_with_the_scores_definition() {
-    // Pons' score is 22 minus the winner's discs at the end; plies_to_end counts the plies to
-    // that end, so the winner's discs follow back from it.
-    for (moves, position, score) in load("Test_L3_R1").iter().take(200) {
-        let plies = plies_to_end(position, *score) as usize;
-        let end = position.moves_played() + plies;
-        assert!(end <= 42, "{moves}");
-        if *score != 0 {
+    for position in random_positions(40, 28, 7) {
+        let score = Solver::default().solve(&position).unwrap();
+        let end = position.ply() + plies_to_end(&position, score) as usize;
+        assert!(end <= 42, "{position}");
+        if score != 0 {
             let winner_discs = end.div_ceil(2) as i32;
-            assert_eq!(22 - winner_discs, score.abs(), "{moves}");
+            assert_eq!(22 - winner_discs, score.abs(), "{position}");
         } else {
-            assert_eq!(end, 42, "a draw fills the board: {moves}");
+            assert_eq!(end, 42, "a Connect Four draw fills the board: {position}");
         }
     }
 }
 
 #[test]
 fn the_solver_answers_exactly_in_time_or_says_it_did_not() {
-    use sente::search::{Strategy, Tiebreak, search};
-    use std::time::Duration;
     let solver = |ms| Strategy::Solver {
         time_limit: Some(Duration::from_millis(ms)),
         tiebreak: Tiebreak::First,
     };
-    // A middle-game position: solved well within a second, and the move achieves the score.
-    let (moves, position, expected) = load("Test_L2_R1").swap_remove(0);
+    // A position in the middle game: solved well within a second, and the move achieves the
+    // score.
+    let position = random_positions(1, 20, 11).remove(0);
+    let expected = Solver::default().solve(&position).unwrap();
     let result = search(&position, &solver(1000), 0).unwrap();
-    assert!(result.exact, "{moves}");
-    assert_eq!(result.score, f64::from(expected.signum()), "{moves}");
+    assert!(result.exact, "{position}");
+    assert_eq!(result.score, f64::from(expected.signum()), "{position}");
+    let after = position.play(result.best_move);
+    assert_eq!(
+        Solver::default().solve(&after).map(|score| -score),
+        Some(expected),
+        "the move keeps the score: {position}"
+    );
     // The empty board cannot be solved in 50 ms: a move all the same, not claimed exact.
     let result = search(&ConnectFour::start(), &solver(50), 0).unwrap();
     assert!(!result.exact);
@@ -105,10 +106,5 @@ fn the_solver_answers_exactly_in_time_or_says_it_did_not() {
         result.elapsed < Duration::from_secs(2),
         "{:?}",
         result.elapsed
-    );
-    assert!(
-        ConnectFour::start()
-            .parse_move(usize::from(result.best_move))
-            .is_ok()
     );
 }

@@ -1,0 +1,121 @@
+//! The reference suite: Sente against outside data with known answers. Connect Four's solver
+//! against Pascal Pons' benchmark positions, whose exact scores are known.
+//!
+//! It needs the sets in `../shared/data/connect4/` beside the project (format in its README), so
+//! it is not part of `cargo test`: it runs with
+//! `cargo test --release --features reference-data --test reference` (as `.ci/run` does), and
+//! fails at once, saying what is missing, when the data is not there. It checks every position of
+//! End-Easy (L3_R1) and Middle-Easy (L2_R1), and a fixed sample of the harder sets; the full sets
+//! run in `cargo bench --bench connect_four`. The Connect Four checks that need no outside data
+//! are in `tests/connect_four.rs`.
+
+use std::path::PathBuf;
+
+use sente::game::{ConnectFour, Game};
+use sente::search::connect_four::{Solver, plies_to_end};
+
+/// The positions of a set with their scores; panics with a clear message when the data is
+/// missing, rather than letting the tests pass without it.
+fn load(set: &str) -> Vec<(String, ConnectFour, i32)> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data/connect4");
+    let path = dir.join(set);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|error| {
+        panic!(
+            "the reference suite needs Pascal Pons' Connect Four test sets, and {} cannot be \
+             read ({error}). Put the six sets (Test_L1_R1 ... Test_L3_R1, from \
+             http://blog.gamesolver.org/solving-connect-four/02-test-protocol/) in {}, or run \
+             the default suite alone: cargo test --release",
+            path.display(),
+            dir.display()
+        )
+    });
+    text.lines()
+        .map(|line| {
+            let (moves, score) = line.split_once(' ').expect("a line is `<moves> <score>`");
+            let position = ConnectFour::from_pons_moves(moves).expect("the set's moves are legal");
+            (moves.to_owned(), position, score.parse().expect("a score"))
+        })
+        .collect()
+}
+
+fn check(set: &str, every: usize) {
+    let positions = load(set);
+    assert_eq!(positions.len(), 1000, "{set} has 1,000 positions");
+    let mut checked = 0;
+    for (moves, position, expected) in positions.iter().step_by(every) {
+        let score = Solver::default().solve(position);
+        assert_eq!(score, Some(*expected), "{set}: {moves}");
+        checked += 1;
+    }
+    assert!(checked > 0);
+}
+
+#[test]
+fn end_easy_every_position() {
+    check("Test_L3_R1", 1);
+}
+
+#[test]
+fn middle_easy_every_position() {
+    check("Test_L2_R1", 1);
+}
+
+#[test]
+fn middle_medium_sample() {
+    check("Test_L2_R2", 50);
+}
+
+#[test]
+fn begin_easy_sample() {
+    check("Test_L1_R1", 50);
+}
+
+#[test]
+fn begin_medium_sample() {
+    check("Test_L1_R2", 200);
+}
+
+#[test]
+fn plies_to_end_agree_with_the_scores_definition() {
+    // Pons' score is 22 minus the winner's discs at the end; plies_to_end counts the plies to
+    // that end, so the winner's discs follow back from it.
+    for (moves, position, score) in load("Test_L3_R1").iter().take(200) {
+        let plies = plies_to_end(position, *score) as usize;
+        let end = position.moves_played() + plies;
+        assert!(end <= 42, "{moves}");
+        if *score != 0 {
+            let winner_discs = end.div_ceil(2) as i32;
+            assert_eq!(22 - winner_discs, score.abs(), "{moves}");
+        } else {
+            assert_eq!(end, 42, "a draw fills the board: {moves}");
+        }
+    }
+}
+
+#[test]
+fn the_solver_answers_exactly_in_time_or_says_it_did_not() {
+    use sente::search::{Strategy, Tiebreak, search};
+    use std::time::Duration;
+    let solver = |ms| Strategy::Solver {
+        time_limit: Some(Duration::from_millis(ms)),
+        tiebreak: Tiebreak::First,
+    };
+    // A middle-game position: solved well within a second, and the move achieves the score.
+    let (moves, position, expected) = load("Test_L2_R1").swap_remove(0);
+    let result = search(&position, &solver(1000), 0).unwrap();
+    assert!(result.exact, "{moves}");
+    assert_eq!(result.score, f64::from(expected.signum()), "{moves}");
+    // The empty board cannot be solved in 50 ms: a move all the same, not claimed exact.
+    let result = search(&ConnectFour::start(), &solver(50), 0).unwrap();
+    assert!(!result.exact);
+    assert!(
+        result.elapsed < Duration::from_secs(2),
+        "{:?}",
+        result.elapsed
+    );
+    assert!(
+        ConnectFour::start()
+            .parse_move(usize::from(result.best_move))
+            .is_ok()
+    );
+}
