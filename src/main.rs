@@ -10,7 +10,7 @@ use serde_json::{Map, Value};
 
 use sente::api::Problem;
 use sente::api::board::BoardSpec;
-use sente::api::knobs::PlayerSpec;
+use sente::api::knobs::{PLAYER_FIELDS, PlayerSpec};
 use sente::api::match_play::TournamentJob;
 use sente::api::play::MoveJob;
 use sente::api::request::{MoveRequest, PositionSpec, TournamentRequest};
@@ -39,15 +39,24 @@ enum Command {
     Serve(ServeArgs),
     /// Exit 0 if the service answers GET /healthz, 1 otherwise (for container health checks).
     Healthcheck(HealthcheckArgs),
-    /// Search one position and print the result as JSON (the same as POST /move).
-    #[command(
-        after_help = "A knob that does not apply to the algorithm is an error. Every \
-                            knob's default and limits: GET /algorithms on a running service."
-    )]
-    Move(MoveArgs),
+    /// Choose a move in a position and print the answer as JSON (as POST /move).
+    #[command(after_help = PLAYER_HELP)]
+    Move(SearchArgs),
+    /// Score every legal move of a position and print them as JSON, best first (as POST
+    /// /analyze).
+    #[command(after_help = PLAYER_HELP)]
+    Analyze(SearchArgs),
     /// Play games between two players and print the result as JSON (as POST /tournament).
+    #[command(after_help = PLAYER_HELP)]
     Tournament(TournamentArgs),
 }
+
+/// How a player is written, for the help of the commands that take one.
+const PLAYER_HELP: &str = "A player is ALGORITHM[:KNOB=VALUE,...]: the algorithm (random, \
+    minimax, negamax, alphabeta, mcs, mcts, solver) and its knobs, named as in the API, e.g. \
+    'alphabeta:depth=3,transposition_table=true' or 'mcts:simulations=1000, uct_c=1'. A knob the \
+    algorithm does not take is an error. Every knob's default and limits per game: GET \
+    /algorithms?game=GAME on a running service, or docs/algorithms.md.";
 
 #[derive(Args)]
 struct ServeArgs {
@@ -95,86 +104,62 @@ enum LogFormat {
     Json,
 }
 
+/// The position: the same fields as a request's, with the same meaning.
 #[derive(Args)]
 struct PositionArgs {
     /// The game: tictactoe (the default) or connect4.
     #[arg(long)]
     game: Option<String>,
-    /// The board in text form, e.g. X.O/.X./..O (default: the empty board).
+    /// The board in text form, e.g. X.O/.X./..O (GET /games describes each game's).
     #[arg(long, conflicts_with = "moves")]
     board: Option<String>,
-    /// The moves played from the empty board, comma-separated, e.g. 4,0,8.
-    #[arg(long, value_delimiter = ',', allow_negative_numbers = true)]
-    moves: Option<Vec<i64>>,
+    /// The moves played from the start, comma-separated, e.g. 4,0,8; '' is the empty board.
+    #[arg(long)]
+    moves: Option<String>,
 }
 
+/// `move` and `analyze`: a position and the player that searches it.
 #[derive(Args)]
-struct MoveArgs {
+struct SearchArgs {
+    /// The algorithm and its knobs, as ALGORITHM[:KNOB=VALUE,...], with the API's names:
+    /// alphabeta:depth=3,transposition_table=true or mcts:simulations=1000 [default:
+    /// alphabeta].
+    player: Option<String>,
     #[command(flatten)]
     position: PositionArgs,
-    /// random, minimax, negamax, alphabeta, mcs, mcts or solver (default: alphabeta).
-    #[arg(long)]
-    algorithm: Option<String>,
-    /// minimax, negamax, alphabeta: plies to search (default: to the end of the game).
-    #[arg(long)]
-    depth: Option<u64>,
-    /// mcs: random playouts after each legal move.
-    #[arg(long)]
-    playouts: Option<u64>,
-    /// mcts: simulations (select, expand, playout, back up).
-    #[arg(long)]
-    simulations: Option<u64>,
-    /// mcts: the exploration constant c of UCB1.
-    #[arg(long)]
-    uct_c: Option<f64>,
-    /// mcts: visits after which a leaf is expanded.
-    #[arg(long)]
-    expand_threshold: Option<u64>,
-    /// alphabeta, solver: deepen until this much time has passed; mcs, mcts: stop sampling then.
-    #[arg(long)]
-    time_limit_ms: Option<u64>,
-    /// alphabeta: use a transposition table.
-    #[arg(long)]
-    transposition_table: bool,
-    /// alphabeta: let symmetric positions share the search.
-    #[arg(long)]
-    symmetry: bool,
-    /// alphabeta: order moves (table move, killers, history, centre first).
-    #[arg(long)]
-    ordering: bool,
-    /// alphabeta: principal variation search.
-    #[arg(long)]
-    pvs: bool,
-    /// first, random or traps: how exact algorithms choose among equally good moves.
-    #[arg(long)]
-    tiebreak: Option<String>,
-    /// Seed of the randomised algorithms (default: drawn and reported).
-    #[arg(long)]
-    seed: Option<u64>,
+    /// Seed of the randomised algorithms [default: drawn and reported].
+    #[arg(long, allow_negative_numbers = true)]
+    seed: Option<i128>,
 }
 
 #[derive(Args)]
 struct TournamentArgs {
     /// Player A, as ALGORITHM[:KNOB=VALUE,...], e.g. mcts:simulations=1000.
-    #[arg(long, short = 'a')]
-    a: String,
+    player_a: String,
     /// Player B, in the same form.
-    #[arg(long, short = 'b')]
-    b: String,
-    /// Number of games; A moves first in the even-numbered ones.
-    #[arg(long)]
-    games: Option<u64>,
-    /// Index of the first game, to split one tournament across machines.
-    #[arg(long)]
-    first_game: Option<u64>,
-    /// Seed of every game's random choices (default: drawn and reported).
-    #[arg(long)]
-    seed: Option<u64>,
-    /// Threads to play on (default: all cores).
+    player_b: String,
+    /// Number of games; A moves first in the even-numbered ones [default: the game's, as GET
+    /// /games says].
+    #[arg(long, allow_negative_numbers = true)]
+    games: Option<i128>,
+    /// Index of the first game, to split one tournament across machines [default: 0].
+    #[arg(long, allow_negative_numbers = true)]
+    first_game: Option<i128>,
+    /// Seed of every game's random choices [default: drawn and reported].
+    #[arg(long, allow_negative_numbers = true)]
+    seed: Option<i128>,
+    /// Threads to play on [default: all cores].
     #[arg(long)]
     threads: Option<usize>,
-    #[command(flatten)]
-    start: PositionArgs,
+    /// The game: tictactoe (the default) or connect4.
+    #[arg(long)]
+    game: Option<String>,
+    /// The board every game starts from, in text form [default: the empty board].
+    #[arg(long, conflicts_with = "moves")]
+    board: Option<String>,
+    /// The moves every game starts after, comma-separated [default: none].
+    #[arg(long)]
+    moves: Option<String>,
 }
 
 fn main() -> ExitCode {
@@ -183,11 +168,10 @@ fn main() -> ExitCode {
         None => serve(cli.serve),
         Some(Command::Serve(args)) => serve(args),
         Some(Command::Healthcheck(args)) => return healthcheck(args),
-        // A request's problem says which field is wrong, as the service's answer would.
-        Some(Command::Move(args)) => run_move(args).map_err(|problem| problem.to_string()),
-        Some(Command::Tournament(args)) => {
-            run_tournament(args).map_err(|problem| problem.to_string())
-        }
+        // A request's problem is said with the flag or the player at fault.
+        Some(Command::Move(args)) => run_search(args, Search::Move),
+        Some(Command::Analyze(args)) => run_search(args, Search::Analyze),
+        Some(Command::Tournament(args)) => run_tournament(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -357,90 +341,167 @@ impl Drop for LogWriter {
     }
 }
 
-/// The position the arguments give; on the command line, unlike in a request, leaving both
-/// out means the empty board (the flags' documented default).
-fn position(args: PositionArgs) -> PositionSpec {
-    match (args.board, args.moves) {
-        (None, None) => PositionSpec::start(),
-        (board, moves) => PositionSpec {
-            board: board.map(BoardSpec::Text),
-            moves,
-        },
+/// What `move` or `analyze` asks of the player.
+#[derive(Copy, Clone)]
+enum Search {
+    Move,
+    Analyze,
+}
+
+fn run_search(args: SearchArgs, search: Search) -> Result<(), String> {
+    let player_text = args.player.as_deref().unwrap_or("alphabeta");
+    let player =
+        player(player_text).map_err(|problem| in_player("the player", player_text, problem))?;
+    // As in a request, the position is given, never assumed: `--moves ''` is the empty board.
+    if args.position.board.is_none() && args.position.moves.is_none() {
+        return Err(
+            "give the position: --board X.O/.X./..O, or --moves 4,0,8 (the moves \
+                    played from the start; --moves '' is the empty board)"
+                .to_owned(),
+        );
+    }
+    let request = MoveRequest {
+        game: args.position.game,
+        position: position(args.position.board, args.position.moves.as_deref())?,
+        seed: args.seed,
+        player,
+    };
+    let in_request = |problem: Problem| match problem.field.as_deref() {
+        Some(field) if PLAYER_FIELDS.contains(&field) => {
+            in_player("the player", player_text, problem)
+        }
+        _ => flagged(problem),
+    };
+    let job = MoveJob::new(request).map_err(in_request)?;
+    let budget = Budget::unlimited();
+    match search {
+        Search::Move => print_json(&job.run(&budget).map_err(in_request)?),
+        Search::Analyze => print_json(&job.analyze(&budget).map_err(in_request)?),
     }
 }
 
-fn run_move(args: MoveArgs) -> Result<(), Problem> {
-    let request = MoveRequest {
-        game: args.position.game.clone(),
-        position: position(args.position),
-        seed: args.seed,
-        player: PlayerSpec {
-            algorithm: args.algorithm,
-            depth: args.depth,
-            playouts: args.playouts,
-            simulations: args.simulations,
-            uct_c: args.uct_c,
-            expand_threshold: args.expand_threshold,
-            time_limit_ms: args.time_limit_ms,
-            transposition_table: args.transposition_table.then_some(true),
-            symmetry: args.symmetry.then_some(true),
-            ordering: args.ordering.then_some(true),
-            pvs: args.pvs.then_some(true),
-            tiebreak: args.tiebreak,
-        },
+fn run_tournament(args: TournamentArgs) -> Result<(), String> {
+    let seats = [("player A", &args.player_a), ("player B", &args.player_b)];
+    let mut players = Vec::new();
+    for (seat, text) in seats {
+        players.push(player(text).map_err(|problem| in_player(seat, text, problem))?);
+    }
+    let start = match (&args.board, &args.moves) {
+        (None, None) => None,
+        (board, moves) => Some(position(board.clone(), moves.as_deref())?),
     };
-    print_json(&MoveJob::new(request)?.run(&Budget::unlimited())?);
-    Ok(())
-}
-
-fn run_tournament(args: TournamentArgs) -> Result<(), Problem> {
     let request = TournamentRequest {
-        game: args.start.game.clone(),
-        players: vec![
-            player(&args.a).map_err(|p| p.within("a"))?,
-            player(&args.b).map_err(|p| p.within("b"))?,
-        ],
+        game: args.game,
+        players,
         games: args.games,
         first_game: args.first_game,
         seed: args.seed,
-        start: Some(position(args.start)),
+        start,
     };
-    let job = TournamentJob::new(request)?;
+    let job = TournamentJob::new(request).map_err(|problem| {
+        let field = problem.field.clone().unwrap_or_default();
+        match seats
+            .iter()
+            .enumerate()
+            .find(|(index, _)| field.starts_with(&format!("players[{index}]")))
+        {
+            Some((_, (seat, text))) => in_player(seat, text, problem),
+            None => flagged(problem),
+        }
+    })?;
     let threads = args
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let started = Instant::now();
     let tally = job.play_parallel(threads);
-    print_json(&job.report(&tally, started.elapsed()));
-    Ok(())
+    print_json(&job.report(&tally, started.elapsed()))
 }
 
-/// Reads `mcts:simulations=1000,uct_c=1.4` as a player: the algorithm, then its knobs.
+/// The position of `--board` or `--moves` (comma-separated, spaces allowed).
+fn position(board: Option<String>, moves: Option<&str>) -> Result<PositionSpec, String> {
+    let moves = moves
+        .map(|moves| {
+            moves
+                .split(',')
+                .map(str::trim)
+                .filter(|text| !text.is_empty())
+                .map(|text| {
+                    text.parse::<i64>()
+                        .map_err(|_| format!("--moves: {text:?} is not a move number"))
+                })
+                .collect::<Result<Vec<_>, _>>()
+        })
+        .transpose()?;
+    Ok(PositionSpec {
+        board: board.map(BoardSpec::Text),
+        moves,
+    })
+}
+
+/// Reads `mcts:simulations=1000, uct_c=1.4` as a player: the algorithm, then its knobs, named
+/// as in a request and decoded as one (the same checks, the same words).
 fn player(text: &str) -> Result<PlayerSpec, Problem> {
     let (algorithm, knobs) = text.split_once(':').unwrap_or((text, ""));
     let mut object = Map::new();
-    object.insert("algorithm".into(), Value::String(algorithm.to_owned()));
-    for knob in knobs.split(',').filter(|knob| !knob.is_empty()) {
-        let (name, value) = knob
-            .split_once('=')
-            .ok_or_else(|| Problem::malformed(format!("expected KNOB=VALUE, got {knob:?}")))?;
+    object.insert(
+        "algorithm".into(),
+        Value::String(algorithm.trim().to_owned()),
+    );
+    for knob in knobs
+        .split(',')
+        .map(str::trim)
+        .filter(|knob| !knob.is_empty())
+    {
+        let (name, value) = knob.split_once('=').ok_or_else(|| {
+            Problem::malformed(format!(
+                "expected KNOB=VALUE, e.g. depth=3 or transposition_table=true, got {knob:?}"
+            ))
+        })?;
+        let (name, value) = (name.trim(), value.trim());
+        if name == "seed" {
+            return Err(Problem::malformed(
+                "seed is the command's, not a player's: give --seed",
+            ));
+        }
         // Numbers and booleans as JSON; anything else (tiebreak=traps) as a string.
         let value = serde_json::from_str(value).unwrap_or_else(|_| Value::String(value.to_owned()));
         if object.insert(name.to_owned(), value).is_some() {
-            return Err(Problem::malformed(format!(
-                "{name} is given twice in {text:?}"
-            )));
+            return Err(Problem::malformed(format!("{name} is given twice")));
         }
     }
-    serde_json::from_value(Value::Object(object))
-        .map_err(|error| Problem::malformed(error.to_string()))
+    PlayerSpec::from_json(Value::Object(object).to_string().as_bytes())
 }
 
-fn print_json(value: &impl Serialize) {
-    println!(
-        "{}",
-        serde_json::to_string_pretty(value).expect("responses serialise")
-    );
+/// A problem with a player, for the command line: which player, as it was written.
+fn in_player(seat: &str, text: &str, problem: Problem) -> String {
+    format!("{seat} ({text}): {}", problem.detail)
+}
+
+/// A problem with a request field, named by the flag that gives it.
+fn flagged(problem: Problem) -> String {
+    let field = problem.field.as_deref().unwrap_or_default();
+    let field = field.strip_prefix("start.").unwrap_or(field);
+    let flag = match field.split('[').next().unwrap_or_default() {
+        "" => return problem.detail,
+        "first_game" => "--first-game".to_owned(),
+        name => format!("--{name}"),
+    };
+    // `moves[2]: ...` already says which move.
+    format!("{flag}: {}", problem.detail)
+}
+
+/// Prints `value` as JSON. A reader that stops early (`| head`) ends the output quietly, as it
+/// does for any Unix tool: a closed pipe is not an error worth a message.
+fn print_json(value: &impl Serialize) -> Result<(), String> {
+    use std::io::Write;
+    let text = serde_json::to_string_pretty(value).expect("answers serialise");
+    let mut stdout = std::io::stdout().lock();
+    match writeln!(stdout, "{text}").and_then(|()| stdout.flush()) {
+        Err(error) if error.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(format!("cannot write the answer: {error}"))
+        }
+        _ => Ok(()),
+    }
 }
 
 /// Makes the allocator map every block of 1 MiB or more on its own and unmap it when freed.

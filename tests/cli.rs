@@ -34,36 +34,81 @@ fn run(command: &mut Command) -> (i32, Value, String) {
 
 #[test]
 fn move_prints_the_result_as_json() {
-    let (code, json, _) = sente(&["move", "--board", "XX.OO....", "--algorithm", "alphabeta"]);
+    let (code, json, _) = sente(&["move", "alphabeta", "--board", "XX.OO...."]);
     assert_eq!(code, 0);
     assert_eq!(json["move"], 2);
     assert_eq!(json["score"], 1.0);
     assert_eq!(json["status"], "x_won");
     assert_eq!(json["board"], "XXX/OO./...");
-    // Unlike a request, the command line defaults to the empty board.
-    let (code, json, stderr) = sente(&["move", "--algorithm", "minimax"]);
+    // As in a request, the empty board is said, not assumed: `--moves ''`.
+    let (code, json, stderr) = sente(&["move", "minimax", "--moves", ""]);
     assert_eq!(code, 0, "{stderr}");
     assert_eq!(
         (&json["nodes"], &json["score"]),
         (&549_946.into(), &0.0.into())
     );
+    let (code, _, stderr) = sente(&["move", "minimax"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("give the position: --board"), "{stderr}");
+}
+
+#[test]
+fn analyze_prints_every_move_best_first() {
+    let (code, json, stderr) = sente(&["analyze", "solver", "--board", "X.O/.X./O.."]);
+    assert_eq!(code, 0, "{stderr}");
+    let moves = json["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 5);
+    assert_eq!(
+        (&moves[0]["move"], &moves[0]["plies_to_end"]),
+        (&8.into(), &1.into())
+    );
+}
+
+#[test]
+fn knobs_are_spelt_alike_in_every_command() {
+    // One player syntax, the API's knob names, spaces after commas allowed.
+    let player = "alphabeta:depth=9, transposition_table=true,ordering=true";
+    let (code, json, stderr) = sente(&["move", player, "--moves", "4"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(json["algorithm"], "alphabeta");
+    let (code, json, stderr) = sente(&["analyze", player, "--moves", "4"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(json["moves"].as_array().unwrap().len(), 8);
+    let (code, json, stderr) = sente(&[
+        "tournament",
+        player,
+        "mcts:simulations=100, uct_c=1",
+        "--games",
+        "4",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(json["games"], 4);
+}
+
+#[test]
+fn a_closed_pipe_ends_the_output_quietly() {
+    use std::process::Stdio;
+    // The reader is gone before the first write, as with `| head -3` on a long output.
+    let mut child = binary()
+        .args(["tournament", "mcts", "random", "--games", "200"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    assert_eq!(stderr, "");
 }
 
 #[test]
 fn move_reports_the_drawn_seed_of_randomised_algorithms() {
-    let (code, json, _) = sente(&["move", "--moves", "4", "--algorithm", "mcts"]);
+    let (code, json, _) = sente(&["move", "mcts", "--moves", "4"]);
     assert_eq!(code, 0);
     let seed = json["seed"].as_u64().expect("a seed is reported");
     assert!(seed < 1 << 53);
-    let (_, again, _) = sente(&[
-        "move",
-        "--moves",
-        "4",
-        "--algorithm",
-        "mcts",
-        "--seed",
-        &seed.to_string(),
-    ]);
+    let (_, again, _) = sente(&["move", "mcts", "--moves", "4", "--seed", &seed.to_string()]);
     assert_eq!(
         (&again["move"], &again["nodes"]),
         (&json["move"], &json["nodes"])
@@ -75,26 +120,60 @@ fn errors_exit_2_and_name_the_field() {
     let (code, _, stderr) = sente(&["move", "--board", "XX.OO..Q."]);
     assert_eq!(code, 2);
     assert!(
-        stderr.contains("(board)") && stderr.contains("'Q' at position 7"),
+        stderr.starts_with("sente: --board: ") && stderr.contains("'Q' at position 7"),
         "{stderr}"
     );
-    let (code, _, stderr) = sente(&["move", "--algorithm", "mcts", "--depth", "3"]);
+    let (code, _, stderr) = sente(&["move", "--moves", "4,4"]);
     assert_eq!(code, 2);
-    assert!(stderr.contains("depth does not apply to mcts"), "{stderr}");
+    assert!(stderr.starts_with("sente: --moves: moves[1]: "), "{stderr}");
+    let (code, _, stderr) = sente(&["move", "mcts:depth=3", "--moves", ""]);
+    assert_eq!(code, 2);
+    assert_eq!(
+        stderr,
+        "sente: the player (mcts:depth=3): depth does not apply to mcts, which takes: \
+         simulations, uct_c, expand_threshold, time_limit_ms, seed\n"
+    );
+    let (code, _, stderr) = sente(&["move", "negamax:depth=-1", "--moves", ""]);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("depth must be between 1 and 64, got -1"),
+        "{stderr}"
+    );
+    let (code, _, stderr) = sente(&["move", "AlphaBeta", "--moves", ""]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("Did you mean \"alphabeta\"?"), "{stderr}");
+    let (code, _, stderr) = sente(&["move", "--moves", "", "--game", "connect-four"]);
+    assert_eq!(code, 2);
+    assert!(stderr.starts_with("sente: --game: "), "{stderr}");
+    assert!(stderr.contains("Did you mean \"connect4\"?"), "{stderr}");
     // A knob given twice in a player is refused, not overwritten by the second.
     let player = "mcts:simulations=10,simulations=20";
-    let (code, _, stderr) = sente(&["tournament", "--a", player, "--b", "random"]);
+    let (code, _, stderr) = sente(&["tournament", player, "random"]);
     assert_eq!(code, 2);
-    assert!(stderr.contains("simulations is given twice"), "{stderr}");
+    assert!(
+        stderr.starts_with("sente: player A (mcts:")
+            && stderr.contains("simulations is given twice"),
+        "{stderr}"
+    );
+    let (code, _, stderr) = sente(&["tournament", "random", "mcs:playouts=0", "--games", "0"]);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.starts_with("sente: player B (mcs:playouts=0): playouts must be"),
+        "{stderr}"
+    );
+    let (code, _, stderr) = sente(&["tournament", "random", "random", "--games", "0"]);
+    assert_eq!(code, 2);
+    assert_eq!(
+        stderr,
+        "sente: --games: games must be between 1 and 100000, got 0\n"
+    );
 }
 
 #[test]
 fn tournament_prints_both_players() {
     let (code, json, stderr) = sente(&[
         "tournament",
-        "-a",
         "alphabeta",
-        "-b",
         "mcs:playouts=5",
         "--games",
         "20",

@@ -171,7 +171,7 @@ async fn malformed_requests_are_400() {
         let wrong_type = problem(&url, "/move", body.clone(), 400).await;
         assert_eq!(wrong_type["field"], field, "{body}: {wrong_type}");
         let detail = wrong_type["detail"].as_str().unwrap();
-        assert!(detail.contains("invalid type"), "{body}: {detail}");
+        assert!(detail.contains(" must be "), "{body}: {detail}");
     }
     let unknown = problem(&url, "/move", json!({"bord": "X........"}), 400).await;
     assert!(unknown["detail"].as_str().unwrap().contains("bord"));
@@ -313,7 +313,37 @@ async fn requests_that_make_no_sense_are_422_naming_the_field() {
         (
             json!({"algorithm": "alphabeta", "seed": 3}),
             "seed",
-            "does not apply",
+            "give tiebreak random with it",
+        ),
+        (
+            json!({"algorithm": "mcts", "seed": -1}),
+            "seed",
+            "seed must be between 0 and 18446744073709551615, got -1",
+        ),
+        (
+            json!({"algorithm": "negamax", "depth": -1}),
+            "depth",
+            "depth must be between 1 and 64, got -1",
+        ),
+        (
+            json!({"algorithm": "mcts", "uct_c": -1}),
+            "uct_c",
+            "uct_c must be between 0 and 100, got -1",
+        ),
+        (
+            json!({"game": "TicTacToe"}),
+            "game",
+            "Did you mean \"tictactoe\"?",
+        ),
+        (
+            json!({"game": "connect-four"}),
+            "game",
+            "Did you mean \"connect4\"?",
+        ),
+        (
+            json!({"algorithm": "AlphaBeta"}),
+            "algorithm",
+            "Did you mean \"alphabeta\"?",
         ),
         (
             json!({"algorithm": "negamax", "depth": 0}),
@@ -1575,6 +1605,10 @@ async fn a_tournament_of_slow_players_stops_at_the_limit_mid_game() {
     .await
     .unwrap();
     assert_eq!(body["complete"], false);
+    // The answer says what was asked, what was done, and why not all of it.
+    assert_eq!(body["games_requested"], 4);
+    assert!(body["games"].as_u64().unwrap() < 4, "{body}");
+    assert_eq!(body["stopped_by"], "time_limit");
     // Generous, for shared machines: without the check between moves this takes minutes.
     assert!(
         started.elapsed() < Duration::from_secs(20),
@@ -1731,5 +1765,164 @@ async fn the_playground_is_one_page_that_loads_nothing_from_elsewhere() {
         "\"/algorithms\"",
     ] {
         assert!(page.contains(path), "{path}");
+    }
+}
+
+/// Every problem's `type` is a path the service answers, saying what the problem means; one
+/// scheme for every status.
+#[tokio::test]
+async fn every_problem_type_resolves() {
+    let url = start().await;
+    let client = Client::new();
+    let mut answers = vec![
+        post_text(&url, "/move", "{").await,
+        post(&url, "/move", json!({"moves": [], "depth": 0})).await,
+        client.get(format!("{url}/nowhere")).send().await.unwrap(),
+        client.get(format!("{url}/move")).send().await.unwrap(),
+        client
+            .post(format!("{url}/move"))
+            .body("moves=[]")
+            .send()
+            .await
+            .unwrap(),
+    ];
+    answers.push(
+        client
+            .post(format!("{url}/move"))
+            .header("content-type", "application/json")
+            .body(vec![b' '; 70_000])
+            .send()
+            .await
+            .unwrap(),
+    );
+    let mut seen = Vec::new();
+    for answer in answers {
+        let status = answer.status().as_u16();
+        let problem: Value = answer.json().await.unwrap();
+        let kind = problem["type"].as_str().unwrap().to_owned();
+        assert!(kind.starts_with("/problems/"), "{problem}");
+        let page = client.get(format!("{url}{kind}")).send().await.unwrap();
+        assert_eq!(page.status(), 200, "{kind}");
+        let text = page.text().await.unwrap();
+        assert!(text.contains(&format!("(HTTP {status})")), "{kind}: {text}");
+        seen.push(kind);
+    }
+    assert_eq!(
+        seen,
+        [
+            "/problems/malformed-request",
+            "/problems/invalid-request",
+            "/problems/not-found",
+            "/problems/method-not-allowed",
+            "/problems/unsupported-media-type",
+            "/problems/body-too-large",
+        ]
+    );
+    let unknown = client
+        .get(format!("{url}/problems/teapot"))
+        .send()
+        .await
+        .unwrap();
+    assert_problem(unknown, 404, "an unknown problem type").await;
+}
+
+/// `GET /algorithms?game=...` gives each knob's default and limits on that game, as the checks
+/// apply them.
+#[tokio::test]
+async fn algorithms_are_described_per_game() {
+    let url = start().await;
+    let client = Client::new();
+    let knob = |algorithms: &Value, algorithm: &str, name: &str| -> Value {
+        algorithms
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|a| a["name"] == algorithm)
+            .and_then(|a| {
+                a["knobs"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .find(|k| k["name"] == name)
+            })
+            .cloned()
+            .unwrap_or_else(|| panic!("{algorithm} {name}"))
+    };
+    let get = |query: &'static str| {
+        let client = client.clone();
+        let url = url.clone();
+        async move {
+            client
+                .get(format!("{url}/algorithms{query}"))
+                .send()
+                .await
+                .unwrap()
+        }
+    };
+    let tictactoe: Value = get("").await.json().await.unwrap();
+    let connect4: Value = get("?game=connect4").await.json().await.unwrap();
+    assert_eq!(tictactoe[0]["game"], "tictactoe");
+    assert_eq!(connect4[0]["game"], "connect4");
+    assert_eq!(
+        knob(&tictactoe, "alphabeta", "time_limit_ms")["default"],
+        Value::Null
+    );
+    assert_eq!(
+        knob(&connect4, "alphabeta", "time_limit_ms")["default"],
+        1000
+    );
+    assert_eq!(knob(&tictactoe, "minimax", "depth")["maximum"], 64);
+    assert_eq!(knob(&connect4, "minimax", "depth")["maximum"], 9);
+    assert_eq!(knob(&connect4, "minimax", "depth")["required"], true);
+    assert_eq!(
+        knob(&connect4, "solver", "tiebreak")["values"],
+        json!(["first", "random"])
+    );
+    // What the catalogue says is what a request meets.
+    problem(
+        &url,
+        "/move",
+        json!({"game": "connect4", "moves": [], "algorithm": "minimax", "depth": 10}),
+        422,
+    )
+    .await;
+    let unknown = get("?game=connect-four").await;
+    let unknown = assert_problem(unknown, 422, "?game=connect-four").await;
+    assert!(
+        unknown["detail"]
+            .as_str()
+            .unwrap()
+            .contains("Did you mean \"connect4\"?")
+    );
+}
+
+/// A tournament without a number of games plays the game's default, which GET /games states;
+/// the answer says what was asked and what was done.
+#[tokio::test]
+async fn a_tournament_says_what_was_asked_and_what_was_done() {
+    let url = start().await;
+    let games: Value = Client::new()
+        .get(format!("{url}/games"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    for game in games.as_array().unwrap() {
+        let name = game["name"].as_str().unwrap();
+        let body: Value = post(
+            &url,
+            "/tournament",
+            json!({"game": name, "players": [{"algorithm": "random"}, {"algorithm": "random"}]}),
+        )
+        .await
+        .json()
+        .await
+        .unwrap();
+        assert_eq!(body["games_requested"], game["tournament_games"], "{name}");
+        assert_eq!(body["games"], game["tournament_games"], "{name}");
+        assert_eq!(body["complete"], true, "{name}");
+        assert!(body.get("stopped_by").is_none(), "{body}");
     }
 }

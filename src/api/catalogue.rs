@@ -18,6 +18,8 @@ pub struct GameInfo {
     pub board: &'static str,
     /// The empty board, in text form.
     pub start: String,
+    /// Games a tournament plays when its request does not say.
+    pub tournament_games: u64,
 }
 
 pub fn games() -> Vec<GameInfo> {
@@ -33,6 +35,7 @@ pub fn games() -> Vec<GameInfo> {
                         be separated by '/' or line breaks, and then each has 3 cells. Or an array \
                         of cells (flat, or 3 rows of 3), each \"X\", \"O\", \"\" or null.",
                 start: TicTacToe::start().to_string(),
+                tournament_games: super::match_play::default_games(game),
             },
             GameKind::ConnectFour => GameInfo {
                 name: game.name(),
@@ -45,6 +48,7 @@ pub fn games() -> Vec<GameInfo> {
                         has 7 cells. Or an array of cells (flat, or 6 rows of 7), each \"X\", \
                         \"O\", \"\" or null.",
                 start: ConnectFour::start().to_string(),
+                tournament_games: super::match_play::default_games(game),
             },
         })
         .collect()
@@ -53,19 +57,23 @@ pub fn games() -> Vec<GameInfo> {
 #[derive(Clone, Debug, Serialize)]
 pub struct AlgorithmInfo {
     pub name: &'static str,
+    /// The game whose defaults and limits the knobs give.
+    pub game: &'static str,
     pub description: &'static str,
     pub randomized: bool,
     pub knobs: Vec<Knob>,
 }
 
-pub fn algorithms() -> Vec<AlgorithmInfo> {
+/// The algorithms, with their knobs' defaults and limits on `game`.
+pub fn algorithms(game: GameKind) -> Vec<AlgorithmInfo> {
     Algorithm::ALL
         .into_iter()
         .map(|algorithm| AlgorithmInfo {
             name: algorithm.name(),
+            game: game.name(),
             description: knobs::description(algorithm),
             randomized: crate::search::Strategy::with_defaults(algorithm).is_randomized(),
-            knobs: knobs::knobs(algorithm),
+            knobs: knobs::knobs(algorithm, game),
         })
         .collect()
 }

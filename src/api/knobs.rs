@@ -11,8 +11,8 @@ use serde::Serialize;
 use serde::de::{self, MapAccess};
 use serde_json::{Value, json};
 
-use super::Problem;
-use super::object::{Object, deserialize_as_object, value};
+use super::object::{Object, deserialize_as_object, integer, value};
+use super::{GameKind, Problem, names};
 use crate::search::{
     Algorithm, AlphaBetaParams, DEFAULT_EXPAND_THRESHOLD, DEFAULT_PLAYOUTS, DEFAULT_SIMULATIONS,
     Enhancements, MctsParams, Strategy, Tiebreak,
@@ -23,15 +23,19 @@ use crate::search::{
 ///
 /// Decoded field by field (`api::object`), so that a `/move` request, which carries the knobs
 /// beside its own fields, reads them with the same code in the same pass.
+///
+/// Integers are held as `i128`, wide enough for any integer JSON carries (serde_json reads one
+/// up to 128 bits), so that every integer decodes and an out-of-range one, `-1` as much as
+/// `1e6`, is refused by the range check with the same words (422), not by the decoder.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct PlayerSpec {
     pub algorithm: Option<String>,
-    pub depth: Option<u64>,
-    pub playouts: Option<u64>,
-    pub simulations: Option<u64>,
+    pub depth: Option<i128>,
+    pub playouts: Option<i128>,
+    pub simulations: Option<i128>,
     pub uct_c: Option<f64>,
-    pub expand_threshold: Option<u64>,
-    pub time_limit_ms: Option<u64>,
+    pub expand_threshold: Option<i128>,
+    pub time_limit_ms: Option<i128>,
     pub transposition_table: Option<bool>,
     pub symmetry: Option<bool>,
     pub ordering: Option<bool>,
@@ -50,12 +54,12 @@ impl Object for PlayerSpec {
     ) -> Result<(), A::Error> {
         match key {
             "algorithm" => self.algorithm = value(key, map)?,
-            "depth" => self.depth = value(key, map)?,
-            "playouts" => self.playouts = value(key, map)?,
-            "simulations" => self.simulations = value(key, map)?,
+            "depth" => self.depth = integer(key, map)?,
+            "playouts" => self.playouts = integer(key, map)?,
+            "simulations" => self.simulations = integer(key, map)?,
             "uct_c" => self.uct_c = value(key, map)?,
-            "expand_threshold" => self.expand_threshold = value(key, map)?,
-            "time_limit_ms" => self.time_limit_ms = value(key, map)?,
+            "expand_threshold" => self.expand_threshold = integer(key, map)?,
+            "time_limit_ms" => self.time_limit_ms = integer(key, map)?,
             "transposition_table" => self.transposition_table = value(key, map)?,
             "symmetry" => self.symmetry = value(key, map)?,
             "ordering" => self.ordering = value(key, map)?,
@@ -68,6 +72,13 @@ impl Object for PlayerSpec {
 }
 
 deserialize_as_object!(PlayerSpec);
+
+impl PlayerSpec {
+    /// A player from a JSON object, as a tournament request carries one.
+    pub fn from_json(body: &[u8]) -> Result<Self, Problem> {
+        super::object::decode(body)
+    }
+}
 
 /// The names of [`PlayerSpec`]'s fields.
 pub const PLAYER_FIELDS: [&str; 12] = [
@@ -103,6 +114,10 @@ pub struct Knob {
     pub values: Option<Vec<&'static str>>,
     /// `null` when absence means "no limit" (depth, time limit) or "drawn" (seed).
     pub default: Value,
+    /// Whether the game needs the knob: minimax's depth on Connect Four, whose tree has no end
+    /// in sight. Absent when false.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub required: bool,
     pub description: &'static str,
 }
 
@@ -121,6 +136,7 @@ fn depth() -> Knob {
         maximum: json!(MAX_DEPTH),
         values: None,
         default: Value::Null,
+        required: false,
         description: "Plies to search; leaves that are not the end of the game are scored by the \
                       game's evaluation function. Absent: search to the end of the game.",
     }
@@ -134,6 +150,7 @@ fn playouts() -> Knob {
         maximum: json!(MAX_PLAYOUTS),
         values: None,
         default: json!(DEFAULT_PLAYOUTS),
+        required: false,
         description: "Random playouts after each legal move.",
     }
 }
@@ -146,6 +163,7 @@ fn simulations() -> Knob {
         maximum: json!(MAX_SIMULATIONS),
         values: None,
         default: json!(DEFAULT_SIMULATIONS),
+        required: false,
         description: "Simulations (select, expand, playout, back up).",
     }
 }
@@ -158,6 +176,7 @@ fn uct_c() -> Knob {
         maximum: json!(MAX_UCT_C),
         values: None,
         default: json!(SQRT_2),
+        required: false,
         description: "Exploration constant c in UCB1 = -w/n + c * sqrt(ln t / n).",
     }
 }
@@ -170,6 +189,7 @@ fn expand_threshold() -> Knob {
         maximum: json!(MAX_EXPAND_THRESHOLD),
         values: None,
         default: json!(DEFAULT_EXPAND_THRESHOLD),
+        required: false,
         description: "Visits after which a leaf is expanded.",
     }
 }
@@ -182,6 +202,7 @@ fn time_limit_ms() -> Knob {
         maximum: json!(MAX_TIME_LIMIT_MS),
         values: None,
         default: Value::Null,
+        required: false,
         description: "Stop sampling when this many milliseconds have passed, even if fewer \
                       playouts or simulations were run. The result then depends on the \
                       machine's speed. Absent: no time limit.",
@@ -196,6 +217,7 @@ fn seed() -> Knob {
         maximum: json!(u64::MAX),
         values: None,
         default: Value::Null,
+        required: false,
         description: "Seed of every random choice: the same position, knobs and seed give the \
                       same move, score and nodes. Absent: one is drawn and reported. For the \
                       exact algorithms, only with tiebreak random.",
@@ -210,6 +232,7 @@ fn switch(name: &'static str, description: &'static str) -> Knob {
         maximum: Value::Null,
         values: None,
         default: json!(false),
+        required: false,
         description,
     }
 }
@@ -227,6 +250,7 @@ fn tiebreak() -> Knob {
                 .collect(),
         ),
         default: json!("first"),
+        required: false,
         description: "Among moves of the same value: the first in move order, a random one \
                       (drawn from seed), or traps: the one leaving the opponent the most \
                       replies that lose. Other than first, every move is searched exactly.",
@@ -270,12 +294,43 @@ pub fn knob_names(algorithm: Algorithm) -> &'static [&'static str] {
     }
 }
 
-/// The knobs `algorithm` takes, described for `GET /algorithms`.
-pub fn knobs(algorithm: Algorithm) -> Vec<Knob> {
+/// The knobs `algorithm` takes on `game`, with that game's defaults and limits, described for
+/// `GET /algorithms`. A test checks each against what [`strategy`] and [`fit_to_game`] accept.
+pub fn knobs(algorithm: Algorithm, game: GameKind) -> Vec<Knob> {
     knob_names(algorithm)
         .iter()
-        .map(|&name| knob(algorithm, name))
+        .map(|&name| fit_knob(game, algorithm, knob(algorithm, name)))
         .collect()
+}
+
+/// A knob as [`fit_to_game`] changes it on `game`.
+fn fit_knob(game: GameKind, algorithm: Algorithm, mut knob: Knob) -> Knob {
+    if game == GameKind::TicTacToe {
+        return knob;
+    }
+    let full_width = matches!(algorithm, Algorithm::Minimax | Algorithm::Negamax);
+    let deepening = matches!(algorithm, Algorithm::AlphaBeta | Algorithm::Solver);
+    match knob.name {
+        "depth" if full_width => {
+            knob.maximum = json!(MAX_CONNECT_FOUR_FULL_WIDTH_DEPTH);
+            knob.required = true;
+            knob.description = "Plies to search; leaves that are not the end of the game are \
+                                scored by the game's evaluation function. Required on connect4: \
+                                a full-width search to the end would not finish.";
+        }
+        "time_limit_ms" if deepening => {
+            knob.default = json!(DEFAULT_CONNECT_FOUR_TIME_LIMIT.as_millis() as u64);
+            knob.description = "Deepen iteratively (depth 1, 2, ...) until the game is searched \
+                                to the end or this many milliseconds have passed; then answer \
+                                with the best move of the last completed iteration, exact only \
+                                if proven.";
+        }
+        "tiebreak" => {
+            knob.values = Some(vec![Tiebreak::First.name(), Tiebreak::Random.name()]);
+        }
+        _ => {}
+    }
+    knob
 }
 
 /// One knob of `algorithm`, described.
@@ -347,11 +402,10 @@ pub fn description(algorithm: Algorithm) -> &'static str {
 pub fn algorithm(name: Option<&str>) -> Result<Algorithm, Problem> {
     match name {
         None => Ok(DEFAULT_ALGORITHM),
-        Some(name) => name
-            .parse()
-            .map_err(|error: crate::search::UnknownAlgorithm| {
-                Problem::invalid("algorithm", error.to_string())
-            }),
+        Some(name) => name.parse().map_err(|_| {
+            let names: Vec<_> = Algorithm::ALL.iter().map(|a| a.name()).collect();
+            names::unknown("algorithm", "algorithm", name, &names)
+        }),
     }
 }
 
@@ -381,9 +435,10 @@ pub fn strategy(spec: &PlayerSpec) -> Result<Strategy, Problem> {
     let time_limit = in_range("time_limit_ms", spec.time_limit_ms, 1, MAX_TIME_LIMIT_MS)?
         .map(Duration::from_millis);
     let tiebreak = match &spec.tiebreak {
-        Some(name) => name
-            .parse::<Tiebreak>()
-            .map_err(|detail| Problem::invalid("tiebreak", detail))?,
+        Some(name) => name.parse::<Tiebreak>().map_err(|_| {
+            let names: Vec<_> = Tiebreak::ALL.iter().map(|t| t.name()).collect();
+            names::unknown("tiebreak", "tiebreak", name, &names)
+        })?,
         None => Tiebreak::First,
     };
     Ok(match algorithm {
@@ -490,6 +545,23 @@ pub fn fit_to_game(game: super::GameKind, strategy: Strategy) -> Result<Strategy
     })
 }
 
+/// The problem of a seed given to a search that draws nothing: an exact algorithm with a
+/// tiebreak other than random.
+pub fn seed_unused(strategy: &Strategy) -> Problem {
+    let algorithm = strategy.algorithm();
+    if knob_names(algorithm).contains(&"seed") {
+        return Problem::invalid(
+            "seed",
+            format!(
+                "{algorithm} draws nothing at random with tiebreak {}, so a seed would change \
+                 nothing: give tiebreak random with it, or leave it out",
+                strategy.tiebreak().name()
+            ),
+        );
+    }
+    not_for("seed", algorithm)
+}
+
 /// The problem of a knob given to an algorithm that does not take it.
 pub fn not_for(knob: &str, algorithm: Algorithm) -> Problem {
     let takes = knob_names(algorithm);
@@ -506,13 +578,21 @@ pub fn not_for(knob: &str, algorithm: Algorithm) -> Problem {
     )
 }
 
-fn in_range(name: &str, value: Option<u64>, min: u64, max: u64) -> Result<Option<u64>, Problem> {
+/// `value`, if it is within `min..=max`; the problem of field `name` if not.
+pub fn in_range(
+    name: &str,
+    value: Option<i128>,
+    min: u64,
+    max: u64,
+) -> Result<Option<u64>, Problem> {
     match value {
-        Some(value) if !(min..=max).contains(&value) => Err(Problem::invalid(
-            name,
-            format!("{name} must be between {min} and {max}, got {value}"),
-        )),
-        value => Ok(value),
+        Some(value) if !(i128::from(min)..=i128::from(max)).contains(&value) => {
+            Err(Problem::invalid(
+                name,
+                format!("{name} must be between {min} and {max}, got {value}"),
+            ))
+        }
+        value => Ok(value.map(|value| value as u64)),
     }
 }
 
@@ -561,6 +641,82 @@ mod tests {
             problem.detail.contains("does not apply to mcts"),
             "{problem}"
         );
+    }
+
+    /// A player of `algorithm` with knob `name` set to `value` (or without it), checked for
+    /// `game` as a request is.
+    fn checked(
+        game: GameKind,
+        algorithm: Algorithm,
+        knob: Option<(&str, Value)>,
+    ) -> Result<Strategy, Problem> {
+        let mut object = serde_json::Map::new();
+        object.insert("algorithm".into(), json!(algorithm.name()));
+        // The knobs the game requires, at their least, unless the one under test is one.
+        for required in knobs(algorithm, game).iter().filter(|knob| knob.required) {
+            if knob.as_ref().is_none_or(|(name, _)| *name != required.name) {
+                object.insert(required.name.into(), required.minimum.clone());
+            }
+        }
+        if let Some((name, value)) = knob {
+            object.insert(name.into(), value);
+        }
+        let spec = PlayerSpec::from_json(Value::Object(object).to_string().as_bytes())?;
+        fit_to_game(game, strategy(&spec)?)
+    }
+
+    /// `GET /algorithms?game=...` says what the checks do: each knob's bounds are accepted and
+    /// one past them refused, a default is what absence means, a required knob is required,
+    /// and a string knob takes exactly its values.
+    #[test]
+    fn the_catalogue_says_what_the_checks_accept_in_every_game() {
+        for game in GameKind::ALL {
+            for algorithm in Algorithm::ALL {
+                for knob in knobs(algorithm, game) {
+                    let context = format!("{} {algorithm} {}", game.name(), knob.name);
+                    // The seed is the request's, checked with the request.
+                    if knob.name == "seed" {
+                        continue;
+                    }
+                    let with = |value: Value| checked(game, algorithm, Some((knob.name, value)));
+                    let without = checked(game, algorithm, Some((knob.name, Value::Null)));
+                    assert_eq!(without.is_err(), knob.required, "{context}");
+                    if !knob.default.is_null() {
+                        assert_eq!(with(knob.default.clone()), without, "{context}");
+                    }
+                    match knob.kind {
+                        "integer" => {
+                            let (min, max) = (knob.minimum.as_u64(), knob.maximum.as_u64());
+                            let (min, max) = (min.unwrap(), max.unwrap());
+                            assert!(with(json!(min)).is_ok(), "{context}");
+                            assert!(with(json!(max)).is_ok(), "{context}");
+                            assert!(with(json!(i128::from(min) - 1)).is_err(), "{context}");
+                            assert!(with(json!(max + 1)).is_err(), "{context}");
+                        }
+                        "number" => {
+                            let (min, max) = (knob.minimum.as_f64(), knob.maximum.as_f64());
+                            let (min, max) = (min.unwrap(), max.unwrap());
+                            assert!(with(json!(min)).is_ok(), "{context}");
+                            assert!(with(json!(max)).is_ok(), "{context}");
+                            assert!(with(json!(min - 0.5)).is_err(), "{context}");
+                            assert!(with(json!(max + 0.5)).is_err(), "{context}");
+                        }
+                        "boolean" => {
+                            assert!(with(json!(true)).is_ok(), "{context}");
+                            assert!(with(json!(false)).is_ok(), "{context}");
+                        }
+                        "string" => {
+                            let values = knob.values.as_ref().unwrap();
+                            for value in Tiebreak::ALL.map(Tiebreak::name) {
+                                let accepted = with(json!(value)).is_ok();
+                                assert_eq!(accepted, values.contains(&value), "{context} {value}");
+                            }
+                        }
+                        other => panic!("{context}: a knob of type {other}"),
+                    }
+                }
+            }
+        }
     }
 
     #[test]

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use serde::Serialize;
 
-use super::request::{DEFAULT_GAMES, MAX_FIRST_GAME, MAX_GAMES, PositionSpec, TournamentRequest};
+use super::request::{MAX_FIRST_GAME, MAX_GAMES, PositionSpec, TournamentRequest};
 use super::{AnyGame, GameKind, Problem, knobs, with_game};
 use crate::game::Game;
 use crate::search::Budget;
@@ -20,11 +20,16 @@ use crate::tournament::{PlayerSummary, Tally, Tournament};
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct TournamentResponse {
     pub game: &'static str,
-    /// Games played.
+    /// Games asked for (the request's `games`, or the game's default).
+    pub games_requested: u64,
+    /// Games played to their end; the totals count these only.
     pub games: u64,
-    /// Whether every requested game was played: false when the server's time limit for
-    /// tournaments stopped it first.
+    /// Whether every requested game was played.
     pub complete: bool,
+    /// Why not, when it was not: `time_limit`, the server's time limit for tournaments
+    /// (`tournament_time_limit_ms` in `GET /limits`). (A client that goes away gets no answer.)
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stopped_by: Option<&'static str>,
     pub first_game: u64,
     pub seed: u64,
     pub elapsed_ms: f64,
@@ -59,21 +64,11 @@ impl TournamentJob {
                 .map_err(|problem| problem.within(seat))
         };
         let players = [player(a, "players[0]")?, player(b, "players[1]")?];
-        let games = request.games.unwrap_or(DEFAULT_GAMES);
-        if !(1..=MAX_GAMES).contains(&games) {
-            return Err(Problem::invalid(
-                "games",
-                format!("games must be between 1 and {MAX_GAMES}, got {games}"),
-            ));
-        }
-        let first_game = request.first_game.unwrap_or(0);
-        if first_game > MAX_FIRST_GAME {
-            return Err(Problem::invalid(
-                "first_game",
-                format!("first_game must be at most {MAX_FIRST_GAME}, got {first_game}"),
-            ));
-        }
-        let seed = request.seed.unwrap_or_else(seed::draw);
+        let games =
+            knobs::in_range("games", request.games, 1, MAX_GAMES)?.unwrap_or(default_games(game));
+        let first_game =
+            knobs::in_range("first_game", request.first_game, 0, MAX_FIRST_GAME)?.unwrap_or(0);
+        let seed = knobs::in_range("seed", request.seed, 0, u64::MAX)?.unwrap_or_else(seed::draw);
         let start = request.start.unwrap_or_else(PositionSpec::start);
         Ok(TournamentJob {
             start: AnyGame::playable(game, &start).map_err(|p| p.within("start"))?,
@@ -114,10 +109,14 @@ impl TournamentJob {
     /// The response for the totals of all the games, played in `elapsed`.
     pub fn report(&self, tally: &Tally, elapsed: Duration) -> TournamentResponse {
         let seconds = elapsed.as_secs_f64();
+        let requested = self.games.end - self.games.start;
+        let complete = tally.games == requested;
         TournamentResponse {
             game: self.game_name(),
+            games_requested: requested,
             games: tally.games,
-            complete: tally.games == self.games.end - self.games.start,
+            complete,
+            stopped_by: (!complete).then_some("time_limit"),
             first_game: self.games.start,
             seed: self.seed,
             elapsed_ms: seconds * 1e3,
@@ -128,6 +127,16 @@ impl TournamentJob {
             },
             players: tally.summary(&self.players),
         }
+    }
+}
+
+/// The number of games of a tournament that does not say: as many as a tournament of the
+/// default players plays within seconds. Connect Four's default players think for a second a
+/// move, so its default is one pair of games, each player moving first once.
+pub fn default_games(game: GameKind) -> u64 {
+    match game {
+        GameKind::TicTacToe => 100,
+        GameKind::ConnectFour => 2,
     }
 }
 

@@ -13,12 +13,13 @@ pub mod board;
 pub mod catalogue;
 pub mod knobs;
 pub mod match_play;
+pub mod names;
 mod object;
 pub mod play;
 mod problem;
 pub mod request;
 
-pub use problem::Problem;
+pub use problem::{PROBLEM_TYPES, Problem, ProblemType};
 
 use crate::game::{ConnectFour, Game, Outcome, Player, TicTacToe};
 
@@ -56,13 +57,7 @@ impl GameKind {
             .find(|game| game.name() == name)
             .ok_or_else(|| {
                 let names: Vec<_> = GameKind::ALL.iter().map(|game| game.name()).collect();
-                Problem::invalid(
-                    "game",
-                    format!(
-                        "unknown game {name:?}: expected one of {}",
-                        names.join(", ")
-                    ),
-                )
+                names::unknown("game", "game", name, &names)
             })
     }
 }

@@ -65,6 +65,55 @@ pub(crate) fn value<'de, A: MapAccess<'de>, T: Deserialize<'de>>(
         .map_err(|error| de::Error::custom(format_args!("{key}: {error}")))
 }
 
+/// The next value of `map` as an optional integer of any size and sign, its errors prefixed
+/// with the field's name. Every JSON integer decodes, so that the range check, not the decoder,
+/// refuses `-1` where counts begin at 1, with the same words as any value out of range; a
+/// fraction or another type is the decoder's error.
+pub(crate) fn integer<'de, A: MapAccess<'de>>(
+    key: &str,
+    map: &mut A,
+) -> Result<Option<i128>, A::Error> {
+    Ok(value::<_, Option<Integer>>(key, map)?.map(|integer| integer.0))
+}
+
+/// Any JSON integer. (serde_json's own `i128` misreads `1.5` as a syntax error.)
+struct Integer(i128);
+
+impl<'de> Deserialize<'de> for Integer {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(IntegerVisitor)
+    }
+}
+
+struct IntegerVisitor;
+
+impl de::Visitor<'_> for IntegerVisitor {
+    type Value = Integer;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an integer")
+    }
+
+    fn visit_i64<E: de::Error>(self, value: i64) -> Result<Integer, E> {
+        Ok(Integer(value.into()))
+    }
+
+    fn visit_u64<E: de::Error>(self, value: u64) -> Result<Integer, E> {
+        Ok(Integer(value.into()))
+    }
+
+    /// A whole number written with a fraction or an exponent (`2.0`, `1e3`) is that integer:
+    /// JSON does not tell them apart, nor do JavaScript clients. Integers beyond 64 bits
+    /// arrive this way too (the conversion saturates at i128's bounds, out of every range).
+    fn visit_f64<E: de::Error>(self, value: f64) -> Result<Integer, E> {
+        if value.is_finite() && value.fract() == 0.0 {
+            Ok(Integer(value as i128))
+        } else {
+            Err(E::invalid_type(de::Unexpected::Float(value), &self))
+        }
+    }
+}
+
 struct Visitor<T>(PhantomData<T>);
 
 impl<'de, T: Object> de::Visitor<'de> for Visitor<T> {
@@ -128,10 +177,55 @@ pub(crate) fn decode<'de, T: Deserialize<'de>>(body: &'de [u8]) -> Result<T, Pro
         if body.iter().all(u8::is_ascii_whitespace) {
             return Problem::malformed("the body is empty: expected a JSON object");
         }
-        let mut problem = Problem::malformed(error.to_string());
+        let mut problem = Problem::malformed(plain_words(&error.to_string()));
         problem.field = error_field::<T>(body);
         problem
     })
+}
+
+/// serde's wording of a value of the wrong type or range, said plainly: `depth: invalid type:
+/// string "deep", expected i128 at line 1 column 30` becomes `depth must be an integer, got the
+/// string "deep" (at line 1, column 30)`. Any other message is left as it is.
+fn plain_words(message: &str) -> String {
+    let (message, place) = match message.rsplit_once(" at line ") {
+        Some((message, place)) => match place.split_once(" column ") {
+            Some((line, column)) => (message, format!(" (at line {line}, column {column})")),
+            None => (message, String::new()),
+        },
+        None => (message, String::new()),
+    };
+    let Some((field, rest)) = message.rsplit_once(": invalid ") else {
+        return format!("{message}{place}");
+    };
+    let rest = rest
+        .strip_prefix("type: ")
+        .or_else(|| rest.strip_prefix("value: "));
+    let Some((got, expected)) = rest.and_then(|rest| rest.rsplit_once(", expected ")) else {
+        return format!("{message}{place}");
+    };
+    // The field's own name ends the prefix (`players: depth` when nested).
+    let field = field.rsplit(": ").next().unwrap_or(field);
+    let expected = match expected {
+        "i128" | "u64" | "i64" | "u32" | "usize" => "an integer",
+        "f64" => "a number",
+        "a boolean" => "true or false",
+        "a sequence" => "an array",
+        other => other,
+    };
+    let got = match got.split_once(' ') {
+        Some(("string", text)) => format!("the string {text}"),
+        Some(("integer" | "floating" | "boolean", value)) => value
+            .trim_start_matches("point ")
+            .trim_matches('`')
+            .to_owned(),
+        _ => match got {
+            "map" => "an object".to_owned(),
+            "sequence" => "an array".to_owned(),
+            "unit" | "null" => "null".to_owned(),
+            other => other.to_owned(),
+        },
+    };
+    format!("{field} must be {expected}, got {got}{place}")
 }
 
 /// Where decoding `body` as a `T` fails, as a field path (`players[1].depth`, `bord`); `None`
@@ -159,4 +253,41 @@ fn error_field<'de, T: Deserialize<'de>>(body: &'de [u8]) -> Option<String> {
         }
     }
     (!field.is_empty()).then_some(field)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::plain_words;
+
+    #[test]
+    fn serde_wording_is_said_plainly() {
+        for (serde, plain) in [
+            (
+                "depth: invalid type: string \"deep\", expected i128 at line 1 column 30",
+                "depth must be an integer, got the string \"deep\" (at line 1, column 30)",
+            ),
+            (
+                "uct_c: invalid type: boolean `true`, expected f64 at line 1 column 14",
+                "uct_c must be a number, got true (at line 1, column 14)",
+            ),
+            (
+                "depth: invalid type: floating point `2.5`, expected i128 at line 1 column 12",
+                "depth must be an integer, got 2.5 (at line 1, column 12)",
+            ),
+            (
+                "pvs: invalid type: null, expected a boolean at line 1 column 11",
+                "pvs must be true or false, got null (at line 1, column 11)",
+            ),
+            (
+                "moves: invalid type: map, expected a sequence at line 1 column 10",
+                "moves must be an array, got an object (at line 1, column 10)",
+            ),
+            (
+                "duplicate field `algorithm` at line 1 column 40",
+                "duplicate field `algorithm` (at line 1, column 40)",
+            ),
+        ] {
+            assert_eq!(plain_words(serde), plain);
+        }
+    }
 }

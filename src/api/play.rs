@@ -49,11 +49,12 @@ impl MoveJob {
     pub fn new(request: MoveRequest) -> Result<MoveJob, Problem> {
         let game = GameKind::parse(request.game.as_deref())?;
         let strategy = knobs::fit_to_game(game, knobs::strategy(&request.player)?)?;
-        if request.seed.is_some() && !strategy.is_randomized() {
-            return Err(knobs::not_for("seed", strategy.algorithm()));
+        let requested_seed = knobs::in_range("seed", request.seed, 0, u64::MAX)?;
+        if requested_seed.is_some() && !strategy.is_randomized() {
+            return Err(knobs::seed_unused(&strategy));
         }
         // Only a randomised search uses (and reports) its seed: no other draws one.
-        let seed = match request.seed {
+        let seed = match requested_seed {
             Some(seed) => seed,
             None if strategy.is_randomized() => seed::draw(),
             None => 0,

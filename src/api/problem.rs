@@ -1,6 +1,122 @@
 //! Errors as RFC 9457 problem details, the one error type of the API.
+//!
+//! Every problem's `type` is one of [`PROBLEM_TYPES`]: a path under `/problems/` that the
+//! service itself serves (`GET /problems/invalid-request`), saying in plain words what the
+//! problem means and what to do about it. A relative reference, so it resolves against
+//! whichever address the service is reached at.
 
 use serde::Serialize;
+
+/// One kind of problem: its `type`, HTTP status, title, and what it means.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ProblemType {
+    /// The `type` member: `/problems/` and a name.
+    pub uri: &'static str,
+    pub status: u16,
+    pub title: &'static str,
+    /// What it means and what to do, served at [`ProblemType::uri`].
+    pub description: &'static str,
+}
+
+impl ProblemType {
+    /// The name after `/problems/`.
+    pub fn name(&self) -> &'static str {
+        self.uri.trim_start_matches("/problems/")
+    }
+
+    /// The kind of problem named `name` (the part after `/problems/`).
+    pub fn named(name: &str) -> Option<&'static ProblemType> {
+        PROBLEM_TYPES.iter().find(|kind| kind.name() == name)
+    }
+
+    /// The kind of problem answered with `status`; a status no kind has is an internal error.
+    fn of_status(status: u16) -> &'static ProblemType {
+        PROBLEM_TYPES
+            .iter()
+            .find(|kind| kind.status == status && kind.uri != MALFORMED.uri)
+            .unwrap_or(&INTERNAL)
+    }
+}
+
+const MALFORMED: ProblemType = ProblemType {
+    uri: "/problems/malformed-request",
+    status: 400,
+    title: "Malformed request",
+    description: "The body is not JSON, or not of the request's shape: a field has the wrong \
+        type (a string where a number belongs, say), a field is unknown (often a misspelling: \
+        the detail names the fields there are), or a field is given twice. `field` says where. \
+        Fix the request's shape; GET /openapi.yaml describes every request.",
+};
+
+const INVALID: ProblemType = ProblemType {
+    uri: "/problems/invalid-request",
+    status: 422,
+    title: "Invalid request",
+    description: "The request is well-formed JSON of the right shape, but it makes no sense: a \
+        board with a bad character or an impossible position, an illegal move, a game that is \
+        already over, an unknown game or algorithm, a knob out of its range or not taken by the \
+        algorithm. `detail` says what is wrong and `field` which field. GET /algorithms?game=... \
+        gives every knob's limits for a game.",
+};
+
+const INTERNAL: ProblemType = ProblemType {
+    uri: "/problems/internal-error",
+    status: 500,
+    title: "Internal error",
+    description: "The service failed while answering. The failure is logged with the request; \
+        the service itself goes on answering. Please report it, with the request.",
+};
+
+/// Every kind of problem the service answers with.
+pub const PROBLEM_TYPES: &[ProblemType] = &[
+    MALFORMED,
+    INVALID,
+    ProblemType {
+        uri: "/problems/not-found",
+        status: 404,
+        title: "Not found",
+        description: "No route has this path. A path that looks like a slip (/move/, /Move, \
+            /analyse) is answered with the route probably meant; GET /openapi.yaml lists them.",
+    },
+    ProblemType {
+        uri: "/problems/method-not-allowed",
+        status: 405,
+        title: "Method not allowed",
+        description: "The route exists but takes another method; the `Allow` header says which \
+            (POST for /move, /analyze and /tournament, GET for the others).",
+    },
+    ProblemType {
+        uri: "/problems/body-timeout",
+        status: 408,
+        title: "Body timeout",
+        description: "The request body stopped arriving: it was not whole within the read \
+            timeout (--read-timeout-ms, 10 s by default) after the request head, often because \
+            content-length promised more bytes than were sent. The connection is closed.",
+    },
+    ProblemType {
+        uri: "/problems/body-too-large",
+        status: 413,
+        title: "Body too large",
+        description: "The request body is over 64 KiB; no request needs that much.",
+    },
+    ProblemType {
+        uri: "/problems/unsupported-media-type",
+        status: 415,
+        title: "Unsupported media type",
+        description: "The body must be JSON, declared `content-type: application/json` (curl -d \
+            sends a form unless told `-H 'content-type: application/json'`), and not \
+            compressed.",
+    },
+    INTERNAL,
+    ProblemType {
+        uri: "/problems/overloaded",
+        status: 503,
+        title: "Overloaded",
+        description: "Every slot for CPU-heavy work (tournaments, analyses, large searches) is \
+            taken and the queue for them is full. Try again after `Retry-After` seconds. Light \
+            requests are never refused this way.",
+    },
+];
 
 /// A problem detail: what went wrong, where, and the HTTP status it maps to.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -26,9 +142,9 @@ impl Problem {
     /// field). The decoder sets `field` when it knows where.
     pub fn malformed(detail: impl Into<String>) -> Self {
         Problem {
-            kind: "/problems/malformed-request",
-            title: "Malformed request",
-            status: 400,
+            kind: MALFORMED.uri,
+            title: MALFORMED.title,
+            status: MALFORMED.status,
             detail: detail.into(),
             field: None,
             headers: Vec::new(),
@@ -38,21 +154,23 @@ impl Problem {
     /// 422: well-formed, but it makes no sense (a bad board, a knob out of range, ...).
     pub fn invalid(field: impl Into<String>, detail: impl Into<String>) -> Self {
         Problem {
-            kind: "/problems/invalid-request",
-            title: "Invalid request",
-            status: 422,
+            kind: INVALID.uri,
+            title: INVALID.title,
+            status: INVALID.status,
             detail: detail.into(),
             field: Some(field.into()),
             headers: Vec::new(),
         }
     }
 
-    /// A plain HTTP error (404, 405, 413, ...), titled by its status.
-    pub fn http(status: u16, title: &'static str, detail: impl Into<String>) -> Self {
+    /// An HTTP error (404, 405, 413, ...): the kind of problem of its status in
+    /// [`PROBLEM_TYPES`] (an internal error for a status none has).
+    pub fn http(status: u16, detail: impl Into<String>) -> Self {
+        let kind = ProblemType::of_status(status);
         Problem {
-            kind: "about:blank",
-            title,
-            status,
+            kind: kind.uri,
+            title: kind.title,
+            status: kind.status,
             detail: detail.into(),
             field: None,
             headers: Vec::new(),

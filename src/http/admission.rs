@@ -83,7 +83,6 @@ impl Drop for Queued<'_> {
 fn overloaded(limits: &AdmissionLimits) -> Problem {
     Problem::http(
         503,
-        "Service Unavailable",
         format!(
             "the server is busy: {} heavy tasks are running and {} waiting; try again shortly",
             limits.heavy_slots, limits.heavy_queue

@@ -46,7 +46,6 @@ impl FromRequest<AppState> for JsonBody {
             Ok(body) => body.map(|body| JsonBody(without_byte_order_mark(body))),
             Err(_) => Err(Problem::http(
                 408,
-                "Request Timeout",
                 format!(
                     "the body did not arrive within {} s",
                     state.read_timeout.as_secs_f64()
@@ -96,7 +95,6 @@ fn check_not_compressed(headers: &HeaderMap) -> Result<(), Problem> {
         if coded {
             return Err(Problem::http(
                 415,
-                "Unsupported Media Type",
                 format!(
                     "the body must not be compressed: got content-encoding {value:?}; send \
                      the JSON as it is, without a content-encoding"
@@ -111,7 +109,6 @@ fn check_not_compressed(headers: &HeaderMap) -> Result<(), Problem> {
 fn unsupported_media_type(what_came: impl std::fmt::Display) -> Problem {
     Problem::http(
         415,
-        "Unsupported Media Type",
         format!("the body must be JSON with content-type application/json; {what_came}"),
     )
 }
@@ -163,7 +160,6 @@ fn without_byte_order_mark(body: Bytes) -> Bytes {
 fn too_large() -> Problem {
     Problem::http(
         413,
-        "Content Too Large",
         format!("the body is larger than {MAX_BODY_BYTES} bytes"),
     )
 }

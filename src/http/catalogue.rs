@@ -1,14 +1,17 @@
-//! `GET /games`, `GET /algorithms`, `GET /healthz`, `GET /openapi.yaml`.
+//! `GET /games`, `GET /algorithms`, `GET /healthz`, `GET /limits`, `GET /openapi.yaml` and
+//! `GET /problems/{name}`.
 
 use super::json::Json;
-use axum::extract::State;
-use axum::http::HeaderMap;
-use axum::response::Response;
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{Path, Query, State};
+use axum::http::{HeaderMap, header};
+use axum::response::{IntoResponse, Response};
 use serde_json::{Value, json};
 
 use super::AppState;
 use super::etag::Document;
 use crate::api::catalogue::{self, AlgorithmInfo, GameInfo};
+use crate::api::{GameKind, PROBLEM_TYPES, Problem, ProblemType};
 
 /// The OpenAPI document at the repository root, built into the binary.
 pub const OPENAPI_YAML: &str = include_str!("../../openapi.yaml");
@@ -17,8 +20,19 @@ pub async fn get_games() -> Json<Vec<GameInfo>> {
     Json(catalogue::games())
 }
 
-pub async fn get_algorithms() -> Json<Vec<AlgorithmInfo>> {
-    Json(catalogue::algorithms())
+/// `GET /algorithms?game=connect4`: the query names the game whose defaults and limits the
+/// knobs give (tic-tac-toe, the requests' default game, without it).
+#[derive(serde::Deserialize)]
+pub struct AlgorithmsQuery {
+    game: Option<String>,
+}
+
+pub async fn get_algorithms(
+    query: Result<Query<AlgorithmsQuery>, QueryRejection>,
+) -> Result<Json<Vec<AlgorithmInfo>>, Problem> {
+    let Query(query) = query.map_err(|rejection| Problem::malformed(rejection.body_text()))?;
+    let game = GameKind::parse(query.game.as_deref())?;
+    Ok(Json(catalogue::algorithms(game)))
 }
 
 pub async fn get_healthz() -> Json<Value> {
@@ -49,4 +63,24 @@ static OPENAPI: Document = Document::new(OPENAPI_YAML, &[("content-type", "appli
 
 pub async fn get_openapi(request: HeaderMap) -> Response {
     OPENAPI.answer(&request)
+}
+
+/// What a problem's `type` means, as plain text: a problem's `type` resolves here.
+pub async fn get_problem(Path(name): Path<String>) -> Result<Response, Problem> {
+    let kind = ProblemType::named(&name).ok_or_else(|| {
+        let names: Vec<_> = PROBLEM_TYPES.iter().map(|kind| kind.uri).collect();
+        Problem::http(
+            404,
+            format!("no such problem type; there are {}", names.join(", ")),
+        )
+    })?;
+    let others: Vec<_> = PROBLEM_TYPES.iter().map(|kind| kind.uri).collect();
+    let text = format!(
+        "{} (HTTP {})\n\n{}\n\nEvery problem type: {}\n",
+        kind.title,
+        kind.status,
+        kind.description,
+        others.join(", ")
+    );
+    Ok(([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], text).into_response())
 }

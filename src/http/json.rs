@@ -25,7 +25,6 @@ impl<T: Serialize> IntoResponse for Json<T> {
                 tracing::error!(%error, "an answer could not be encoded");
                 Problem::http(
                     500,
-                    "Internal Server Error",
                     "the answer could not be encoded; the failure is logged",
                 )
                 .into_response()

@@ -186,6 +186,7 @@ pub fn routes() -> Vec<(&'static str, Method, MethodRouter<AppState>)> {
         ("/limits", Method::GET, get(catalogue::get_limits)),
         ("/openapi.yaml", Method::GET, get(catalogue::get_openapi)),
         ("/metrics", Method::GET, get(metrics::get_metrics)),
+        ("/problems/{name}", Method::GET, get(catalogue::get_problem)),
     ]
 }
 

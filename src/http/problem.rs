@@ -43,7 +43,6 @@ pub(super) fn panicked(panic: Box<dyn std::any::Any + Send + 'static>) -> Respon
     tracing::error!(panic = %message, "a handler panicked");
     Problem::http(
         500,
-        "Internal Server Error",
         "the server failed while answering; the failure is logged",
     )
     .into_response()
@@ -54,7 +53,6 @@ pub(super) fn task_failed(error: tokio::task::JoinError) -> Problem {
     tracing::error!(%error, "a blocking task failed");
     Problem::http(
         500,
-        "Internal Server Error",
         "the server failed while answering; the failure is logged",
     )
 }
@@ -63,11 +61,7 @@ pub(super) fn task_failed(error: tokio::task::JoinError) -> Problem {
 /// (see [`super::app`], which knows the method it does take), so that this error is a problem
 /// like every other. axum adds the `Allow` header to it.
 pub(super) fn method_not_allowed(path: &str, allowed: &Method) -> Problem {
-    Problem::http(
-        405,
-        "Method Not Allowed",
-        format!("{path} answers only {allowed}"),
-    )
+    Problem::http(405, format!("{path} answers only {allowed}"))
 }
 
 /// The answer to a path no route has, naming the route that was probably meant: `/move/`,
@@ -80,7 +74,7 @@ pub(super) fn not_found(path: &str, routes: &[&str]) -> Problem {
         }
         None => "no such route: GET /openapi.yaml describes the API".to_owned(),
     };
-    Problem::http(404, "Not Found", detail)
+    Problem::http(404, detail)
 }
 
 /// The route most like `path`, if one is like enough: compared without case and trailing

@@ -1,0 +1,90 @@
+//! Names a request gives (a game, an algorithm, a tiebreak), matched against the names there
+//! are, with a suggestion when one is refused: `"TicTacToe"`, `"alpha-beta"` and
+//! `"connect-four"` are slips, and the answer should say what was meant.
+
+use super::Problem;
+
+/// The one of `names` that `given` was probably meant to be: the same but for case and
+/// punctuation, or close by Jaro-Winkler similarity (which weighs a shared beginning, as in
+/// `connect-four` and `connect4`).
+pub fn closest<'a>(given: &str, names: &[&'a str]) -> Option<&'a str> {
+    let given = folded(given);
+    names
+        .iter()
+        .map(|&name| (strsim::jaro_winkler(&given, &folded(name)), name))
+        .filter(|&(similarity, _)| similarity > 0.8)
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, name)| name)
+}
+
+/// Lowercase letters and digits only.
+fn folded(name: &str) -> String {
+    name.chars()
+        .filter(char::is_ascii_alphanumeric)
+        .map(|c| c.to_ascii_lowercase())
+        .collect()
+}
+
+/// The 422 problem of a name that is none of `names`: what was given, what was probably
+/// meant, and every name there is. `what` says what the name is of ("game", "algorithm").
+pub fn unknown(field: &str, what: &str, given: &str, names: &[&str]) -> Problem {
+    let suggestion = closest(given, names)
+        .map(|name| format!(" Did you mean {name:?}?"))
+        .unwrap_or_default();
+    Problem::invalid(
+        field,
+        format!(
+            "unknown {what} {given:?}.{suggestion} The {what}s are: {}.",
+            names.join(", ")
+        ),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slips_are_matched_to_the_name_meant() {
+        let games = ["tictactoe", "connect4"];
+        for (given, meant) in [
+            ("TicTacToe", "tictactoe"),
+            ("tic-tac-toe", "tictactoe"),
+            ("connect-four", "connect4"),
+            ("Connect4", "connect4"),
+            ("connect_four", "connect4"),
+        ] {
+            assert_eq!(closest(given, &games), Some(meant), "{given}");
+        }
+        let algorithms = [
+            "random",
+            "minimax",
+            "negamax",
+            "alphabeta",
+            "mcs",
+            "mcts",
+            "solver",
+        ];
+        for (given, meant) in [
+            ("AlphaBeta", "alphabeta"),
+            ("alpha-beta", "alphabeta"),
+            ("MCTS", "mcts"),
+            ("minmax", "minimax"),
+        ] {
+            assert_eq!(closest(given, &algorithms), Some(meant), "{given}");
+        }
+        assert_eq!(closest("chess", &games), None);
+        assert_eq!(closest("backgammon", &algorithms), None);
+    }
+
+    #[test]
+    fn the_problem_says_what_was_meant_and_what_there_is() {
+        let problem = unknown("game", "game", "TicTacToe", &["tictactoe", "connect4"]);
+        assert_eq!(problem.status, 422);
+        assert_eq!(
+            problem.detail,
+            "unknown game \"TicTacToe\". Did you mean \"tictactoe\"? The games are: tictactoe, \
+             connect4."
+        );
+    }
+}
