@@ -2,12 +2,16 @@
 //
 //   node tests/browser/playground.mjs BASE_URL SCREENSHOT_DIR
 //
-// Plays a whole game of tic-tac-toe against alphabeta through the page (the human playing the
-// first empty cell each turn, by mouse, and one move by keyboard), checks the result is a draw
-// or a loss for the human and that the winning line is highlighted if there is one; analyses a
-// position and checks a score is shown on every empty cell; runs a small tournament and checks
-// the chart appears; checks on a phone-sized screen that nothing overflows; and checks every
-// request the page made went to the service itself. Screenshots go to SCREENSHOT_DIR.
+// Checks the board's last row is on screen at 1280 x 900 and on a phone; plays a whole game of
+// tic-tac-toe against alphabeta through the page (the human playing the first empty cell each
+// turn, by mouse, and one move by keyboard), checks the result is a draw or a loss for the human,
+// that the winning line is highlighted if there is one, and that the move list has every move;
+// takes a move back with Undo; recovers from an API error (the human's move is taken back, the
+// status says why, the board stays playable); sets up a position from its moves; analyses a
+// position and checks a score is shown on every empty cell, green or red only when proven; runs
+// a small tournament and checks the chart appears and is cleared by a later error; checks on a
+// phone-sized screen that nothing overflows; and checks every request the page made went to the
+// service itself. Screenshots go to SCREENSHOT_DIR.
 
 import { chromium } from "playwright-core";
 import { mkdirSync } from "node:fs";
@@ -26,7 +30,7 @@ const browser = await chromium.launch({
 });
 const failures = [];
 try {
-  const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
   const origin = new URL(base).origin;
   const foreign = [];
@@ -45,6 +49,49 @@ try {
   assert.equal((await again.request().allHeaders())["if-none-match"], etag, "a reload asks with the tag");
   await page.waitForSelector("#algorithm option[value=alphabeta]", { state: "attached" });
   assert.equal(await page.locator("#algorithm").inputValue(), "alphabeta");
+  await boardFits(page, "tic-tac-toe at 1280 x 900");
+  const cells = async mark => page.locator(`#board .cell.${mark}`).count();
+  const status = async () => page.locator("#status").textContent();
+
+  // Undo: a move and its reply are taken back, and it is the human's move again.
+  await page.locator('#board .cell[data-cell="0"]').click();
+  await page.waitForFunction(() => document.querySelectorAll("#board .cell.O").length === 1);
+  assert.equal(await page.locator("#move-list li").count(), 2, "the move list has both moves");
+  await page.click("#undo");
+  assert.deepEqual([await cells("X"), await cells("O")], [0, 0], "undo takes back the move and its reply");
+  assert.equal(await page.locator("#move-list li").count(), 0);
+  assert.match(await status(), /^Your move/);
+  assert.ok(await page.locator("#undo").isDisabled(), "nothing left to undo");
+
+  // An API error (a depth of 0): the human's move is taken back, the status says why, and the
+  // board stays playable; with the setting fixed, the game goes on.
+  await page.click("#settings summary");
+  await page.fill("#knob-depth", "0");
+  await page.locator('#board .cell[data-cell="0"]').click();
+  await page.waitForFunction(() => document.getElementById("play-error").textContent.includes("depth"));
+  assert.deepEqual([await cells("X"), await cells("O")], [0, 0], "the human's move is taken back");
+  assert.match(await status(), /taken back/);
+  assert.ok(await page.locator("#board .cell:not(:disabled)").count() === 9, "every cell is playable");
+  console.log(`error recovery: "${await status()}" / ${await page.locator("#play-error").textContent()}`);
+  await page.screenshot({ path: `${shots}/playground-error.png`, fullPage: true });
+  await page.fill("#knob-depth", "");
+  await page.locator('#board .cell[data-cell="0"]').click();
+  await page.waitForFunction(() => document.querySelectorAll("#board .cell.O").length === 1);
+  assert.equal(await page.locator("#play-error").textContent(), "", "the error is cleared");
+
+  // Set up a position from its moves: an illegal one is refused and changes nothing.
+  await page.click("#setup summary");
+  await page.fill("#position", "5 5");
+  await page.click("#load-position");
+  assert.match(await page.locator("#play-error").textContent(), /Move 2 \(5\) cannot be played/);
+  assert.equal(await cells("X"), 1, "a refused position changes nothing");
+  await page.fill("#position", "5 1");
+  await page.click("#load-position");
+  assert.deepEqual([await cells("X"), await cells("O")], [1, 1]);
+  assert.equal(await page.locator('#board .cell[data-cell="4"]').getAttribute("class"), "cell X");
+  assert.equal(await page.locator('#board .cell[data-cell="0"]').getAttribute("class"), "cell O");
+  assert.match(await status(), /^Your move/);
+  await page.click("#new-game");
 
   // One move by keyboard: Tab to the centre cell and press Enter.
   const centre = page.locator('#board .cell[data-cell="4"]');
@@ -66,6 +113,7 @@ try {
   }
   const result = await page.locator("#status").getAttribute("data-result");
   assert.ok(["draw", "engine"].includes(result), `alphabeta never loses; the result was ${result}`);
+  assert.equal(await page.locator("#move-list li").count(), await cells("X") + await cells("O"), "every move is listed");
   if (result === "engine") assert.equal(await page.locator("#board .cell.win").count(), 3);
   const nodes = await page.locator('#engine-info dd[data-field="nodes"]').textContent();
   assert.match(nodes, /^[\d,]+$/, "the engine's nodes are shown");
@@ -90,9 +138,14 @@ try {
   await page.waitForFunction(() => document.getElementById("status").dataset.analysed === "true"
     && document.querySelectorAll("#board .cell .score").length === 8);
   await page.screenshot({ path: `${shots}/playground-analysis.png`, fullPage: true });
+  // Green and red are for proven results: the solver's scores are, mcts's estimates are not.
+  assert.ok(await page.locator("#board .score.good, #board .score.bad").count() > 0, "proven scores are coloured");
+  await page.selectOption("#algorithm", "mcts");
+  await page.click("#analyse");
+  await page.waitForFunction(() => document.querySelectorAll("#board .cell .score.estimate").length === 8);
+  assert.equal(await page.locator("#board .score.good, #board .score.bad").count(), 0, "estimates are not coloured");
 
   // An error from the API is shown, not swallowed: a knob out of range.
-  await page.selectOption("#algorithm", "mcts");
   await page.fill("#knob-simulations", "0");
   await page.click("#analyse");
   await page.waitForFunction(() => document.getElementById("play-error").textContent.includes("simulations"));
@@ -107,12 +160,20 @@ try {
   console.log(`tournament: ${await page.locator("#tournament-status").textContent()}`);
   await page.locator("#chart").scrollIntoViewIfNeeded();
   await page.screenshot({ path: `${shots}/playground-tournament.png`, fullPage: true });
+  // A later error does not leave the last chart standing under it.
+  await page.fill("#games", "0");
+  await page.click("#run-tournament");
+  await page.waitForFunction(() => document.getElementById("tournament-error").textContent.includes("games"));
+  assert.equal(await page.locator("#chart svg").count(), 0, "the stale chart is gone");
+  assert.equal(await page.locator("#tournament-status").textContent(), "");
 
   // Connect Four on a phone-sized screen: nothing wider than the screen, and a move plays.
   await page.setViewportSize({ width: 390, height: 844 });
   await page.selectOption("#algorithm", "alphabeta");
   await page.selectOption("#side", "X");
   await page.selectOption("#game", "connect4");
+  await page.waitForSelector("#board.connect4");
+  await boardFits(page, "Connect Four on a phone");
   await page.locator('#board .cell[data-move="3"]').first().click();
   await page.waitForFunction(() => document.querySelectorAll("#board .cell.O").length === 1, null, { timeout: 15000 });
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
@@ -126,6 +187,18 @@ try {
 } finally {
   await browser.close();
 }
+/// The board's last row is within the screen without scrolling.
+async function boardFits(page, context) {
+  const bottom = await page.evaluate(() => {
+    window.scrollTo(0, 0);
+    const cells = document.querySelectorAll("#board .cell");
+    return cells[cells.length - 1].getBoundingClientRect().bottom;
+  });
+  const height = page.viewportSize().height;
+  assert.ok(bottom <= height, `${context}: the board's last row ends at ${bottom}px, below the ${height}px screen`);
+  console.log(`${context}: the board ends at ${Math.round(bottom)} of ${height}px`);
+}
+
 if (failures.length) {
   console.error(failures[0]);
   process.exit(1);
