@@ -283,8 +283,8 @@ fn serve(args: ServeArgs) -> Result<(), String> {
 /// Every request logs a line. Written in place, by the thread answering requests, a line is a
 /// `write` system call (stdout flushes at every newline), and when whatever reads stdout stops
 /// reading (a pipe nobody drains, a stalled log collector), the write blocks, and with it the
-/// whole service: with stdout piped to a process that never read, it stopped answering after
-/// 369 requests. Queued instead, lines go out in batches (a `BufWriter` that the writer thread
+/// whole service: with stdout piped to a process that never reads, it stops answering once the
+/// pipe is full (`tests/cli.rs` checks it no longer does). Queued instead, lines go out in batches (a `BufWriter` that the writer thread
 /// flushes whenever the queue runs dry), and when the queue is full they are dropped and
 /// counted (`sente_log_lines_dropped_total`): a service that answers and loses log lines beats
 /// one that hangs with all of them.
@@ -509,8 +509,7 @@ fn print_json(value: &impl Serialize) -> Result<(), String> {
 /// Each concurrent search allocates tables of a few MiB. Left to itself, glibc raises its
 /// mapping threshold after the first such block is freed and then serves them from per-thread
 /// arenas, which keep the memory: the resident size then grows with every blocking thread that
-/// ever searched. A burst of Connect Four solves, tournaments and analyses peaked at 105 MB
-/// without this, and at 92 MB with it (76 MB once done).
+/// ever searched (`scripts/load.sh` reports the peak).
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 fn return_large_blocks_to_the_system() {
     // SAFETY: mallopt only changes a tuning parameter of the allocator; it is called before

@@ -54,6 +54,17 @@ async fn post_text(url: &str, path: &str, body: &'static str) -> Response {
         .unwrap()
 }
 
+/// The JSON answer to `GET path`.
+async fn get_json(url: &str, path: &str) -> Value {
+    let response = Client::new()
+        .get(format!("{url}{path}"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::OK, "{path}");
+    response.json().await.unwrap()
+}
+
 /// Posts and expects a problem with `status`; returns the problem.
 async fn problem(url: &str, path: &str, body: Value, status: u16) -> Value {
     let response = post(url, path, body.clone()).await;
@@ -769,33 +780,12 @@ async fn the_server_answers_while_a_tournament_runs() {
 async fn discovery_routes() {
     let url = start().await;
     let client = Client::new();
-    let health: Value = client
-        .get(format!("{url}/healthz"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let health: Value = get_json(&url, "/healthz").await;
     assert_eq!(health, json!({"status": "ok"}));
-    let games: Value = client
-        .get(format!("{url}/games"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let games: Value = get_json(&url, "/games").await;
     assert_eq!(games[0]["name"], "tictactoe");
     assert_eq!(games[0]["start"], ".../.../...");
-    let algorithms: Value = client
-        .get(format!("{url}/algorithms"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let algorithms: Value = get_json(&url, "/algorithms").await;
     let names: Vec<_> = algorithms
         .as_array()
         .unwrap()
@@ -1318,14 +1308,7 @@ async fn connect_four_is_served_by_every_endpoint() {
     .unwrap();
     assert_eq!(analysis["moves"].as_array().unwrap().len(), 7);
     assert_eq!(analysis["moves"][0]["move"], 3);
-    let games: Value = Client::new()
-        .get(format!("{url}/games"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let games: Value = get_json(&url, "/games").await;
     assert_eq!(games[1]["name"], "connect4");
     assert_eq!(
         (games[1]["rows"].clone(), games[1]["columns"].clone()),
@@ -1430,14 +1413,7 @@ async fn a_panic_becomes_a_500_problem_and_the_server_lives_on() {
                 "{problem}"
             );
         }
-        let health: Value = client
-            .get(format!("{url}/healthz"))
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
+        let health: Value = get_json(&url, "/healthz").await;
         assert_eq!(
             health,
             json!({"status": "ok"}),
@@ -1549,14 +1525,7 @@ async fn heavy_work_beyond_the_queue_is_refused_at_once_and_cheap_work_still_ans
     )
     .await;
     assert_eq!(response.status(), StatusCode::OK);
-    let limits: Value = Client::new()
-        .get(format!("{url}/limits"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let limits: Value = get_json(&url, "/limits").await;
     assert_eq!(
         (limits["heavy_slots"].clone(), limits["heavy_queue"].clone()),
         (json!(1), json!(0))
@@ -1656,14 +1625,7 @@ async fn the_services_node_limit_stops_a_search_and_says_so() {
         ..AppState::default()
     })
     .await;
-    let limits: Value = Client::new()
-        .get(format!("{url}/limits"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let limits: Value = get_json(&url, "/limits").await;
     assert_eq!(limits["max_nodes"], 5_000);
     assert_eq!(limits["max_search_ms"], 15_000);
     assert_eq!(limits["read_timeout_ms"], 10_000);
@@ -1831,7 +1793,6 @@ async fn every_problem_type_resolves() {
 #[tokio::test]
 async fn algorithms_are_described_per_game() {
     let url = start().await;
-    let client = Client::new();
     let knob = |algorithms: &Value, algorithm: &str, name: &str| -> Value {
         algorithms
             .as_array()
@@ -1848,19 +1809,8 @@ async fn algorithms_are_described_per_game() {
             .cloned()
             .unwrap_or_else(|| panic!("{algorithm} {name}"))
     };
-    let get = |query: &'static str| {
-        let client = client.clone();
-        let url = url.clone();
-        async move {
-            client
-                .get(format!("{url}/algorithms{query}"))
-                .send()
-                .await
-                .unwrap()
-        }
-    };
-    let tictactoe: Value = get("").await.json().await.unwrap();
-    let connect4: Value = get("?game=connect4").await.json().await.unwrap();
+    let tictactoe = get_json(&url, "/algorithms").await;
+    let connect4 = get_json(&url, "/algorithms?game=connect4").await;
     assert_eq!(tictactoe[0]["game"], "tictactoe");
     assert_eq!(connect4[0]["game"], "connect4");
     assert_eq!(
@@ -1886,7 +1836,11 @@ async fn algorithms_are_described_per_game() {
         422,
     )
     .await;
-    let unknown = get("?game=connect-four").await;
+    let unknown = Client::new()
+        .get(format!("{url}/algorithms?game=connect-four"))
+        .send()
+        .await
+        .unwrap();
     let unknown = assert_problem(unknown, 422, "?game=connect-four").await;
     assert!(
         unknown["detail"]
@@ -1901,14 +1855,7 @@ async fn algorithms_are_described_per_game() {
 #[tokio::test]
 async fn a_tournament_says_what_was_asked_and_what_was_done() {
     let url = start().await;
-    let games: Value = Client::new()
-        .get(format!("{url}/games"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let games: Value = get_json(&url, "/games").await;
     for game in games.as_array().unwrap() {
         let name = game["name"].as_str().unwrap();
         let body: Value = post(

@@ -12,7 +12,7 @@
 use std::path::PathBuf;
 
 use sente::game::{ConnectFour, Game};
-use sente::search::connect_four::{Solver, plies_to_end};
+use sente::search::connect_four::Solver;
 
 /// The positions of a set with their scores; panics with a clear message when the data is
 /// missing, rather than letting the tests pass without it.
@@ -73,49 +73,4 @@ fn begin_easy_sample() {
 #[test]
 fn begin_medium_sample() {
     check("Test_L1_R2", 200);
-}
-
-#[test]
-fn plies_to_end_agree_with_the_scores_definition() {
-    // Pons' score is 22 minus the winner's discs at the end; plies_to_end counts the plies to
-    // that end, so the winner's discs follow back from it.
-    for (moves, position, score) in load("Test_L3_R1").iter().take(200) {
-        let plies = plies_to_end(position, *score) as usize;
-        let end = position.moves_played() + plies;
-        assert!(end <= 42, "{moves}");
-        if *score != 0 {
-            let winner_discs = end.div_ceil(2) as i32;
-            assert_eq!(22 - winner_discs, score.abs(), "{moves}");
-        } else {
-            assert_eq!(end, 42, "a draw fills the board: {moves}");
-        }
-    }
-}
-
-#[test]
-fn the_solver_answers_exactly_in_time_or_says_it_did_not() {
-    use sente::search::{Strategy, Tiebreak, search};
-    use std::time::Duration;
-    let solver = |ms| Strategy::Solver {
-        time_limit: Some(Duration::from_millis(ms)),
-        tiebreak: Tiebreak::First,
-    };
-    // A middle-game position: solved well within a second, and the move achieves the score.
-    let (moves, position, expected) = load("Test_L2_R1").swap_remove(0);
-    let result = search(&position, &solver(1000), 0).unwrap();
-    assert!(result.exact, "{moves}");
-    assert_eq!(result.score, f64::from(expected.signum()), "{moves}");
-    // The empty board cannot be solved in 50 ms: a move all the same, not claimed exact.
-    let result = search(&ConnectFour::start(), &solver(50), 0).unwrap();
-    assert!(!result.exact);
-    assert!(
-        result.elapsed < Duration::from_secs(2),
-        "{:?}",
-        result.elapsed
-    );
-    assert!(
-        ConnectFour::start()
-            .parse_move(usize::from(result.best_move))
-            .is_ok()
-    );
 }

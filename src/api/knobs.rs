@@ -327,6 +327,10 @@ fn fit_knob(game: GameKind, algorithm: Algorithm, mut knob: Knob) -> Knob {
         }
         "tiebreak" => {
             knob.values = Some(vec![Tiebreak::First.name(), Tiebreak::Random.name()]);
+            knob.description = "Among moves of the same value: the first in move order, or a \
+                                random one (drawn from seed), for which every move is searched \
+                                exactly. (traps, which searches every reply to the end, is for \
+                                tic-tac-toe only.)";
         }
         _ => {}
     }

@@ -56,15 +56,7 @@ mod tests {
         ] {
             assert_eq!(closest(given, &games), Some(meant), "{given}");
         }
-        let algorithms = [
-            "random",
-            "minimax",
-            "negamax",
-            "alphabeta",
-            "mcs",
-            "mcts",
-            "solver",
-        ];
+        let algorithms = crate::search::Algorithm::ALL.map(|algorithm| algorithm.name());
         for (given, meant) in [
             ("AlphaBeta", "alphabeta"),
             ("alpha-beta", "alphabeta"),

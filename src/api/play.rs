@@ -72,8 +72,8 @@ impl MoveJob {
 
     /// Whether the search is certain to take well under a millisecond, so that it may run
     /// where it was received instead of on a thread made for blocking work. On tic-tac-toe,
-    /// alphabeta searches at most about 20,000 nodes (under 0.1 ms); the full-tree searches
-    /// take up to 3 ms and sampling grows with its knobs, so those go to the blocking pool.
+    /// alphabeta searches at most about 20,000 nodes; the full-tree searches visit up to
+    /// 549,946 and sampling grows with its knobs, so those go to the blocking pool.
     pub fn is_light(&self) -> bool {
         match self.strategy {
             Strategy::Random => true,

@@ -197,10 +197,9 @@ pub fn routes() -> Vec<(&'static str, Method, MethodRouter<AppState>)> {
 ///
 /// The layers wrap the router once rather than through `Router::layer`, which boxes every
 /// route's service again for each layer and clones that chain of boxes for every request.
-/// With them inside the router, and two `from_fn` middlewares where the metrics layer and the
-/// method fallbacks are now, a `GET /healthz` made 64 allocations; it made 24 (25 since
-/// [`serve`] gives hyper a timer), and every route answers 18-28% more requests per second
-/// (`benches/http-throughput.md`, *What made both routes faster*).
+/// Inside the router, and with `from_fn` middlewares where the metrics layer and the method
+/// fallbacks are now, every request paid for those boxes and clones in allocations, which
+/// `scripts/bench-http.sh` shows as requests per second on every route.
 pub fn app(
     state: AppState,
 ) -> impl Service<Request, Response = Response, Error = Infallible, Future: Send>
@@ -265,7 +264,7 @@ pub fn app(
 /// The accept loop is written here rather than taken from `axum::serve`, which gives hyper no
 /// timer: without one, hyper's header timeout ([`AppState::read_timeout`]) is off, and a
 /// client that stalls in the middle of its request head holds its connection for ever. The
-/// timer costs about one allocation per request (24 -> 25 for `GET /healthz`).
+/// timer costs one allocation per request.
 pub async fn serve(
     listener: TcpListener,
     state: AppState,
@@ -315,9 +314,9 @@ pub async fn serve(
 /// With it on (the socket's default, and `axum::serve`'s), an answer written while the one
 /// before is still unacknowledged waits for that acknowledgement. A client that pipelines its
 /// requests is waiting for that second answer, so it has nothing to send the acknowledgement
-/// with and delays it (by 40 ms at least on Linux): four pipelined `POST /move` requests took
-/// 44-48 ms instead of 0.1-0.2 ms. A lone request and its answer are not affected, since each
-/// answer is one write.
+/// with and delays it (by Linux's shortest delayed-acknowledgement timer, 40 ms; a test in
+/// `tests/http.rs` pipelines requests to check). A lone request and its answer are not
+/// affected, since each answer is one write.
 fn answer_without_delay(stream: TcpStream) -> TcpStream {
     if let Err(error) = stream.set_nodelay(true) {
         tracing::debug!(%error, "could not turn off Nagle's algorithm on a connection");
