@@ -11,7 +11,7 @@
 
 use std::path::PathBuf;
 
-use sente::game::{ConnectFour, Game};
+use sente::game::ConnectFour;
 use sente::search::connect_four::Solver;
 
 /// The positions of a set with their scores; panics with a clear message when the data is

@@ -2,7 +2,7 @@
 //! `GET /problems/{name}`.
 
 use super::json::Json;
-use axum::extract::rejection::QueryRejection;
+use axum::extract::rejection::{PathRejection, QueryRejection};
 use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, header};
 use axum::response::{IntoResponse, Response};
@@ -66,7 +66,9 @@ pub async fn get_openapi(request: HeaderMap) -> Response {
 }
 
 /// What a problem's `type` means, as plain text: a problem's `type` resolves here.
-pub async fn get_problem(Path(name): Path<String>) -> Result<Response, Problem> {
+pub async fn get_problem(name: Result<Path<String>, PathRejection>) -> Result<Response, Problem> {
+    // A name that does not decode (bad percent-encoding) names no problem type either.
+    let name = name.map(|Path(name)| name).unwrap_or_default();
     let kind = ProblemType::named(&name).ok_or_else(|| {
         let names: Vec<_> = PROBLEM_TYPES.iter().map(|kind| kind.uri).collect();
         Problem::http(
