@@ -96,7 +96,7 @@ impl<G: Solve> Tournament<G> {
         let first: Seat = if index.is_multiple_of(2) { 0 } else { 1 };
         let game_seed = seed::derive(self.seed, index);
         let first_side = self.start.side_to_move();
-        let mut game = self.start;
+        let mut game = self.start.clone();
         let mut moves = Vec::new();
         let mut nodes = [0; 2];
         if budget.is_due() {

@@ -108,6 +108,41 @@ async fn move_takes_the_win_as_in_the_readme() {
     assert_eq!(body["status"], "x_won");
     assert_eq!(body["game"], "tictactoe");
     assert!(body.get("seed").is_none(), "alphabeta is not randomised");
+    // Over: nobody is to move, and there is nothing to play.
+    assert_eq!(body["side_to_move"], Value::Null);
+    assert_eq!(body["legal_moves"], json!([]));
+}
+
+/// An answer says who moves next and what they may play, so that a front end need not code
+/// the rules.
+#[tokio::test]
+async fn a_move_says_who_is_to_move_and_what_they_may_play() {
+    let url = start().await;
+    for (body, side, legal) in [
+        (json!({"moves": [4]}), "X", 7),
+        (
+            json!({"moves": [], "game": "connect4", "algorithm": "random", "seed": 1}),
+            "O",
+            7,
+        ),
+    ] {
+        let answer: Value = post(&url, "/move", body.clone())
+            .await
+            .json()
+            .await
+            .unwrap();
+        assert_eq!(answer["side_to_move"], side, "{body}");
+        let moves = answer["legal_moves"].as_array().unwrap();
+        assert_eq!(moves.len(), legal, "{body}: {answer}");
+        // In the game's order, and none of them the move just played (tic-tac-toe's cells).
+        assert!(
+            moves.windows(2).all(|w| w[0].as_u64() < w[1].as_u64()),
+            "{answer}"
+        );
+        if body["game"].is_null() {
+            assert!(!moves.contains(&answer["move"]) && !moves.contains(&json!(4)));
+        }
+    }
 }
 
 #[tokio::test]

@@ -62,7 +62,7 @@ impl MoveJob {
                 .map(|entry| {
                     let (row, col) = game.move_cell(entry.mv);
                     MoveScore {
-                        mv: G::move_index(entry.mv),
+                        mv: usize::from(G::move_id(entry.mv)),
                         row,
                         col,
                         score: entry.score,

@@ -4,6 +4,7 @@ use serde::Serialize;
 
 use super::request::MoveRequest;
 use super::{AnyGame, GameKind, Problem, Status, knobs, with_game};
+use crate::game::Player;
 use crate::search::{self, Algorithm, Budget, Solve, Strategy, Tiebreak, seed};
 
 /// The answer to a move request.
@@ -34,6 +35,11 @@ pub struct MoveResponse {
     pub board: String,
     /// The game's status after the move.
     pub status: Status,
+    /// Who is to move after the move; `null` once the game is over.
+    pub side_to_move: Option<Player>,
+    /// The legal moves after the move, in the game's order: what a front end offers its
+    /// player next, without coding the rules itself. Empty once the game is over.
+    pub legal_moves: Vec<usize>,
 }
 
 /// A move request, checked: ready to search.
@@ -100,14 +106,18 @@ impl MoveJob {
         let (row, col) = game.move_cell(result.best_move);
         let after = game.play(result.best_move);
         Ok(MoveResponse {
-            mv: G::move_index(result.best_move),
+            mv: usize::from(G::move_id(result.best_move)),
             row,
             col,
             score: result.score,
             exact: result.exact,
             plies_to_end: result.plies_to_end,
             nodes: result.nodes,
-            pv: result.pv.iter().map(|&mv| G::move_index(mv)).collect(),
+            pv: result
+                .pv
+                .iter()
+                .map(|&mv| usize::from(G::move_id(mv)))
+                .collect(),
             algorithm: self.strategy.algorithm(),
             game: G::NAME,
             seed: self.strategy.is_randomized().then_some(self.seed),
@@ -115,6 +125,11 @@ impl MoveJob {
             stopped_by: result.stopped_by.map(|cutoff| cutoff.name()),
             board: after.to_string(),
             status: after.outcome().into(),
+            side_to_move: (!after.outcome().is_over()).then(|| after.side_to_move()),
+            legal_moves: after
+                .legal_moves()
+                .map(|mv| usize::from(G::move_id(mv)))
+                .collect(),
         })
     }
 }

@@ -262,7 +262,7 @@ impl Game for ConnectFour {
     const ROWS: usize = HEIGHT;
     const COLUMNS: usize = WIDTH;
     const MAX_PLIES: usize = CELLS;
-    const MOVE_INDICES: usize = WIDTH;
+    const MOVE_IDS: usize = WIDTH;
     const REACHABLE_POSITIONS: Option<usize> = None;
 
     fn start() -> Self {
@@ -342,8 +342,8 @@ impl Game for ConnectFour {
         d / (d.abs() + 32.0)
     }
 
-    fn move_index(column: u8) -> usize {
-        usize::from(column)
+    fn move_id(column: u8) -> u16 {
+        u16::from(column)
     }
 
     fn parse_move(&self, index: usize) -> Result<u8, MoveError> {
@@ -372,6 +372,11 @@ impl Game for ConnectFour {
 
     fn ply(&self) -> usize {
         usize::from(self.moves)
+    }
+
+    /// A drawn game fills the board: only a win ends it sooner.
+    fn draw_length(&self) -> Option<usize> {
+        Some(CELLS - self.ply())
     }
 
     fn key(&self) -> u64 {

@@ -1,7 +1,7 @@
 //! Games: the rules of two-player, zero-sum, perfect-information games, and nothing else.
 //!
-//! A game is a small `Copy` value (a pair of bitboards) so that searches can copy positions
-//! instead of making and unmaking moves. This module knows nothing about search: it says what
+//! A position is a `Clone` value that searches copy instead of making and unmaking moves; the
+//! small games are plain `Copy` bitboards, for which a clone is a copy. This module knows nothing about search: it says what
 //! the legal moves are, what a move does, who has won, how a board is written, and offers a
 //! static estimate of a position ([`Game::evaluate`]) as game knowledge that searches may use.
 
@@ -32,6 +32,16 @@ impl Player {
     }
 }
 
+/// Written as in the boards' text, `"X"` or `"O"`.
+impl serde::Serialize for Player {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(match self {
+            Player::X => "X",
+            Player::O => "O",
+        })
+    }
+}
+
 impl Display for Player {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
@@ -55,12 +65,13 @@ impl Outcome {
     }
 }
 
-/// The rules of a game, over a position that is a plain `Copy` value.
+/// The rules of a game.
 ///
 /// Positions are immutable: [`Game::play`] returns the next position. Moves are small `Copy`
-/// values with a stable integer index (the cell or column number used in the text API).
+/// values with a compact id ([`Game::move_id`], below [`Game::MOVE_IDS`]) for tables, which is
+/// also the cell or column number used in the text API.
 pub trait Game:
-    Copy + Eq + Hash + Debug + Display + FromStr<Err = BoardError> + Send + Sync + 'static
+    Clone + Eq + Hash + Debug + Display + FromStr<Err = BoardError> + Send + Sync + 'static
 {
     type Move: Copy + Eq + Hash + Debug + Default + Send + Sync + 'static;
     /// The legal moves, in the game's natural order (the order ties are broken in).
@@ -71,11 +82,10 @@ pub trait Game:
     /// The board's size, as its text form writes it: `ROWS` rows of `COLUMNS` cells.
     const ROWS: usize;
     const COLUMNS: usize;
-    /// Upper bound on the number of plies in a game; sizes fixed per-ply buffers. A drawn
-    /// game lasts exactly this long (the board is full).
+    /// Upper bound on the number of plies in a game; sizes per-ply buffers.
     const MAX_PLIES: usize;
-    /// Number of distinct move indices: moves index `0..MOVE_INDICES`.
-    const MOVE_INDICES: usize;
+    /// Number of distinct move ids: [`Game::move_id`] is below it.
+    const MOVE_IDS: usize;
     /// The number of positions reachable from the start, when it is small enough to tabulate
     /// every one of them (5,478 for tic-tac-toe); `None` for larger games.
     const REACHABLE_POSITIONS: Option<usize>;
@@ -97,8 +107,8 @@ pub trait Game:
     /// Only meaningful while the game is in progress.
     fn evaluate(&self) -> f64;
 
-    /// The move's index in the API: the cell or column number.
-    fn move_index(mv: Self::Move) -> usize;
+    /// The move's compact id, below [`Game::MOVE_IDS`]; in the API, the cell or column number.
+    fn move_id(mv: Self::Move) -> u16;
 
     /// The move with API index `index`, if it is legal in this position.
     fn parse_move(&self, index: usize) -> Result<Self::Move, MoveError>;
@@ -109,6 +119,12 @@ pub trait Game:
 
     /// Number of moves played so far.
     fn ply(&self) -> usize;
+
+    /// How many plies a game drawn from here lasts, when the rules fix it (a draw that can only
+    /// be a full board); `None` when they do not. A proven draw's `plies_to_end` is this.
+    fn draw_length(&self) -> Option<usize> {
+        None
+    }
 
     /// A number that identifies the position: equal keys, equal positions.
     fn key(&self) -> u64;

@@ -143,7 +143,7 @@ impl Game for TicTacToe {
     const ROWS: usize = 3;
     const COLUMNS: usize = 3;
     const MAX_PLIES: usize = CELLS;
-    const MOVE_INDICES: usize = CELLS;
+    const MOVE_IDS: usize = CELLS;
     const REACHABLE_POSITIONS: Option<usize> = Some(5478);
 
     fn start() -> Self {
@@ -208,8 +208,8 @@ impl Game for TicTacToe {
         f64::from(mine - theirs) / 9.0
     }
 
-    fn move_index(mv: u8) -> usize {
-        usize::from(mv)
+    fn move_id(mv: u8) -> u16 {
+        u16::from(mv)
     }
 
     fn parse_move(&self, index: usize) -> Result<u8, MoveError> {
@@ -237,6 +237,11 @@ impl Game for TicTacToe {
 
     fn ply(&self) -> usize {
         self.occupied().count_ones() as usize
+    }
+
+    /// A drawn game fills the board: no line is left to end it sooner.
+    fn draw_length(&self) -> Option<usize> {
+        Some(CELLS - self.ply())
     }
 
     fn key(&self) -> u64 {

@@ -98,8 +98,11 @@ pub(super) struct AlphaBeta<G: Game, const ENHANCED: bool = true> {
     table: Option<TranspositionTable>,
     /// Two moves per ply that caused a cutoff there most recently.
     killers: Vec<[Option<G::Move>; 2]>,
-    /// Per move index: how much cutoffs this move has caused, deeper ones counting more.
+    /// Per move id: how much cutoffs this move has caused, deeper ones counting more.
     history: Vec<u32>,
+    /// Per ply, the buffer a node sorts its moves in (with their ranks), kept between nodes so
+    /// that ordering allocates nothing once every ply has had its turn.
+    move_lists: Vec<Vec<(i64, G::Move)>>,
     /// The budget, and the iteration's deadline under a time limit. Once it says stop, the
     /// values since are meaningless.
     meter: Meter,
@@ -127,7 +130,12 @@ impl<G: Game, const ENHANCED: bool> AlphaBeta<G, ENHANCED> {
                 Vec::new()
             },
             history: if enhancements.ordering {
-                vec![0; G::MAX_PLIES.max(G::MOVE_INDICES)]
+                vec![0; G::MOVE_IDS]
+            } else {
+                Vec::new()
+            },
+            move_lists: if enhancements.ordering {
+                vec![Vec::new(); G::MAX_PLIES + 2]
             } else {
                 Vec::new()
             },
@@ -168,7 +176,7 @@ impl<G: Game, const ENHANCED: bool> AlphaBeta<G, ENHANCED> {
                 // The move is stored in the position's own orientation, so it is only
                 // meaningful when symmetric positions do not share entries.
                 if !self.enhancements.symmetry {
-                    table_move = entry.move_index;
+                    table_move = entry.move_id();
                 }
                 // Never at the root: it must search to name its best move and line.
                 if entry.depth >= entry_depth && ply > 0 {
@@ -190,13 +198,10 @@ impl<G: Game, const ENHANCED: bool> AlphaBeta<G, ENHANCED> {
 
         // Each enhancement costs only when it is on: the textbook search walks the moves as the
         // game yields them, with nothing collected or sorted.
-        let moves = if ENHANCED && self.enhancements.ordering {
-            let mut moves = MoveList::<G>::new();
-            for mv in game.legal_moves() {
-                moves.push(mv);
-            }
+        let mut moves = if ENHANCED && self.enhancements.ordering {
+            let mut moves = std::mem::take(&mut self.move_lists[ply]);
             self.order(game, &mut moves, ply, table_move);
-            MoveOrder::Sorted(moves, 0)
+            MoveOrder::<G>::Sorted(moves, 0)
         } else {
             MoveOrder::Natural(game.legal_moves())
         };
@@ -204,7 +209,7 @@ impl<G: Game, const ENHANCED: bool> AlphaBeta<G, ENHANCED> {
         let mut best = -INFINITY;
         let mut best_move = None;
         let mut searched = 0;
-        for mv in moves {
+        for mv in moves.by_ref() {
             let child = game.play(mv);
             if ENHANCED
                 && let Some(seen) = &mut seen
@@ -247,6 +252,9 @@ impl<G: Game, const ENHANCED: bool> AlphaBeta<G, ENHANCED> {
                 }
             }
         }
+        if let MoveOrder::Sorted(list, _) = moves {
+            self.move_lists[ply] = list;
+        }
 
         if ENHANCED && self.table.is_some() {
             let bound = if best <= alpha_before {
@@ -257,10 +265,10 @@ impl<G: Game, const ENHANCED: bool> AlphaBeta<G, ENHANCED> {
                 Bound::Exact
             };
             let key = self.table_key(game);
-            let move_index = best_move.map(|mv| G::move_index(mv) as u8);
+            let move_id = best_move.map(G::move_id);
             let entry_depth = entry_depth(game, depth);
             if let Some(table) = &mut self.table {
-                table.store(key, best, ply, entry_depth, bound, move_index);
+                table.store(key, best, ply, entry_depth, bound, move_id);
             }
         }
         best
@@ -274,12 +282,19 @@ impl<G: Game, const ENHANCED: bool> AlphaBeta<G, ENHANCED> {
         }
     }
 
-    /// Sorts the moves: table move, killers, then history and static priority.
-    fn order(&self, game: &G, moves: &mut MoveList<G>, ply: usize, table_move: Option<u8>) {
+    /// Fills `moves` with the legal moves, sorted: table move, killers, then history and
+    /// static priority.
+    fn order(
+        &self,
+        game: &G,
+        moves: &mut Vec<(i64, G::Move)>,
+        ply: usize,
+        table_move: Option<u16>,
+    ) {
         let killers = self.killers[ply];
         let rank = |mv: G::Move| -> i64 {
-            let index = G::move_index(mv);
-            if table_move == Some(index as u8) {
+            let id = G::move_id(mv);
+            if table_move == Some(id) {
                 i64::MAX
             } else if killers[0] == Some(mv) {
                 i64::MAX - 1
@@ -288,17 +303,23 @@ impl<G: Game, const ENHANCED: bool> AlphaBeta<G, ENHANCED> {
             } else {
                 // History dominates; the static priority breaks ties among moves it has not
                 // yet seen cut.
-                i64::from(self.history[index]) * 16 + i64::from(game.move_priority(mv))
+                i64::from(self.history[usize::from(id)]) * 16 + i64::from(game.move_priority(mv))
             }
         };
-        // Insertion sort: a handful of moves, and stable, so ties keep the natural order.
-        let slice = moves.as_mut_slice();
-        for i in 1..slice.len() {
-            let mut j = i;
-            while j > 0 && rank(slice[j]) > rank(slice[j - 1]) {
-                slice.swap(j, j - 1);
-                j -= 1;
+        moves.clear();
+        moves.extend(game.legal_moves().map(|mv| (rank(mv), mv)));
+        // Stable, so ties keep the natural order. Insertion sort for the handful of moves of
+        // small games; the library's sort (which allocates) for games with hundreds.
+        if moves.len() <= 32 {
+            for i in 1..moves.len() {
+                let mut j = i;
+                while j > 0 && moves[j].0 > moves[j - 1].0 {
+                    moves.swap(j, j - 1);
+                    j -= 1;
+                }
             }
+        } else {
+            moves.sort_by_key(|&(rank, _)| std::cmp::Reverse(rank));
         }
     }
 
@@ -309,7 +330,7 @@ impl<G: Game, const ENHANCED: bool> AlphaBeta<G, ENHANCED> {
             killers[0] = Some(mv);
         }
         let depth = depth.min(G::MAX_PLIES as u32);
-        let entry = &mut self.history[G::move_index(mv)];
+        let entry = &mut self.history[usize::from(G::move_id(mv))];
         *entry = entry.saturating_add(depth * depth);
     }
 
@@ -368,8 +389,8 @@ fn search_to<G: Game, const ENHANCED: bool>(
 enum MoveOrder<G: Game> {
     /// As the game yields them: the textbook order.
     Natural(G::Moves),
-    /// Sorted, with the position of the next one.
-    Sorted(MoveList<G>, usize),
+    /// Sorted (with their ranks), with the position of the next one.
+    Sorted(Vec<(i64, G::Move)>, usize),
 }
 
 impl<G: Game> Iterator for MoveOrder<G> {
@@ -380,7 +401,7 @@ impl<G: Game> Iterator for MoveOrder<G> {
         match self {
             MoveOrder::Natural(moves) => moves.next(),
             MoveOrder::Sorted(moves, next) => {
-                let mv = moves.as_slice().get(*next).copied();
+                let mv = moves.get(*next).map(|&(_, mv)| mv);
                 *next += 1;
                 mv
             }
@@ -388,37 +409,8 @@ impl<G: Game> Iterator for MoveOrder<G> {
     }
 }
 
-/// The legal moves of a node, on the stack.
-struct MoveList<G: Game> {
-    moves: [G::Move; 64],
-    len: usize,
-}
-
-impl<G: Game> MoveList<G> {
-    fn new() -> Self {
-        MoveList {
-            moves: [G::Move::default(); 64],
-            len: 0,
-        }
-    }
-
-    fn push(&mut self, mv: G::Move) {
-        if self.len < self.moves.len() {
-            self.moves[self.len] = mv;
-            self.len += 1;
-        }
-    }
-
-    fn as_slice(&self) -> &[G::Move] {
-        &self.moves[..self.len]
-    }
-
-    fn as_mut_slice(&mut self) -> &mut [G::Move] {
-        &mut self.moves[..self.len]
-    }
-}
-
-/// The symmetric keys of the children searched so far at a node.
+/// The symmetric keys of the children searched so far at a node: the first 64, which covers
+/// every move of the small games; past them, siblings are searched without the check.
 struct SiblingKeys {
     keys: [u64; 64],
     len: usize,

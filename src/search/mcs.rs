@@ -85,7 +85,7 @@ pub(super) fn sample<G: Game>(
             arm.total += match arm.proven {
                 Some(value) => value,
                 None => {
-                    let outcome = random_playout(arm.child, &mut rng, &mut nodes);
+                    let outcome = random_playout(arm.child.clone(), &mut rng, &mut nodes);
                     i64::from(terminal_value(outcome, me, 0).signum())
                 }
             };

@@ -85,7 +85,7 @@ impl<G: Game> Tree<G> {
 
     /// Adds the children of `index`; returns how many positions were created.
     fn expand(&mut self, index: usize) -> u64 {
-        let state = self.nodes[index].state;
+        let state = self.nodes[index].state.clone();
         let moves = state.legal_moves();
         let count = moves.len();
         if count == 0 || self.nodes.len() + count > MAX_TREE_NODES {
@@ -147,7 +147,7 @@ impl<G: Game> Tree<G> {
 pub(super) fn grow<G: Game>(game: &G, params: &MctsParams, seed: u64, budget: &Budget) -> Grown<G> {
     let mut rng = SearchRng::seed_from_u64(seed);
     let threshold = params.expand_threshold.max(1);
-    let mut tree = Tree::new(*game);
+    let mut tree = Tree::new(game.clone());
     let mut nodes = 1 + tree.expand(0);
     let mut path: Vec<usize> = Vec::with_capacity(G::MAX_PLIES + 1);
     let mut meter = Meter::new(budget);
@@ -163,13 +163,14 @@ pub(super) fn grow<G: Game>(game: &G, params: &MctsParams, seed: u64, budget: &B
             index = tree.select(index, params.uct_c);
             path.push(index);
         }
-        let leaf = tree.nodes[index].state;
+        let leaf = &tree.nodes[index].state;
         let leaf_outcome = leaf.outcome();
+        let leaf_side = leaf.side_to_move();
         let outcome = match leaf_outcome {
-            Outcome::InProgress => random_playout(leaf, &mut rng, &mut nodes),
+            Outcome::InProgress => random_playout(leaf.clone(), &mut rng, &mut nodes),
             over => over,
         };
-        let mut reward = i64::from(terminal_value(outcome, leaf.side_to_move(), 0).signum());
+        let mut reward = i64::from(terminal_value(outcome, leaf_side, 0).signum());
         for &node in path.iter().rev() {
             let node = &mut tree.nodes[node];
             node.visits += 1;

@@ -391,8 +391,8 @@ fn judge<G: Game>(game: &G, value: Value, hit_horizon: bool) -> (f64, bool, Opti
         let plies = (WIN - value.abs()) as u32;
         (f64::from(value.signum()), true, Some(plies))
     } else if !hit_horizon {
-        // Searched to the end and neither side wins: a draw, which fills the board.
-        (0.0, true, Some((G::MAX_PLIES - game.ply()) as u32))
+        // Searched to the end and neither side wins: a draw, as long as the rules make it.
+        (0.0, true, game.draw_length().map(|plies| plies as u32))
     } else {
         (f64::from(value) / f64::from(WIN), false, None)
     }

@@ -35,8 +35,8 @@ impl<G: Game> PerfectTable<G> {
             }
             let value = searcher.value(&position, u32::MAX, 0, -INFINITY, INFINITY);
             let best = searcher.root_line()[0];
-            entries.insert(position, (value, best));
             frontier.extend(position.legal_moves().map(|mv| position.play(mv)));
+            entries.insert(position, (value, best));
         }
         PerfectTable { entries }
     }

@@ -29,8 +29,19 @@ pub(super) struct Entry {
     /// Plies searched below the position; `u8::MAX` when searched to the end of the game.
     pub(super) depth: u8,
     pub(super) bound: Bound,
-    /// The index of the best move found, when known.
-    pub(super) move_index: Option<u8>,
+    /// The id of the best move found, [`NO_MOVE`] when none is known: a plain `u16`
+    /// keeps an entry at 16 bytes, where an `Option<u16>` would make it 24.
+    move_id: u16,
+}
+
+/// The `move_id` of an entry that knows no best move.
+const NO_MOVE: u16 = u16::MAX;
+
+impl Entry {
+    /// The id of the best move found, when known.
+    pub(super) fn move_id(&self) -> Option<u16> {
+        (self.move_id != NO_MOVE).then_some(self.move_id)
+    }
 }
 
 pub(super) struct TranspositionTable {
@@ -75,7 +86,7 @@ impl TranspositionTable {
         ply: usize,
         depth: u8,
         bound: Bound,
-        move_index: Option<u8>,
+        move_id: Option<u16>,
     ) {
         let slot = self.slot(key);
         if let Some(old) = self.entries[slot]
@@ -89,7 +100,7 @@ impl TranspositionTable {
             value: value_to_entry(value, ply),
             depth,
             bound,
-            move_index,
+            move_id: move_id.unwrap_or(NO_MOVE),
         });
     }
 
@@ -133,7 +144,7 @@ mod tests {
             TranspositionTable::value_from_entry(entry.value, 4),
             WIN - 5
         );
-        assert_eq!(entry.move_index, Some(7));
+        assert_eq!(entry.move_id(), Some(7));
         assert!(table.probe(43).is_none());
         assert_eq!(TranspositionTable::value_from_entry(12, 9), 12);
     }
