@@ -5,7 +5,7 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use sente::api::play::MoveJob;
+use sente::api::choose_move::MoveJob;
 use sente::api::request::MoveRequest;
 use sente::search::Budget;
 

@@ -9,8 +9,8 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use sente::game::ConnectFour;
-use sente::search::connect_four::Solver;
+use sente::games::ConnectFour;
+use sente::games::connect_four::solver::Solver;
 
 /// (file, name, Pons' mean nodes, Pons' mean time in microseconds).
 const SETS: [(&str, &str, f64, f64); 6] = [

@@ -7,7 +7,8 @@ use std::cell::Cell;
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use sente::game::{ConnectFour, Game, TicTacToe};
+use sente::game::Game;
+use sente::games::{ConnectFour, TicTacToe};
 use sente::search::{AlphaBetaParams, Enhancements, Strategy, Tiebreak, search};
 
 fn alphabeta(enhancements: Enhancements) -> Strategy {
@@ -56,7 +57,7 @@ fn variants() -> Vec<(&'static str, Strategy)> {
 
 fn enhancements(c: &mut Criterion) {
     let empty = TicTacToe::start();
-    sente::search::warm_up::<TicTacToe>();
+    <TicTacToe as sente::search::Solve>::warm_up();
     let mut group = c.benchmark_group("alphabeta enhancements, empty board");
     for (name, strategy) in variants() {
         let result = search(&empty, &strategy, 0).unwrap();

@@ -10,18 +10,21 @@
 //!   by the command line.
 //! - [`tournament`]: many games between two configured players, seeded per game so that any
 //!   split of the games adds up to the same result.
+//! - [`games`]: the games, a folder each (rules, declaration, a solver of their own if they
+//!   have one), and the registry, the one list of them that everything above learns them from.
 //! - [`search`]: the algorithms, generic over `Game`, one file each: random, minimax, negamax,
-//!   alphabeta, mcs, mcts, and the solvers. Each returns a [`search::SearchResult`], and
-//!   honours a [`search::Budget`] (deadline, node limit, cancellation) from inside its loop.
-//! - [`game`]: the rules. The [`game::Game`] trait and the games on bitboards
-//!   ([`game::TicTacToe`], [`game::ConnectFour`]), written and read in one text form. Knows
-//!   nothing of search.
+//!   alphabeta, mcs, mcts, and the default solver. Each returns a [`search::SearchResult`],
+//!   and honours a [`search::Budget`] (deadline, node limit, cancellation) from inside its
+//!   loop.
+//! - [`game`]: the contract every game fulfils: the [`game::Game`] trait, its declaration
+//!   (catalogue text, limits), the board text form. Knows nothing of search.
 //!
 //! `http` and the command line are the `server` feature (on by default); without it the crate
 //! is the engine alone, with none of the service's dependencies (the fuzzer builds it so).
 
 pub mod api;
 pub mod game;
+pub mod games;
 #[cfg(feature = "server")]
 pub mod http;
 pub mod search;

@@ -10,10 +10,10 @@ use serde_json::{Map, Value};
 
 use sente::api::Problem;
 use sente::api::board::BoardSpec;
+use sente::api::choose_move::MoveJob;
 use sente::api::knobs::{PLAYER_FIELDS, PlayerSpec};
-use sente::api::match_play::TournamentJob;
-use sente::api::play::MoveJob;
 use sente::api::request::{MoveRequest, PositionSpec, TournamentRequest};
+use sente::api::tournament::TournamentJob;
 use sente::search::Budget;
 
 #[derive(Parser)]
@@ -107,7 +107,7 @@ enum LogFormat {
 /// The position: the same fields as a request's, with the same meaning.
 #[derive(Args)]
 struct PositionArgs {
-    /// The game: tictactoe (the default) or connect4.
+    /// The game, one of those GET /games lists [default: the first].
     #[arg(long)]
     game: Option<String>,
     /// The board in text form, e.g. X.O/.X./..O (GET /games describes each game's).
@@ -151,7 +151,7 @@ struct TournamentArgs {
     /// Threads to play on [default: all cores].
     #[arg(long)]
     threads: Option<usize>,
-    /// The game: tictactoe (the default) or connect4.
+    /// The game, one of those GET /games lists [default: the first].
     #[arg(long)]
     game: Option<String>,
     /// The board every game starts from, in text form [default: the empty board].

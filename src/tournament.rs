@@ -280,7 +280,7 @@ pub fn wilson_interval(p: f64, n: u64) -> [f64; 2] {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::TicTacToe;
+    use crate::games::TicTacToe;
 
     #[test]
     fn chunks_cover_the_range_exactly() {

@@ -5,7 +5,8 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use sente::game::{ConnectFour, Game, TicTacToe};
+use sente::game::Game;
+use sente::games::{ConnectFour, TicTacToe};
 use sente::search::{
     AlphaBetaParams, Budget, Cutoff, Enhancements, MctsParams, Solve, Strategy, Tiebreak,
     analyze_within, search, search_within,

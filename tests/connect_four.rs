@@ -4,8 +4,9 @@
 
 use std::time::Duration;
 
-use sente::game::{ConnectFour, Game, Outcome};
-use sente::search::connect_four::{Solver, plies_to_end};
+use sente::game::{Game, Outcome};
+use sente::games::ConnectFour;
+use sente::games::connect_four::solver::{Solver, plies_to_end};
 use sente::search::{Strategy, Tiebreak, search};
 
 /// Positions `plies` plies into random games that are still in progress, from a fixed seed.

@@ -3,7 +3,8 @@
 
 use std::collections::{HashMap, VecDeque};
 
-use sente::game::{Game, Outcome, TicTacToe};
+use sente::game::{Game, Outcome};
+use sente::games::TicTacToe;
 use sente::search::{AlphaBetaParams, MctsParams, Strategy, Tiebreak, search};
 use sente::tournament::Tournament;
 

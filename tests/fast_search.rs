@@ -4,7 +4,8 @@
 
 use std::collections::{HashMap, HashSet, VecDeque};
 
-use sente::game::{Game, TicTacToe};
+use sente::game::Game;
+use sente::games::TicTacToe;
 use sente::search::{AlphaBetaParams, Enhancements, Strategy, Tiebreak, analyze, search};
 
 fn reachable() -> Vec<TicTacToe> {

@@ -1400,7 +1400,7 @@ async fn connect_four_boards_that_cannot_be_are_422() {
         (
             json!({"moves": [], "game": "connect4", "algorithm": "solver", "tiebreak": "traps"}),
             "tiebreak",
-            "tic-tac-toe only",
+            "not available on connect4",
         ),
     ] {
         let problem = problem(&url, "/move", request.clone(), 422).await;

@@ -2,9 +2,10 @@
 //! board they accept prints back to an equal board.
 
 use proptest::prelude::*;
-use sente::api::play::MoveJob;
+use sente::api::choose_move::MoveJob;
 use sente::api::request::{MoveRequest, TournamentRequest};
-use sente::game::{ConnectFour, Game, TicTacToe};
+use sente::game::Game;
+use sente::games::{ConnectFour, TicTacToe};
 use sente::search::Budget;
 
 /// Strings of board characters, separators and a little noise, so that many are accepted.

@@ -11,8 +11,8 @@
 
 use std::path::PathBuf;
 
-use sente::game::ConnectFour;
-use sente::search::connect_four::Solver;
+use sente::games::ConnectFour;
+use sente::games::connect_four::solver::Solver;
 
 /// The positions of a set with their scores; panics with a clear message when the data is
 /// missing, rather than letting the tests pass without it.

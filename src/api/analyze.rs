@@ -2,9 +2,8 @@
 
 use serde::Serialize;
 
-use super::play::MoveJob;
-use super::{Problem, with_game};
-use crate::search::{self, Algorithm, Budget, Solve};
+use super::Problem;
+use crate::search::{self, Algorithm, Budget, Solve, Strategy};
 
 /// The answer to an analysis request.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -39,39 +38,37 @@ pub struct MoveScore {
     pub visits: Option<u32>,
 }
 
-impl MoveJob {
-    /// Analyses every legal move within `budget`. CPU-bound: call it where blocking is
-    /// allowed.
-    pub fn analyze(&self, budget: &Budget) -> Result<AnalyzeResponse, Problem> {
-        with_game!(self.position, game => self.analyze_game(game, budget))
-    }
-
-    fn analyze_game<G: Solve>(&self, game: G, budget: &Budget) -> Result<AnalyzeResponse, Problem> {
-        let analysis = search::analyze_within(&game, &self.strategy, self.seed, budget)
-            .map_err(|error| Problem::invalid("board", error.to_string()))?;
-        Ok(AnalyzeResponse {
-            game: G::NAME,
-            algorithm: self.strategy.algorithm(),
-            seed: self.strategy.is_randomized().then_some(self.seed),
-            nodes: analysis.nodes,
-            elapsed_us: analysis.elapsed.as_micros() as u64,
-            stopped_by: analysis.stopped_by.map(|cutoff| cutoff.name()),
-            moves: analysis
-                .moves
-                .iter()
-                .map(|entry| {
-                    let (row, col) = game.move_cell(entry.mv);
-                    MoveScore {
-                        mv: usize::from(G::move_id(entry.mv)),
-                        row,
-                        col,
-                        score: entry.score,
-                        exact: entry.exact,
-                        plies_to_end: entry.plies_to_end,
-                        visits: entry.visits,
-                    }
-                })
-                .collect(),
-        })
-    }
+/// Values every legal move of `game`, and shapes the answer.
+pub(super) fn run<G: Solve>(
+    game: &G,
+    strategy: &Strategy,
+    seed: u64,
+    budget: &Budget,
+) -> Result<AnalyzeResponse, Problem> {
+    let analysis = search::analyze_within(game, strategy, seed, budget)
+        .map_err(|error| Problem::invalid("board", error.to_string()))?;
+    Ok(AnalyzeResponse {
+        game: G::NAME,
+        algorithm: strategy.algorithm(),
+        seed: strategy.is_randomized().then_some(seed),
+        nodes: analysis.nodes,
+        elapsed_us: analysis.elapsed.as_micros() as u64,
+        stopped_by: analysis.stopped_by.map(|cutoff| cutoff.name()),
+        moves: analysis
+            .moves
+            .iter()
+            .map(|entry| {
+                let (row, col) = game.move_cell(entry.mv);
+                MoveScore {
+                    mv: usize::from(G::move_id(entry.mv)),
+                    row,
+                    col,
+                    score: entry.score,
+                    exact: entry.exact,
+                    plies_to_end: entry.plies_to_end,
+                    visits: entry.visits,
+                }
+            })
+            .collect(),
+    })
 }

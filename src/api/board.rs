@@ -224,7 +224,7 @@ fn elements<'de, A: SeqAccess<'de>, T: Deserialize<'de>>(mut seq: A) -> Result<V
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::TicTacToe;
+    use crate::games::TicTacToe;
     use serde_json::{Value, json};
 
     fn decode(board: Value) -> Result<BoardSpec, serde_json::Error> {

@@ -1,17 +1,22 @@
-//! `GET /games` and `GET /algorithms`: what the service offers.
+//! `GET /games` and `GET /algorithms`: what the service offers, learnt from the registry.
 
 use serde::Serialize;
 
-use super::GameKind;
+use super::GameRef;
 use super::knobs::{self, Knob};
-use crate::game::{ConnectFour, Game, TicTacToe};
-use crate::search::Algorithm;
+use crate::game::Limits;
+use crate::games::{ForGame, for_each_game};
+use crate::search::{Algorithm, Solve};
 
 #[derive(Clone, Debug, Serialize)]
 pub struct GameInfo {
     pub name: &'static str,
+    /// The name people know it by.
+    pub title: &'static str,
     pub rows: usize,
     pub columns: usize,
+    /// Whether an answer's `row` counts from the bottom (where discs fall).
+    pub rows_from_bottom: bool,
     /// How a move is numbered.
     pub moves: &'static str,
     /// How a board is written.
@@ -20,38 +25,55 @@ pub struct GameInfo {
     pub start: String,
     /// Games a tournament plays when its request does not say.
     pub tournament_games: u64,
+    /// What the game allows a search (`GET /algorithms?game=` gives each knob's limits).
+    pub limits: LimitsInfo,
 }
 
+/// A game's [`Limits`], as the catalogue says them.
+#[derive(Clone, Debug, Serialize)]
+pub struct LimitsInfo {
+    /// The deepest minimax or negamax allowed, which must then be given a depth; `null` when
+    /// searching to the end is fine.
+    pub full_width_depth: Option<u32>,
+    /// The time limit of alphabeta and solver when a request gives none; `null` for none.
+    pub default_time_limit_ms: Option<u64>,
+    /// Whether `tiebreak: traps` is allowed.
+    pub traps: bool,
+}
+
+impl From<Limits> for LimitsInfo {
+    fn from(limits: Limits) -> Self {
+        LimitsInfo {
+            full_width_depth: limits.full_width_depth,
+            default_time_limit_ms: limits.default_time_limit_ms,
+            traps: limits.traps,
+        }
+    }
+}
+
+/// Every game of the registry, in its order.
 pub fn games() -> Vec<GameInfo> {
-    GameKind::ALL
-        .into_iter()
-        .map(|game| match game {
-            GameKind::TicTacToe => GameInfo {
-                name: game.name(),
-                rows: TicTacToe::ROWS,
-                columns: TicTacToe::COLUMNS,
-                moves: "a cell index 0..8, row-major from the top-left (row = move / 3, col = move % 3)",
-                board: "9 cells row-major: X or x, O or o, and '.', '-' or '_' for empty; rows may \
-                        be separated by '/' or line breaks, and then each has 3 cells. Or an array \
-                        of cells (flat, or 3 rows of 3), each \"X\", \"O\", \"\" or null.",
-                start: TicTacToe::start().to_string(),
-                tournament_games: super::match_play::default_games(game),
-            },
-            GameKind::ConnectFour => GameInfo {
-                name: game.name(),
-                rows: ConnectFour::ROWS,
-                columns: ConnectFour::COLUMNS,
-                moves: "a column 0..6, left to right; the disc falls to the lowest free cell, \
-                        and the answer's row is where it landed (0 = bottom)",
-                board: "6 rows of 7 cells, top row first: X or x, O or o, and '.', '-' or '_' \
-                        for empty; rows may be separated by '/' or line breaks, and then each \
-                        has 7 cells. Or an array of cells (flat, or 6 rows of 7), each \"X\", \
-                        \"O\", \"\" or null.",
-                start: ConnectFour::start().to_string(),
-                tournament_games: super::match_play::default_games(game),
-            },
-        })
-        .collect()
+    #[derive(Clone)]
+    struct Info;
+    impl ForGame for Info {
+        type Output = GameInfo;
+        fn run<G: Solve>(self) -> GameInfo {
+            let declaration = G::DECLARATION;
+            GameInfo {
+                name: G::NAME,
+                title: declaration.title,
+                rows: G::ROWS,
+                columns: G::COLUMNS,
+                rows_from_bottom: declaration.rows_from_bottom,
+                moves: declaration.moves,
+                board: declaration.board,
+                start: G::start().to_string(),
+                tournament_games: declaration.tournament_games,
+                limits: declaration.limits.into(),
+            }
+        }
+    }
+    for_each_game(Info)
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -65,12 +87,12 @@ pub struct AlgorithmInfo {
 }
 
 /// The algorithms, with their knobs' defaults and limits on `game`.
-pub fn algorithms(game: GameKind) -> Vec<AlgorithmInfo> {
+pub fn algorithms(game: &GameRef) -> Vec<AlgorithmInfo> {
     Algorithm::ALL
         .into_iter()
         .map(|algorithm| AlgorithmInfo {
             name: algorithm.name(),
-            game: game.name(),
+            game: game.name,
             description: knobs::description(algorithm),
             randomized: crate::search::Strategy::with_defaults(algorithm).is_randomized(),
             knobs: knobs::knobs(algorithm, game),

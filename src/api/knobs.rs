@@ -12,7 +12,7 @@ use serde::de::{self, MapAccess};
 use serde_json::{Value, json};
 
 use super::object::{Object, deserialize_as_object, integer, value};
-use super::{GameKind, Problem, names};
+use super::{GameRef, Problem, names};
 use crate::search::{
     Algorithm, AlphaBetaParams, DEFAULT_EXPAND_THRESHOLD, DEFAULT_PLAYOUTS, DEFAULT_SIMULATIONS,
     Enhancements, MctsParams, Strategy, Tiebreak,
@@ -114,8 +114,8 @@ pub struct Knob {
     pub values: Option<Vec<&'static str>>,
     /// `null` when absence means "no limit" (depth, time limit) or "drawn" (seed).
     pub default: Value,
-    /// Whether the game needs the knob: minimax's depth on Connect Four, whose tree has no end
-    /// in sight. Absent when false.
+    /// Whether the game needs the knob: minimax's depth on a game too large to search to the
+    /// end. Absent when false.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub required: bool,
     pub description: &'static str,
@@ -296,41 +296,39 @@ pub fn knob_names(algorithm: Algorithm) -> &'static [&'static str] {
 
 /// The knobs `algorithm` takes on `game`, with that game's defaults and limits, described for
 /// `GET /algorithms`. A test checks each against what [`strategy`] and [`fit_to_game`] accept.
-pub fn knobs(algorithm: Algorithm, game: GameKind) -> Vec<Knob> {
+pub fn knobs(algorithm: Algorithm, game: &GameRef) -> Vec<Knob> {
     knob_names(algorithm)
         .iter()
-        .map(|&name| fit_knob(game, algorithm, knob(algorithm, name)))
+        .map(|&name| fit_knob(*game, algorithm, knob(algorithm, name)))
         .collect()
 }
 
 /// A knob as [`fit_to_game`] changes it on `game`.
-fn fit_knob(game: GameKind, algorithm: Algorithm, mut knob: Knob) -> Knob {
-    if game == GameKind::TicTacToe {
-        return knob;
-    }
+fn fit_knob(game: GameRef, algorithm: Algorithm, mut knob: Knob) -> Knob {
+    let limits = game.declaration.limits;
     let full_width = matches!(algorithm, Algorithm::Minimax | Algorithm::Negamax);
     let deepening = matches!(algorithm, Algorithm::AlphaBeta | Algorithm::Solver);
     match knob.name {
-        "depth" if full_width => {
-            knob.maximum = json!(MAX_CONNECT_FOUR_FULL_WIDTH_DEPTH);
+        "depth" if full_width && limits.full_width_depth.is_some() => {
+            knob.maximum = json!(limits.full_width_depth);
             knob.required = true;
             knob.description = "Plies to search; leaves that are not the end of the game are \
-                                scored by the game's evaluation function. Required on connect4: \
-                                a full-width search to the end would not finish.";
+                                scored by the game's evaluation function. Required on this \
+                                game: a full-width search to the end would not finish.";
         }
-        "time_limit_ms" if deepening => {
-            knob.default = json!(DEFAULT_CONNECT_FOUR_TIME_LIMIT.as_millis() as u64);
+        "time_limit_ms" if deepening && limits.default_time_limit_ms.is_some() => {
+            knob.default = json!(limits.default_time_limit_ms);
             knob.description = "Deepen iteratively (depth 1, 2, ...) until the game is searched \
                                 to the end or this many milliseconds have passed; then answer \
                                 with the best move of the last completed iteration, exact only \
                                 if proven.";
         }
-        "tiebreak" => {
+        "tiebreak" if !limits.traps => {
             knob.values = Some(vec![Tiebreak::First.name(), Tiebreak::Random.name()]);
             knob.description = "Among moves of the same value: the first in move order, or a \
                                 random one (drawn from seed), for which every move is searched \
-                                exactly. (traps, which searches every reply to the end, is for \
-                                tic-tac-toe only.)";
+                                exactly. (traps, which searches every reply to the end, is not \
+                                available on this game.)";
         }
         _ => {}
     }
@@ -391,9 +389,10 @@ pub fn description(algorithm: Algorithm) -> &'static str {
             "Primitive Monte Carlo: random playouts after each legal move; the best total wins."
         }
         Algorithm::Solver => {
-            "The strongest exact play the game has: for tic-tac-toe, a perfect table of every \
-             position built at start-up from the exact search, answering in constant time \
-             (nodes: 1, the lookup)."
+            "The strongest exact play the game has: for a game small enough, a perfect table of \
+             every position built at start-up from the exact search, answering in constant time \
+             (nodes: 1, the lookup); a solver of the game's own where it has one; else alphabeta \
+             with every enhancement, deepening within the time limit."
         }
         Algorithm::Mcts => {
             "UCT: select by UCB1, expand after expand_threshold visits, random playout, back up; \
@@ -500,49 +499,48 @@ pub fn strategy(spec: &PlayerSpec) -> Result<Strategy, Problem> {
     })
 }
 
-/// The deepest full-width minimax or negamax on Connect Four: 7^9 leaves take about a second.
-pub const MAX_CONNECT_FOUR_FULL_WIDTH_DEPTH: u32 = 9;
-/// The time limit of alphabeta and solver on Connect Four when the request gives none.
-pub const DEFAULT_CONNECT_FOUR_TIME_LIMIT: Duration = Duration::from_millis(1000);
-
-/// Fits a strategy to the game it will play, so that no search runs unbounded: on Connect
-/// Four, minimax and negamax need a depth of at most 9, alphabeta and solver deepen within a
-/// time limit (1,000 ms unless given), and `traps` (which searches every reply to the end) is
-/// for tic-tac-toe only.
-pub fn fit_to_game(game: super::GameKind, strategy: Strategy) -> Result<Strategy, Problem> {
-    if game == super::GameKind::TicTacToe {
-        return Ok(strategy);
-    }
-    if strategy.tiebreak() == Tiebreak::Traps {
+/// Fits a strategy to the game it will play, within the limits the game declares, so that no
+/// search runs unbounded: minimax and negamax may need a depth, at most the game's deepest;
+/// alphabeta and solver may deepen within a default time limit; `traps` (which searches every
+/// reply to the end) may be refused.
+pub fn fit_to_game(game: &GameRef, strategy: Strategy) -> Result<Strategy, Problem> {
+    let limits = game.declaration.limits;
+    let name = game.name;
+    if strategy.tiebreak() == Tiebreak::Traps && !limits.traps {
         return Err(Problem::invalid(
             "tiebreak",
-            "tiebreak traps is available for tic-tac-toe only: on connect4 it would search \
-             every reply to the end",
+            format!(
+                "tiebreak traps is not available on {name}: it would search every reply to \
+                 the end"
+            ),
         ));
     }
-    let limit = MAX_CONNECT_FOUR_FULL_WIDTH_DEPTH;
+    let default_time_limit = limits.default_time_limit_ms.map(Duration::from_millis);
     Ok(match strategy {
         Strategy::Minimax { depth, .. } | Strategy::Negamax { depth, .. }
-            if depth.is_none_or(|depth| depth > limit) =>
+            if limits
+                .full_width_depth
+                .is_some_and(|limit| depth.is_none_or(|depth| depth > limit)) =>
         {
+            let limit = limits.full_width_depth.unwrap_or_default();
             return Err(Problem::invalid(
                 "depth",
                 format!(
-                    "{} on connect4 needs a depth between 1 and {limit}: a full-width search \
-                     to the end of the game would not finish",
+                    "{} on {name} needs a depth between 1 and {limit}: a full-width search to \
+                     the end of the game would not finish",
                     strategy.algorithm()
                 ),
             ));
         }
         Strategy::AlphaBeta(mut params, tiebreak) => {
-            params.time_limit = params.time_limit.or(Some(DEFAULT_CONNECT_FOUR_TIME_LIMIT));
+            params.time_limit = params.time_limit.or(default_time_limit);
             Strategy::AlphaBeta(params, tiebreak)
         }
         Strategy::Solver {
             time_limit,
             tiebreak,
         } => Strategy::Solver {
-            time_limit: time_limit.or(Some(DEFAULT_CONNECT_FOUR_TIME_LIMIT)),
+            time_limit: time_limit.or(default_time_limit),
             tiebreak,
         },
         other => other,
@@ -650,7 +648,7 @@ mod tests {
     /// A player of `algorithm` with knob `name` set to `value` (or without it), checked for
     /// `game` as a request is.
     fn checked(
-        game: GameKind,
+        game: &GameRef,
         algorithm: Algorithm,
         knob: Option<(&str, Value)>,
     ) -> Result<Strategy, Problem> {
@@ -674,10 +672,11 @@ mod tests {
     /// and a string knob takes exactly its values.
     #[test]
     fn the_catalogue_says_what_the_checks_accept_in_every_game() {
-        for game in GameKind::ALL {
+        for name in crate::games::NAMES {
+            let game = &crate::api::game(Some(name)).unwrap();
             for algorithm in Algorithm::ALL {
                 for knob in knobs(algorithm, game) {
-                    let context = format!("{} {algorithm} {}", game.name(), knob.name);
+                    let context = format!("{} {algorithm} {}", game.name, knob.name);
                     // The seed is the request's, checked with the request.
                     if knob.name == "seed" {
                         continue;

@@ -2,101 +2,177 @@
 //! running them on the engine, and shaping the answers. The HTTP layer and the command line
 //! both call this, so `sente move` prints exactly what `POST /move` answers.
 //!
-//! One file per command ([`play`] for `/move`, [`analyze`] for `/analyze`, [`match_play`] for
-//! `/tournament`,
-//! [`catalogue`] for `/games` and `/algorithms`), with [`request`] the requests, decoded field by
-//! field by `object`, [`board`] the board a request gives, [`knobs`] checking each algorithm's
-//! parameters, and [`Problem`] the one error type.
+//! One file per command, which owns it from the checked request to the answer:
+//! [`choose_move`] for `/move`, [`analyze`] for `/analyze`, [`tournament`] for `/tournament`,
+//! [`catalogue`] for `/games` and `/algorithms`. Beside them: [`request`] the requests, decoded
+//! field by field by `object`; [`board`] the board a request gives; [`knobs`] every algorithm
+//! parameter, checked and described per game; [`names`] names matched with a suggestion; and
+//! [`Problem`] the one error type. No code here names a game: [`game`] finds the one a request
+//! names in the registry ([`crate::games`]), and `Position` runs the generic code for it.
 
 pub mod analyze;
 pub mod board;
 pub mod catalogue;
+pub mod choose_move;
 pub mod knobs;
-pub mod match_play;
 pub mod names;
 mod object;
-pub mod play;
 mod problem;
 pub mod request;
+pub mod tournament;
 
 pub use problem::{PROBLEM_TYPES, Problem, ProblemType};
 
-use crate::game::{ConnectFour, Game, Outcome, Player, TicTacToe};
+use std::ops::Range;
+use std::sync::Arc;
 
-/// Computes now what the served games build once (tic-tac-toe's perfect table, Connect Four's
-/// first solver table), so that no request waits for it.
+use crate::game::{Declaration, Game, Outcome, Player};
+use crate::games::{self, ForGame, for_each_game};
+use crate::search::{Budget, Solve, Strategy};
+use crate::tournament::{Tally, Tournament};
+
+/// Computes now what the served games build once (a perfect table, a solver's large table),
+/// so that no request waits for it.
 pub fn warm_up() {
-    crate::search::warm_up::<TicTacToe>();
-    crate::search::connect_four::warm_up();
-}
-
-/// The games the API serves.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum GameKind {
-    TicTacToe,
-    ConnectFour,
-}
-
-impl GameKind {
-    pub const ALL: [GameKind; 2] = [GameKind::TicTacToe, GameKind::ConnectFour];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            GameKind::TicTacToe => crate::game::TicTacToe::NAME,
-            GameKind::ConnectFour => crate::game::ConnectFour::NAME,
+    #[derive(Clone)]
+    struct WarmUp;
+    impl ForGame for WarmUp {
+        type Output = ();
+        fn run<G: Solve>(self) {
+            G::warm_up();
         }
     }
-
-    /// The game named in a request, tic-tac-toe when none is.
-    pub fn parse(name: Option<&str>) -> Result<GameKind, Problem> {
-        let Some(name) = name else {
-            return Ok(GameKind::TicTacToe);
-        };
-        GameKind::ALL
-            .into_iter()
-            .find(|game| game.name() == name)
-            .ok_or_else(|| {
-                let names: Vec<_> = GameKind::ALL.iter().map(|game| game.name()).collect();
-                names::unknown("game", "game", name, &names)
-            })
-    }
+    for_each_game(WarmUp);
 }
 
-/// A position of one of the served games: where the API leaves generic code.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum AnyGame {
-    TicTacToe(TicTacToe),
-    ConnectFour(ConnectFour),
+/// A game a request names: its name and what it declares.
+#[derive(Clone, Copy, Debug)]
+pub struct GameRef {
+    pub name: &'static str,
+    pub declaration: Declaration,
 }
 
-impl AnyGame {
-    /// The position `spec` describes in game `kind`, refused if the game is already over:
-    /// there is no move to make in it.
-    pub fn playable(kind: GameKind, spec: &request::PositionSpec) -> Result<AnyGame, Problem> {
-        Ok(match kind {
-            GameKind::TicTacToe => AnyGame::TicTacToe(playable_position(spec)?),
-            GameKind::ConnectFour => AnyGame::ConnectFour(playable_position(spec)?),
-        })
-    }
-
-    pub fn kind(&self) -> GameKind {
-        match self {
-            AnyGame::TicTacToe(_) => GameKind::TicTacToe,
-            AnyGame::ConnectFour(_) => GameKind::ConnectFour,
+/// The game a request names, the default game when it names none.
+pub fn game(name: Option<&str>) -> Result<GameRef, Problem> {
+    struct Declared;
+    impl ForGame for Declared {
+        type Output = GameRef;
+        fn run<G: Solve>(self) -> GameRef {
+            GameRef {
+                name: G::NAME,
+                declaration: G::DECLARATION,
+            }
         }
     }
+    let name = name.unwrap_or(games::DEFAULT);
+    games::for_game(name, Declared)
+        .ok_or_else(|| names::unknown("game", "game", name, games::NAMES))
 }
 
-/// Runs `$body` with `$game` bound to the concrete position inside an [`AnyGame`].
-macro_rules! with_game {
-    ($any:expr, $game:ident => $body:expr) => {
-        match $any {
-            $crate::api::AnyGame::TicTacToe($game) => $body,
-            $crate::api::AnyGame::ConnectFour($game) => $body,
-        }
-    };
+/// A position of whichever game a request names, with what the API does to one. The code
+/// behind it is generic over the game's type (the registry picks the type once per request),
+/// so no code here names a game.
+pub(crate) trait Position: Send + Sync + std::fmt::Debug {
+    /// The game's name.
+    fn game(&self) -> &'static str;
+    fn declaration(&self) -> Declaration;
+    /// The number of move ids the game has: how large it is.
+    fn move_ids(&self) -> usize;
+    /// Searches for a move (`POST /move`).
+    fn run(
+        &self,
+        strategy: &Strategy,
+        seed: u64,
+        budget: &Budget,
+    ) -> Result<choose_move::MoveResponse, Problem>;
+    /// Values every legal move (`POST /analyze`).
+    fn analyze(
+        &self,
+        strategy: &Strategy,
+        seed: u64,
+        budget: &Budget,
+    ) -> Result<analyze::AnalyzeResponse, Problem>;
+    /// Plays the games `games` of a tournament from here until `budget` runs out.
+    fn play(&self, players: [Strategy; 2], seed: u64, games: Range<u64>, budget: &Budget) -> Tally;
+    /// Plays the games `games` on `threads` OS threads.
+    fn play_parallel(
+        &self,
+        players: [Strategy; 2],
+        seed: u64,
+        games: Range<u64>,
+        threads: usize,
+    ) -> Tally;
 }
-pub(crate) use with_game;
+
+impl<G: Solve> Position for G {
+    fn game(&self) -> &'static str {
+        G::NAME
+    }
+
+    fn declaration(&self) -> Declaration {
+        G::DECLARATION
+    }
+
+    fn move_ids(&self) -> usize {
+        G::MOVE_IDS
+    }
+
+    fn run(
+        &self,
+        strategy: &Strategy,
+        seed: u64,
+        budget: &Budget,
+    ) -> Result<choose_move::MoveResponse, Problem> {
+        choose_move::run(self, strategy, seed, budget)
+    }
+
+    fn analyze(
+        &self,
+        strategy: &Strategy,
+        seed: u64,
+        budget: &Budget,
+    ) -> Result<analyze::AnalyzeResponse, Problem> {
+        analyze::run(self, strategy, seed, budget)
+    }
+
+    fn play(&self, players: [Strategy; 2], seed: u64, games: Range<u64>, budget: &Budget) -> Tally {
+        tournament(self, players, seed).play_until(games, budget)
+    }
+
+    fn play_parallel(
+        &self,
+        players: [Strategy; 2],
+        seed: u64,
+        games: Range<u64>,
+        threads: usize,
+    ) -> Tally {
+        tournament(self, players, seed).play_parallel(games, threads)
+    }
+}
+
+fn tournament<G: Solve>(start: &G, players: [Strategy; 2], seed: u64) -> Tournament<G> {
+    Tournament {
+        players,
+        seed,
+        start: start.clone(),
+    }
+}
+
+/// The position `spec` describes in `game`, refused if the game is already over: there is no
+/// move to make in it.
+pub(crate) fn playable(
+    game: &GameRef,
+    spec: &request::PositionSpec,
+) -> Result<Arc<dyn Position>, Problem> {
+    struct Playable<'a>(&'a request::PositionSpec);
+    impl ForGame for Playable<'_> {
+        type Output = Result<Arc<dyn Position>, Problem>;
+        fn run<G: Solve>(self) -> Self::Output {
+            Ok(Arc::new(playable_position::<G>(self.0)?))
+        }
+    }
+    games::for_game(game.name, Playable(spec)).expect("a game of the registry")
+}
 
 /// A game's status as the API spells it.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize)]

@@ -1,12 +1,12 @@
 //! Names a request gives (a game, an algorithm, a tiebreak), matched against the names there
-//! are, with a suggestion when one is refused: `"TicTacToe"`, `"alpha-beta"` and
-//! `"connect-four"` are slips, and the answer should say what was meant.
+//! are, with a suggestion when one is refused: a name in another case or with punctuation
+//! (`"AlphaBeta"`, `"alpha-beta"`) is a slip, and the answer should say what was meant.
 
 use super::Problem;
 
 /// The one of `names` that `given` was probably meant to be: the same but for case and
 /// punctuation, or close by Jaro-Winkler similarity (which weighs a shared beginning, as in
-/// `connect-four` and `connect4`).
+/// a name written out and its abbreviation).
 pub fn closest<'a>(given: &str, names: &[&'a str]) -> Option<&'a str> {
     let given = folded(given);
     names
@@ -46,15 +46,14 @@ mod tests {
 
     #[test]
     fn slips_are_matched_to_the_name_meant() {
-        let games = ["tictactoe", "connect4"];
+        let names = ["fourline", "dots"];
         for (given, meant) in [
-            ("TicTacToe", "tictactoe"),
-            ("tic-tac-toe", "tictactoe"),
-            ("connect-four", "connect4"),
-            ("Connect4", "connect4"),
-            ("connect_four", "connect4"),
+            ("FourLine", "fourline"),
+            ("four-line", "fourline"),
+            ("four_lines", "fourline"),
+            ("DOTS", "dots"),
         ] {
-            assert_eq!(closest(given, &games), Some(meant), "{given}");
+            assert_eq!(closest(given, &names), Some(meant), "{given}");
         }
         let algorithms = crate::search::Algorithm::ALL.map(|algorithm| algorithm.name());
         for (given, meant) in [
@@ -65,18 +64,17 @@ mod tests {
         ] {
             assert_eq!(closest(given, &algorithms), Some(meant), "{given}");
         }
-        assert_eq!(closest("chess", &games), None);
+        assert_eq!(closest("chess", &names), None);
         assert_eq!(closest("backgammon", &algorithms), None);
     }
 
     #[test]
     fn the_problem_says_what_was_meant_and_what_there_is() {
-        let problem = unknown("game", "game", "TicTacToe", &["tictactoe", "connect4"]);
+        let problem = unknown("game", "game", "Four-Line", &["fourline", "dots"]);
         assert_eq!(problem.status, 422);
         assert_eq!(
             problem.detail,
-            "unknown game \"TicTacToe\". Did you mean \"tictactoe\"? The games are: tictactoe, \
-             connect4."
+            "unknown game \"Four-Line\". Did you mean \"fourline\"? The games are: fourline, dots."
         );
     }
 }

@@ -185,7 +185,7 @@ fn moves_position<G: Game>(moves: &[i64]) -> Result<G, Problem> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::TicTacToe;
+    use crate::games::TicTacToe;
 
     #[test]
     fn moves_and_their_errors_name_the_index() {

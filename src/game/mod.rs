@@ -5,16 +5,11 @@
 //! the legal moves are, what a move does, who has won, how a board is written, and offers a
 //! static estimate of a position ([`Game::evaluate`]) as game knowledge that searches may use.
 
-pub mod connect_four;
-mod text;
-mod tictactoe;
+pub mod text;
 
 use std::fmt::{self, Debug, Display};
 use std::hash::Hash;
 use std::str::FromStr;
-
-pub use connect_four::ConnectFour;
-pub use tictactoe::TicTacToe;
 
 /// One of the two sides. X always moves first.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -77,8 +72,10 @@ pub trait Game:
     /// The legal moves, in the game's natural order (the order ties are broken in).
     type Moves: ExactSizeIterator<Item = Self::Move>;
 
-    /// The name used in the API, e.g. `"tictactoe"`.
+    /// The name used in the API: lowercase letters and digits.
     const NAME: &'static str;
+    /// What the service says of the game, and the limits it sets on searches of it.
+    const DECLARATION: Declaration;
     /// The board's size, as its text form writes it: `ROWS` rows of `COLUMNS` cells.
     const ROWS: usize;
     const COLUMNS: usize;
@@ -87,7 +84,7 @@ pub trait Game:
     /// Number of distinct move ids: [`Game::move_id`] is below it.
     const MOVE_IDS: usize;
     /// The number of positions reachable from the start, when it is small enough to tabulate
-    /// every one of them (5,478 for tic-tac-toe); `None` for larger games.
+    /// every one of them; `None` for larger games.
     const REACHABLE_POSITIONS: Option<usize>;
 
     /// The empty starting position.
@@ -113,8 +110,8 @@ pub trait Game:
     /// The move with API index `index`, if it is legal in this position.
     fn parse_move(&self, index: usize) -> Result<Self::Move, MoveError>;
 
-    /// The (row, column) of the cell the move fills: for tic-tac-toe row 0 is the top row,
-    /// for Connect Four the bottom one (the row the disc lands on).
+    /// The (row, column) of the cell the move fills, rows counted as the game's declaration
+    /// says ([`Declaration::rows_from_bottom`]).
     fn move_cell(&self, mv: Self::Move) -> (usize, usize);
 
     /// Number of moves played so far.
@@ -153,6 +150,41 @@ pub trait Game:
         }
         Ok(game)
     }
+}
+
+/// What the service says of a game, and the limits it sets on searching it: declared by the
+/// game beside its rules, so that nothing else in the service needs to know the game.
+#[derive(Clone, Copy, Debug)]
+pub struct Declaration {
+    /// The name people know it by.
+    pub title: &'static str,
+    /// How a move is written in requests and answers.
+    pub moves: &'static str,
+    /// How a board is written.
+    pub board: &'static str,
+    /// Whether rows are counted from the bottom (where discs fall), not from the top.
+    pub rows_from_bottom: bool,
+    /// Games a tournament plays when its request does not say: as many as the default players
+    /// play within seconds.
+    pub tournament_games: u64,
+    pub limits: Limits,
+}
+
+/// What a game allows a search, so that no request runs unbounded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// The deepest full-width search (minimax, negamax) allowed, which must then be given a
+    /// depth; `None` when searching to the end is fine.
+    pub full_width_depth: Option<u32>,
+    /// The time limit of the deepening searches (alphabeta, solver) when a request gives
+    /// none; `None` for no limit, when they always finish quickly.
+    pub default_time_limit_ms: Option<u64>,
+    /// Whether `tiebreak: traps`, which searches every reply to the end, is allowed.
+    pub traps: bool,
+    /// Whether alphabeta and the solver (with tiebreak first) finish in well under a
+    /// millisecond on every position, so that the service answers them where they arrive
+    /// rather than on a thread for blocking work.
+    pub instant_exact_search: bool,
 }
 
 /// Why a board's text form was rejected.

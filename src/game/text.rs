@@ -10,7 +10,7 @@ use super::BoardError;
 /// (`cell = row * columns + column`): bit `cell` of `x` is set when X is on that cell. Each game
 /// maps these onto its own bitboard layout.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
-pub(super) struct Cells {
+pub struct Cells {
     pub x: u64,
     pub o: u64,
 }
@@ -21,7 +21,7 @@ pub(super) struct Cells {
 /// one row short of a cell would shift every later cell into the wrong place, and the position
 /// read would quietly differ from the one meant. Empty rows (as between `\r` and `\n`, or after
 /// a final line break) are not rows.
-pub(super) fn read(
+pub fn read(
     text: &str,
     game: &'static str,
     rows: usize,
@@ -89,7 +89,7 @@ mod tests {
     use super::*;
 
     fn ttt(text: &str) -> Result<Cells, BoardError> {
-        read(text, "tictactoe", 3, 3)
+        read(text, "example", 3, 3)
     }
 
     #[test]
@@ -117,7 +117,7 @@ mod tests {
                 row: 2,
                 found: 2,
                 expected: 3,
-                game: "tictactoe"
+                game: "example"
             })
         );
         assert_eq!(
@@ -126,7 +126,7 @@ mod tests {
                 row: 3,
                 found: 4,
                 expected: 3,
-                game: "tictactoe"
+                game: "example"
             })
         );
         // A whole board followed by a separator is one row of nine.

@@ -8,7 +8,7 @@ use super::cancel::CancelOnDrop;
 use super::json::Json;
 use crate::api::Problem;
 use crate::api::analyze::AnalyzeResponse;
-use crate::api::play::MoveJob;
+use crate::api::choose_move::MoveJob;
 use crate::api::request::MoveRequest;
 
 pub async fn post_analyze(

@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 use super::AppState;
 use super::etag::Document;
 use crate::api::catalogue::{self, AlgorithmInfo, GameInfo};
-use crate::api::{GameKind, PROBLEM_TYPES, Problem, ProblemType};
+use crate::api::{PROBLEM_TYPES, Problem, ProblemType};
 
 /// The OpenAPI document at the repository root, built into the binary.
 pub const OPENAPI_YAML: &str = include_str!("../../openapi.yaml");
@@ -20,8 +20,8 @@ pub async fn get_games() -> Json<Vec<GameInfo>> {
     Json(catalogue::games())
 }
 
-/// `GET /algorithms?game=connect4`: the query names the game whose defaults and limits the
-/// knobs give (tic-tac-toe, the requests' default game, without it).
+/// `GET /algorithms?game=NAME`: the query names the game whose defaults and limits the knobs
+/// give (the requests' default game without it).
 #[derive(serde::Deserialize)]
 pub struct AlgorithmsQuery {
     game: Option<String>,
@@ -31,8 +31,8 @@ pub async fn get_algorithms(
     query: Result<Query<AlgorithmsQuery>, QueryRejection>,
 ) -> Result<Json<Vec<AlgorithmInfo>>, Problem> {
     let Query(query) = query.map_err(|rejection| Problem::malformed(rejection.body_text()))?;
-    let game = GameKind::parse(query.game.as_deref())?;
-    Ok(Json(catalogue::algorithms(game)))
+    let game = crate::api::game(query.game.as_deref())?;
+    Ok(Json(catalogue::algorithms(&game)))
 }
 
 pub async fn get_healthz() -> Json<Value> {
@@ -52,7 +52,6 @@ pub async fn get_limits(State(state): State<AppState>) -> Json<Value> {
         "read_timeout_ms": state.read_timeout.as_millis() as u64,
         "max_games": crate::api::request::MAX_GAMES,
         "max_depth": crate::api::knobs::MAX_DEPTH,
-        "max_connect4_full_width_depth": crate::api::knobs::MAX_CONNECT_FOUR_FULL_WIDTH_DEPTH,
         "max_playouts": crate::api::knobs::MAX_PLAYOUTS,
         "max_simulations": crate::api::knobs::MAX_SIMULATIONS,
         "max_time_limit_ms": crate::api::knobs::MAX_TIME_LIMIT_MS,

@@ -65,7 +65,7 @@ impl Default for Metrics {
     fn default() -> Self {
         let mut registry = Registry::with_prefix("sente");
         let requests = Family::<RequestLabels, Counter>::default();
-        // 50 us to about 26 s: from a cached tic-tac-toe answer to the longest tournament.
+        // 50 us to about 26 s: from a table lookup to the longest tournament.
         let durations: DurationFamily =
             Family::new_with_constructor(|| Histogram::new(exponential_buckets(0.000_05, 4.0, 10)));
         let nodes_family = Family::<AlgorithmLabels, Counter>::default();

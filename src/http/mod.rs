@@ -10,18 +10,18 @@ mod analyze;
 mod body;
 mod cancel;
 mod catalogue;
+mod choose_move;
 mod etag;
 mod header_list;
 pub mod healthcheck;
 #[cfg(feature = "test-hooks")]
 pub mod hooks;
 mod json;
-mod match_play;
 pub mod metrics;
-mod play;
 mod playground;
 mod problem;
 pub mod shutdown;
+mod tournament;
 
 use std::convert::Infallible;
 use std::future::Future;
@@ -94,8 +94,8 @@ pub struct SearchLimits {
 /// that it only stops searches whose knobs do not bound their time.
 pub const DEFAULT_MAX_SEARCH_TIME: Duration = Duration::from_secs(15);
 
-/// Default of [`SearchLimits::max_nodes`]: about twice what the largest knobs need (minimax 9
-/// plies deep on Connect Four visits about 47 million), a second or two of search.
+/// Default of [`SearchLimits::max_nodes`]: about twice what the largest knobs the games allow
+/// need (their deepest full-width searches), a second or two of search.
 pub const DEFAULT_MAX_NODES: u64 = 100_000_000;
 
 impl Default for SearchLimits {
@@ -108,7 +108,7 @@ impl Default for SearchLimits {
 }
 
 impl SearchLimits {
-    /// The budget of a light search (see [`MoveJob::is_light`](crate::api::play::MoveJob)):
+    /// The budget of a light search (see [`MoveJob::is_light`](crate::api::choose_move::MoveJob)):
     /// the node limit alone. It ends in well under a millisecond, long before any deadline,
     /// and reading the clock to set one costs it a few percent of its time.
     pub fn light_budget(&self) -> Budget {
@@ -173,12 +173,12 @@ impl Default for AppState {
 pub fn routes() -> Vec<(&'static str, Method, MethodRouter<AppState>)> {
     vec![
         ("/", Method::GET, get(playground::get_page)),
-        ("/move", Method::POST, post(play::post_move)),
+        ("/move", Method::POST, post(choose_move::post_move)),
         ("/analyze", Method::POST, post(analyze::post_analyze)),
         (
             "/tournament",
             Method::POST,
-            post(match_play::post_tournament),
+            post(tournament::post_tournament),
         ),
         ("/games", Method::GET, get(catalogue::get_games)),
         ("/algorithms", Method::GET, get(catalogue::get_algorithms)),

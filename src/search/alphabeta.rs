@@ -19,8 +19,8 @@
 //! - `transposition_table`: positions met again by another move order are looked up instead of
 //!   searched again ([`TranspositionTable`]), with exact, lower- and upper-bound entries.
 //! - `symmetry`: positions that are mirror images share one table entry, and of sibling moves
-//!   that lead to mirror-image positions only the first is searched (the empty tic-tac-toe
-//!   board has 3 distinct moves, not 9).
+//!   that lead to mirror-image positions only the first is searched (on an empty square
+//!   board, the moves of one eighth of it).
 //! - `ordering`: the table's best move first, then killer moves (that caused a cutoff at the
 //!   same ply), then by history (cutoffs caused anywhere) and the game's static priority
 //!   (centre first). Good moves first make the cutoffs come early.
@@ -437,7 +437,7 @@ impl SiblingKeys {
     }
 }
 
-pub(super) fn search<G: Game>(
+pub(crate) fn search<G: Game>(
     game: &G,
     params: &AlphaBetaParams,
     budget: &Budget,

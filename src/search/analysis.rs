@@ -9,9 +9,9 @@ use std::time::{Duration, Instant};
 use rand::{RngExt, SeedableRng};
 
 use super::alphabeta::{AlphaBeta, Enhancements};
+use super::default_solver::perfect_table;
 use super::minimax::Minimax;
 use super::negamax::Negamax;
-use super::solver::perfect_table;
 use super::{
     Budget, Cutoff, INFINITY, PROVEN, SearchError, SearchResult, SearchRng, Solve, Strategy,
     Tiebreak, Value, depth_limit, judge, mcs, mcts, stopped_search_result,

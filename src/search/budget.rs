@@ -86,7 +86,7 @@ pub(super) const CHECK_INTERVAL: u64 = 1024;
 
 /// A search's running account against its [`Budget`] and its own time limit.
 #[derive(Clone, Debug)]
-pub(super) struct Meter {
+pub(crate) struct Meter {
     budget: Budget,
     /// The algorithm's own time limit, as an instant.
     time_limit: Option<Instant>,
@@ -98,7 +98,7 @@ pub(super) struct Meter {
 }
 
 impl Meter {
-    pub(super) fn new(budget: &Budget) -> Self {
+    pub(crate) fn new(budget: &Budget) -> Self {
         Meter {
             budget: budget.clone(),
             time_limit: None,
@@ -109,7 +109,7 @@ impl Meter {
 
     /// Sets (or lifts) the algorithm's own deadline, and forgets an earlier stop that was only
     /// due to it.
-    pub(super) fn set_time_limit(&mut self, time_limit: Option<Instant>) {
+    pub(crate) fn set_time_limit(&mut self, time_limit: Option<Instant>) {
         self.time_limit = time_limit;
         if self.stopped_by == Some(Cutoff::TimeLimit) {
             self.stopped_by = None;
@@ -117,7 +117,7 @@ impl Meter {
     }
 
     /// Looks at the budget now, whatever the node count; true if the search must stop.
-    pub(super) fn check(&mut self, nodes: u64) -> bool {
+    pub(crate) fn check(&mut self, nodes: u64) -> bool {
         if self.stopped_by.is_none() {
             self.stopped_by = self.budget.check(nodes).or_else(|| {
                 self.time_limit
@@ -136,13 +136,13 @@ impl Meter {
     /// Called once per node with the count so far: looks at the budget every
     /// [`CHECK_INTERVAL`] nodes, and at every node once stopped; true if the search must stop.
     #[inline(always)]
-    pub(super) fn tick(&mut self, nodes: u64) -> bool {
+    pub(crate) fn tick(&mut self, nodes: u64) -> bool {
         nodes >= self.next_check && self.check(nodes)
     }
 
     /// Whether the search must stop.
     #[inline(always)]
-    pub(super) fn is_stopped(&self) -> bool {
+    pub(crate) fn is_stopped(&self) -> bool {
         self.stopped_by.is_some()
     }
 }

@@ -10,10 +10,9 @@
 //! `-PROVEN` and `PROVEN`. The API's `score` is +1/0/-1 for proven values (with `plies_to_end`)
 //! and the value divided by [`WIN`] for estimates.
 
-mod alphabeta;
+pub(crate) mod alphabeta;
 mod analysis;
 mod budget;
-pub mod connect_four;
 mod mcs;
 mod mcts;
 mod minimax;
@@ -21,9 +20,9 @@ mod negamax;
 mod playout;
 mod pv;
 
+mod default_solver;
 mod random;
 pub mod seed;
-mod solver;
 mod table;
 
 use std::fmt;
@@ -40,7 +39,13 @@ pub use mcts::{
     DEFAULT_EXPAND_THRESHOLD, DEFAULT_SIMULATIONS, DEFAULT_UCT_C, MAX_TREE_NODES, MctsParams,
 };
 use pv::PvTable;
-pub use solver::warm_up;
+
+/// What a game's own solver builds on, kept beside its rules (Connect Four's, Pons', is in its
+/// folder): the budget's meter, search values, alphabeta as a fallback.
+pub(crate) mod kit {
+    pub(crate) use super::budget::Meter;
+    pub(crate) use super::{Value, WIN, alphabeta, exact_search_result};
+}
 
 /// A search value in the side to move's frame.
 pub type Value = i32;
@@ -301,19 +306,17 @@ pub enum SearchError {
 /// A game's `solver`: the strongest exact play it has.
 ///
 /// By default a perfect table for games small enough to enumerate, else alphabeta with every
-/// enhancement, deepening within the time limit. A game with a solver of its own (Connect
-/// Four: Pons') says so here, which keeps the games themselves free of search.
+/// enhancement, deepening within the time limit. A game with a solver of its own implements
+/// it in its folder, beside its rules.
 pub trait Solve: Game {
     fn solve(&self, time_limit: Option<Duration>, budget: &Budget) -> SearchResult<Self::Move> {
-        solver::search(self, time_limit, budget)
+        default_solver::search(self, time_limit, budget)
     }
-}
 
-impl Solve for crate::game::TicTacToe {}
-
-impl Solve for crate::game::ConnectFour {
-    fn solve(&self, time_limit: Option<Duration>, budget: &Budget) -> SearchResult<u8> {
-        connect_four::search(self, time_limit, budget)
+    /// Computes now what the solver builds once (a perfect table, a large transposition
+    /// table), so that no request waits for it.
+    fn warm_up() {
+        default_solver::warm_up::<Self>();
     }
 }
 
@@ -399,7 +402,7 @@ fn judge<G: Game>(game: &G, value: Value, hit_horizon: bool) -> (f64, bool, Opti
 }
 
 /// The outcome of a fixed-depth exact search, turned into a result.
-fn exact_search_result<G: Game>(
+pub(crate) fn exact_search_result<G: Game>(
     game: &G,
     value: Value,
     hit_horizon: bool,

@@ -59,12 +59,11 @@ impl TranspositionTable {
         }
     }
 
-    /// A table sized for a search with `plies` plies left to play: 2^(plies + 3) entries, so
-    /// 2^12 from the empty tic-tac-toe board (5,478 positions below it, 765 up to symmetry)
-    /// and 2^8 from a board with five empty cells (at most 96), and at most 2^18 (4 MiB) for
-    /// larger games: each concurrent search has its own, and the service's memory must stay
-    /// bounded. Sized by the plies left rather than the game's length, an enhanced search from
-    /// a mid-game tic-tac-toe board clears 4 KiB instead of 64 KiB.
+    /// A table sized for a search with `plies` plies left to play: 2^(plies + 3) entries, which
+    /// holds every position below a small game's start, and at most 2^18 (4 MiB) for larger
+    /// games: each concurrent search has its own, and the service's memory must stay bounded.
+    /// Sized by the plies left rather than the game's length, a search from the middle of a
+    /// small game clears a few KiB rather than many.
     pub(super) fn for_plies(plies: usize) -> Self {
         Self::with_bits((plies as u32 + 3).min(18))
     }

@@ -4,7 +4,8 @@
 
 use libfuzzer_sys::fuzz_target;
 use sente::api::request::{MoveRequest, TournamentRequest};
-use sente::game::{ConnectFour, Game, TicTacToe};
+use sente::game::Game;
+use sente::games::{ConnectFour, TicTacToe};
 
 fuzz_target!(|data: &[u8]| {
     let _ = MoveRequest::from_json(data);

@@ -16,18 +16,14 @@
 //!
 //! The solver answers the score of a position; the move is the child with the best score.
 
-mod move_sorter;
-mod table;
-
 use std::time::{Duration, Instant};
 
-use move_sorter::MoveSorter;
-use table::PooledTable;
-
-use super::alphabeta::{self, AlphaBetaParams, Enhancements};
-use super::{Budget, Meter, SearchResult, Value, WIN, exact_search_result};
-use crate::game::connect_four::{HEIGHT, WIDTH};
-use crate::game::{ConnectFour, Game};
+use super::move_sorter::MoveSorter;
+use super::table::PooledTable;
+use super::{ConnectFour, HEIGHT, WIDTH};
+use crate::game::Game;
+use crate::search::kit::{Meter, Value, WIN, alphabeta, exact_search_result};
+use crate::search::{AlphaBetaParams, Budget, Enhancements, SearchResult};
 
 const CELLS: i32 = (WIDTH * HEIGHT) as i32;
 /// The lowest and highest scores a position can have.
@@ -61,7 +57,7 @@ fn non_losing_moves(position: &ConnectFour) -> u64 {
 #[inline]
 fn move_score(position: &ConnectFour, cell: u64) -> i32 {
     let (current, _) = position.discs();
-    sparse_count(crate::game::connect_four::winning_cells(
+    sparse_count(super::winning_cells(
         current | cell,
         position.mask(),
     ))

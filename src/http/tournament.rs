@@ -10,8 +10,8 @@ use super::body::JsonBody;
 use super::cancel::CancelOnDrop;
 use super::json::Json;
 use crate::api::Problem;
-use crate::api::match_play::{TournamentJob, TournamentResponse};
 use crate::api::request::TournamentRequest;
+use crate::api::tournament::{TournamentJob, TournamentResponse};
 use crate::search::Budget;
 use crate::tournament::{Tally, chunks};
 

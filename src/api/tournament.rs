@@ -10,11 +10,11 @@ use std::time::Duration;
 use serde::Serialize;
 
 use super::request::{MAX_FIRST_GAME, MAX_GAMES, PositionSpec, TournamentRequest};
-use super::{AnyGame, GameKind, Problem, knobs, with_game};
-use crate::game::Game;
-use crate::search::Budget;
-use crate::search::{Solve, Strategy, seed};
-use crate::tournament::{PlayerSummary, Tally, Tournament};
+use std::sync::Arc;
+
+use super::{Position, Problem, knobs};
+use crate::search::{Budget, Strategy, seed};
+use crate::tournament::{PlayerSummary, Tally};
 
 /// The answer to a tournament request.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -40,7 +40,7 @@ pub struct TournamentResponse {
 /// A checked tournament request, ready to play.
 #[derive(Clone, Debug)]
 pub struct TournamentJob {
-    start: AnyGame,
+    start: Arc<dyn Position>,
     players: [Strategy; 2],
     games: Range<u64>,
     seed: u64,
@@ -48,7 +48,7 @@ pub struct TournamentJob {
 
 impl TournamentJob {
     pub fn new(request: TournamentRequest) -> Result<TournamentJob, Problem> {
-        let game = GameKind::parse(request.game.as_deref())?;
+        let game = super::game(request.game.as_deref())?;
         let [a, b] = request.players.as_slice() else {
             return Err(Problem::invalid(
                 "players",
@@ -60,18 +60,18 @@ impl TournamentJob {
         };
         let player = |spec, seat: &str| {
             knobs::strategy(spec)
-                .and_then(|strategy| knobs::fit_to_game(game, strategy))
+                .and_then(|strategy| knobs::fit_to_game(&game, strategy))
                 .map_err(|problem| problem.within(seat))
         };
         let players = [player(a, "players[0]")?, player(b, "players[1]")?];
-        let games =
-            knobs::in_range("games", request.games, 1, MAX_GAMES)?.unwrap_or(default_games(game));
+        let games = knobs::in_range("games", request.games, 1, MAX_GAMES)?
+            .unwrap_or(game.declaration.tournament_games);
         let first_game =
             knobs::in_range("first_game", request.first_game, 0, MAX_FIRST_GAME)?.unwrap_or(0);
         let seed = knobs::in_range("seed", request.seed, 0, u64::MAX)?.unwrap_or_else(seed::draw);
         let start = request.start.unwrap_or_else(PositionSpec::start);
         Ok(TournamentJob {
-            start: AnyGame::playable(game, &start).map_err(|p| p.within("start"))?,
+            start: super::playable(&game, &start).map_err(|p| p.within("start"))?,
             players,
             games: first_game..first_game + games,
             seed,
@@ -86,24 +86,13 @@ impl TournamentJob {
     /// Plays the games in `games` (a part of [`TournamentJob::games`]) until `budget` runs out.
     /// CPU-bound.
     pub fn play(&self, games: Range<u64>, budget: &Budget) -> Tally {
-        with_game!(self.start, start => self.tournament(start).play_until(games, budget))
+        self.start.play(self.players, self.seed, games, budget)
     }
 
     /// Plays every game on `threads` OS threads.
     pub fn play_parallel(&self, threads: usize) -> Tally {
-        with_game!(self.start, start => self.tournament(start).play_parallel(self.games(), threads))
-    }
-
-    fn tournament<G: Solve>(&self, start: G) -> Tournament<G> {
-        Tournament {
-            players: self.players,
-            seed: self.seed,
-            start,
-        }
-    }
-
-    fn game_name(&self) -> &'static str {
-        with_game!(self.start, start => name_of(&start))
+        self.start
+            .play_parallel(self.players, self.seed, self.games(), threads)
     }
 
     /// The response for the totals of all the games, played in `elapsed`.
@@ -112,7 +101,7 @@ impl TournamentJob {
         let requested = self.games.end - self.games.start;
         let complete = tally.games == requested;
         TournamentResponse {
-            game: self.game_name(),
+            game: self.start.game(),
             games_requested: requested,
             games: tally.games,
             complete,
@@ -128,18 +117,4 @@ impl TournamentJob {
             players: tally.summary(&self.players),
         }
     }
-}
-
-/// The number of games of a tournament that does not say: as many as a tournament of the
-/// default players plays within seconds. Connect Four's default players think for a second a
-/// move, so its default is one pair of games, each player moving first once.
-pub fn default_games(game: GameKind) -> u64 {
-    match game {
-        GameKind::TicTacToe => 100,
-        GameKind::ConnectFour => 2,
-    }
-}
-
-fn name_of<G: Game>(_: &G) -> &'static str {
-    G::NAME
 }

@@ -7,7 +7,7 @@ use super::body::JsonBody;
 use super::cancel::CancelOnDrop;
 use super::json::Json;
 use crate::api::Problem;
-use crate::api::play::{MoveJob, MoveResponse};
+use crate::api::choose_move::{MoveJob, MoveResponse};
 use crate::api::request::MoveRequest;
 
 pub async fn post_move(

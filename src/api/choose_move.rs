@@ -3,14 +3,16 @@
 use serde::Serialize;
 
 use super::request::MoveRequest;
-use super::{AnyGame, GameKind, Problem, Status, knobs, with_game};
+use std::sync::Arc;
+
+use super::{Position, Problem, Status, knobs};
 use crate::game::Player;
 use crate::search::{self, Algorithm, Budget, Solve, Strategy, Tiebreak, seed};
 
 /// The answer to a move request.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct MoveResponse {
-    /// The chosen move: a cell index (tic-tac-toe) or column.
+    /// The chosen move, as the game numbers moves (`GET /games`).
     #[serde(rename = "move")]
     pub mv: usize,
     pub row: usize,
@@ -45,16 +47,20 @@ pub struct MoveResponse {
 /// A move request, checked: ready to search.
 #[derive(Clone, Debug)]
 pub struct MoveJob {
-    pub(super) position: AnyGame,
+    pub(super) position: Arc<dyn Position>,
     pub(super) strategy: Strategy,
     pub(super) seed: u64,
 }
 
+/// Games with at most this many move ids are small enough that a sampler with small knobs or
+/// a shallow full-width search finishes in well under a millisecond.
+const SMALL_GAME_MOVES: usize = 64;
+
 impl MoveJob {
     /// Checks everything that can be checked before searching.
     pub fn new(request: MoveRequest) -> Result<MoveJob, Problem> {
-        let game = GameKind::parse(request.game.as_deref())?;
-        let strategy = knobs::fit_to_game(game, knobs::strategy(&request.player)?)?;
+        let game = super::game(request.game.as_deref())?;
+        let strategy = knobs::fit_to_game(&game, knobs::strategy(&request.player)?)?;
         let requested_seed = knobs::in_range("seed", request.seed, 0, u64::MAX)?;
         if requested_seed.is_some() && !strategy.is_randomized() {
             return Err(knobs::seed_unused(&strategy));
@@ -66,7 +72,7 @@ impl MoveJob {
             None => 0,
         };
         Ok(MoveJob {
-            position: AnyGame::playable(game, &request.position)?,
+            position: super::playable(&game, &request.position)?,
             strategy,
             seed,
         })
@@ -77,59 +83,73 @@ impl MoveJob {
     }
 
     /// Whether the search is certain to take well under a millisecond, so that it may run
-    /// where it was received instead of on a thread made for blocking work. On tic-tac-toe,
-    /// alphabeta searches at most about 20,000 nodes; the full-tree searches visit up to
-    /// 549,946 and sampling grows with its knobs, so those go to the blocking pool.
+    /// where it was received instead of on a thread made for blocking work: exact searches on
+    /// games that declare them instant, and on small games samplers with small knobs and
+    /// shallow full-width searches.
     pub fn is_light(&self) -> bool {
+        let small = self.position.move_ids() <= SMALL_GAME_MOVES;
         match self.strategy {
             Strategy::Random => true,
             // A tie-break other than "first" searches every move exactly.
             Strategy::AlphaBeta(_, tiebreak) | Strategy::Solver { tiebreak, .. } => {
-                matches!(self.position, AnyGame::TicTacToe(_)) && tiebreak == Tiebreak::First
+                self.position.declaration().limits.instant_exact_search
+                    && tiebreak == Tiebreak::First
             }
-            Strategy::Mcs { playouts, .. } => playouts <= 100,
-            Strategy::Mcts(params) => params.simulations <= 1_000,
+            Strategy::Mcs { playouts, .. } => small && playouts <= 100,
+            Strategy::Mcts(params) => small && params.simulations <= 1_000,
             Strategy::Minimax { depth, .. } | Strategy::Negamax { depth, .. } => {
-                depth.is_some_and(|depth| depth <= 3)
+                small && depth.is_some_and(|depth| depth <= 3)
             }
         }
     }
 
     /// Runs the search within `budget`. CPU-bound: call it where blocking is allowed.
     pub fn run(&self, budget: &Budget) -> Result<MoveResponse, Problem> {
-        with_game!(self.position, game => self.run_game(game, budget))
+        self.position.run(&self.strategy, self.seed, budget)
     }
 
-    fn run_game<G: Solve>(&self, game: G, budget: &Budget) -> Result<MoveResponse, Problem> {
-        let result = search::search_within(&game, &self.strategy, self.seed, budget)
-            .map_err(|error| Problem::invalid("board", error.to_string()))?;
-        let (row, col) = game.move_cell(result.best_move);
-        let after = game.play(result.best_move);
-        Ok(MoveResponse {
-            mv: usize::from(G::move_id(result.best_move)),
-            row,
-            col,
-            score: result.score,
-            exact: result.exact,
-            plies_to_end: result.plies_to_end,
-            nodes: result.nodes,
-            pv: result
-                .pv
-                .iter()
-                .map(|&mv| usize::from(G::move_id(mv)))
-                .collect(),
-            algorithm: self.strategy.algorithm(),
-            game: G::NAME,
-            seed: self.strategy.is_randomized().then_some(self.seed),
-            elapsed_us: result.elapsed.as_micros() as u64,
-            stopped_by: result.stopped_by.map(|cutoff| cutoff.name()),
-            board: after.to_string(),
-            status: after.outcome().into(),
-            side_to_move: (!after.outcome().is_over()).then(|| after.side_to_move()),
-            legal_moves: after
-                .legal_moves()
-                .map(|mv| usize::from(G::move_id(mv)))
-                .collect(),
-        })
+    /// Analyses every legal move within `budget`. CPU-bound: call it where blocking is
+    /// allowed.
+    pub fn analyze(&self, budget: &Budget) -> Result<super::analyze::AnalyzeResponse, Problem> {
+        self.position.analyze(&self.strategy, self.seed, budget)
     }
+}
+
+/// Searches `game` for a move, and shapes the answer.
+pub(super) fn run<G: Solve>(
+    game: &G,
+    strategy: &Strategy,
+    seed: u64,
+    budget: &Budget,
+) -> Result<MoveResponse, Problem> {
+    let result = search::search_within(game, strategy, seed, budget)
+        .map_err(|error| Problem::invalid("board", error.to_string()))?;
+    let (row, col) = game.move_cell(result.best_move);
+    let after = game.play(result.best_move);
+    Ok(MoveResponse {
+        mv: usize::from(G::move_id(result.best_move)),
+        row,
+        col,
+        score: result.score,
+        exact: result.exact,
+        plies_to_end: result.plies_to_end,
+        nodes: result.nodes,
+        pv: result
+            .pv
+            .iter()
+            .map(|&mv| usize::from(G::move_id(mv)))
+            .collect(),
+        algorithm: strategy.algorithm(),
+        game: G::NAME,
+        seed: strategy.is_randomized().then_some(seed),
+        elapsed_us: result.elapsed.as_micros() as u64,
+        stopped_by: result.stopped_by.map(|cutoff| cutoff.name()),
+        board: after.to_string(),
+        status: after.outcome().into(),
+        side_to_move: (!after.outcome().is_over()).then(|| after.side_to_move()),
+        legal_moves: after
+            .legal_moves()
+            .map(|mv| usize::from(G::move_id(mv)))
+            .collect(),
+    })
 }

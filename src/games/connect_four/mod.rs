@@ -17,7 +17,14 @@
 use std::fmt;
 use std::str::FromStr;
 
-use super::{Bits, BoardError, Game, MoveError, Outcome, Player, text};
+mod move_sorter;
+pub mod solver;
+mod table;
+
+use std::time::Duration;
+
+use crate::game::{Bits, BoardError, Declaration, Game, Limits, MoveError, Outcome, Player, text};
+use crate::search::{Budget, SearchResult, Solve};
 
 pub const WIDTH: usize = 7;
 pub const HEIGHT: usize = 6;
@@ -169,13 +176,13 @@ impl ConnectFour {
 
     /// The position after the moves in Pons' notation: one digit per disc, the column counted
     /// from 1 (`"4453"`), as in his benchmark sets.
-    pub fn from_pons_moves(digits: &str) -> Result<Self, super::MoveSequenceError> {
+    pub fn from_pons_moves(digits: &str) -> Result<Self, crate::game::MoveSequenceError> {
         let mut columns = Vec::with_capacity(digits.len());
         for (position, digit) in digits.bytes().enumerate() {
             match digit {
                 b'1'..=b'7' => columns.push(usize::from(digit - b'1')),
                 _ => {
-                    return Err(super::MoveSequenceError {
+                    return Err(crate::game::MoveSequenceError {
                         position,
                         error: MoveError::OutOfRange {
                             index: usize::from(digit),
@@ -259,6 +266,25 @@ impl Game for ConnectFour {
     type Moves = Bits;
 
     const NAME: &'static str = "connect4";
+    const DECLARATION: Declaration = Declaration {
+        title: "Connect Four",
+        moves: "a column 0..6, left to right; the disc falls to the lowest free cell, and the \
+                answer's row is where it landed (0 = bottom)",
+        board: "6 rows of 7 cells, top row first: X or x, O or o, and '.', '-' or '_' for \
+                empty; rows may be separated by '/' or line breaks, and then each has 7 cells. \
+                Or an array of cells (flat, or 6 rows of 7), each \"X\", \"O\", \"\" or null.",
+        rows_from_bottom: true,
+        // The default players think for a second a move: one pair of games, each player
+        // moving first once.
+        tournament_games: 2,
+        limits: Limits {
+            // 7^9 leaves take about a second; deeper full-width searches would not finish.
+            full_width_depth: Some(9),
+            default_time_limit_ms: Some(1000),
+            traps: false,
+            instant_exact_search: false,
+        },
+    };
     const ROWS: usize = HEIGHT;
     const COLUMNS: usize = WIDTH;
     const MAX_PLIES: usize = CELLS;
@@ -525,6 +551,17 @@ impl fmt::Display for ConnectFour {
 impl fmt::Debug for ConnectFour {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "ConnectFour({self})")
+    }
+}
+
+/// Pons' solver (`solver.rs`), within the time limit, with alphabeta as its fallback.
+impl Solve for ConnectFour {
+    fn solve(&self, time_limit: Option<Duration>, budget: &Budget) -> SearchResult<u8> {
+        solver::search(self, time_limit, budget)
+    }
+
+    fn warm_up() {
+        solver::warm_up();
     }
 }
 

@@ -11,7 +11,8 @@
 use std::fmt;
 use std::str::FromStr;
 
-use super::{Bits, BoardError, Game, MoveError, Outcome, Player, text};
+use crate::game::{Bits, BoardError, Declaration, Game, Limits, MoveError, Outcome, Player, text};
+use crate::search::Solve;
 
 const CELLS: usize = 9;
 const FULL: u16 = (1 << CELLS) - 1;
@@ -140,6 +141,22 @@ impl Game for TicTacToe {
     type Moves = Bits;
 
     const NAME: &'static str = "tictactoe";
+    const DECLARATION: Declaration = Declaration {
+        title: "Tic-tac-toe",
+        moves: "a cell index 0..8, row-major from the top-left (row = move / 3, col = move % 3)",
+        board: "9 cells row-major: X or x, O or o, and '.', '-' or '_' for empty; rows may be \
+                separated by '/' or line breaks, and then each has 3 cells. Or an array of cells \
+                (flat, or 3 rows of 3), each \"X\", \"O\", \"\" or null.",
+        rows_from_bottom: false,
+        tournament_games: 100,
+        // Every search of so small a tree finishes: nothing needs bounding.
+        limits: Limits {
+            full_width_depth: None,
+            default_time_limit_ms: None,
+            traps: true,
+            instant_exact_search: true,
+        },
+    };
     const ROWS: usize = 3;
     const COLUMNS: usize = 3;
     const MAX_PLIES: usize = CELLS;
@@ -369,6 +386,9 @@ impl fmt::Debug for TicTacToe {
         write!(f, "TicTacToe({self})")
     }
 }
+
+/// Solved by the default: a perfect table of every reachable position, built at start-up.
+impl Solve for TicTacToe {}
 
 #[cfg(test)]
 mod tests {

@@ -1,0 +1,56 @@
+//! The games the service plays, each in a folder of its own (its rules, its declaration, its
+//! solver if it has one), and the registry: the one list of them, from which the API, the
+//! catalogue, the command line and the page learn every game.
+//!
+//! Adding a game is a folder here and a line in the `registry!` list below
+//! (`docs/adding-a-game.md`).
+
+use crate::search::Solve;
+
+/// Code written once for any game, run for the one a request names: the registry calls
+/// [`ForGame::run`] with the game's type, so that everything above it stays generic.
+pub trait ForGame {
+    type Output;
+    fn run<G: Solve>(self) -> Self::Output;
+}
+
+/// The registry, from one line per game (`folder => Type`): the game's module, its names in
+/// the catalogue's order (the first is the default game), and the dispatch from a name to the
+/// game's type.
+macro_rules! registry {
+    ($($folder:ident => $game:ident),+ $(,)?) => {
+        $(
+            pub mod $folder;
+            pub use $folder::$game;
+        )+
+
+        /// The names of the games, in the catalogue's order; the first is the default.
+        pub const NAMES: &[&str] = &[$(<$game as crate::game::Game>::NAME),+];
+
+        /// Runs `job` for the game named `name`; `None` when no game has that name.
+        pub fn for_game<J: ForGame>(name: &str, job: J) -> Option<J::Output> {
+            $(
+                if name == <$game as crate::game::Game>::NAME {
+                    return Some(job.run::<$game>());
+                }
+            )+
+            None
+        }
+    };
+}
+
+registry! {
+    tictactoe => TicTacToe,
+    connect_four => ConnectFour,
+}
+
+/// The game of a request that names none: the registry's first.
+pub const DEFAULT: &str = NAMES[0];
+
+/// Runs `job` for every game, in the registry's order.
+pub fn for_each_game<J: ForGame + Clone>(job: J) -> Vec<J::Output> {
+    NAMES
+        .iter()
+        .map(|name| for_game(name, job.clone()).expect("a name of the registry"))
+        .collect()
+}
