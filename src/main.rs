@@ -14,6 +14,7 @@ use sente::api::choose_move::MoveJob;
 use sente::api::knobs::{PLAYER_FIELDS, PlayerSpec};
 use sente::api::request::{MoveRequest, PositionSpec, TournamentRequest};
 use sente::api::tournament::TournamentJob;
+use sente::game::Notation;
 use sente::search::Budget;
 
 #[derive(Parser)]
@@ -417,21 +418,20 @@ fn run_tournament(args: TournamentArgs) -> Result<(), String> {
     print_json(&job.report(&tally, started.elapsed()))
 }
 
-/// The position of `--board` or `--moves` (comma-separated, spaces allowed).
+/// The position of `--board` or `--moves` (comma-separated, spaces allowed; numbers as
+/// numbers, anything else as the game's notation reads it).
 fn position(board: Option<String>, moves: Option<&str>) -> Result<PositionSpec, String> {
-    let moves = moves
-        .map(|moves| {
-            moves
-                .split(',')
-                .map(str::trim)
-                .filter(|text| !text.is_empty())
-                .map(|text| {
-                    text.parse::<i64>()
-                        .map_err(|_| format!("--moves: {text:?} is not a move number"))
-                })
-                .collect::<Result<Vec<_>, _>>()
-        })
-        .transpose()?;
+    let moves = moves.map(|moves| {
+        moves
+            .split(',')
+            .map(str::trim)
+            .filter(|text| !text.is_empty())
+            .map(|text| match text.parse::<i64>() {
+                Ok(number) => Notation::Number(number),
+                Err(_) => Notation::Text(text.to_owned()),
+            })
+            .collect()
+    });
     Ok(PositionSpec {
         board: board.map(BoardSpec::Text),
         moves,

@@ -3,6 +3,7 @@
 use serde::Serialize;
 
 use super::Problem;
+use crate::game::Notation;
 use crate::search::{self, Algorithm, Budget, Solve, Strategy};
 
 /// The answer to an analysis request.
@@ -27,7 +28,7 @@ pub struct AnalyzeResponse {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct MoveScore {
     #[serde(rename = "move")]
-    pub mv: usize,
+    pub mv: Notation,
     pub row: usize,
     pub col: usize,
     pub score: f64,
@@ -60,7 +61,7 @@ pub(super) fn run<G: Solve>(
             .map(|entry| {
                 let (row, col) = game.move_cell(entry.mv);
                 MoveScore {
-                    mv: usize::from(G::move_id(entry.mv)),
+                    mv: game.notation(entry.mv),
                     row,
                     col,
                     score: entry.score,

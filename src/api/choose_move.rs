@@ -6,7 +6,7 @@ use super::request::MoveRequest;
 use std::sync::Arc;
 
 use super::{Position, Problem, Status, knobs};
-use crate::game::Player;
+use crate::game::{Game, Notation, Player};
 use crate::search::{self, Algorithm, Budget, Solve, Strategy, Tiebreak, seed};
 
 /// The answer to a move request.
@@ -14,7 +14,7 @@ use crate::search::{self, Algorithm, Budget, Solve, Strategy, Tiebreak, seed};
 pub struct MoveResponse {
     /// The chosen move, as the game numbers moves (`GET /games`).
     #[serde(rename = "move")]
-    pub mv: usize,
+    pub mv: Notation,
     pub row: usize,
     pub col: usize,
     pub score: f64,
@@ -22,7 +22,7 @@ pub struct MoveResponse {
     /// For a proven result, the plies to the end under perfect play (fastest win, slowest loss).
     pub plies_to_end: Option<u32>,
     pub nodes: u64,
-    pub pv: Vec<usize>,
+    pub pv: Vec<Notation>,
     pub algorithm: Algorithm,
     pub game: &'static str,
     /// The seed used, for randomised algorithms.
@@ -41,7 +41,7 @@ pub struct MoveResponse {
     pub side_to_move: Option<Player>,
     /// The legal moves after the move, in the game's order: what a front end offers its
     /// player next, without coding the rules itself. Empty once the game is over.
-    pub legal_moves: Vec<usize>,
+    pub legal_moves: Vec<Notation>,
 }
 
 /// A move request, checked: ready to search.
@@ -127,18 +127,14 @@ pub(super) fn run<G: Solve>(
     let (row, col) = game.move_cell(result.best_move);
     let after = game.play(result.best_move);
     Ok(MoveResponse {
-        mv: usize::from(G::move_id(result.best_move)),
+        mv: game.notation(result.best_move),
         row,
         col,
         score: result.score,
         exact: result.exact,
         plies_to_end: result.plies_to_end,
         nodes: result.nodes,
-        pv: result
-            .pv
-            .iter()
-            .map(|&mv| usize::from(G::move_id(mv)))
-            .collect(),
+        pv: line_notation(game, &result.pv),
         algorithm: strategy.algorithm(),
         game: G::NAME,
         seed: strategy.is_randomized().then_some(seed),
@@ -147,9 +143,18 @@ pub(super) fn run<G: Solve>(
         board: after.to_string(),
         status: after.outcome().into(),
         side_to_move: (!after.outcome().is_over()).then(|| after.side_to_move()),
-        legal_moves: after
-            .legal_moves()
-            .map(|mv| usize::from(G::move_id(mv)))
-            .collect(),
+        legal_moves: after.legal_moves().map(|mv| after.notation(mv)).collect(),
     })
+}
+
+/// A line of moves from `game`, each in the notation of the position it is played in.
+pub(super) fn line_notation<G: Game>(game: &G, line: &[G::Move]) -> Vec<Notation> {
+    let mut position = game.clone();
+    line.iter()
+        .map(|&mv| {
+            let written = position.notation(mv);
+            position = position.play(mv);
+            written
+        })
+        .collect()
 }

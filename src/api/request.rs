@@ -7,14 +7,14 @@ use super::Problem;
 use super::board::BoardSpec;
 use super::knobs::{PLAYER_FIELDS, PlayerSpec};
 use super::object::{Object, decode, deserialize_as_object, integer, value};
-use crate::game::Game;
+use crate::game::{Game, Notation};
 
 /// Where a game starts: a board in text or array form, or the moves played from the start;
 /// exactly one of the two.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct PositionSpec {
     pub board: Option<BoardSpec>,
-    pub moves: Option<Vec<i64>>,
+    pub moves: Option<Vec<Notation>>,
 }
 
 /// A `POST /move` (or `/analyze`) request, decoded but not yet checked.
@@ -166,17 +166,14 @@ impl PositionSpec {
     }
 }
 
-fn moves_position<G: Game>(moves: &[i64]) -> Result<G, Problem> {
+fn moves_position<G: Game>(moves: &[Notation]) -> Result<G, Problem> {
     let mut game = G::start();
-    // The field is named only once a move is refused: a valid list costs no allocation.
-    let refuse = |index: usize, detail: &dyn std::fmt::Display| {
-        let field = format!("moves[{index}]");
-        Problem::invalid(&field, format!("{field}: {detail}"))
-    };
-    for (index, &mv) in moves.iter().enumerate() {
-        let mv = usize::try_from(mv)
-            .map_err(|_| refuse(index, &format_args!("{mv} is not a move index")))?;
-        let mv = game.parse_move(mv).map_err(|error| refuse(index, &error))?;
+    for (index, written) in moves.iter().enumerate() {
+        // The field is named only once a move is refused: a valid list costs no allocation.
+        let mv = game.read_move(written).map_err(|error| {
+            let field = format!("moves[{index}]");
+            Problem::invalid(&field, format!("{field}: {error}"))
+        })?;
         game = game.play(mv);
     }
     Ok(game)
@@ -191,7 +188,7 @@ mod tests {
     fn moves_and_their_errors_name_the_index() {
         let spec = |moves: Vec<i64>| PositionSpec {
             board: None,
-            moves: Some(moves),
+            moves: Some(moves.into_iter().map(Notation::Number).collect()),
         };
         assert_eq!(
             spec(vec![4, 0]).position::<TicTacToe>(),
@@ -263,7 +260,7 @@ mod tests {
             ),
             (br#"{"players":[{},{"dpeth":1}]}"#, Some("players[1].dpeth")),
             (
-                br#"{"players":[{},{}],"start":{"moves":[0,"a"]}}"#,
+                br#"{"players":[{},{}],"start":{"moves":[0,true]}}"#,
                 Some("start.moves[1]"),
             ),
             (br#"{"players":[{},{}],"games":1.5}"#, Some("games")),
@@ -277,7 +274,7 @@ mod tests {
             let body_text = String::from_utf8_lossy(body);
             assert_eq!(field(body).as_deref(), expected, "{body_text}");
         }
-        let problem = MoveRequest::from_json(br#"{"moves":[4,"a"]}"#).unwrap_err();
+        let problem = MoveRequest::from_json(br#"{"moves":[4,true]}"#).unwrap_err();
         assert_eq!(problem.field.as_deref(), Some("moves[1]"));
         // The detail names the field once, not once per level.
         let problem =

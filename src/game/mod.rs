@@ -110,6 +110,28 @@ pub trait Game:
     /// The move with API index `index`, if it is legal in this position.
     fn parse_move(&self, index: usize) -> Result<Self::Move, MoveError>;
 
+    /// The move in the game's notation; by default its id, as a number.
+    fn notation(&self, mv: Self::Move) -> Notation {
+        Notation::Number(i64::from(Self::move_id(mv)))
+    }
+
+    /// The move `written` in the game's notation, if it is legal here. By default a number,
+    /// the move's id (text holding one is read as it).
+    fn read_move(&self, written: &Notation) -> Result<Self::Move, MoveError> {
+        let number = match written {
+            Notation::Number(number) => *number,
+            Notation::Text(text) => text.trim().parse().map_err(|_| MoveError::Unreadable {
+                written: written.to_string(),
+                expected: "this game numbers its moves",
+            })?,
+        };
+        let index = usize::try_from(number).map_err(|_| MoveError::Unreadable {
+            written: written.to_string(),
+            expected: "moves are numbered from 0",
+        })?;
+        self.parse_move(index)
+    }
+
     /// The (row, column) of the cell the move fills, rows counted as the game's declaration
     /// says ([`Declaration::rows_from_bottom`]).
     fn move_cell(&self, mv: Self::Move) -> (usize, usize);
@@ -228,6 +250,65 @@ pub enum MoveError {
     OutOfRange { index: usize, max: usize },
     #[error("move {index} is not legal: {reason}")]
     Illegal { index: usize, reason: &'static str },
+    #[error("{written} is not a move: {expected}")]
+    Unreadable {
+        written: String,
+        expected: &'static str,
+    },
+}
+
+/// A move as a game writes it in requests and answers: a number (a cell, a column) or text
+/// (`"h8"`), each game in its own standard notation. JSON carries either as it is.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(untagged)]
+pub enum Notation {
+    Number(i64),
+    Text(String),
+}
+
+impl Display for Notation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Notation::Number(number) => write!(f, "{number}"),
+            Notation::Text(text) => write!(f, "{text:?}"),
+        }
+    }
+}
+
+/// Reads a number (a whole one, however JSON writes it) or a string; anything else is "a move
+/// written as a number or as text", in the request's 400.
+impl<'de> serde::Deserialize<'de> for Notation {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Visitor;
+        impl serde::de::Visitor<'_> for Visitor {
+            type Value = Notation;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a move, written as a number or as text")
+            }
+
+            fn visit_i64<E: serde::de::Error>(self, value: i64) -> Result<Notation, E> {
+                Ok(Notation::Number(value))
+            }
+
+            fn visit_u64<E: serde::de::Error>(self, value: u64) -> Result<Notation, E> {
+                Ok(Notation::Number(i64::try_from(value).unwrap_or(i64::MAX)))
+            }
+
+            fn visit_f64<E: serde::de::Error>(self, value: f64) -> Result<Notation, E> {
+                if value.is_finite() && value.fract() == 0.0 {
+                    Ok(Notation::Number(value as i64))
+                } else {
+                    Err(E::invalid_type(serde::de::Unexpected::Float(value), &self))
+                }
+            }
+
+            fn visit_str<E: serde::de::Error>(self, value: &str) -> Result<Notation, E> {
+                Ok(Notation::Text(value.to_owned()))
+            }
+        }
+        deserializer.deserialize_any(Visitor)
+    }
 }
 
 /// A move sequence that could not be replayed, with the 0-based position of the bad move.

@@ -4,7 +4,7 @@
 
 use std::cmp::Ordering;
 
-use super::BoardError;
+use super::{BoardError, Player};
 
 /// The pieces of a board read from text, as sets of cells numbered row-major from the top-left
 /// (`cell = row * columns + column`): bit `cell` of `x` is set when X is on that cell. Each game
@@ -15,21 +15,40 @@ pub struct Cells {
     pub o: u64,
 }
 
-/// Reads the text form of a `rows` by `columns` board of `game` (at most 64 cells).
-///
-/// Separators are optional, but where a text has them every row between them must be whole:
-/// one row short of a cell would shift every later cell into the wrong place, and the position
-/// read would quietly differ from the one meant. Empty rows (as between `\r` and `\n`, or after
-/// a final line break) are not rows.
+/// Reads the text form of a `rows` by `columns` board of `game` of at most 64 cells.
 pub fn read(
     text: &str,
     game: &'static str,
     rows: usize,
     columns: usize,
 ) -> Result<Cells, BoardError> {
-    let size = rows * columns;
-    debug_assert!(size <= 64, "a board of {size} cells does not fit in a u64");
+    debug_assert!(
+        rows * columns <= 64,
+        "a board of {rows} x {columns} does not fit in a u64"
+    );
     let mut pieces = Cells::default();
+    scan(text, game, rows, columns, |cell, player| match player {
+        Player::X => pieces.x |= 1 << cell,
+        Player::O => pieces.o |= 1 << cell,
+    })?;
+    Ok(pieces)
+}
+
+/// Reads the text form of a `rows` by `columns` board of `game`, of any size: `put` is told
+/// each piece's cell, numbered row-major from the top-left.
+///
+/// Separators are optional, but where a text has them every row between them must be whole:
+/// one row short of a cell would shift every later cell into the wrong place, and the position
+/// read would quietly differ from the one meant. Empty rows (as between `\r` and `\n`, or after
+/// a final line break) are not rows.
+pub fn scan(
+    text: &str,
+    game: &'static str,
+    rows: usize,
+    columns: usize,
+    mut put: impl FnMut(usize, Player),
+) -> Result<(), BoardError> {
+    let size = rows * columns;
     let (mut cells, mut row_cells, mut separated) = (0, 0, false);
     let mut rows_read = 0;
     let mut end_row = |row_cells: usize| {
@@ -49,7 +68,6 @@ pub fn read(
         }
     };
     for (position, ch) in text.chars().enumerate() {
-        let bit = if cells < size { 1u64 << cells } else { 0 };
         match ch {
             '/' | '\n' | '\r' => {
                 separated = true;
@@ -57,8 +75,9 @@ pub fn read(
                 row_cells = 0;
                 continue;
             }
-            'X' | 'x' => pieces.x |= bit,
-            'O' | 'o' => pieces.o |= bit,
+            'X' | 'x' if cells < size => put(cells, Player::X),
+            'O' | 'o' if cells < size => put(cells, Player::O),
+            'X' | 'x' | 'O' | 'o' => {}
             '.' | '-' | '_' => {}
             found => return Err(BoardError::BadCharacter { found, position }),
         }
@@ -70,7 +89,7 @@ pub fn read(
     }
     let (found, expected) = (cells, size);
     match cells.cmp(&size) {
-        Ordering::Equal => Ok(pieces),
+        Ordering::Equal => Ok(()),
         Ordering::Greater => Err(BoardError::TooManyCells {
             found,
             expected,
