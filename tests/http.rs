@@ -1908,3 +1908,103 @@ async fn a_tournament_says_what_was_asked_and_what_was_done() {
         assert!(body.get("stopped_by").is_none(), "{body}");
     }
 }
+
+/// Gomoku, the game added by following docs/adding-a-game.md: every algorithm answers /move
+/// and /analyze on it in its notation, and a game of mcts against alphabeta plays to its end.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn gomoku_is_served_by_every_endpoint_and_algorithm() {
+    let url = start().await;
+    let games = get_json(&url, "/games").await;
+    let gomoku = games
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|game| game["name"] == "gomoku")
+        .expect("gomoku is in the catalogue");
+    assert_eq!(
+        (&gomoku["rows"], &gomoku["columns"]),
+        (&json!(15), &json!(15))
+    );
+    // Small knobs: a whole-board search of gomoku is large.
+    for (algorithm, knobs) in [
+        ("random", json!({})),
+        ("minimax", json!({"depth": 1})),
+        ("negamax", json!({"depth": 2})),
+        ("alphabeta", json!({"depth": 2, "ordering": true})),
+        ("alphabeta", json!({"time_limit_ms": 50})),
+        ("mcs", json!({"playouts": 2})),
+        ("mcts", json!({"simulations": 200})),
+        ("solver", json!({"time_limit_ms": 50})),
+    ] {
+        let mut body = json!({"game": "gomoku", "moves": ["h8", "h9"], "algorithm": algorithm});
+        for (name, value) in knobs.as_object().unwrap() {
+            body[name] = value.clone();
+        }
+        let answer: Value = post(&url, "/move", body.clone())
+            .await
+            .json()
+            .await
+            .unwrap();
+        let mv = answer["move"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{body}: {answer}"));
+        assert!(mv != "h8" && mv != "h9", "{body}: {answer}");
+        assert_eq!(answer["side_to_move"], "O", "{answer}");
+        assert_eq!(
+            answer["legal_moves"].as_array().unwrap().len(),
+            222,
+            "{answer}"
+        );
+        assert!(
+            !answer["legal_moves"]
+                .as_array()
+                .unwrap()
+                .contains(&json!(mv))
+        );
+        let analysis: Value = post(&url, "/analyze", body.clone())
+            .await
+            .json()
+            .await
+            .unwrap();
+        let moves = analysis["moves"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{body}: {analysis}"));
+        assert!(
+            !moves.is_empty() && moves[0]["move"].is_string(),
+            "{analysis}"
+        );
+    }
+    // A win in one is found and named.
+    let body = json!({"game": "gomoku", "moves": ["a8", "a1", "b8", "b1", "c8", "c1", "d8", "d1"]});
+    let answer: Value = post(&url, "/move", body).await.json().await.unwrap();
+    assert_eq!(answer["status"], "x_won", "{answer}");
+    assert!(
+        ["e8"].contains(&answer["move"].as_str().unwrap()),
+        "{answer}"
+    );
+    // The notation's errors name the move.
+    let problem = problem(
+        &url,
+        "/move",
+        json!({"game": "gomoku", "moves": ["h8", "z99"]}),
+        422,
+    )
+    .await;
+    assert_eq!(problem["field"], "moves[1]");
+    assert!(
+        problem["detail"].as_str().unwrap().contains("\"z99\""),
+        "{problem}"
+    );
+    // A whole game, mcts against alphabeta, plays to its end.
+    let report: Value = post(
+        &url,
+        "/tournament",
+        json!({"game": "gomoku", "players": [{"algorithm": "mcts", "simulations": 100}, {"algorithm": "alphabeta", "depth": 1}], "games": 2, "seed": 7}),
+    )
+    .await
+    .json()
+    .await
+    .unwrap();
+    assert_eq!(report["games"], 2, "{report}");
+    assert_eq!(report["complete"], true, "{report}");
+}

@@ -42,6 +42,7 @@ macro_rules! registry {
 registry! {
     tictactoe => TicTacToe,
     connect_four => ConnectFour,
+    gomoku => Gomoku,
 }
 
 /// The game of a request that names none: the registry's first.
