@@ -1754,12 +1754,21 @@ async fn the_playground_is_one_page_that_loads_nothing_from_elsewhere() {
             );
         }
     }
+    // It knows no game by name: it learns them from GET /games.
+    for name in sente::games::NAMES {
+        assert!(
+            !page.contains(&format!("\"{name}\"")),
+            "the page names {name}"
+        );
+    }
     // What it calls is this API.
     for path in [
         "\"/move\"",
         "\"/analyze\"",
         "\"/tournament\"",
         "\"/algorithms\"",
+        "\"/games\"",
+        "\"/position\"",
     ] {
         assert!(page.contains(path), "{path}");
     }
@@ -2007,4 +2016,71 @@ async fn gomoku_is_served_by_every_endpoint_and_algorithm() {
     .unwrap();
     assert_eq!(report["games"], 2, "{report}");
     assert_eq!(report["complete"], true, "{report}");
+}
+
+/// `POST /position` says what a position is, finished or not, so that a front end draws it and
+/// offers the legal moves without the rules: the board, the status, the side to move, each
+/// legal move with its cell, the winning line.
+#[tokio::test]
+async fn a_position_is_described_by_the_rules() {
+    let url = start().await;
+    let body: Value = post(&url, "/position", json!({"moves": [4, 0]}))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(body["board"], "O../.X./...");
+    assert_eq!(
+        (&body["side_to_move"], &body["ply"]),
+        (&json!("X"), &json!(2))
+    );
+    let legal = body["legal_moves"].as_array().unwrap();
+    assert_eq!(legal.len(), 7);
+    assert_eq!(legal[0], json!({"move": 1, "row": 0, "col": 1}));
+    assert_eq!(body["winning_line"], json!([]));
+    // Finished: no 422, the line that won.
+    let body: Value = post(&url, "/position", json!({"board": "XXX/OO./..."}))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(
+        (&body["status"], &body["side_to_move"]),
+        (&json!("x_won"), &Value::Null)
+    );
+    assert_eq!(body["legal_moves"], json!([]));
+    assert_eq!(body["winning_line"].as_array().unwrap().len(), 3);
+    // Connect Four: a column's move fills its lowest free cell, rows counted from the bottom.
+    let body: Value = post(&url, "/position", json!({"game": "connect4", "moves": [3]}))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert!(
+        body["legal_moves"]
+            .as_array()
+            .unwrap()
+            .contains(&json!({"move": 3, "row": 1, "col": 3})),
+        "{body}"
+    );
+    // Gomoku in its notation, and a win along a row.
+    let body: Value = post(
+        &url,
+        "/position",
+        json!({"game": "gomoku", "moves": ["a8", "a1", "b8", "b1", "c8", "c1", "d8", "d1", "e8"]}),
+    )
+    .await
+    .json()
+    .await
+    .unwrap();
+    assert_eq!(body["status"], "x_won");
+    assert_eq!(body["winning_line"].as_array().unwrap().len(), 5, "{body}");
+    problem(&url, "/position", json!({"moves": [4, 4]}), 422).await;
+    problem(
+        &url,
+        "/position",
+        json!({"moves": [], "algorithm": "mcts"}),
+        400,
+    )
+    .await;
 }

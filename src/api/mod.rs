@@ -14,6 +14,7 @@ pub mod analyze;
 pub mod board;
 pub mod catalogue;
 pub mod choose_move;
+pub mod describe;
 pub mod knobs;
 pub mod names;
 mod object;
@@ -78,6 +79,8 @@ pub(crate) trait Position: Send + Sync + std::fmt::Debug {
     fn declaration(&self) -> Declaration;
     /// The number of move ids the game has: how large it is.
     fn move_ids(&self) -> usize;
+    /// What the position is (`POST /position`).
+    fn describe(&self) -> describe::PositionResponse;
     /// Searches for a move (`POST /move`).
     fn run(
         &self,
@@ -115,6 +118,10 @@ impl<G: Solve> Position for G {
 
     fn move_ids(&self) -> usize {
         G::MOVE_IDS
+    }
+
+    fn describe(&self) -> describe::PositionResponse {
+        describe::describe(self)
     }
 
     fn run(
@@ -156,6 +163,21 @@ fn tournament<G: Solve>(start: &G, players: [Strategy; 2], seed: u64) -> Tournam
         seed,
         start: start.clone(),
     }
+}
+
+/// The position `spec` describes in `game`, finished or not.
+pub(crate) fn position(
+    game: &GameRef,
+    spec: &request::PositionSpec,
+) -> Result<Arc<dyn Position>, Problem> {
+    struct Described<'a>(&'a request::PositionSpec);
+    impl ForGame for Described<'_> {
+        type Output = Result<Arc<dyn Position>, Problem>;
+        fn run<G: Solve>(self) -> Self::Output {
+            Ok(Arc::new(self.0.position::<G>()?))
+        }
+    }
+    games::for_game(game.name, Described(spec)).expect("a game of the registry")
 }
 
 /// The position `spec` describes in `game`, refused if the game is already over: there is no

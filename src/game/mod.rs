@@ -139,6 +139,12 @@ pub trait Game:
     /// Number of moves played so far.
     fn ply(&self) -> usize;
 
+    /// The cells of the line that won the game, as [`Game::move_cell`] numbers them, for a
+    /// front end to show; empty while nobody has won, or when the game has no such line.
+    fn winning_cells(&self) -> Vec<(usize, usize)> {
+        Vec::new()
+    }
+
     /// How many plies a game drawn from here lasts, when the rules fix it (a draw that can only
     /// be a full board); `None` when they do not. A proven draw's `plies_to_end` is this.
     fn draw_length(&self) -> Option<usize> {

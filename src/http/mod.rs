@@ -11,6 +11,7 @@ mod body;
 mod cancel;
 mod catalogue;
 mod choose_move;
+mod describe;
 mod etag;
 mod header_list;
 pub mod healthcheck;
@@ -175,6 +176,7 @@ pub fn routes() -> Vec<(&'static str, Method, MethodRouter<AppState>)> {
         ("/", Method::GET, get(playground::get_page)),
         ("/move", Method::POST, post(choose_move::post_move)),
         ("/analyze", Method::POST, post(analyze::post_analyze)),
+        ("/position", Method::POST, post(describe::post_position)),
         (
             "/tournament",
             Method::POST,

@@ -58,6 +58,7 @@ try {
   await page.waitForFunction(() => document.querySelectorAll("#board .cell.O").length === 1);
   assert.equal(await page.locator("#move-list li").count(), 2, "the move list has both moves");
   await page.click("#undo");
+  await page.waitForFunction(() => document.querySelectorAll("#board .cell.X, #board .cell.O").length === 0);
   assert.deepEqual([await cells("X"), await cells("O")], [0, 0], "undo takes back the move and its reply");
   assert.equal(await page.locator("#move-list li").count(), 0);
   assert.match(await status(), /^Your move/);
@@ -83,10 +84,12 @@ try {
   await page.click("#setup summary");
   await page.fill("#position", "5 5");
   await page.click("#load-position");
+  await page.waitForFunction(() => document.getElementById("play-error").textContent.includes("cannot be played"));
   assert.match(await page.locator("#play-error").textContent(), /Move 2 \(5\) cannot be played/);
   assert.equal(await cells("X"), 1, "a refused position changes nothing");
   await page.fill("#position", "5 1");
   await page.click("#load-position");
+  await page.waitForFunction(() => document.querySelector('#board .cell[data-cell="4"]').className === "cell X");
   assert.deepEqual([await cells("X"), await cells("O")], [1, 1]);
   assert.equal(await page.locator('#board .cell[data-cell="4"]').getAttribute("class"), "cell X");
   assert.equal(await page.locator('#board .cell[data-cell="0"]').getAttribute("class"), "cell O");
@@ -172,13 +175,27 @@ try {
   await page.selectOption("#algorithm", "alphabeta");
   await page.selectOption("#side", "X");
   await page.selectOption("#game", "connect4");
-  await page.waitForSelector("#board.connect4");
+  await page.waitForFunction(() => document.querySelectorAll("#board .cell").length === 42);
   await boardFits(page, "Connect Four on a phone");
-  await page.locator('#board .cell[data-move="3"]').first().click();
+  await page.locator('#board .cell[data-move="4"]').first().click();
   await page.waitForFunction(() => document.querySelectorAll("#board .cell.O").length === 1, null, { timeout: 15000 });
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   assert.ok(overflow <= 0, `the page is ${overflow}px wider than a phone's screen`);
   await page.screenshot({ path: `${shots}/playground-phone-connect4.png`, fullPage: true });
+
+  // Gomoku, which the page knows only from GET /games: a 15 x 15 board, a move in the
+  // centre, the engine's reply in its notation.
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.selectOption("#game", "gomoku");
+  await page.waitForFunction(() => document.querySelectorAll("#board .cell").length === 225);
+  await boardFits(page, "gomoku at 1280 x 900");
+  await page.locator('#board .cell[data-cell="112"]').click();
+  await page.waitForFunction(() => document.querySelectorAll("#board .cell.O").length === 1, null, { timeout: 15000 });
+  assert.equal(await page.locator('#board .cell[data-cell="112"]').getAttribute("class"), "cell X");
+  const reply = await page.locator("#move-list li").nth(1).textContent();
+  assert.match(reply, /^2\.O [a-o]([1-9]|1[0-5])$/, `the engine's move in gomoku's notation: ${reply}`);
+  console.log(`gomoku: ${await page.locator("#move-list").textContent()}`);
+  await page.screenshot({ path: `${shots}/playground-gomoku.png`, fullPage: true });
 
   assert.deepEqual(foreign, [], "every request goes to the service itself");
   assert.deepEqual(consoleErrors.filter(text => !text.includes("422")), [], "no script errors");

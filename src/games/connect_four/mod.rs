@@ -400,6 +400,10 @@ impl Game for ConnectFour {
         usize::from(self.moves)
     }
 
+    fn winning_cells(&self) -> Vec<(usize, usize)> {
+        self.winning_line().map(Vec::from).unwrap_or_default()
+    }
+
     /// A drawn game fills the board: only a win ends it sooner.
     fn draw_length(&self) -> Option<usize> {
         Some(CELLS - self.ply())

@@ -323,6 +323,27 @@ impl Game for Gomoku {
         usize::from(self.moves)
     }
 
+    /// The five (or more) in a row of the winner.
+    fn winning_cells(&self) -> Vec<(usize, usize)> {
+        let Outcome::Won(winner) = self.outcome else {
+            return Vec::new();
+        };
+        let stones = self.stones_of(winner);
+        for cell in (0..CELLS).filter(|&cell| has(stones, cell)) {
+            let (row, column) = (cell / SIZE, cell % SIZE);
+            for &direction in &DIRECTIONS {
+                let run: Vec<usize> = (0..)
+                    .map_while(|steps| step(row, column, direction, steps))
+                    .take_while(|&cell| has(stones, cell))
+                    .collect();
+                if run.len() >= WIN_LENGTH {
+                    return run.iter().map(|&cell| (cell / SIZE, cell % SIZE)).collect();
+                }
+            }
+        }
+        Vec::new()
+    }
+
     /// Only a full board is a draw.
     fn draw_length(&self) -> Option<usize> {
         Some(CELLS - self.ply())

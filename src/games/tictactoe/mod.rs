@@ -256,6 +256,12 @@ impl Game for TicTacToe {
         self.occupied().count_ones() as usize
     }
 
+    fn winning_cells(&self) -> Vec<(usize, usize)> {
+        self.winning_line()
+            .map(|line| line.iter().map(|&cell| (cell / 3, cell % 3)).collect())
+            .unwrap_or_default()
+    }
+
     /// A drawn game fills the board: no line is left to end it sooner.
     fn draw_length(&self) -> Option<usize> {
         Some(CELLS - self.ply())

@@ -1,0 +1,112 @@
+//! `POST /position`: what a position is, as the game's rules say, for a front end that draws it
+//! and offers its player the legal moves without coding the rules itself.
+
+use serde::Serialize;
+use serde::de::{self, MapAccess};
+
+use super::object::{Object, decode, deserialize_as_object, value};
+use super::request::PositionSpec;
+use super::{Problem, Status};
+use crate::game::{Game, Notation, Player};
+
+/// A `POST /position` request: a game and a position in it, finished or not.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PositionRequest {
+    pub game: Option<String>,
+    pub position: PositionSpec,
+}
+
+impl PositionRequest {
+    pub fn from_json(body: &[u8]) -> Result<Self, Problem> {
+        decode(body)
+    }
+}
+
+impl Object for PositionRequest {
+    const EXPECTING: &'static str = "a position request: a JSON object";
+    const FIELDS: &'static [&'static str] = &["game", "board", "moves"];
+
+    fn read_field<'de, A: MapAccess<'de>>(
+        &mut self,
+        key: &'static str,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        match key {
+            "game" => self.game = value(key, map)?,
+            "board" | "moves" => self.position.read_field(key, map)?,
+            _ => return Err(de::Error::unknown_field(key, Self::FIELDS)),
+        }
+        Ok(())
+    }
+}
+
+deserialize_as_object!(PositionRequest);
+
+/// The answer: the board, whose turn it is, how the game stands, and what may be played.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PositionResponse {
+    pub game: &'static str,
+    /// The board in text form.
+    pub board: String,
+    pub status: Status,
+    /// Who is to move; `null` once the game is over.
+    pub side_to_move: Option<Player>,
+    /// Moves played so far.
+    pub ply: usize,
+    /// The legal moves, in the game's order, each with the cell it fills.
+    pub legal_moves: Vec<LegalMove>,
+    /// The cells of the line that won, when one did.
+    pub winning_line: Vec<Cell>,
+}
+
+/// A legal move and the cell it fills.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct LegalMove {
+    #[serde(rename = "move")]
+    pub mv: Notation,
+    pub row: usize,
+    pub col: usize,
+}
+
+/// A cell of the board.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Cell {
+    pub row: usize,
+    pub col: usize,
+}
+
+/// Describes `game`.
+pub(super) fn describe<G: Game>(game: &G) -> PositionResponse {
+    let over = game.outcome().is_over();
+    PositionResponse {
+        game: G::NAME,
+        board: game.to_string(),
+        status: game.outcome().into(),
+        side_to_move: (!over).then(|| game.side_to_move()),
+        ply: game.ply(),
+        legal_moves: game
+            .legal_moves()
+            .map(|mv| {
+                let (row, col) = game.move_cell(mv);
+                LegalMove {
+                    mv: game.notation(mv),
+                    row,
+                    col,
+                }
+            })
+            .collect(),
+        winning_line: game
+            .winning_cells()
+            .into_iter()
+            .map(|(row, col)| Cell { row, col })
+            .collect(),
+    }
+}
+
+impl PositionRequest {
+    /// The position described, finished or not.
+    pub fn describe(&self) -> Result<PositionResponse, Problem> {
+        let game = super::game(self.game.as_deref())?;
+        Ok(super::position(&game, &self.position)?.describe())
+    }
+}
