@@ -40,8 +40,8 @@ pub use mcts::{
 };
 use pv::PvTable;
 
-/// What a game's own solver builds on, kept beside its rules (Connect Four's, Pons', is in its
-/// folder): the budget's meter, search values, alphabeta as a fallback.
+/// What a game's own solver builds on, kept beside its rules in the game's folder: the budget's
+/// meter, search values, alphabeta as a fallback.
 pub(crate) mod kit {
     pub(crate) use super::budget::Meter;
     pub(crate) use super::{Value, WIN, alphabeta, exact_search_result};
