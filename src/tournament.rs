@@ -62,6 +62,16 @@ pub struct Tally {
 }
 
 impl Tally {
+    /// The totals of `parts`: the tallies of disjoint ranges of games add up to the tally of
+    /// their union.
+    pub fn merged<'a>(parts: impl IntoIterator<Item = &'a Tally>) -> Tally {
+        let mut total = Tally::default();
+        for part in parts {
+            total.merge(part);
+        }
+        total
+    }
+
     pub fn merge(&mut self, other: &Tally) {
         self.games += other.games;
         for (mine, theirs) in self.players.iter_mut().zip(&other.players) {
@@ -185,11 +195,11 @@ impl<G: Solve> Tournament<G> {
                 .into_iter()
                 .map(|chunk| scope.spawn(move || self.play(chunk)))
                 .collect();
-            let mut tally = Tally::default();
-            for handle in handles {
-                tally.merge(&handle.join().expect("a tournament thread panicked"));
-            }
-            tally
+            let tallies: Vec<Tally> = handles
+                .into_iter()
+                .map(|handle| handle.join().expect("a tournament thread panicked"))
+                .collect();
+            Tally::merged(&tallies)
         })
     }
 }

@@ -2084,3 +2084,60 @@ async fn a_position_is_described_by_the_rules() {
     )
     .await;
 }
+
+/// The spec's knobs are the ones requests take, with the bounds the catalogue gives on the
+/// default game, and the algorithms are the service's: the spec follows the one declaration of
+/// each knob, or this fails.
+#[test]
+fn the_specs_knobs_are_the_declared_ones() {
+    let spec: Value = serde_saphyr::from_str(OPENAPI_YAML).expect("openapi.yaml parses");
+    let knobs = &spec["components"]["schemas"]["Knobs"]["properties"];
+    let in_spec: BTreeSet<&str> = knobs
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    let declared: BTreeSet<&str> = sente::api::knobs::PLAYER_FIELDS.into_iter().collect();
+    assert_eq!(in_spec, declared);
+    let game = sente::api::game(None).unwrap();
+    let mut seen = BTreeSet::new();
+    for algorithm in sente::search::Algorithm::ALL {
+        for knob in sente::api::knobs::knobs(algorithm, &game) {
+            if knob.name == "seed" || !seen.insert(knob.name) {
+                continue;
+            }
+            let schema = &knobs[knob.name];
+            for bound in ["minimum", "maximum"] {
+                let declared = match bound {
+                    "minimum" => &knob.minimum,
+                    _ => &knob.maximum,
+                };
+                if !declared.is_null() {
+                    assert_eq!(
+                        schema[bound].as_f64(),
+                        declared.as_f64(),
+                        "{} {bound}",
+                        knob.name
+                    );
+                }
+            }
+            if let Some(values) = &knob.values {
+                let in_spec: Vec<&str> = schema["enum"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|value| value.as_str().unwrap())
+                    .collect();
+                assert_eq!(&in_spec, values, "{}", knob.name);
+            }
+        }
+    }
+    let algorithms: Vec<&str> = spec["components"]["schemas"]["Algorithm"]["enum"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|value| value.as_str().unwrap())
+        .collect();
+    assert_eq!(algorithms, sente::search::Algorithm::ALL.map(|a| a.name()));
+}

@@ -4,7 +4,6 @@ use axum::extract::State;
 
 use super::AppState;
 use super::body::JsonBody;
-use super::cancel::CancelOnDrop;
 use super::json::Json;
 use crate::api::Problem;
 use crate::api::choose_move::{MoveJob, MoveResponse};
@@ -20,14 +19,7 @@ pub async fn post_move(
         // thread and back; only heavier searches go to the blocking pool.
         job.run(&state.search_limits.light_budget())
     } else {
-        let _slot = state.admission.slot().await?;
-        let cancel = CancelOnDrop::new();
-        let budget = state.search_limits.budget(Some(cancel.flag()));
-        state
-            .metrics
-            .spawn_blocking(move || job.run(&budget))
-            .await
-            .map_err(super::problem::task_failed)?
+        super::heavy::search(&state, move |budget| job.run(budget)).await?
     };
     let response = response?;
     state.metrics.add_nodes(response.algorithm, response.nodes);

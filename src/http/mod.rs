@@ -15,6 +15,7 @@ mod describe;
 mod etag;
 mod header_list;
 pub mod healthcheck;
+mod heavy;
 #[cfg(feature = "test-hooks")]
 pub mod hooks;
 mod json;
@@ -28,8 +29,7 @@ use std::convert::Infallible;
 use std::future::Future;
 use std::net::SocketAddr;
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use axum::Router;
 use axum::body::Body;
@@ -116,15 +116,6 @@ impl SearchLimits {
         Budget {
             max_nodes: self.max_nodes,
             ..Budget::default()
-        }
-    }
-
-    /// The budget of a search starting now.
-    pub fn budget(&self, cancelled: Option<Arc<AtomicBool>>) -> Budget {
-        Budget {
-            deadline: Some(Instant::now() + self.max_search_time),
-            max_nodes: self.max_nodes,
-            cancelled,
         }
     }
 }
