@@ -17,6 +17,7 @@ fn alphabeta(enhancements: Enhancements) -> Strategy {
             depth: None,
             enhancements,
             time_limit: None,
+            evaluation: 0,
         },
         Tiebreak::First,
     )

@@ -25,14 +25,17 @@ fn heavy_strategies(game: &str) -> Vec<Strategy> {
         Some(Strategy::Minimax {
             depth: depth.or(Some(9)),
             tiebreak: Tiebreak::First,
+            evaluation: 0,
         }),
         Some(Strategy::Negamax {
             depth: depth.or(Some(9)),
             tiebreak: Tiebreak::First,
+            evaluation: 0,
         }),
         Some(Strategy::Minimax {
             depth: depth.or(Some(9)),
             tiebreak: Tiebreak::Random,
+            evaluation: 0,
         }),
         Some(Strategy::AlphaBeta(
             AlphaBetaParams {
@@ -46,6 +49,7 @@ fn heavy_strategies(game: &str) -> Vec<Strategy> {
                 depth: None,
                 enhancements: Enhancements::ALL,
                 time_limit: slow,
+                evaluation: 0,
             },
             Tiebreak::First,
         )),
@@ -156,6 +160,7 @@ fn a_search_within_its_budget_is_the_search_without_one() {
     let minimax = Strategy::Minimax {
         depth: None,
         tiebreak: Tiebreak::First,
+        evaluation: 0,
     };
     let game = TicTacToe::start();
     let free = search(&game, &minimax, 1).unwrap();
@@ -183,10 +188,12 @@ fn a_stopped_search_still_plays_the_win_it_has_seen() {
         Strategy::Minimax {
             depth: Some(9),
             tiebreak: Tiebreak::First,
+            evaluation: 0,
         },
         Strategy::Negamax {
             depth: Some(9),
             tiebreak: Tiebreak::First,
+            evaluation: 0,
         },
         Strategy::AlphaBeta(AlphaBetaParams::textbook(Some(12)), Tiebreak::First),
     ] {

@@ -11,10 +11,12 @@ use sente::tournament::Tournament;
 const MINIMAX: Strategy = Strategy::Minimax {
     depth: None,
     tiebreak: Tiebreak::First,
+    evaluation: 0,
 };
 const NEGAMAX: Strategy = Strategy::Negamax {
     depth: None,
     tiebreak: Tiebreak::First,
+    evaluation: 0,
 };
 const ALPHABETA: Strategy = Strategy::AlphaBeta(AlphaBetaParams::textbook(None), Tiebreak::First);
 const MCS10: Strategy = Strategy::Mcs {
@@ -126,10 +128,12 @@ fn depth_limited_searches_are_heuristic_unless_proven() {
         Strategy::Minimax {
             depth: Some(2),
             tiebreak: Tiebreak::First,
+            evaluation: 0,
         },
         Strategy::Negamax {
             depth: Some(2),
             tiebreak: Tiebreak::First,
+            evaluation: 0,
         },
         Strategy::AlphaBeta(AlphaBetaParams::textbook(Some(2)), Tiebreak::First),
     ] {

@@ -30,6 +30,7 @@ fn alphabeta(enhancements: Enhancements) -> Strategy {
             depth: None,
             enhancements,
             time_limit: None,
+            evaluation: 0,
         },
         Tiebreak::First,
     )
@@ -38,6 +39,7 @@ fn alphabeta(enhancements: Enhancements) -> Strategy {
 const NEGAMAX: Strategy = Strategy::Negamax {
     depth: None,
     tiebreak: Tiebreak::First,
+    evaluation: 0,
 };
 const SOLVER: Strategy = Strategy::Solver {
     time_limit: None,
@@ -76,6 +78,7 @@ fn every_enhancement_finds_the_value_and_distance_of_negamax_everywhere() {
             depth: None,
             enhancements: Enhancements::ALL,
             time_limit: Some(std::time::Duration::from_secs(5)),
+            evaluation: 0,
         },
         Tiebreak::First,
     ));
@@ -204,7 +207,11 @@ fn tie_breaks_choose_among_the_best_moves_only() {
     let empty = TicTacToe::start();
     for base in [NEGAMAX, alphabeta(Enhancements::ALL), SOLVER] {
         let with = |tiebreak| match base {
-            Strategy::Negamax { depth, .. } => Strategy::Negamax { depth, tiebreak },
+            Strategy::Negamax { depth, .. } => Strategy::Negamax {
+                depth,
+                tiebreak,
+                evaluation: 0,
+            },
             Strategy::AlphaBeta(params, _) => Strategy::AlphaBeta(params, tiebreak),
             Strategy::Solver { time_limit, .. } => Strategy::Solver {
                 time_limit,

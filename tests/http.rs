@@ -2122,7 +2122,8 @@ fn the_specs_knobs_are_the_declared_ones() {
                     );
                 }
             }
-            if let Some(values) = &knob.values {
+            // The evaluations are each game's own: the spec names none of them.
+            if let Some(values) = knob.values.as_ref().filter(|_| knob.name != "evaluation") {
                 let in_spec: Vec<&str> = schema["enum"]
                     .as_array()
                     .unwrap()
@@ -2140,4 +2141,66 @@ fn the_specs_knobs_are_the_declared_ones() {
         .map(|value| value.as_str().unwrap())
         .collect();
     assert_eq!(algorithms, sente::search::Algorithm::ALL.map(|a| a.name()));
+}
+
+/// A game may offer several evaluations, apart from its rules, chosen by a knob: tic-tac-toe
+/// has the open lines (its default) and the tutorials' positional weights.
+#[tokio::test]
+async fn an_evaluation_is_chosen_by_a_knob() {
+    let url = start().await;
+    let algorithms = get_json(&url, "/algorithms").await;
+    let negamax = algorithms
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["name"] == "negamax")
+        .unwrap();
+    let evaluation = negamax["knobs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|k| k["name"] == "evaluation")
+        .unwrap();
+    assert_eq!(evaluation["values"], json!(["open_lines", "positional"]));
+    assert_eq!(evaluation["default"], "open_lines");
+    // One ply deep from a corner: the positional weights take the centre; each evaluation's
+    // score is its own.
+    let scores: Vec<Value> = {
+        let mut scores = Vec::new();
+        for name in ["open_lines", "positional"] {
+            let body =
+                json!({"moves": [0], "algorithm": "negamax", "depth": 1, "evaluation": name});
+            let answer: Value = post(&url, "/move", body).await.json().await.unwrap();
+            assert_eq!(answer["exact"], false, "{answer}");
+            scores.push(answer["score"].clone());
+            if name == "positional" {
+                assert_eq!(answer["move"], 4, "{answer}");
+            }
+        }
+        scores
+    };
+    assert_ne!(scores[0], scores[1]);
+    let refused = problem(
+        &url,
+        "/move",
+        json!({"moves": [], "algorithm": "minimax", "depth": 2, "evaluation": "Positional"}),
+        422,
+    )
+    .await;
+    assert!(
+        refused["detail"]
+            .as_str()
+            .unwrap()
+            .contains("Did you mean \"positional\"?"),
+        "{refused}"
+    );
+    // Connect Four's one evaluation, and none for the samplers.
+    problem(&url, "/move", json!({"moves": [], "game": "connect4", "algorithm": "negamax", "depth": 2, "evaluation": "positional"}), 422).await;
+    problem(
+        &url,
+        "/move",
+        json!({"moves": [], "algorithm": "mcts", "evaluation": "open_lines"}),
+        422,
+    )
+    .await;
 }

@@ -60,7 +60,7 @@ impl MoveJob {
     /// Checks everything that can be checked before searching.
     pub fn new(request: MoveRequest) -> Result<MoveJob, Problem> {
         let game = super::game(request.game.as_deref())?;
-        let strategy = knobs::fit_to_game(&game, knobs::strategy(&request.player)?)?;
+        let strategy = knobs::player(&game, &request.player)?;
         let requested_seed = knobs::in_range("seed", request.seed, 0, u64::MAX)?;
         if requested_seed.is_some() && !strategy.is_randomized() {
             return Err(knobs::seed_unused(&strategy));

@@ -15,7 +15,7 @@ use super::object::{Object, deserialize_as_object, integer, value};
 use super::{GameRef, Problem, names};
 use crate::search::{
     Algorithm, AlphaBetaParams, DEFAULT_EXPAND_THRESHOLD, DEFAULT_PLAYOUTS, DEFAULT_SIMULATIONS,
-    Enhancements, MctsParams, Strategy, Tiebreak,
+    Enhancements, EvaluationIndex, MctsParams, Strategy, Tiebreak,
 };
 
 /// The knobs a player may set, as a request carries them. Each is checked against the
@@ -41,6 +41,7 @@ pub struct PlayerSpec {
     pub ordering: Option<bool>,
     pub pvs: Option<bool>,
     pub tiebreak: Option<String>,
+    pub evaluation: Option<String>,
 }
 
 impl Object for PlayerSpec {
@@ -65,6 +66,7 @@ impl Object for PlayerSpec {
             "ordering" => self.ordering = value(key, map)?,
             "pvs" => self.pvs = value(key, map)?,
             "tiebreak" => self.tiebreak = value(key, map)?,
+            "evaluation" => self.evaluation = value(key, map)?,
             _ => return Err(de::Error::unknown_field(key, Self::FIELDS)),
         }
         Ok(())
@@ -81,7 +83,7 @@ impl PlayerSpec {
 }
 
 /// The names of [`PlayerSpec`]'s fields.
-pub const PLAYER_FIELDS: [&str; 12] = [
+pub const PLAYER_FIELDS: [&str; 13] = [
     "algorithm",
     "depth",
     "playouts",
@@ -94,6 +96,7 @@ pub const PLAYER_FIELDS: [&str; 12] = [
     "ordering",
     "pvs",
     "tiebreak",
+    "evaluation",
 ];
 
 /// The algorithm used when a request names none.
@@ -271,9 +274,10 @@ fn search_time_limit() -> Knob {
 pub fn knob_names(algorithm: Algorithm) -> &'static [&'static str] {
     match algorithm {
         Algorithm::Random => &["seed"],
-        Algorithm::Minimax | Algorithm::Negamax => &["depth", "tiebreak", "seed"],
+        Algorithm::Minimax | Algorithm::Negamax => &["depth", "evaluation", "tiebreak", "seed"],
         Algorithm::AlphaBeta => &[
             "depth",
+            "evaluation",
             "transposition_table",
             "symmetry",
             "ordering",
@@ -306,6 +310,12 @@ pub fn knobs(algorithm: Algorithm, game: &GameRef) -> Vec<Knob> {
 /// A knob as [`fit_to_game`] changes it on `game`.
 fn fit_knob(game: GameRef, algorithm: Algorithm, mut knob: Knob) -> Knob {
     let limits = game.declaration.limits;
+    if knob.name == "evaluation" {
+        let evaluations = (game.evaluations)();
+        knob.default = json!(evaluations[0].0);
+        knob.values = Some(evaluations.iter().map(|(name, _)| *name).collect());
+        return knob;
+    }
     let full_width = matches!(algorithm, Algorithm::Minimax | Algorithm::Negamax);
     let deepening = matches!(algorithm, Algorithm::AlphaBeta | Algorithm::Solver);
     match knob.name {
@@ -369,6 +379,19 @@ fn knob(algorithm: Algorithm, name: &'static str) -> Knob {
              they fail high.",
         ),
         "tiebreak" => tiebreak(),
+        "evaluation" => Knob {
+            name: "evaluation",
+            kind: "string",
+            minimum: Value::Null,
+            maximum: Value::Null,
+            // The game's own: set by `fit_knob`.
+            values: Some(Vec::new()),
+            default: Value::Null,
+            required: false,
+            description: "Which of the game's evaluations scores the positions at the depth \
+                          limit (the game's catalogue describes each; the first is the \
+                          default).",
+        },
         "seed" => seed(),
         other => unreachable!("knob_names lists only described knobs, not {other:?}"),
     }
@@ -428,6 +451,7 @@ pub fn strategy(spec: &PlayerSpec) -> Result<Strategy, Problem> {
         ("ordering", spec.ordering.is_some()),
         ("pvs", spec.pvs.is_some()),
         ("tiebreak", spec.tiebreak.is_some()),
+        ("evaluation", spec.evaluation.is_some()),
     ];
     for (name, _) in given.iter().filter(|(_, given)| *given) {
         if !allowed.contains(name) {
@@ -446,8 +470,16 @@ pub fn strategy(spec: &PlayerSpec) -> Result<Strategy, Problem> {
     };
     Ok(match algorithm {
         Algorithm::Random => Strategy::Random,
-        Algorithm::Minimax => Strategy::Minimax { depth, tiebreak },
-        Algorithm::Negamax => Strategy::Negamax { depth, tiebreak },
+        Algorithm::Minimax => Strategy::Minimax {
+            depth,
+            tiebreak,
+            evaluation: 0,
+        },
+        Algorithm::Negamax => Strategy::Negamax {
+            depth,
+            tiebreak,
+            evaluation: 0,
+        },
         Algorithm::AlphaBeta => Strategy::AlphaBeta(
             AlphaBetaParams {
                 depth,
@@ -458,6 +490,7 @@ pub fn strategy(spec: &PlayerSpec) -> Result<Strategy, Problem> {
                     pvs: spec.pvs.unwrap_or(false),
                 },
                 time_limit,
+                evaluation: 0,
             },
             tiebreak,
         ),
@@ -497,6 +530,30 @@ pub fn strategy(spec: &PlayerSpec) -> Result<Strategy, Problem> {
             })
         }
     })
+}
+
+/// A player's strategy on `game`: its knobs checked ([`strategy`]), its evaluation found among
+/// the game's, and the whole fitted to the game's limits ([`fit_to_game`]).
+pub fn player(game: &GameRef, spec: &PlayerSpec) -> Result<Strategy, Problem> {
+    let mut strategy = strategy(spec)?;
+    if let Some(name) = &spec.evaluation {
+        let evaluations = (game.evaluations)();
+        let known: Vec<&str> = evaluations.iter().map(|(name, _)| *name).collect();
+        let index = known
+            .iter()
+            .position(|known| known == name)
+            .ok_or_else(|| names::unknown("evaluation", "evaluation", name, &known))?;
+        let index = index as EvaluationIndex;
+        match &mut strategy {
+            Strategy::Minimax { evaluation, .. } | Strategy::Negamax { evaluation, .. } => {
+                *evaluation = index;
+            }
+            Strategy::AlphaBeta(params, _) => params.evaluation = index,
+            // `strategy` refuses the knob for the algorithms that take none.
+            _ => {}
+        }
+    }
+    fit_to_game(game, strategy)
 }
 
 /// Fits a strategy to the game it will play, within the limits the game declares, so that no
@@ -664,7 +721,7 @@ mod tests {
             object.insert(name.into(), value);
         }
         let spec = PlayerSpec::from_json(Value::Object(object).to_string().as_bytes())?;
-        fit_to_game(game, strategy(&spec)?)
+        player(game, &spec)
     }
 
     /// `GET /algorithms?game=...` says what the checks do: each knob's bounds are accepted and

@@ -51,6 +51,8 @@ pub fn warm_up() {
 pub struct GameRef {
     pub name: &'static str,
     pub declaration: Declaration,
+    /// The names and descriptions of the game's evaluations, the default first.
+    pub evaluations: fn() -> Vec<(&'static str, &'static str)>,
 }
 
 /// The game a request names, the default game when it names none.
@@ -62,6 +64,12 @@ pub fn game(name: Option<&str>) -> Result<GameRef, Problem> {
             GameRef {
                 name: G::NAME,
                 declaration: G::DECLARATION,
+                evaluations: || {
+                    G::EVALUATIONS
+                        .iter()
+                        .map(|evaluation| (evaluation.name, evaluation.description))
+                        .collect()
+                },
             }
         }
     }

@@ -58,11 +58,8 @@ impl TournamentJob {
                 ),
             ));
         };
-        let player = |spec, seat: &str| {
-            knobs::strategy(spec)
-                .and_then(|strategy| knobs::fit_to_game(&game, strategy))
-                .map_err(|problem| problem.within(seat))
-        };
+        let player =
+            |spec, seat: &str| knobs::player(&game, spec).map_err(|problem| problem.within(seat));
         let players = [player(a, "players[0]")?, player(b, "players[1]")?];
         let games = knobs::in_range("games", request.games, 1, MAX_GAMES)?
             .unwrap_or(game.declaration.tournament_games);

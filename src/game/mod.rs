@@ -3,7 +3,7 @@
 //! A position is a `Clone` value that searches copy instead of making and unmaking moves; the
 //! small games are plain `Copy` bitboards, for which a clone is a copy. This module knows nothing about search: it says what
 //! the legal moves are, what a move does, who has won, how a board is written, and offers a
-//! static estimate of a position ([`Game::evaluate`]) as game knowledge that searches may use.
+//! static estimate of a position ([`Game::EVALUATIONS`]) as game knowledge that searches may use.
 
 pub mod text;
 
@@ -100,9 +100,9 @@ pub trait Game:
 
     fn outcome(&self) -> Outcome;
 
-    /// A static estimate of the position for the side to move, strictly inside (-1, 1).
-    /// Only meaningful while the game is in progress.
-    fn evaluate(&self) -> f64;
+    /// The game's evaluations, apart from its rules: the first is the default, the others
+    /// are chosen by the `evaluation` knob.
+    const EVALUATIONS: &'static [Evaluation<Self>];
 
     /// The move's compact id, below [`Game::MOVE_IDS`]; in the API, the cell or column number.
     fn move_id(mv: Self::Move) -> u16;
@@ -178,6 +178,16 @@ pub trait Game:
         }
         Ok(game)
     }
+}
+
+/// A static estimate of positions for the side to move, strictly inside (-1, 1), that
+/// depth-limited searches score their leaves with (only meaningful while the game is in
+/// progress). Kept apart from the rules: a game may offer several.
+pub struct Evaluation<G> {
+    /// The name the `evaluation` knob gives it.
+    pub name: &'static str,
+    pub description: &'static str,
+    pub evaluate: fn(&G) -> f64,
 }
 
 /// What the service says of a game, and the limits it sets on searching it: declared by the

@@ -35,8 +35,9 @@ use std::time::{Duration, Instant};
 
 use super::table::{Bound, TranspositionTable};
 use super::{
-    Budget, Cutoff, INFINITY, Meter, PvTable, SearchResult, Value, depth_limit,
-    exact_search_result, fixed_depth_result, heuristic, stopped_search_result, terminal_value,
+    Budget, Cutoff, Evaluate, EvaluationIndex, INFINITY, Meter, PvTable, SearchResult, Value,
+    depth_limit, evaluation, exact_search_result, fixed_depth_result, heuristic,
+    stopped_search_result, terminal_value,
 };
 use crate::game::Game;
 
@@ -72,6 +73,8 @@ pub struct AlphaBetaParams {
     pub enhancements: Enhancements,
     /// Deepen iteratively until this much time has passed.
     pub time_limit: Option<Duration>,
+    /// Which of the game's evaluations scores the leaves at the depth limit.
+    pub evaluation: EvaluationIndex,
 }
 
 impl AlphaBetaParams {
@@ -81,6 +84,7 @@ impl AlphaBetaParams {
             depth,
             enhancements: Enhancements::NONE,
             time_limit: None,
+            evaluation: 0,
         }
     }
 }
@@ -106,6 +110,8 @@ pub(super) struct AlphaBeta<G: Game, const ENHANCED: bool = true> {
     /// The budget, and the iteration's deadline under a time limit. Once it says stop, the
     /// values since are meaningless.
     meter: Meter,
+    /// What scores the leaves at the depth limit: the game's first evaluation unless told.
+    evaluate: Evaluate<G>,
 }
 
 impl<G: Game, const ENHANCED: bool> AlphaBeta<G, ENHANCED> {
@@ -140,7 +146,14 @@ impl<G: Game, const ENHANCED: bool> AlphaBeta<G, ENHANCED> {
                 Vec::new()
             },
             meter: Meter::new(budget),
+            evaluate: evaluation::<G>(0),
         }
+    }
+
+    /// The searcher, scoring its leaves with `evaluate`.
+    pub(super) fn evaluating(mut self, evaluate: Evaluate<G>) -> Self {
+        self.evaluate = evaluate;
+        self
     }
 
     /// The value of `game` at `ply` plies from the root, searched `depth` plies deep.
@@ -160,7 +173,7 @@ impl<G: Game, const ENHANCED: bool> AlphaBeta<G, ENHANCED> {
         }
         if depth == 0 {
             self.hit_horizon = true;
-            return heuristic(game);
+            return heuristic(game, self.evaluate);
         }
         // Only nodes with children look at the budget: a leaf costs nothing to finish.
         if self.meter.tick(self.nodes) {
@@ -446,13 +459,15 @@ pub(crate) fn search<G: Game>(
     let Some(time_limit) = params.time_limit else {
         return if params.enhancements == Enhancements::NONE {
             search_to(
-                AlphaBeta::<G, false>::new(game, Enhancements::NONE, budget),
+                AlphaBeta::<G, false>::new(game, Enhancements::NONE, budget)
+                    .evaluating(evaluation::<G>(params.evaluation)),
                 game,
                 limit,
             )
         } else {
             search_to(
-                AlphaBeta::<G, true>::new(game, params.enhancements, budget),
+                AlphaBeta::<G, true>::new(game, params.enhancements, budget)
+                    .evaluating(evaluation::<G>(params.evaluation)),
                 game,
                 limit,
             )
@@ -460,7 +475,8 @@ pub(crate) fn search<G: Game>(
     };
     // The time limit counts from the call, table allocation included.
     let started = Instant::now();
-    let mut searcher = AlphaBeta::<G>::new(game, params.enhancements, budget);
+    let mut searcher = AlphaBeta::<G>::new(game, params.enhancements, budget)
+        .evaluating(evaluation::<G>(params.evaluation));
 
     // Iterative deepening. The table, killers and history carry over from one iteration to
     // the next, which is what makes the deeper iterations cheap. The first iteration runs

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use rand::{RngExt, SeedableRng};
 
-use super::alphabeta::{AlphaBeta, Enhancements};
+use super::alphabeta::{AlphaBeta, AlphaBetaParams, Enhancements};
 use super::default_solver::perfect_table;
 use super::minimax::Minimax;
 use super::negamax::Negamax;
@@ -160,9 +160,11 @@ struct ExactValues<M> {
 fn exact_values<G: Solve>(game: &G, strategy: &Strategy, budget: &Budget) -> ExactValues<G::Move> {
     let moves: Vec<G::Move> = game.legal_moves().collect();
     match *strategy {
-        Strategy::Minimax { depth, .. } => {
+        Strategy::Minimax {
+            depth, evaluation, ..
+        } => {
             let depth = depth_limit(depth);
-            let mut searcher = Minimax::new(G::MAX_PLIES, budget);
+            let mut searcher = Minimax::new(G::MAX_PLIES, super::evaluation(evaluation), budget);
             searcher.nodes = 1;
             let x_to_move = game.side_to_move() == Player::X;
             let mut values = Vec::with_capacity(moves.len());
@@ -187,9 +189,11 @@ fn exact_values<G: Solve>(game: &G, strategy: &Strategy, budget: &Budget) -> Exa
                 stopped_by: searcher.meter.stopped_by,
             }
         }
-        Strategy::Negamax { depth, .. } => {
+        Strategy::Negamax {
+            depth, evaluation, ..
+        } => {
             let depth = depth_limit(depth);
-            let mut searcher = Negamax::new(G::MAX_PLIES, budget);
+            let mut searcher = Negamax::new(G::MAX_PLIES, super::evaluation(evaluation), budget);
             searcher.nodes = 1;
             let mut values = Vec::with_capacity(moves.len());
             for &mv in &moves {
@@ -211,14 +215,9 @@ fn exact_values<G: Solve>(game: &G, strategy: &Strategy, budget: &Budget) -> Exa
                 stopped_by: searcher.meter.stopped_by,
             }
         }
-        Strategy::AlphaBeta(params, _) => alphabeta_values(
-            game,
-            &moves,
-            depth_limit(params.depth),
-            params.enhancements,
-            params.time_limit,
-            budget,
-        ),
+        Strategy::AlphaBeta(params, _) => {
+            alphabeta_values(game, &moves, depth_limit(params.depth), &params, budget)
+        }
         Strategy::Solver { time_limit, .. } => match perfect_table::<G>() {
             Some(table) => {
                 let values = moves
@@ -249,8 +248,12 @@ fn exact_values<G: Solve>(game: &G, strategy: &Strategy, budget: &Budget) -> Exa
                 game,
                 &moves,
                 u32::MAX,
-                Enhancements::ALL,
-                time_limit,
+                &AlphaBetaParams {
+                    depth: None,
+                    enhancements: Enhancements::ALL,
+                    time_limit,
+                    evaluation: 0,
+                },
                 budget,
             ),
         },
@@ -266,11 +269,12 @@ fn alphabeta_values<G: Game>(
     game: &G,
     moves: &[G::Move],
     limit: u32,
-    enhancements: Enhancements,
-    time_limit: Option<Duration>,
+    params: &AlphaBetaParams,
     budget: &Budget,
 ) -> ExactValues<G::Move> {
-    let mut searcher = AlphaBeta::<G>::new(game, enhancements, budget);
+    let time_limit = params.time_limit;
+    let mut searcher = AlphaBeta::<G>::new(game, params.enhancements, budget)
+        .evaluating(super::evaluation(params.evaluation));
     searcher.nodes = 1;
     let remaining = (G::MAX_PLIES - game.ply()) as u32;
     let deadline = time_limit.map(|limit| Instant::now() + limit);

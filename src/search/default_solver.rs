@@ -105,6 +105,7 @@ pub(super) fn search<G: Game>(
                 depth: None,
                 enhancements: Enhancements::ALL,
                 time_limit,
+                evaluation: 0,
             },
             budget,
         ),

@@ -11,26 +11,22 @@
 //! result is turned into the side to move's frame at the root.
 
 use super::{
-    Budget, INFINITY, Meter, PvTable, SearchResult, Value, WIN, depth_limit, fixed_depth_result,
-    heuristic,
+    Budget, Evaluate, INFINITY, Meter, PvTable, SearchResult, Value, WIN, depth_limit,
+    fixed_depth_result, heuristic,
 };
 use crate::game::{Game, Outcome, Player};
 
-pub(super) struct Minimax<M> {
+pub(super) struct Minimax<G: Game> {
     pub(super) nodes: u64,
     pub(super) hit_horizon: bool,
-    pv: PvTable<M>,
+    pv: PvTable<G::Move>,
     pub(super) meter: Meter,
+    /// What scores the leaves at the depth limit.
+    evaluate: Evaluate<G>,
 }
 
-impl<M: Copy + Default> Minimax<M> {
-    pub(super) fn value<G: Game<Move = M>>(
-        &mut self,
-        game: &G,
-        depth: u32,
-        ply: usize,
-        maximizing: bool,
-    ) -> Value {
+impl<G: Game> Minimax<G> {
+    pub(super) fn value(&mut self, game: &G, depth: u32, ply: usize, maximizing: bool) -> Value {
         self.nodes += 1;
         self.pv.clear(ply);
         match game.outcome() {
@@ -43,8 +39,8 @@ impl<M: Copy + Default> Minimax<M> {
             self.hit_horizon = true;
             // The evaluation is in the side to move's frame; X's frame is what minimax needs.
             return match game.side_to_move() {
-                Player::X => heuristic(game),
-                Player::O => -heuristic(game),
+                Player::X => heuristic(game, self.evaluate),
+                Player::O => -heuristic(game, self.evaluate),
             };
         }
         // Only nodes with children look at the budget: a leaf costs nothing to finish, and
@@ -85,18 +81,19 @@ impl<M: Copy + Default> Minimax<M> {
     }
 }
 
-impl<M: Copy + Default> Minimax<M> {
+impl<G: Game> Minimax<G> {
     /// The principal variation last found from `ply`.
-    pub(super) fn line(&self, ply: usize) -> Vec<M> {
+    pub(super) fn line(&self, ply: usize) -> Vec<G::Move> {
         self.pv.line(ply)
     }
 
-    pub(super) fn new(max_plies: usize, budget: &Budget) -> Self {
+    pub(super) fn new(max_plies: usize, evaluate: Evaluate<G>, budget: &Budget) -> Self {
         Minimax {
             nodes: 0,
             hit_horizon: false,
             pv: PvTable::new(max_plies),
             meter: Meter::new(budget),
+            evaluate,
         }
     }
 }
@@ -104,9 +101,10 @@ impl<M: Copy + Default> Minimax<M> {
 pub(super) fn search<G: Game>(
     game: &G,
     depth: Option<u32>,
+    evaluate: Evaluate<G>,
     budget: &Budget,
 ) -> SearchResult<G::Move> {
-    let mut minimax = Minimax::new(G::MAX_PLIES, budget);
+    let mut minimax = Minimax::new(G::MAX_PLIES, evaluate, budget);
     let x_to_move = game.side_to_move() == Player::X;
     let value = minimax.value(game, depth_limit(depth), 0, x_to_move);
     let value = if x_to_move { value } else { -value };

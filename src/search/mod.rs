@@ -193,10 +193,12 @@ pub enum Strategy {
     Minimax {
         depth: Option<u32>,
         tiebreak: Tiebreak,
+        evaluation: EvaluationIndex,
     },
     Negamax {
         depth: Option<u32>,
         tiebreak: Tiebreak,
+        evaluation: EvaluationIndex,
     },
     AlphaBeta(AlphaBetaParams, Tiebreak),
     /// The strongest exact play the game has: a table of every position for games small
@@ -220,10 +222,12 @@ impl Strategy {
             Algorithm::Minimax => Strategy::Minimax {
                 depth: None,
                 tiebreak: Tiebreak::First,
+                evaluation: 0,
             },
             Algorithm::Negamax => Strategy::Negamax {
                 depth: None,
                 tiebreak: Tiebreak::First,
+                evaluation: 0,
             },
             Algorithm::AlphaBeta => {
                 Strategy::AlphaBeta(AlphaBetaParams::default(), Tiebreak::First)
@@ -258,6 +262,17 @@ impl Strategy {
             self,
             Strategy::Random | Strategy::Mcs { .. } | Strategy::Mcts(_)
         ) || self.tiebreak() == Tiebreak::Random
+    }
+
+    /// Which of the game's evaluations a depth-limited search scores its leaves with.
+    pub fn evaluation(&self) -> EvaluationIndex {
+        match *self {
+            Strategy::Minimax { evaluation, .. } | Strategy::Negamax { evaluation, .. } => {
+                evaluation
+            }
+            Strategy::AlphaBeta(params, _) => params.evaluation,
+            _ => 0,
+        }
     }
 
     /// How an exact algorithm breaks ties (`First` for the others).
@@ -348,8 +363,12 @@ pub fn search_within<G: Solve>(
     }
     let mut result = match *strategy {
         Strategy::Random => random::search(game, seed),
-        Strategy::Minimax { depth, .. } => minimax::search(game, depth, budget),
-        Strategy::Negamax { depth, .. } => negamax::search(game, depth, budget),
+        Strategy::Minimax {
+            depth, evaluation, ..
+        } => minimax::search(game, depth, self::evaluation::<G>(evaluation), budget),
+        Strategy::Negamax {
+            depth, evaluation, ..
+        } => negamax::search(game, depth, self::evaluation::<G>(evaluation), budget),
         Strategy::AlphaBeta(params, _) => alphabeta::search(game, &params, budget),
         Strategy::Solver { time_limit, .. } => game.solve(time_limit, budget),
         Strategy::Mcs {
@@ -373,11 +392,26 @@ fn terminal_value(outcome: Outcome, to_move: Player, ply: usize) -> Value {
     }
 }
 
+/// A game's static estimate of a position for the side to move (one of its
+/// [`EVALUATIONS`](Game::EVALUATIONS)).
+pub(crate) type Evaluate<G> = fn(&G) -> f64;
+
+/// Which of a game's evaluations a search uses: an index into [`Game::EVALUATIONS`].
+pub type EvaluationIndex = u8;
+
+/// The game's evaluation number `index`, its first if it has no such one.
+pub(crate) fn evaluation<G: Game>(index: EvaluationIndex) -> Evaluate<G> {
+    G::EVALUATIONS
+        .get(usize::from(index))
+        .unwrap_or(&G::EVALUATIONS[0])
+        .evaluate
+}
+
 /// The game's static estimate, as a value strictly between the proven ones.
 #[inline]
-fn heuristic<G: Game>(game: &G) -> Value {
+fn heuristic<G: Game>(game: &G, evaluate: Evaluate<G>) -> Value {
     let limit = PROVEN - 1;
-    ((game.evaluate() * f64::from(limit)).round() as Value).clamp(-limit, limit)
+    ((evaluate(game) * f64::from(limit)).round() as Value).clamp(-limit, limit)
 }
 
 /// A depth limit in plies, `None` meaning to the end of the game; a limit below 1 would leave
@@ -451,7 +485,8 @@ fn stopped_search_result<G: Game>(
     stopped_by: Cutoff,
 ) -> SearchResult<G::Move> {
     let (value, nodes, pv) = if pv.is_empty() {
-        let mut look = negamax::Negamax::new(G::MAX_PLIES, &Budget::unlimited());
+        let mut look =
+            negamax::Negamax::new(G::MAX_PLIES, evaluation::<G>(0), &Budget::unlimited());
         let value = look.value(game, 1, 0);
         (value, nodes + look.nodes, look.line(0))
     } else {

@@ -7,20 +7,22 @@
 //! ```
 
 use super::{
-    Budget, INFINITY, Meter, PvTable, SearchResult, Value, depth_limit, fixed_depth_result,
-    heuristic, terminal_value,
+    Budget, Evaluate, INFINITY, Meter, PvTable, SearchResult, Value, depth_limit,
+    fixed_depth_result, heuristic, terminal_value,
 };
 use crate::game::Game;
 
-pub(super) struct Negamax<M> {
+pub(super) struct Negamax<G: Game> {
     pub(super) nodes: u64,
     pub(super) hit_horizon: bool,
-    pv: PvTable<M>,
+    pv: PvTable<G::Move>,
     pub(super) meter: Meter,
+    /// What scores the leaves at the depth limit.
+    evaluate: Evaluate<G>,
 }
 
-impl<M: Copy + Default> Negamax<M> {
-    pub(super) fn value<G: Game<Move = M>>(&mut self, game: &G, depth: u32, ply: usize) -> Value {
+impl<G: Game> Negamax<G> {
+    pub(super) fn value(&mut self, game: &G, depth: u32, ply: usize) -> Value {
         self.nodes += 1;
         self.pv.clear(ply);
         let outcome = game.outcome();
@@ -29,7 +31,7 @@ impl<M: Copy + Default> Negamax<M> {
         }
         if depth == 0 {
             self.hit_horizon = true;
-            return heuristic(game);
+            return heuristic(game, self.evaluate);
         }
         // Only nodes with children look at the budget: a leaf costs nothing to finish.
         if self.meter.tick(self.nodes) {
@@ -52,18 +54,19 @@ impl<M: Copy + Default> Negamax<M> {
     }
 }
 
-impl<M: Copy + Default> Negamax<M> {
+impl<G: Game> Negamax<G> {
     /// The principal variation last found from `ply`.
-    pub(super) fn line(&self, ply: usize) -> Vec<M> {
+    pub(super) fn line(&self, ply: usize) -> Vec<G::Move> {
         self.pv.line(ply)
     }
 
-    pub(super) fn new(max_plies: usize, budget: &Budget) -> Self {
+    pub(super) fn new(max_plies: usize, evaluate: Evaluate<G>, budget: &Budget) -> Self {
         Negamax {
             nodes: 0,
             hit_horizon: false,
             pv: PvTable::new(max_plies),
             meter: Meter::new(budget),
+            evaluate,
         }
     }
 }
@@ -71,9 +74,10 @@ impl<M: Copy + Default> Negamax<M> {
 pub(super) fn search<G: Game>(
     game: &G,
     depth: Option<u32>,
+    evaluate: Evaluate<G>,
     budget: &Budget,
 ) -> SearchResult<G::Move> {
-    let mut negamax = Negamax::new(G::MAX_PLIES, budget);
+    let mut negamax = Negamax::new(G::MAX_PLIES, evaluate, budget);
     let value = negamax.value(game, depth_limit(depth), 0);
     fixed_depth_result(
         game,

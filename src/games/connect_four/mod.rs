@@ -23,7 +23,9 @@ mod table;
 
 use std::time::Duration;
 
-use crate::game::{Bits, BoardError, Declaration, Game, Limits, MoveError, Outcome, Player, text};
+use crate::game::{
+    Bits, BoardError, Declaration, Evaluation, Game, Limits, MoveError, Outcome, Player, text,
+};
 use crate::search::{Budget, SearchResult, Solve};
 
 pub const WIDTH: usize = 7;
@@ -261,11 +263,50 @@ fn playable_columns(position: &ConnectFour) -> u64 {
     columns
 }
 
+/// The evaluation ([`Game::EVALUATIONS`]): apart from the rules above.
+impl ConnectFour {
+    /// Threats, open lines and the centre, for the side to move, squashed into (-1, 1).
+    ///
+    /// - A threat (an empty cell that would complete four) is worth 8; more of them than the
+    ///   opponent can block is how games are won.
+    /// - Every window of four cells still open to a side (no opposing disc) is worth 1, 2 or 4
+    ///   for one, two or three of its discs: open lines are future threats.
+    /// - A disc in the centre column is worth 2: it belongs to the most windows.
+    ///
+    /// The difference `d` becomes `d / (|d| + 32)`, which keeps its sign and order.
+    fn threats_value(&self) -> f64 {
+        let (mine, theirs) = self.discs();
+        let side = |own: u64, other: u64| -> i32 {
+            let threats = winning_cells(own, self.mask).count_ones() as i32;
+            let windows: i32 = WINDOWS
+                .iter()
+                .filter(|&&window| window & other == 0)
+                .map(|&window| match (window & own).count_ones() {
+                    1 => 1,
+                    2 => 2,
+                    3 => 4,
+                    _ => 0,
+                })
+                .sum();
+            let centre = (own & column_mask(WIDTH / 2)).count_ones() as i32;
+            8 * threats + windows + 2 * centre
+        };
+        let d = f64::from(side(mine, theirs) - side(theirs, mine));
+        d / (d.abs() + 32.0)
+    }
+}
+
 impl Game for ConnectFour {
     type Move = u8;
     type Moves = Bits;
 
     const NAME: &'static str = "connect4";
+    const EVALUATIONS: &'static [Evaluation<Self>] = &[Evaluation {
+        name: "threats",
+        description: "Threats (cells that would complete four), windows of four still open \
+                      and centre discs, for the side to move minus its opponent.",
+        evaluate: ConnectFour::threats_value,
+    }];
     const DECLARATION: Declaration = Declaration {
         title: "Connect Four",
         moves: "a column 0..6, left to right; the disc falls to the lowest free cell, and the \
@@ -338,35 +379,6 @@ impl Game for ConnectFour {
         }
     }
 
-    /// Threats, open lines and the centre, for the side to move, squashed into (-1, 1).
-    ///
-    /// - A threat (an empty cell that would complete four) is worth 8; more of them than the
-    ///   opponent can block is how games are won.
-    /// - Every window of four cells still open to a side (no opposing disc) is worth 1, 2 or 4
-    ///   for one, two or three of its discs: open lines are future threats.
-    /// - A disc in the centre column is worth 2: it belongs to the most windows.
-    ///
-    /// The difference `d` becomes `d / (|d| + 32)`, which keeps its sign and order.
-    fn evaluate(&self) -> f64 {
-        let (mine, theirs) = self.discs();
-        let side = |own: u64, other: u64| -> i32 {
-            let threats = winning_cells(own, self.mask).count_ones() as i32;
-            let windows: i32 = WINDOWS
-                .iter()
-                .filter(|&&window| window & other == 0)
-                .map(|&window| match (window & own).count_ones() {
-                    1 => 1,
-                    2 => 2,
-                    3 => 4,
-                    _ => 0,
-                })
-                .sum();
-            let centre = (own & column_mask(WIDTH / 2)).count_ones() as i32;
-            8 * threats + windows + 2 * centre
-        };
-        let d = f64::from(side(mine, theirs) - side(theirs, mine));
-        d / (d.abs() + 32.0)
-    }
 
     fn move_id(column: u8) -> u16 {
         u16::from(column)

@@ -304,6 +304,7 @@ pub(super) fn search(
             depth: None,
             enhancements: Enhancements::ALL,
             time_limit: Some(left.max(Duration::from_millis(1))),
+            evaluation: 0,
         },
         &rest,
     );

@@ -15,7 +15,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::game::{
-    BoardError, Declaration, Game, Limits, MoveError, Notation, Outcome, Player, text,
+    BoardError, Declaration, Evaluation, Game, Limits, MoveError, Notation, Outcome, Player, text,
 };
 use crate::search::Solve;
 
@@ -182,6 +182,13 @@ impl Game for Gomoku {
     type Moves = EmptyCells;
 
     const NAME: &'static str = "gomoku";
+    const EVALUATIONS: &'static [Evaluation<Self>] = &[Evaluation {
+        name: "threats",
+        description: "Runs of stones along every line, worth more the longer and the more open \
+                      their ends (open and closed fours, threes, twos), the side to move's \
+                      counting half again as much.",
+        evaluate: evaluation::threats,
+    }];
     const DECLARATION: Declaration = Declaration {
         title: "Gomoku",
         moves: "a cell written as a column letter a-o from the left and a row number 1-15 from \
@@ -251,10 +258,6 @@ impl Game for Gomoku {
 
     fn outcome(&self) -> Outcome {
         self.outcome
-    }
-
-    fn evaluate(&self) -> f64 {
-        evaluation::threats(self)
     }
 
     fn move_id(cell: u8) -> u16 {

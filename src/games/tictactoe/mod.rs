@@ -11,7 +11,9 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::game::{Bits, BoardError, Declaration, Game, Limits, MoveError, Outcome, Player, text};
+use crate::game::{
+    Bits, BoardError, Declaration, Evaluation, Game, Limits, MoveError, Outcome, Player, text,
+};
 use crate::search::Solve;
 
 const CELLS: usize = 9;
@@ -136,11 +138,55 @@ impl TicTacToe {
     }
 }
 
+/// The evaluations ([`Game::EVALUATIONS`]): apart from the rules above.
+impl TicTacToe {
+    /// Lines still open to the side to move minus lines still open to its opponent, over 9.
+    ///
+    /// We use open lines rather than the positional weights (centre 2, corner 1, edge 0)
+    /// because the weights are only a static proxy for the number of lines through a cell
+    /// (4, 3 and 2): counting the lines that are actually still winnable sees blocks and
+    /// captures as they happen, and carries over unchanged to m,n,k games. The difference is at
+    /// most 8, so dividing by 9 keeps the estimate strictly inside (-1, 1).
+    fn open_lines_value(&self) -> f64 {
+        let mine = Self::open_lines(self.moved);
+        let theirs = Self::open_lines(self.to_move);
+        f64::from(mine - theirs) / 9.0
+    }
+
+    /// The tutorials' positional weights (centre 2, corner 1, edge 0) of the side to move's
+    /// marks minus its opponent's. A side's marks weigh at most 6 (the centre and four
+    /// corners), so dividing by 7 keeps the estimate strictly inside (-1, 1).
+    fn positional_value(&self) -> f64 {
+        const WEIGHTS: [i32; CELLS] = [1, 0, 1, 0, 2, 0, 1, 0, 1];
+        let weight = |board: u16| -> i32 {
+            (0..CELLS)
+                .filter(|&cell| board & (1 << cell) != 0)
+                .map(|cell| WEIGHTS[cell])
+                .sum()
+        };
+        f64::from(weight(self.to_move) - weight(self.moved)) / 7.0
+    }
+}
+
 impl Game for TicTacToe {
     type Move = u8;
     type Moves = Bits;
 
     const NAME: &'static str = "tictactoe";
+    const EVALUATIONS: &'static [Evaluation<Self>] = &[
+        Evaluation {
+            name: "open_lines",
+            description: "Lines still open to the side to move minus those open to its \
+                          opponent: blocks count as they happen.",
+            evaluate: TicTacToe::open_lines_value,
+        },
+        Evaluation {
+            name: "positional",
+            description: "The tutorials' weights: centre 2, corner 1, edge 0, for the side \
+                          to move's marks minus its opponent's.",
+            evaluate: TicTacToe::positional_value,
+        },
+    ];
     const DECLARATION: Declaration = Declaration {
         title: "Tic-tac-toe",
         moves: "a cell index 0..8, row-major from the top-left (row = move / 3, col = move % 3)",
@@ -212,18 +258,6 @@ impl Game for TicTacToe {
         }
     }
 
-    /// Lines still open to the side to move minus lines still open to its opponent, over 9.
-    ///
-    /// We use open lines rather than the positional weights (centre 2, corner 1, edge 0)
-    /// because the weights are only a static proxy for the number of lines through a cell
-    /// (4, 3 and 2): counting the lines that are actually still winnable sees blocks and
-    /// captures as they happen, and carries over unchanged to m,n,k games. The difference is at
-    /// most 8, so dividing by 9 keeps the estimate strictly inside (-1, 1).
-    fn evaluate(&self) -> f64 {
-        let mine = Self::open_lines(self.moved);
-        let theirs = Self::open_lines(self.to_move);
-        f64::from(mine - theirs) / 9.0
-    }
 
     fn move_id(mv: u8) -> u16 {
         u16::from(mv)
@@ -515,7 +549,7 @@ mod tests {
         // X in the centre: all 8 lines open to X, 4 (those avoiding the centre) open to O.
         let centre = board(".../.X./...");
         assert_eq!(centre.side_to_move(), Player::O);
-        assert!((centre.evaluate() - (4.0 - 8.0) / 9.0).abs() < 1e-12);
-        assert_eq!(TicTacToe::start().evaluate(), 0.0);
+        assert!((centre.open_lines_value() - (4.0 - 8.0) / 9.0).abs() < 1e-12);
+        assert_eq!(TicTacToe::start().open_lines_value(), 0.0);
     }
 }
