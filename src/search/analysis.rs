@@ -14,7 +14,7 @@ use super::minimax::Minimax;
 use super::negamax::Negamax;
 use super::{
     Budget, Cutoff, INFINITY, PROVEN, SearchError, SearchResult, SearchRng, Solve, Strategy,
-    Tiebreak, Value, depth_limit, judge, mcs, mcts, stopped_search_result,
+    Tiebreak, Value, depth_limit, judge, mcs, mcts, stopped_search_result, with_evaluation,
 };
 use crate::game::{Game, Player};
 
@@ -162,59 +162,10 @@ fn exact_values<G: Solve>(game: &G, strategy: &Strategy, budget: &Budget) -> Exa
     match *strategy {
         Strategy::Minimax {
             depth, evaluation, ..
-        } => {
-            let depth = depth_limit(depth);
-            let mut searcher = Minimax::new(G::MAX_PLIES, super::evaluation(evaluation), budget);
-            searcher.nodes = 1;
-            let x_to_move = game.side_to_move() == Player::X;
-            let mut values = Vec::with_capacity(moves.len());
-            for &mv in &moves {
-                let child = game.play(mv);
-                searcher.hit_horizon = false;
-                let value = searcher.value(&child, depth - 1, 1, !x_to_move);
-                if searcher.meter.is_stopped() {
-                    break;
-                }
-                let value = if x_to_move { value } else { -value };
-                values.push(MoveValue {
-                    mv,
-                    value,
-                    hit_horizon: searcher.hit_horizon,
-                    line: line(mv, searcher.line(1)),
-                });
-            }
-            ExactValues {
-                values,
-                nodes: searcher.nodes,
-                stopped_by: searcher.meter.stopped_by,
-            }
-        }
+        } => with_evaluation!(evaluation, E => minimax_values::<G, E>(game, &moves, depth, budget)),
         Strategy::Negamax {
             depth, evaluation, ..
-        } => {
-            let depth = depth_limit(depth);
-            let mut searcher = Negamax::new(G::MAX_PLIES, super::evaluation(evaluation), budget);
-            searcher.nodes = 1;
-            let mut values = Vec::with_capacity(moves.len());
-            for &mv in &moves {
-                searcher.hit_horizon = false;
-                let value = -searcher.value(&game.play(mv), depth - 1, 1);
-                if searcher.meter.is_stopped() {
-                    break;
-                }
-                values.push(MoveValue {
-                    mv,
-                    value,
-                    hit_horizon: searcher.hit_horizon,
-                    line: line(mv, searcher.line(1)),
-                });
-            }
-            ExactValues {
-                values,
-                nodes: searcher.nodes,
-                stopped_by: searcher.meter.stopped_by,
-            }
-        }
+        } => with_evaluation!(evaluation, E => negamax_values::<G, E>(game, &moves, depth, budget)),
         Strategy::AlphaBeta(params, _) => {
             alphabeta_values(game, &moves, depth_limit(params.depth), &params, budget)
         }
@@ -260,6 +211,71 @@ fn exact_values<G: Solve>(game: &G, strategy: &Strategy, budget: &Budget) -> Exa
         Strategy::Random | Strategy::Mcs { .. } | Strategy::Mcts(_) => {
             unreachable!("only exact algorithms have exact values")
         }
+    }
+}
+
+/// Every root move's value by minimax, `depth` plies deep.
+fn minimax_values<G: Game, const E: u8>(
+    game: &G,
+    moves: &[G::Move],
+    depth: Option<u32>,
+    budget: &Budget,
+) -> ExactValues<G::Move> {
+    let depth = depth_limit(depth);
+    let mut searcher = Minimax::<G, E>::new(G::MAX_PLIES, budget);
+    searcher.nodes = 1;
+    let x_to_move = game.side_to_move() == Player::X;
+    let mut values = Vec::with_capacity(moves.len());
+    for &mv in moves {
+        let child = game.play(mv);
+        searcher.hit_horizon = false;
+        let value = searcher.value(&child, depth - 1, 1, !x_to_move);
+        if searcher.meter.is_stopped() {
+            break;
+        }
+        let value = if x_to_move { value } else { -value };
+        values.push(MoveValue {
+            mv,
+            value,
+            hit_horizon: searcher.hit_horizon,
+            line: line(mv, searcher.line(1)),
+        });
+    }
+    ExactValues {
+        values,
+        nodes: searcher.nodes,
+        stopped_by: searcher.meter.stopped_by,
+    }
+}
+
+/// Every root move's value by negamax, `depth` plies deep.
+fn negamax_values<G: Game, const E: u8>(
+    game: &G,
+    moves: &[G::Move],
+    depth: Option<u32>,
+    budget: &Budget,
+) -> ExactValues<G::Move> {
+    let depth = depth_limit(depth);
+    let mut searcher = Negamax::<G, E>::new(G::MAX_PLIES, budget);
+    searcher.nodes = 1;
+    let mut values = Vec::with_capacity(moves.len());
+    for &mv in moves {
+        searcher.hit_horizon = false;
+        let value = -searcher.value(&game.play(mv), depth - 1, 1);
+        if searcher.meter.is_stopped() {
+            break;
+        }
+        values.push(MoveValue {
+            mv,
+            value,
+            hit_horizon: searcher.hit_horizon,
+            line: line(mv, searcher.line(1)),
+        });
+    }
+    ExactValues {
+        values,
+        nodes: searcher.nodes,
+        stopped_by: searcher.meter.stopped_by,
     }
 }
 

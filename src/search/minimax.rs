@@ -11,21 +11,21 @@
 //! result is turned into the side to move's frame at the root.
 
 use super::{
-    Budget, Evaluate, INFINITY, Meter, PvTable, SearchResult, Value, WIN, depth_limit,
+    Budget, INFINITY, Meter, PvTable, SearchResult, Value, WIN, depth_limit, evaluation,
     fixed_depth_result, heuristic,
 };
 use crate::game::{Game, Outcome, Player};
 
-pub(super) struct Minimax<G: Game> {
+/// The searcher; `E` is the evaluation that scores the leaves at the depth limit (an index
+/// into the game's evaluations, a constant: see [`MAX_EVALUATIONS`](super::MAX_EVALUATIONS)).
+pub(super) struct Minimax<G: Game, const E: u8> {
     pub(super) nodes: u64,
     pub(super) hit_horizon: bool,
     pv: PvTable<G::Move>,
     pub(super) meter: Meter,
-    /// What scores the leaves at the depth limit.
-    evaluate: Evaluate<G>,
 }
 
-impl<G: Game> Minimax<G> {
+impl<G: Game, const E: u8> Minimax<G, E> {
     pub(super) fn value(&mut self, game: &G, depth: u32, ply: usize, maximizing: bool) -> Value {
         self.nodes += 1;
         self.pv.clear(ply);
@@ -36,12 +36,7 @@ impl<G: Game> Minimax<G> {
             Outcome::InProgress => {}
         }
         if depth == 0 {
-            self.hit_horizon = true;
-            // The evaluation is in the side to move's frame; X's frame is what minimax needs.
-            return match game.side_to_move() {
-                Player::X => heuristic(game, self.evaluate),
-                Player::O => -heuristic(game, self.evaluate),
-            };
+            return self.leaf(game);
         }
         // Only nodes with children look at the budget: a leaf costs nothing to finish, and
         // leaves are half the nodes.
@@ -81,30 +76,39 @@ impl<G: Game> Minimax<G> {
     }
 }
 
-impl<G: Game> Minimax<G> {
+impl<G: Game, const E: u8> Minimax<G, E> {
+    /// A leaf at the depth limit, scored by the evaluation.
+    fn leaf(&mut self, game: &G) -> Value {
+        self.hit_horizon = true;
+        let evaluate = evaluation::<G>(E);
+        // The evaluation is in the side to move's frame; X's frame is what minimax needs.
+        match game.side_to_move() {
+            Player::X => heuristic(game, evaluate),
+            Player::O => -heuristic(game, evaluate),
+        }
+    }
+
     /// The principal variation last found from `ply`.
     pub(super) fn line(&self, ply: usize) -> Vec<G::Move> {
         self.pv.line(ply)
     }
 
-    pub(super) fn new(max_plies: usize, evaluate: Evaluate<G>, budget: &Budget) -> Self {
+    pub(super) fn new(max_plies: usize, budget: &Budget) -> Self {
         Minimax {
             nodes: 0,
             hit_horizon: false,
             pv: PvTable::new(max_plies),
             meter: Meter::new(budget),
-            evaluate,
         }
     }
 }
 
-pub(super) fn search<G: Game>(
+pub(super) fn search<G: Game, const E: u8>(
     game: &G,
     depth: Option<u32>,
-    evaluate: Evaluate<G>,
     budget: &Budget,
 ) -> SearchResult<G::Move> {
-    let mut minimax = Minimax::new(G::MAX_PLIES, evaluate, budget);
+    let mut minimax = Minimax::<G, E>::new(G::MAX_PLIES, budget);
     let x_to_move = game.side_to_move() == Player::X;
     let value = minimax.value(game, depth_limit(depth), 0, x_to_move);
     let value = if x_to_move { value } else { -value };

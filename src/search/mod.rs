@@ -365,10 +365,10 @@ pub fn search_within<G: Solve>(
         Strategy::Random => random::search(game, seed),
         Strategy::Minimax {
             depth, evaluation, ..
-        } => minimax::search(game, depth, self::evaluation::<G>(evaluation), budget),
+        } => with_evaluation!(evaluation, E => minimax::search::<G, E>(game, depth, budget)),
         Strategy::Negamax {
             depth, evaluation, ..
-        } => negamax::search(game, depth, self::evaluation::<G>(evaluation), budget),
+        } => with_evaluation!(evaluation, E => negamax::search::<G, E>(game, depth, budget)),
         Strategy::AlphaBeta(params, _) => alphabeta::search(game, &params, budget),
         Strategy::Solver { time_limit, .. } => game.solve(time_limit, budget),
         Strategy::Mcs {
@@ -399,8 +399,45 @@ pub(crate) type Evaluate<G> = fn(&G) -> f64;
 /// Which of a game's evaluations a search uses: an index into [`Game::EVALUATIONS`].
 pub type EvaluationIndex = u8;
 
+/// The most evaluations a game may offer: the searches that use one are compiled for each, so
+/// that scoring a leaf is a direct call the compiler can inline, not a call through a pointer
+/// that weighs on every node, searches to the end that never score a leaf included (`cargo
+/// bench --bench engine -- "full tree"` shows it).
+pub const MAX_EVALUATIONS: usize = 4;
+
+/// Runs `$body` with `$e` a constant: the evaluation index `$index`, as a const generic.
+macro_rules! with_evaluation {
+    ($index:expr, $e:ident => $body:expr) => {
+        match $index {
+            0 => {
+                const $e: u8 = 0;
+                $body
+            }
+            1 => {
+                const $e: u8 = 1;
+                $body
+            }
+            2 => {
+                const $e: u8 = 2;
+                $body
+            }
+            _ => {
+                const $e: u8 = 3;
+                $body
+            }
+        }
+    };
+}
+pub(crate) use with_evaluation;
+
 /// The game's evaluation number `index`, its first if it has no such one.
 pub(crate) fn evaluation<G: Game>(index: EvaluationIndex) -> Evaluate<G> {
+    const {
+        assert!(
+            !G::EVALUATIONS.is_empty() && G::EVALUATIONS.len() <= MAX_EVALUATIONS,
+            "a game offers one evaluation or more, up to MAX_EVALUATIONS"
+        );
+    }
     G::EVALUATIONS
         .get(usize::from(index))
         .unwrap_or(&G::EVALUATIONS[0])
@@ -485,8 +522,7 @@ fn stopped_search_result<G: Game>(
     stopped_by: Cutoff,
 ) -> SearchResult<G::Move> {
     let (value, nodes, pv) = if pv.is_empty() {
-        let mut look =
-            negamax::Negamax::new(G::MAX_PLIES, evaluation::<G>(0), &Budget::unlimited());
+        let mut look = negamax::Negamax::<G, 0>::new(G::MAX_PLIES, &Budget::unlimited());
         let value = look.value(game, 1, 0);
         (value, nodes + look.nodes, look.line(0))
     } else {

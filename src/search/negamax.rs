@@ -7,21 +7,21 @@
 //! ```
 
 use super::{
-    Budget, Evaluate, INFINITY, Meter, PvTable, SearchResult, Value, depth_limit,
+    Budget, INFINITY, Meter, PvTable, SearchResult, Value, depth_limit, evaluation,
     fixed_depth_result, heuristic, terminal_value,
 };
 use crate::game::Game;
 
-pub(super) struct Negamax<G: Game> {
+/// The searcher; `E` is the evaluation that scores the leaves at the depth limit (an index
+/// into the game's evaluations, a constant: see [`MAX_EVALUATIONS`](super::MAX_EVALUATIONS)).
+pub(super) struct Negamax<G: Game, const E: u8> {
     pub(super) nodes: u64,
     pub(super) hit_horizon: bool,
     pv: PvTable<G::Move>,
     pub(super) meter: Meter,
-    /// What scores the leaves at the depth limit.
-    evaluate: Evaluate<G>,
 }
 
-impl<G: Game> Negamax<G> {
+impl<G: Game, const E: u8> Negamax<G, E> {
     pub(super) fn value(&mut self, game: &G, depth: u32, ply: usize) -> Value {
         self.nodes += 1;
         self.pv.clear(ply);
@@ -30,8 +30,7 @@ impl<G: Game> Negamax<G> {
             return terminal_value(outcome, game.side_to_move(), ply);
         }
         if depth == 0 {
-            self.hit_horizon = true;
-            return heuristic(game, self.evaluate);
+            return self.leaf(game);
         }
         // Only nodes with children look at the budget: a leaf costs nothing to finish.
         if self.meter.tick(self.nodes) {
@@ -54,30 +53,34 @@ impl<G: Game> Negamax<G> {
     }
 }
 
-impl<G: Game> Negamax<G> {
+impl<G: Game, const E: u8> Negamax<G, E> {
+    /// A leaf at the depth limit, scored by the evaluation.
+    fn leaf(&mut self, game: &G) -> Value {
+        self.hit_horizon = true;
+        heuristic(game, evaluation::<G>(E))
+    }
+
     /// The principal variation last found from `ply`.
     pub(super) fn line(&self, ply: usize) -> Vec<G::Move> {
         self.pv.line(ply)
     }
 
-    pub(super) fn new(max_plies: usize, evaluate: Evaluate<G>, budget: &Budget) -> Self {
+    pub(super) fn new(max_plies: usize, budget: &Budget) -> Self {
         Negamax {
             nodes: 0,
             hit_horizon: false,
             pv: PvTable::new(max_plies),
             meter: Meter::new(budget),
-            evaluate,
         }
     }
 }
 
-pub(super) fn search<G: Game>(
+pub(super) fn search<G: Game, const E: u8>(
     game: &G,
     depth: Option<u32>,
-    evaluate: Evaluate<G>,
     budget: &Budget,
 ) -> SearchResult<G::Move> {
-    let mut negamax = Negamax::new(G::MAX_PLIES, evaluate, budget);
+    let mut negamax = Negamax::<G, E>::new(G::MAX_PLIES, budget);
     let value = negamax.value(game, depth_limit(depth), 0);
     fixed_depth_result(
         game,
