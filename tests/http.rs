@@ -1934,6 +1934,7 @@ async fn gomoku_is_served_by_every_endpoint_and_algorithm() {
         (&gomoku["rows"], &gomoku["columns"]),
         (&json!(15), &json!(15))
     );
+    assert_eq!(gomoku["sides"], json!(["X", "O"]));
     // Small knobs: a whole-board search of gomoku is large.
     for (algorithm, knobs) in [
         ("random", json!({})),

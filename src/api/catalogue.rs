@@ -13,6 +13,9 @@ pub struct GameInfo {
     pub name: &'static str,
     /// The name people know it by.
     pub title: &'static str,
+    /// What the sides are called, the first player's first (`X` and `O` in boards and
+    /// answers).
+    pub sides: [&'static str; 2],
     pub rows: usize,
     pub columns: usize,
     /// Whether an answer's `row` counts from the bottom (where discs fall).
@@ -62,6 +65,7 @@ pub fn games() -> Vec<GameInfo> {
             GameInfo {
                 name: G::NAME,
                 title: declaration.title,
+                sides: declaration.sides,
                 rows: G::ROWS,
                 columns: G::COLUMNS,
                 rows_from_bottom: declaration.rows_from_bottom,

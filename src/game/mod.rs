@@ -196,6 +196,9 @@ pub struct Evaluation<G> {
 pub struct Declaration {
     /// The name people know it by.
     pub title: &'static str,
+    /// What the sides are called, the first player's first: `X` and `O` in the boards' text,
+    /// whatever the game calls them.
+    pub sides: [&'static str; 2],
     /// How a move is written in requests and answers.
     pub moves: &'static str,
     /// How a board is written.

@@ -309,6 +309,7 @@ impl Game for ConnectFour {
     }];
     const DECLARATION: Declaration = Declaration {
         title: "Connect Four",
+        sides: ["X", "O"],
         moves: "a column 0..6, left to right; the disc falls to the lowest free cell, and the \
                 answer's row is where it landed (0 = bottom)",
         board: "6 rows of 7 cells, top row first: X or x, O or o, and '.', '-' or '_' for \

@@ -191,6 +191,7 @@ impl Game for Gomoku {
     }];
     const DECLARATION: Declaration = Declaration {
         title: "Gomoku",
+        sides: ["X", "O"],
         moves: "a cell written as a column letter a-o from the left and a row number 1-15 from \
                 the bottom, as \"h8\" (the centre); the answer's row counts from the top",
         board: "15 rows of 15 cells, top row first: X or x, O or o, and '.', '-' or '_' for \

@@ -189,6 +189,7 @@ impl Game for TicTacToe {
     ];
     const DECLARATION: Declaration = Declaration {
         title: "Tic-tac-toe",
+        sides: ["X", "O"],
         moves: "a cell index 0..8, row-major from the top-left (row = move / 3, col = move % 3)",
         board: "9 cells row-major: X or x, O or o, and '.', '-' or '_' for empty; rows may be \
                 separated by '/' or line breaks, and then each has 3 cells. Or an array of cells \
