@@ -87,6 +87,8 @@ pub(crate) trait Position: Send + Sync + std::fmt::Debug {
     fn declaration(&self) -> Declaration;
     /// The number of move ids the game has: how large it is.
     fn move_ids(&self) -> usize;
+    /// How the game stands.
+    fn outcome(&self) -> Outcome;
     /// What the position is (`POST /position`).
     fn describe(&self) -> describe::PositionResponse;
     /// Searches for a move (`POST /move`).
@@ -126,6 +128,10 @@ impl<G: Solve> Position for G {
 
     fn move_ids(&self) -> usize {
         G::MOVE_IDS
+    }
+
+    fn outcome(&self) -> Outcome {
+        Game::outcome(self)
     }
 
     fn describe(&self) -> describe::PositionResponse {
@@ -194,14 +200,26 @@ pub(crate) fn playable(
     game: &GameRef,
     spec: &request::PositionSpec,
 ) -> Result<Arc<dyn Position>, Problem> {
-    struct Playable<'a>(&'a request::PositionSpec);
-    impl ForGame for Playable<'_> {
-        type Output = Result<Arc<dyn Position>, Problem>;
-        fn run<G: Solve>(self) -> Self::Output {
-            Ok(Arc::new(playable_position::<G>(self.0)?))
-        }
+    let position = position(game, spec)?;
+    let outcome = position.outcome();
+    if outcome.is_over() {
+        let field = if spec.board.is_some() {
+            "board"
+        } else {
+            "moves"
+        };
+        return Err(Problem::invalid(
+            field,
+            format!(
+                "the game is already over ({}): there is no move to make",
+                match outcome {
+                    Outcome::Won(player) => format!("{player} has won"),
+                    _ => "drawn".to_owned(),
+                }
+            ),
+        ));
     }
-    games::for_game(game.name, Playable(spec)).expect("a game of the registry")
+    Ok(position)
 }
 
 /// A game's status as the API spells it.
@@ -223,28 +241,4 @@ impl From<Outcome> for Status {
             Outcome::Draw => Status::Draw,
         }
     }
-}
-
-/// The position a request describes, refused if the game is already over: there is no move
-/// to make in it.
-fn playable_position<G: Game>(position: &request::PositionSpec) -> Result<G, Problem> {
-    let game: G = position.position()?;
-    if game.outcome().is_over() {
-        let field = if position.board.is_some() {
-            "board"
-        } else {
-            "moves"
-        };
-        return Err(Problem::invalid(
-            field,
-            format!(
-                "the game is already over ({}): there is no move to make",
-                match game.outcome() {
-                    Outcome::Won(player) => format!("{player} has won"),
-                    _ => "drawn".to_owned(),
-                }
-            ),
-        ));
-    }
-    Ok(game)
 }

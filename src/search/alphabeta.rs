@@ -78,6 +78,17 @@ pub struct AlphaBetaParams {
 }
 
 impl AlphaBetaParams {
+    /// The strongest search, the solvers' fallback: every enhancement, to the end of the game
+    /// or until `time_limit`, the game's default evaluation.
+    pub const fn strongest(time_limit: Option<Duration>) -> Self {
+        AlphaBetaParams {
+            depth: None,
+            enhancements: Enhancements::ALL,
+            time_limit,
+            evaluation: 0,
+        }
+    }
+
     /// The textbook search, `depth` plies deep: no enhancement, no time limit.
     pub const fn textbook(depth: Option<u32>) -> Self {
         AlphaBetaParams {

@@ -199,12 +199,7 @@ fn exact_values<G: Solve>(game: &G, strategy: &Strategy, budget: &Budget) -> Exa
                 game,
                 &moves,
                 u32::MAX,
-                &AlphaBetaParams {
-                    depth: None,
-                    enhancements: Enhancements::ALL,
-                    time_limit,
-                    evaluation: 0,
-                },
+                &AlphaBetaParams::strongest(time_limit),
                 budget,
             ),
         },

@@ -99,15 +99,6 @@ pub(super) fn search<G: Game>(
 ) -> SearchResult<G::Move> {
     match perfect_table::<G>() {
         Some(table) => table.lookup(game),
-        None => alphabeta::search(
-            game,
-            &AlphaBetaParams {
-                depth: None,
-                enhancements: Enhancements::ALL,
-                time_limit,
-                evaluation: 0,
-            },
-            budget,
-        ),
+        None => alphabeta::search(game, &AlphaBetaParams::strongest(time_limit), budget),
     }
 }

@@ -23,7 +23,7 @@ use super::table::PooledTable;
 use super::{ConnectFour, HEIGHT, WIDTH};
 use crate::game::Game;
 use crate::search::kit::{Meter, Value, WIN, alphabeta, exact_search_result};
-use crate::search::{AlphaBetaParams, Budget, Enhancements, SearchResult};
+use crate::search::{AlphaBetaParams, Budget, SearchResult};
 
 const CELLS: i32 = (WIDTH * HEIGHT) as i32;
 /// The lowest and highest scores a position can have.
@@ -300,12 +300,7 @@ pub(super) fn search(
     };
     let mut result = alphabeta::search(
         position,
-        &AlphaBetaParams {
-            depth: None,
-            enhancements: Enhancements::ALL,
-            time_limit: Some(left.max(Duration::from_millis(1))),
-            evaluation: 0,
-        },
+        &AlphaBetaParams::strongest(Some(left.max(Duration::from_millis(1)))),
         &rest,
     );
     result.nodes += solver.nodes;
