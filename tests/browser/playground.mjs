@@ -95,6 +95,7 @@ try {
   assert.equal(await page.locator('#board .cell[data-cell="0"]').getAttribute("class"), "cell O");
   assert.match(await status(), /^Your move/);
   await page.click("#new-game");
+  await page.waitForFunction(() => document.querySelectorAll("#board .cell:not(:disabled)").length === 9);
 
   // One move by keyboard: Tab to the centre cell and press Enter.
   const centre = page.locator('#board .cell[data-cell="4"]');
