@@ -66,7 +66,8 @@ fn tournament(c: &mut Criterion) {
             Strategy::Random,
         ],
         seed: 1,
-        start: TicTacToe::start(),
+        openings: vec![TicTacToe::start()],
+        max_plies: None,
     };
     let mut group = c.benchmark_group("tournament");
     group.sample_size(10);

@@ -50,6 +50,20 @@ enum Command {
     /// Play games between two players and print the result as JSON (as POST /tournament).
     #[command(after_help = PLAYER_HELP)]
     Tournament(TournamentArgs),
+    /// Count the move paths DEPTH plies long from a position (perft), to check the rules
+    /// against published figures, and print the count and its speed as JSON.
+    Perft(PerftArgs),
+}
+
+#[derive(Args)]
+struct PerftArgs {
+    /// The position, in the game's text form (a FEN for chess).
+    board: String,
+    /// Plies to count.
+    depth: u32,
+    /// The game.
+    #[arg(long, default_value = "chess")]
+    game: String,
 }
 
 /// How a player is written, for the help of the commands that take one.
@@ -111,10 +125,12 @@ struct PositionArgs {
     /// The game, one of those GET /games lists [default: the first].
     #[arg(long)]
     game: Option<String>,
-    /// The board in text form, e.g. X.O/.X./..O (GET /games describes each game's).
-    #[arg(long, conflicts_with = "moves")]
+    /// The board in text form, e.g. X.O/.X./..O, or a FEN for chess (GET /games describes each
+    /// game's).
+    #[arg(long)]
     board: Option<String>,
-    /// The moves played from the start, comma-separated, e.g. 4,0,8; '' is the empty board.
+    /// The moves played from the board (or from the start), comma-separated, e.g. 4,0,8 or
+    /// e2e4,e7e5; '' is the start.
     #[arg(long)]
     moves: Option<String>,
 }
@@ -123,8 +139,8 @@ struct PositionArgs {
 #[derive(Args)]
 struct SearchArgs {
     /// The algorithm and its knobs, as ALGORITHM[:KNOB=VALUE,...], with the API's names:
-    /// alphabeta:depth=3,transposition_table=true or mcts:simulations=1000 [default:
-    /// alphabeta].
+    /// alphabeta:depth=3,transposition_table=true or mcts:simulations=1000 [default: the
+    /// game's, alphabeta or, on chess, engine].
     player: Option<String>,
     #[command(flatten)]
     position: PositionArgs,
@@ -155,12 +171,21 @@ struct TournamentArgs {
     /// The game, one of those GET /games lists [default: the first].
     #[arg(long)]
     game: Option<String>,
-    /// The board every game starts from, in text form [default: the empty board].
-    #[arg(long, conflicts_with = "moves")]
+    /// The board every game starts from, in text form (a FEN for chess) [default: the start].
+    #[arg(long, conflicts_with = "openings")]
     board: Option<String>,
-    /// The moves every game starts after, comma-separated [default: none].
-    #[arg(long)]
+    /// The moves every game starts after (from --board, or the start), comma-separated
+    /// [default: none].
+    #[arg(long, conflicts_with = "openings")]
     moves: Option<String>,
+    /// A file of openings, one a line, each played with both colours: a board in text form
+    /// (a line with a '/': a FEN for chess), or the moves played from the start (e2e4 e7e5).
+    /// Blank lines and lines starting with '#' are skipped.
+    #[arg(long)]
+    openings: Option<std::path::PathBuf>,
+    /// Plies after which a game still in progress is adjudicated a draw [default: none].
+    #[arg(long, allow_negative_numbers = true)]
+    max_plies: Option<i128>,
 }
 
 fn main() -> ExitCode {
@@ -173,6 +198,7 @@ fn main() -> ExitCode {
         Some(Command::Move(args)) => run_search(args, Search::Move),
         Some(Command::Analyze(args)) => run_search(args, Search::Analyze),
         Some(Command::Tournament(args)) => run_tournament(args),
+        Some(Command::Perft(args)) => run_perft(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -342,6 +368,22 @@ impl Drop for LogWriter {
     }
 }
 
+fn run_perft(args: PerftArgs) -> Result<(), String> {
+    let game = sente::api::game(Some(&args.game)).map_err(flagged)?;
+    let started = Instant::now();
+    let nodes =
+        sente::api::perft(&game, &args.board, args.depth).map_err(|problem| problem.detail)?;
+    let elapsed = started.elapsed();
+    print_json(&serde_json::json!({
+        "game": game.name,
+        "board": args.board,
+        "depth": args.depth,
+        "nodes": nodes,
+        "elapsed_us": elapsed.as_micros() as u64,
+        "nodes_per_second": (nodes as f64 / elapsed.as_secs_f64().max(1e-9)).round() as u64,
+    }))
+}
+
 /// What `move` or `analyze` asks of the player.
 #[derive(Copy, Clone)]
 enum Search {
@@ -350,14 +392,16 @@ enum Search {
 }
 
 fn run_search(args: SearchArgs, search: Search) -> Result<(), String> {
-    let player_text = args.player.as_deref().unwrap_or("alphabeta");
-    let player =
-        player(player_text).map_err(|problem| in_player("the player", player_text, problem))?;
-    // As in a request, the position is given, never assumed: `--moves ''` is the empty board.
+    let player_text = args.player.as_deref().unwrap_or_default();
+    let player = match &args.player {
+        Some(text) => player(text).map_err(|problem| in_player("the player", text, problem))?,
+        None => PlayerSpec::default(),
+    };
+    // As in a request, the position is given, never assumed: `--moves ''` is the start.
     if args.position.board.is_none() && args.position.moves.is_none() {
         return Err(
-            "give the position: --board X.O/.X./..O, or --moves 4,0,8 (the moves \
-                    played from the start; --moves '' is the empty board)"
+            "give the position: --board X.O/.X./..O (a FEN for chess), or --moves 4,0,8 (the \
+             moves played from the start; --moves '' is the start)"
                 .to_owned(),
         );
     }
@@ -391,6 +435,24 @@ fn run_tournament(args: TournamentArgs) -> Result<(), String> {
         (None, None) => None,
         (board, moves) => Some(position(board.clone(), moves.as_deref())?),
     };
+    let openings = match &args.openings {
+        None => None,
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .map_err(|error| format!("--openings {}: {error}", path.display()))?;
+            let lines = text
+                .lines()
+                .map(str::trim)
+                .filter(|line| !line.is_empty() && !line.starts_with('#'));
+            let openings = lines
+                .map(|line| match line.contains('/') {
+                    true => position(Some(line.to_owned()), None),
+                    false => position(None, Some(line)),
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            Some(openings)
+        }
+    };
     let request = TournamentRequest {
         game: args.game,
         players,
@@ -398,6 +460,8 @@ fn run_tournament(args: TournamentArgs) -> Result<(), String> {
         first_game: args.first_game,
         seed: args.seed,
         start,
+        openings,
+        max_plies: args.max_plies,
     };
     let job = TournamentJob::new(request).map_err(|problem| {
         let field = problem.field.clone().unwrap_or_default();
@@ -423,8 +487,7 @@ fn run_tournament(args: TournamentArgs) -> Result<(), String> {
 fn position(board: Option<String>, moves: Option<&str>) -> Result<PositionSpec, String> {
     let moves = moves.map(|moves| {
         moves
-            .split(',')
-            .map(str::trim)
+            .split(|c: char| c == ',' || c.is_whitespace())
             .filter(|text| !text.is_empty())
             .map(|text| match text.parse::<i64>() {
                 Ok(number) => Notation::Number(number),

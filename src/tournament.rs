@@ -1,8 +1,9 @@
 //! Tournaments: many games between two configured players, as the classic tutorial evaluates
 //! its algorithms.
 //!
-//! Game `i` is played with player A moving first when `i` is even, and every random choice in it
-//! comes from a seed derived from (tournament seed, `i`). A game's result therefore depends on
+//! Game `i` starts from opening `(i / 2) % openings` (so each opening is played with both
+//! colours), with player A moving first when `i` is even, and every random choice in it comes
+//! from a seed derived from (tournament seed, `i`). A game's result therefore depends on
 //! nothing but its index, so any split of the index range — across threads, across chunks on a
 //! blocking pool, or across replicas — adds up to exactly the same totals.
 
@@ -21,8 +22,11 @@ pub type Seat = usize;
 pub struct Tournament<G> {
     pub players: [Strategy; 2],
     pub seed: u64,
-    /// The position every game starts from; its side to move is the "first" player.
-    pub start: G,
+    /// The positions the games start from, each played twice, with either player first (the
+    /// side to move in it); at least one.
+    pub openings: Vec<G>,
+    /// Plies after which a game still in progress is adjudicated a draw; `None` for none.
+    pub max_plies: Option<usize>,
 }
 
 /// Wins, draws and losses.
@@ -58,6 +62,8 @@ pub struct PlayerTally {
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct Tally {
     pub games: u64,
+    /// Games adjudicated a draw at the ply cap.
+    pub capped: u64,
     pub players: [PlayerTally; 2],
 }
 
@@ -74,6 +80,7 @@ impl Tally {
 
     pub fn merge(&mut self, other: &Tally) {
         self.games += other.games;
+        self.capped += other.capped;
         for (mine, theirs) in self.players.iter_mut().zip(&other.players) {
             mine.as_first.add(&theirs.as_first);
             mine.as_second.add(&theirs.as_second);
@@ -88,6 +95,8 @@ impl Tally {
 pub struct GameRecord<G: Game> {
     pub first: Seat,
     pub winner: Option<Seat>,
+    /// Whether the ply cap ended the game (a draw).
+    pub capped: bool,
     pub moves: Vec<G::Move>,
     pub nodes: [u64; 2],
 }
@@ -105,14 +114,16 @@ impl<G: Solve> Tournament<G> {
     pub fn play_game_until(&self, index: u64, budget: &Budget) -> Option<GameRecord<G>> {
         let first: Seat = if index.is_multiple_of(2) { 0 } else { 1 };
         let game_seed = seed::derive(self.seed, index);
-        let first_side = self.start.side_to_move();
-        let mut game = self.start.clone();
+        let opening = &self.openings[(index / 2 % self.openings.len() as u64) as usize];
+        let first_side = opening.side_to_move();
+        let mut game = opening.clone();
+        let max_plies = self.max_plies.unwrap_or(usize::MAX);
         let mut moves = Vec::new();
         let mut nodes = [0; 2];
         if budget.is_due() {
             return None;
         }
-        while !game.outcome().is_over() {
+        while !game.outcome().is_over() && moves.len() < max_plies {
             let seat = if game.side_to_move() == first_side {
                 first
             } else {
@@ -139,6 +150,7 @@ impl<G: Solve> Tournament<G> {
         Some(GameRecord {
             first,
             winner,
+            capped: !game.outcome().is_over(),
             moves,
             nodes,
         })
@@ -160,6 +172,7 @@ impl<G: Solve> Tournament<G> {
                 break;
             };
             tally.games += 1;
+            tally.capped += u64::from(record.capped);
             for seat in 0..2 {
                 let player = &mut tally.players[seat];
                 let count = if seat == record.first {
@@ -322,7 +335,8 @@ mod tests {
                 },
             ],
             seed: 42,
-            start: TicTacToe::start(),
+            openings: vec![TicTacToe::start()],
+            max_plies: None,
         };
         assert_eq!(tournament.play_game(0).first, 0);
         assert_eq!(tournament.play_game(1).first, 1);

@@ -211,7 +211,8 @@ fn alphabeta_never_loses_against_random_in_10000_games() {
     let tournament = Tournament {
         players: [ALPHABETA, Strategy::Random],
         seed: 2026,
-        start: TicTacToe::start(),
+        openings: vec![TicTacToe::start()],
+        max_plies: None,
     };
     let tally = tournament.play_parallel(0..10_000, 2);
     let alphabeta = &tally.players[0];
@@ -236,7 +237,8 @@ fn mcts_with_1000_simulations_scores_at_least_95_percent_against_random() {
             Strategy::Random,
         ],
         seed: 7,
-        start: TicTacToe::start(),
+        openings: vec![TicTacToe::start()],
+        max_plies: None,
     };
     let tally = tournament.play_parallel(0..1000, 2);
     let [mcts, _] = tally.summary(&tournament.players);

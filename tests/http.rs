@@ -327,10 +327,11 @@ async fn requests_that_make_no_sense_are_422_naming_the_field() {
             "board[1]",
             "has 3 cells, this one has 2",
         ),
+        // Moves are played from the board: the first is refused on its cell.
         (
-            json!({"board": "X........", "moves": [1]}),
-            "board",
-            "not both",
+            json!({"board": "X........", "moves": [0]}),
+            "moves[0]",
+            "already taken",
         ),
         (
             json!({"board": ["X", "", "O", "", "Z", "", "", "", ""]}),
@@ -345,7 +346,7 @@ async fn requests_that_make_no_sense_are_422_naming_the_field() {
             "position is missing",
         ),
         (json!({"board": null}), "board", "position is missing"),
-        (json!({"game": "chess"}), "game", "unknown game"),
+        (json!({"game": "go"}), "game", "unknown game"),
         (
             json!({"algorithm": "deep-blue"}),
             "algorithm",
@@ -836,7 +837,8 @@ async fn discovery_routes() {
             "alphabeta",
             "mcs",
             "mcts",
-            "solver"
+            "solver",
+            "engine"
         ]
     );
     let mcts = &algorithms[5];

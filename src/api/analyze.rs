@@ -29,11 +29,24 @@ pub struct AnalyzeResponse {
 pub struct MoveScore {
     #[serde(rename = "move")]
     pub mv: Notation,
+    /// The move in the notation players write, for games that have one (chess's SAN).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub san: Option<String>,
     pub row: usize,
     pub col: usize,
     pub score: f64,
     pub exact: bool,
     pub plies_to_end: Option<u32>,
+    /// As in the answer to `/move`: centipawns, or moves to mate, for games counted in pawns.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cp: Option<i32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mate: Option<i32>,
+    /// The line the move leads to, starting with it, for the searches that have one.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub pv: Vec<Notation>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pv_san: Option<Vec<String>>,
     /// Simulations through the move, for mcts.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub visits: Option<u32>,
@@ -60,13 +73,22 @@ pub(super) fn run<G: Solve>(
             .iter()
             .map(|entry| {
                 let (row, col) = game.move_cell(entry.mv);
+                let (cp, mate) =
+                    super::score::in_pawns::<G>(entry.score, entry.exact, entry.plies_to_end);
                 MoveScore {
                     mv: game.notation(entry.mv),
+                    san: game.san(entry.mv),
                     row,
                     col,
                     score: entry.score,
                     exact: entry.exact,
                     plies_to_end: entry.plies_to_end,
+                    cp,
+                    mate,
+                    pv: super::choose_move::line_notation(game, &entry.pv),
+                    pv_san: (!entry.pv.is_empty())
+                        .then(|| super::choose_move::line_san(game, &entry.pv))
+                        .flatten(),
                     visits: entry.visits,
                 }
             })

@@ -28,6 +28,8 @@ pub struct GameInfo {
     pub start: String,
     /// Games a tournament plays when its request does not say.
     pub tournament_games: u64,
+    /// The algorithm that plays when a request names none.
+    pub default_algorithm: &'static str,
     /// What the game allows a search (`GET /algorithms?game=` gives each knob's limits).
     pub limits: LimitsInfo,
 }
@@ -38,7 +40,7 @@ pub struct LimitsInfo {
     /// The deepest minimax or negamax allowed, which must then be given a depth; `null` when
     /// searching to the end is fine.
     pub full_width_depth: Option<u32>,
-    /// The time limit of alphabeta and solver when a request gives none; `null` for none.
+    /// The time limit of alphabeta, solver and engine when a request gives none; `null` for none.
     pub default_time_limit_ms: Option<u64>,
     /// Whether `tiebreak: traps` is allowed.
     pub traps: bool,
@@ -73,6 +75,7 @@ pub fn games() -> Vec<GameInfo> {
                 board: declaration.board,
                 start: G::start().to_string(),
                 tournament_games: declaration.tournament_games,
+                default_algorithm: declaration.default_algorithm,
                 limits: declaration.limits.into(),
             }
         }

@@ -15,14 +15,30 @@ pub struct MoveResponse {
     /// The chosen move, as the game numbers moves (`GET /games`).
     #[serde(rename = "move")]
     pub mv: Notation,
+    /// The move in the notation players write, for games that have one (chess's SAN).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub san: Option<String>,
     pub row: usize,
     pub col: usize,
     pub score: f64,
     pub exact: bool,
     /// For a proven result, the plies to the end under perfect play (fastest win, slowest loss).
     pub plies_to_end: Option<u32>,
+    /// For games counted in pawns (chess): the unproven score in centipawns, for the side to
+    /// move.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cp: Option<i32>,
+    /// For games counted in pawns: moves to a proven mate, positive when the side to move mates.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mate: Option<i32>,
+    /// The depth of the last completed iteration, for the deepening searches.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub depth: Option<u32>,
     pub nodes: u64,
     pub pv: Vec<Notation>,
+    /// The principal variation in the notation players write, where the game has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pv_san: Option<Vec<String>>,
     pub algorithm: Algorithm,
     pub game: &'static str,
     /// The seed used, for randomised algorithms.
@@ -37,6 +53,11 @@ pub struct MoveResponse {
     pub board: String,
     /// The game's status after the move.
     pub status: Status,
+    /// The rule that ended the game, for games that end in more than one way (chess:
+    /// `checkmate`, `stalemate`, `insufficient_material`, `fifty_move_rule`,
+    /// `threefold_repetition`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ending: Option<&'static str>,
     /// Who is to move after the move; `null` once the game is over.
     pub side_to_move: Option<Player>,
     /// The legal moves after the move, in the game's order: what a front end offers its
@@ -95,6 +116,7 @@ impl MoveJob {
                 self.position.declaration().limits.instant_exact_search
                     && tiebreak == Tiebreak::First
             }
+            Strategy::Engine { .. } => self.position.declaration().limits.instant_exact_search,
             Strategy::Mcs { playouts, .. } => small && playouts <= 100,
             Strategy::Mcts(params) => small && params.simulations <= 1_000,
             Strategy::Minimax { depth, .. } | Strategy::Negamax { depth, .. } => {
@@ -126,15 +148,21 @@ pub(super) fn run<G: Solve>(
         .map_err(|error| Problem::invalid("board", error.to_string()))?;
     let (row, col) = game.move_cell(result.best_move);
     let after = game.play(result.best_move);
+    let (cp, mate) = super::score::in_pawns::<G>(result.score, result.exact, result.plies_to_end);
     Ok(MoveResponse {
         mv: game.notation(result.best_move),
+        san: game.san(result.best_move),
         row,
         col,
         score: result.score,
         exact: result.exact,
         plies_to_end: result.plies_to_end,
+        cp,
+        mate,
+        depth: result.depth,
         nodes: result.nodes,
         pv: line_notation(game, &result.pv),
+        pv_san: line_san(game, &result.pv),
         algorithm: strategy.algorithm(),
         game: G::NAME,
         seed: strategy.is_randomized().then_some(seed),
@@ -142,9 +170,22 @@ pub(super) fn run<G: Solve>(
         stopped_by: result.stopped_by.map(|cutoff| cutoff.name()),
         board: after.to_string(),
         status: after.outcome().into(),
+        ending: after.ending(),
         side_to_move: (!after.outcome().is_over()).then(|| after.side_to_move()),
         legal_moves: after.legal_moves().map(|mv| after.notation(mv)).collect(),
     })
+}
+
+/// A line of moves from `game` in the notation players write, where the game has one.
+pub(super) fn line_san<G: Game>(game: &G, line: &[G::Move]) -> Option<Vec<String>> {
+    let mut position = game.clone();
+    line.iter()
+        .map(|&mv| {
+            let written = position.san(mv);
+            position = position.play(mv);
+            written
+        })
+        .collect()
 }
 
 /// A line of moves from `game`, each in the notation of the position it is played in.

@@ -49,6 +49,9 @@ pub struct PositionResponse {
     /// The board in text form.
     pub board: String,
     pub status: Status,
+    /// The rule that ended the game, for games that end in more than one way.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ending: Option<&'static str>,
     /// Who is to move; `null` once the game is over.
     pub side_to_move: Option<Player>,
     /// Moves played so far.
@@ -64,8 +67,14 @@ pub struct PositionResponse {
 pub struct LegalMove {
     #[serde(rename = "move")]
     pub mv: Notation,
+    /// The move in the notation players write, for games that have one (chess's SAN).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub san: Option<String>,
     pub row: usize,
     pub col: usize,
+    /// The square the piece moves from, for games whose pieces move.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub from: Option<Cell>,
 }
 
 /// A cell of the board.
@@ -82,6 +91,7 @@ pub(super) fn describe<G: Game>(game: &G) -> PositionResponse {
         game: G::NAME,
         board: game.to_string(),
         status: game.outcome().into(),
+        ending: game.ending(),
         side_to_move: (!over).then(|| game.side_to_move()),
         ply: game.ply(),
         legal_moves: game
@@ -90,8 +100,10 @@ pub(super) fn describe<G: Game>(game: &G) -> PositionResponse {
                 let (row, col) = game.move_cell(mv);
                 LegalMove {
                     mv: game.notation(mv),
+                    san: game.san(mv),
                     row,
                     col,
+                    from: game.move_origin(mv).map(|(row, col)| Cell { row, col }),
                 }
             })
             .collect(),

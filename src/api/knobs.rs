@@ -99,7 +99,8 @@ pub const PLAYER_FIELDS: [&str; 13] = [
     "evaluation",
 ];
 
-/// The algorithm used when a request names none.
+/// The algorithm used when a request names none, unless its game declares another
+/// ([`Declaration::default_algorithm`](crate::game::Declaration::default_algorithm)).
 pub const DEFAULT_ALGORITHM: Algorithm = Algorithm::AlphaBeta;
 
 /// One knob's description, bounds and default.
@@ -287,6 +288,7 @@ pub fn knob_names(algorithm: Algorithm) -> &'static [&'static str] {
             "seed",
         ],
         Algorithm::Solver => &["time_limit_ms", "tiebreak", "seed"],
+        Algorithm::Engine => &["time_limit_ms"],
         Algorithm::Mcs => &["playouts", "time_limit_ms", "seed"],
         Algorithm::Mcts => &[
             "simulations",
@@ -317,7 +319,10 @@ fn fit_knob(game: GameRef, algorithm: Algorithm, mut knob: Knob) -> Knob {
         return knob;
     }
     let full_width = matches!(algorithm, Algorithm::Minimax | Algorithm::Negamax);
-    let deepening = matches!(algorithm, Algorithm::AlphaBeta | Algorithm::Solver);
+    let deepening = matches!(
+        algorithm,
+        Algorithm::AlphaBeta | Algorithm::Solver | Algorithm::Engine
+    );
     match knob.name {
         "depth" if full_width && limits.full_width_depth.is_some() => {
             knob.maximum = json!(limits.full_width_depth);
@@ -354,7 +359,12 @@ fn knob(algorithm: Algorithm, name: &'static str) -> Knob {
         "uct_c" => uct_c(),
         "expand_threshold" => expand_threshold(),
         // Alphabeta and solver deepen iteratively within it; the samplers stop sampling.
-        "time_limit_ms" if matches!(algorithm, Algorithm::AlphaBeta | Algorithm::Solver) => {
+        "time_limit_ms"
+            if matches!(
+                algorithm,
+                Algorithm::AlphaBeta | Algorithm::Solver | Algorithm::Engine
+            ) =>
+        {
             search_time_limit()
         }
         "time_limit_ms" => time_limit_ms(),
@@ -416,6 +426,13 @@ pub fn description(algorithm: Algorithm) -> &'static str {
              every position built at start-up from the exact search, answering in constant time \
              (nodes: 1, the lookup); a solver of the game's own where it has one; else alphabeta \
              with every enhancement, deepening within the time limit."
+        }
+        Algorithm::Engine => {
+            "The game's strongest player within the time limit. On chess, Sente's engine: \
+             iterative deepening principal variation search with a quiescence search, a \
+             transposition table, move ordering (the table's move, MVV-LVA, killers, history), \
+             a check extension and mate scores, over PeSTO's evaluation. On the other games, \
+             their solver."
         }
         Algorithm::Mcts => {
             "UCT: select by UCB1, expand after expand_threshold visits, random playout, back up; \
@@ -498,6 +515,7 @@ pub fn strategy(spec: &PlayerSpec) -> Result<Strategy, Problem> {
             time_limit,
             tiebreak,
         },
+        Algorithm::Engine => Strategy::Engine { time_limit },
         Algorithm::Mcs => Strategy::Mcs {
             playouts: in_range("playouts", spec.playouts, 1, MAX_PLAYOUTS)?
                 .map_or(DEFAULT_PLAYOUTS, |n| n as u32),
@@ -535,7 +553,13 @@ pub fn strategy(spec: &PlayerSpec) -> Result<Strategy, Problem> {
 /// A player's strategy on `game`: its knobs checked ([`strategy`]), its evaluation found among
 /// the game's, and the whole fitted to the game's limits ([`fit_to_game`]).
 pub fn player(game: &GameRef, spec: &PlayerSpec) -> Result<Strategy, Problem> {
-    let mut strategy = strategy(spec)?;
+    let mut strategy = match spec.algorithm {
+        Some(_) => strategy(spec)?,
+        None => strategy(&PlayerSpec {
+            algorithm: Some(game.declaration.default_algorithm.to_owned()),
+            ..spec.clone()
+        })?,
+    };
     if let Some(name) = &spec.evaluation {
         let evaluations = (game.evaluations)();
         let known: Vec<&str> = evaluations.iter().map(|(name, _)| *name).collect();
@@ -599,6 +623,9 @@ pub fn fit_to_game(game: &GameRef, strategy: Strategy) -> Result<Strategy, Probl
         } => Strategy::Solver {
             time_limit: time_limit.or(default_time_limit),
             tiebreak,
+        },
+        Strategy::Engine { time_limit } => Strategy::Engine {
+            time_limit: time_limit.or(default_time_limit),
         },
         other => other,
     })

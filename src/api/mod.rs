@@ -20,6 +20,7 @@ pub mod names;
 mod object;
 mod problem;
 pub mod request;
+mod score;
 pub mod tournament;
 
 pub use problem::{PROBLEM_TYPES, Problem, ProblemType};
@@ -89,8 +90,12 @@ pub(crate) trait Position: Send + Sync + std::fmt::Debug {
     fn move_ids(&self) -> usize;
     /// How the game stands.
     fn outcome(&self) -> Outcome;
+    /// The rule that ended it, for games that end in more than one way.
+    fn ending(&self) -> Option<&'static str>;
     /// What the position is (`POST /position`).
     fn describe(&self) -> describe::PositionResponse;
+    /// The number of move paths `depth` plies long (`sente perft`).
+    fn perft(&self, depth: u32) -> u64;
     /// Searches for a move (`POST /move`).
     fn run(
         &self,
@@ -105,16 +110,22 @@ pub(crate) trait Position: Send + Sync + std::fmt::Debug {
         seed: u64,
         budget: &Budget,
     ) -> Result<analyze::AnalyzeResponse, Problem>;
-    /// Plays the games `games` of a tournament from here until `budget` runs out.
-    fn play(&self, players: [Strategy; 2], seed: u64, games: Range<u64>, budget: &Budget) -> Tally;
+    /// Plays the games `games` of a tournament from `openings` (positions of this game, this
+    /// one among them) until `budget` runs out.
+    fn play(&self, setup: &Setup<'_>, games: Range<u64>, budget: &Budget) -> Tally;
     /// Plays the games `games` on `threads` OS threads.
-    fn play_parallel(
-        &self,
-        players: [Strategy; 2],
-        seed: u64,
-        games: Range<u64>,
-        threads: usize,
-    ) -> Tally;
+    fn play_parallel(&self, setup: &Setup<'_>, games: Range<u64>, threads: usize) -> Tally;
+    /// The position as a value of its game's type, for [`Position::play`] to find its
+    /// openings' type.
+    fn as_any(&self) -> &dyn std::any::Any;
+}
+
+/// A tournament's set-up, whatever its game.
+pub(crate) struct Setup<'a> {
+    pub players: [Strategy; 2],
+    pub seed: u64,
+    pub openings: &'a [Arc<dyn Position>],
+    pub max_plies: Option<usize>,
 }
 
 impl<G: Solve> Position for G {
@@ -134,8 +145,16 @@ impl<G: Solve> Position for G {
         Game::outcome(self)
     }
 
+    fn ending(&self) -> Option<&'static str> {
+        Game::ending(self)
+    }
+
     fn describe(&self) -> describe::PositionResponse {
         describe::describe(self)
+    }
+
+    fn perft(&self, depth: u32) -> u64 {
+        crate::game::perft::perft(self, depth)
     }
 
     fn run(
@@ -156,26 +175,35 @@ impl<G: Solve> Position for G {
         analyze::run(self, strategy, seed, budget)
     }
 
-    fn play(&self, players: [Strategy; 2], seed: u64, games: Range<u64>, budget: &Budget) -> Tally {
-        tournament(self, players, seed).play_until(games, budget)
+    fn play(&self, setup: &Setup<'_>, games: Range<u64>, budget: &Budget) -> Tally {
+        tournament::<G>(setup).play_until(games, budget)
     }
 
-    fn play_parallel(
-        &self,
-        players: [Strategy; 2],
-        seed: u64,
-        games: Range<u64>,
-        threads: usize,
-    ) -> Tally {
-        tournament(self, players, seed).play_parallel(games, threads)
+    fn play_parallel(&self, setup: &Setup<'_>, games: Range<u64>, threads: usize) -> Tally {
+        tournament::<G>(setup).play_parallel(games, threads)
+    }
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
     }
 }
 
-fn tournament<G: Solve>(start: &G, players: [Strategy; 2], seed: u64) -> Tournament<G> {
+fn tournament<G: Solve>(setup: &Setup<'_>) -> Tournament<G> {
     Tournament {
-        players,
-        seed,
-        start: start.clone(),
+        players: setup.players,
+        seed: setup.seed,
+        openings: setup
+            .openings
+            .iter()
+            .map(|opening| {
+                opening
+                    .as_any()
+                    .downcast_ref::<G>()
+                    .expect("a tournament's openings are positions of its game")
+                    .clone()
+            })
+            .collect(),
+        max_plies: setup.max_plies,
     }
 }
 
@@ -194,6 +222,15 @@ pub(crate) fn position(
     games::for_game(game.name, Described(spec)).expect("a game of the registry")
 }
 
+/// The number of move paths `depth` plies long from `board` in `game` (perft).
+pub fn perft(game: &GameRef, board: &str, depth: u32) -> Result<u64, Problem> {
+    let spec = request::PositionSpec {
+        board: Some(board::BoardSpec::Text(board.to_owned())),
+        moves: None,
+    };
+    Ok(position(game, &spec)?.perft(depth))
+}
+
 /// The position `spec` describes in `game`, refused if the game is already over: there is no
 /// move to make in it.
 pub(crate) fn playable(
@@ -202,6 +239,7 @@ pub(crate) fn playable(
 ) -> Result<Arc<dyn Position>, Problem> {
     let position = position(game, spec)?;
     let outcome = position.outcome();
+    let sides = game.declaration.sides;
     if outcome.is_over() {
         let field = if spec.board.is_some() {
             "board"
@@ -212,8 +250,15 @@ pub(crate) fn playable(
             field,
             format!(
                 "the game is already over ({}): there is no move to make",
-                match outcome {
-                    Outcome::Won(player) => format!("{player} has won"),
+                match (outcome, position.ending()) {
+                    (Outcome::Won(player), ending) => format!(
+                        "{}{} has won",
+                        ending
+                            .map(|ending| format!("{}: ", ending.replace('_', " ")))
+                            .unwrap_or_default(),
+                        sides[usize::from(player == Player::O)]
+                    ),
+                    (_, Some(ending)) => format!("drawn by {}", ending.replace('_', " ")),
                     _ => "drawn".to_owned(),
                 }
             ),

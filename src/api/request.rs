@@ -58,6 +58,8 @@ pub struct TournamentRequest {
     pub first_game: Option<i128>,
     pub seed: Option<i128>,
     pub start: Option<PositionSpec>,
+    pub openings: Option<Vec<PositionSpec>>,
+    pub max_plies: Option<i128>,
 }
 
 impl MoveRequest {
@@ -93,8 +95,16 @@ impl TournamentRequest {
 
 impl Object for TournamentRequest {
     const EXPECTING: &'static str = "a tournament request: a JSON object";
-    const FIELDS: &'static [&'static str] =
-        &["game", "players", "games", "first_game", "seed", "start"];
+    const FIELDS: &'static [&'static str] = &[
+        "game",
+        "players",
+        "games",
+        "first_game",
+        "seed",
+        "start",
+        "openings",
+        "max_plies",
+    ];
 
     fn read_field<'de, A: MapAccess<'de>>(
         &mut self,
@@ -110,6 +120,8 @@ impl Object for TournamentRequest {
             "first_game" => self.first_game = integer(key, map)?,
             "seed" => self.seed = integer(key, map)?,
             "start" => self.start = map.next_value()?,
+            "openings" => self.openings = map.next_value()?,
+            "max_plies" => self.max_plies = integer(key, map)?,
             _ => return Err(de::Error::unknown_field(key, Self::FIELDS)),
         }
         Ok(())
@@ -149,25 +161,24 @@ impl PositionSpec {
     /// The position this describes.
     pub fn position<G: Game>(&self) -> Result<G, Problem> {
         match (&self.board, &self.moves) {
-            (Some(_), Some(_)) => Err(Problem::invalid(
-                "board",
-                "give either board or moves, not both",
-            )),
-            (Some(board), None) => board.position(),
-            (None, Some(moves)) => moves_position(moves),
+            (Some(board), moves) => play(board.position()?, moves.as_deref().unwrap_or_default()),
+            (None, Some(moves)) => play(G::start(), moves),
             // A request without its position is more likely a mistake (a misspelt or dropped
             // field) than a wish to play the first move, and `"moves": []` says that plainly.
             (None, None) => Err(Problem::invalid(
                 "board",
-                "the position is missing: give board (e.g. \"X.O/.X./..O\") or moves (the moves \
-                 played from the start; [] is the empty board)",
+                format!(
+                    "the position is missing: give board (as {:?}), or moves (the moves played \
+                     from the start; [] is the start), or both (the moves played from the board)",
+                    G::start().to_string()
+                ),
             )),
         }
     }
 }
 
-fn moves_position<G: Game>(moves: &[Notation]) -> Result<G, Problem> {
-    let mut game = G::start();
+/// The position after `moves` from `game`, each checked.
+fn play<G: Game>(mut game: G, moves: &[Notation]) -> Result<G, Problem> {
     for (index, written) in moves.iter().enumerate() {
         // The field is named only once a move is refused: a valid list costs no allocation.
         let mv = game.read_move(written).map_err(|error| {
@@ -212,12 +223,21 @@ mod tests {
             (422, Some("board"))
         );
         assert!(problem.detail.contains("position is missing"), "{problem}");
+        // Both: the moves are played from the board.
         let both = PositionSpec {
-            board: Some(BoardSpec::Text(".........".into())),
-            moves: Some(vec![]),
+            board: Some(BoardSpec::Text("X........".into())),
+            moves: Some(vec![Notation::Number(4)]),
         };
-        let problem = both.position::<TicTacToe>().unwrap_err();
-        assert!(problem.detail.contains("not both"), "{problem}");
+        assert_eq!(
+            both.position::<TicTacToe>().unwrap(),
+            "X...O....".parse::<TicTacToe>().unwrap()
+        );
+        let taken = PositionSpec {
+            board: Some(BoardSpec::Text("X........".into())),
+            moves: Some(vec![Notation::Number(0)]),
+        };
+        let problem = taken.position::<TicTacToe>().unwrap_err();
+        assert_eq!(problem.field.as_deref(), Some("moves[0]"), "{problem}");
     }
 
     #[test]

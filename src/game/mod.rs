@@ -5,6 +5,7 @@
 //! the legal moves are, what a move does, who has won, how a board is written, and offers a
 //! static estimate of a position ([`Game::EVALUATIONS`]) as game knowledge that searches may use.
 
+pub mod perft;
 pub mod text;
 
 use std::fmt::{self, Debug, Display};
@@ -139,6 +140,39 @@ pub trait Game:
     /// Number of moves played so far.
     fn ply(&self) -> usize;
 
+    /// The most plies a search from here looks ahead: the plies left to the end of the game
+    /// where the rules bound its length, else [`Game::MAX_PLIES`], the game's search horizon.
+    fn plies_left(&self) -> usize {
+        Self::MAX_PLIES - self.ply()
+    }
+
+    /// The square a move starts from, for games whose pieces move (as [`Game::move_cell`]
+    /// numbers cells); `None` for games that fill cells.
+    fn move_origin(&self, mv: Self::Move) -> Option<(usize, usize)> {
+        let _ = mv;
+        None
+    }
+
+    /// The rule that ended the game (`checkmate`, `stalemate`, `threefold_repetition`, ...),
+    /// for games whose rules end games in more than one way; `None` while in progress.
+    fn ending(&self) -> Option<&'static str> {
+        None
+    }
+
+    /// The move in the notation players write (chess's SAN), where it differs from
+    /// [`Game::notation`].
+    fn san(&self, mv: Self::Move) -> Option<String> {
+        let _ = mv;
+        None
+    }
+
+    /// The advantage a score (the side to move's winning chances, in (-1, 1)) stands for in
+    /// centipawns, for games whose players count in pawns.
+    fn centipawns(score: f64) -> Option<i32> {
+        let _ = score;
+        None
+    }
+
     /// The cells of the line that won the game, as [`Game::move_cell`] numbers them, for a
     /// front end to show; empty while nobody has won, or when the game has no such line.
     fn winning_cells(&self) -> Vec<(usize, usize)> {
@@ -205,6 +239,8 @@ pub struct Declaration {
     pub board: &'static str,
     /// Whether rows are counted from the bottom (where discs fall), not from the top.
     pub rows_from_bottom: bool,
+    /// The algorithm that plays when a request names none: the game's strongest quick player.
+    pub default_algorithm: &'static str,
     /// Games a tournament plays when its request does not say: as many as the default players
     /// play within seconds.
     pub tournament_games: u64,
@@ -258,6 +294,9 @@ pub enum BoardError {
     },
     #[error("impossible position: {0}")]
     Impossible(String),
+    /// Text in the game's own notation (a chess FEN) that is not well formed: says what.
+    #[error("{0}")]
+    Notation(String),
 }
 
 /// Why a move index was rejected in a position.

@@ -43,6 +43,7 @@ registry! {
     tictactoe => TicTacToe,
     connect_four => ConnectFour,
     gomoku => Gomoku,
+    chess => Chess,
 }
 
 /// The game of a request that names none: the registry's first.

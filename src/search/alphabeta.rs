@@ -139,7 +139,7 @@ impl<G: Game, const ENHANCED: bool> AlphaBeta<G, ENHANCED> {
             hit_horizon: false,
             pv: PvTable::new(G::MAX_PLIES),
             table: (enhancements.transposition_table || enhancements.symmetry)
-                .then(|| TranspositionTable::for_plies(G::MAX_PLIES - root.ply())),
+                .then(|| TranspositionTable::for_plies(root.plies_left())),
             // Only move ordering reads them; a search without it allocates neither.
             killers: if enhancements.ordering {
                 vec![[None; 2]; G::MAX_PLIES + 2]
@@ -383,7 +383,7 @@ impl<G: Game, const ENHANCED: bool> AlphaBeta<G, ENHANCED> {
 /// A search as deep as the game is long reaches no horizon, so its result holds for any depth:
 /// such entries are stored as complete (`u8::MAX`).
 fn entry_depth<G: Game>(game: &G, depth: u32) -> u8 {
-    if depth as usize >= G::MAX_PLIES - game.ply() {
+    if depth as usize >= game.plies_left() {
         u8::MAX
     } else {
         depth.min(254) as u8
@@ -496,7 +496,7 @@ pub(crate) fn search<G: Game>(
     let deadline = started + time_limit;
     let mut completed: Option<SearchResult<G::Move>> = None;
     let mut stopped_by = None;
-    let deepest = limit.min((G::MAX_PLIES - game.ply()) as u32);
+    let deepest = limit.min(game.plies_left() as u32);
     for depth in 1..=deepest {
         searcher.set_time_limit((depth > 1).then_some(deadline));
         searcher.hit_horizon = false;

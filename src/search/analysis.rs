@@ -28,6 +28,8 @@ pub struct MoveAnalysis<M> {
     pub plies_to_end: Option<u32>,
     /// For mcts: the simulations that went through the move.
     pub visits: Option<u32>,
+    /// The line the move leads to, starting with it, for the searches that have one.
+    pub pv: Vec<M>,
 }
 
 /// Every legal move, best first.
@@ -60,6 +62,11 @@ pub fn analyze_within<G: Solve>(
         return Err(SearchError::GameOver);
     }
     let started = Instant::now();
+    if let Strategy::Engine { time_limit } = *strategy {
+        let mut analysis = game.engine_analysis(time_limit, budget);
+        analysis.elapsed = started.elapsed();
+        return Ok(analysis);
+    }
     // Each move with a sort key (higher is better) and its analysis.
     let (mut moves, nodes, stopped_by): (Vec<Ranked<G::Move>>, u64, _) = match *strategy {
         Strategy::Random => (
@@ -108,7 +115,9 @@ pub fn analyze_within<G: Solve>(
                 .iter()
                 .map(|value| {
                     let judgement = judge(game, value.value, value.hit_horizon);
-                    (f64::from(value.value), analysis(value.mv, judgement, None))
+                    let mut analysis = analysis(value.mv, judgement, None);
+                    analysis.pv = value.line.clone();
+                    (f64::from(value.value), analysis)
                 })
                 .collect();
             (moves, exact.nodes, exact.stopped_by)
@@ -121,6 +130,20 @@ pub fn analyze_within<G: Solve>(
         nodes,
         elapsed: started.elapsed(),
         stopped_by,
+    })
+}
+
+/// Every legal move of a game in progress valued by an exact algorithm, best first.
+pub(super) fn exact_analysis<G: Solve>(
+    game: &G,
+    strategy: &Strategy,
+    budget: &Budget,
+) -> Analysis<G::Move> {
+    analyze_within(game, strategy, 0, budget).unwrap_or(Analysis {
+        moves: Vec::new(),
+        nodes: 0,
+        elapsed: Duration::ZERO,
+        stopped_by: None,
     })
 }
 
@@ -138,6 +161,7 @@ fn analysis<M>(
         exact,
         plies_to_end,
         visits,
+        pv: Vec::new(),
     }
 }
 
@@ -203,7 +227,7 @@ fn exact_values<G: Solve>(game: &G, strategy: &Strategy, budget: &Budget) -> Exa
                 budget,
             ),
         },
-        Strategy::Random | Strategy::Mcs { .. } | Strategy::Mcts(_) => {
+        Strategy::Random | Strategy::Mcs { .. } | Strategy::Mcts(_) | Strategy::Engine { .. } => {
             unreachable!("only exact algorithms have exact values")
         }
     }
@@ -287,7 +311,7 @@ fn alphabeta_values<G: Game>(
     let mut searcher = AlphaBeta::<G>::new(game, params.enhancements, budget)
         .evaluating(super::evaluation(params.evaluation));
     searcher.nodes = 1;
-    let remaining = (G::MAX_PLIES - game.ply()) as u32;
+    let remaining = game.plies_left() as u32;
     let deadline = time_limit.map(|limit| Instant::now() + limit);
     let first_depth = if deadline.is_some() { 1 } else { limit };
     let deepest = limit.min(remaining).max(first_depth);
@@ -396,6 +420,7 @@ pub(super) fn choose_among_ties<G: Solve>(
         plies_to_end,
         nodes,
         pv: chosen.line.clone(),
+        depth: None,
         elapsed: Duration::ZERO,
         stopped_by,
     }

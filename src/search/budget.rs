@@ -91,7 +91,7 @@ pub(crate) struct Meter {
     /// The algorithm's own time limit, as an instant.
     time_limit: Option<Instant>,
     /// Why the search must stop, once it must.
-    pub(super) stopped_by: Option<Cutoff>,
+    pub(crate) stopped_by: Option<Cutoff>,
     /// The node count at which to look next; the next node's once stopped, so that every node
     /// after the stop learns it must return. One comparison is all a node pays.
     next_check: u64,

@@ -122,6 +122,7 @@ pub(super) fn search<G: Game>(
         plies_to_end,
         nodes: sample.nodes,
         pv: Vec::new(),
+        depth: None,
         elapsed: Default::default(),
         stopped_by: sample.stopped_by,
     }

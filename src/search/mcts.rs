@@ -253,6 +253,7 @@ pub(super) fn search<G: Game>(
         plies_to_end,
         nodes,
         pv,
+        depth: None,
         elapsed: Default::default(),
         stopped_by,
     }

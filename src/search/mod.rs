@@ -75,12 +75,13 @@ pub enum Algorithm {
     Mcs,
     Mcts,
     Solver,
+    Engine,
 }
 
 impl Algorithm {
     /// Every algorithm, in declaration order: `algorithm as usize` is its index here (checked
     /// when compiling, below).
-    pub const ALL: [Algorithm; 7] = [
+    pub const ALL: [Algorithm; 8] = [
         Algorithm::Random,
         Algorithm::Minimax,
         Algorithm::Negamax,
@@ -88,6 +89,7 @@ impl Algorithm {
         Algorithm::Mcs,
         Algorithm::Mcts,
         Algorithm::Solver,
+        Algorithm::Engine,
     ];
 
     pub fn name(self) -> &'static str {
@@ -99,6 +101,7 @@ impl Algorithm {
             Algorithm::Mcs => "mcs",
             Algorithm::Mcts => "mcts",
             Algorithm::Solver => "solver",
+            Algorithm::Engine => "engine",
         }
     }
 }
@@ -128,7 +131,7 @@ impl fmt::Display for Algorithm {
 /// An algorithm name that is not one of [`Algorithm::ALL`].
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "unknown algorithm {0:?}: expected one of random, minimax, negamax, alphabeta, mcs, mcts, solver"
+    "unknown algorithm {0:?}: expected one of random, minimax, negamax, alphabeta, mcs, mcts, solver, engine"
 )]
 pub struct UnknownAlgorithm(pub String);
 
@@ -212,6 +215,11 @@ pub enum Strategy {
         time_limit: Option<Duration>,
     },
     Mcts(MctsParams),
+    /// The game's strongest player within `time_limit`: its own engine where it has one
+    /// (chess), else its solver.
+    Engine {
+        time_limit: Option<Duration>,
+    },
 }
 
 impl Strategy {
@@ -241,6 +249,7 @@ impl Strategy {
                 time_limit: None,
             },
             Algorithm::Mcts => Strategy::Mcts(MctsParams::default()),
+            Algorithm::Engine => Strategy::Engine { time_limit: None },
         }
     }
 
@@ -253,6 +262,7 @@ impl Strategy {
             Strategy::Solver { .. } => Algorithm::Solver,
             Strategy::Mcs { .. } => Algorithm::Mcs,
             Strategy::Mcts(_) => Algorithm::Mcts,
+            Strategy::Engine { .. } => Algorithm::Engine,
         }
     }
 
@@ -305,6 +315,8 @@ pub struct SearchResult<M> {
     /// The principal variation from the root, starting with `best_move`; empty when the
     /// algorithm has none.
     pub pv: Vec<M>,
+    /// The depth of the last completed iteration, for the deepening searches.
+    pub depth: Option<u32>,
     pub elapsed: Duration,
     /// Set when a limit stopped the search before it finished what it was asked: the result
     /// is then the best it had completed, exact only if that part proved it.
@@ -332,6 +344,25 @@ pub trait Solve: Game {
     /// table), so that no request waits for it.
     fn warm_up() {
         default_solver::warm_up::<Self>();
+    }
+
+    /// The `engine` algorithm: the strongest player the game has within `time_limit`; by
+    /// default its solver.
+    fn engine(&self, time_limit: Option<Duration>, budget: &Budget) -> SearchResult<Self::Move> {
+        self.solve(time_limit, budget)
+    }
+
+    /// Every legal move valued by the engine; by default the solver's exact values.
+    fn engine_analysis(
+        &self,
+        time_limit: Option<Duration>,
+        budget: &Budget,
+    ) -> Analysis<Self::Move> {
+        let solver = Strategy::Solver {
+            time_limit,
+            tiebreak: Tiebreak::First,
+        };
+        analysis::exact_analysis(self, &solver, budget)
     }
 }
 
@@ -376,6 +407,7 @@ pub fn search_within<G: Solve>(
             time_limit,
         } => mcs::search(game, playouts, time_limit, seed, budget),
         Strategy::Mcts(params) => mcts::search(game, &params, seed, budget),
+        Strategy::Engine { time_limit } => game.engine(time_limit, budget),
     };
     result.elapsed = started.elapsed();
     Ok(result)
@@ -488,6 +520,7 @@ pub(crate) fn exact_search_result<G: Game>(
         plies_to_end,
         nodes,
         pv,
+        depth: None,
         elapsed: Duration::ZERO,
         stopped_by: None,
     }
@@ -535,6 +568,7 @@ fn stopped_search_result<G: Game>(
         plies_to_end: None,
         nodes,
         pv,
+        depth: None,
         elapsed: Duration::ZERO,
         stopped_by: Some(stopped_by),
     }

@@ -18,6 +18,7 @@ pub(super) fn search<G: Game>(game: &G, seed: u64) -> SearchResult<G::Move> {
         plies_to_end: None,
         nodes: 1,
         pv: Vec::new(),
+        depth: None,
         elapsed: Default::default(),
         stopped_by: None,
     }

@@ -1,0 +1,489 @@
+//! The chess engine: the `engine` algorithm on chess, Sente's strongest chess player.
+//!
+//! Iterative deepening of a principal variation search, with
+//! - a quiescence search at the horizon, over captures and queen promotions, so that a leaf is
+//!   never scored in the middle of an exchange (the horizon effect);
+//! - a transposition table keyed by the Zobrist key, whose move is tried first;
+//! - move ordering: the table's move, then captures by MVV-LVA (most valuable victim, least
+//!   valuable attacker), then the two killer moves of the ply, then quiet moves by history;
+//! - a check extension, so that a mate behind a series of checks is not cut off by the horizon;
+//! - mate scores: a mate `n` plies from the root is worth `WIN - n`, so the engine takes the
+//!   fastest mate and delays being mated; draws by repetition (within the game and the search
+//!   line), the fifty-move rule and insufficient material are worth 0.
+//!
+//! It works on shakmaty's position directly, not through the game contract: a search keeps its
+//! line's keys on a stack of its own rather than in each position.
+
+use std::time::{Duration, Instant};
+
+use shakmaty::zobrist::Zobrist64;
+use shakmaty::{EnPassantMode, Move, Position, Role};
+
+use super::evaluation::{self, winning_chances};
+use super::{Chess, ChessMove};
+use crate::game::Game;
+use crate::search::kit::{Meter, Value, WIN};
+use crate::search::{Analysis, Budget, MoveAnalysis, SearchResult};
+
+/// The time an engine move takes when a request gives no limit.
+pub const DEFAULT_TIME_LIMIT_MS: u64 = 1_000;
+
+/// Values at least this large are mates; evaluations stay below.
+const PROVEN: Value = WIN - 1_000;
+const INFINITY: Value = WIN + 1;
+/// Plies below the root the search may reach, quiescence and extensions included.
+const MAX_PLY: usize = Chess::MAX_PLIES;
+/// The deepest iteration.
+const MAX_DEPTH: i32 = 64;
+/// 2^18 entries of 16 bytes: 4 MiB for each search.
+const TABLE_BITS: u32 = 18;
+
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum Bound {
+    Exact,
+    Lower,
+    Upper,
+}
+
+#[derive(Copy, Clone)]
+struct Entry {
+    key: u64,
+    mv: Option<Move>,
+    value: i16,
+    depth: i8,
+    bound: Bound,
+}
+
+struct Engine {
+    table: Vec<Option<Entry>>,
+    killers: [[Option<Move>; 2]; MAX_PLY + 1],
+    /// How often a quiet move (from, to) caused a cutoff, weighted by depth squared.
+    history: Box<[[u32; 64]; 64]>,
+    /// The keys of the positions before the current one: the game's since its last capture
+    /// or pawn move, then the search line's.
+    keys: Vec<u64>,
+    pv: Vec<[Option<Move>; MAX_PLY + 1]>,
+    pv_length: [usize; MAX_PLY + 2],
+    nodes: u64,
+    meter: Meter,
+}
+
+/// The key of `position` after `mv` from `before` (whose key is `key`).
+fn child_key(before: &shakmaty::Chess, key: u64, mv: Move, after: &shakmaty::Chess) -> u64 {
+    before
+        .update_zobrist_hash(Zobrist64(key), mv, EnPassantMode::Legal)
+        .map_or_else(|| super::zobrist(after), |key| key.0)
+}
+
+/// Mate scores are stored relative to the node, not the root, so that an entry reached at a
+/// different ply still says how far the mate is.
+fn to_table(value: Value, ply: usize) -> i16 {
+    let value = if value >= PROVEN {
+        value + ply as Value
+    } else if value <= -PROVEN {
+        value - ply as Value
+    } else {
+        value
+    };
+    value as i16
+}
+
+fn from_table(value: i16, ply: usize) -> Value {
+    let value = Value::from(value);
+    if value >= PROVEN {
+        value - ply as Value
+    } else if value <= -PROVEN {
+        value + ply as Value
+    } else {
+        value
+    }
+}
+
+/// The static evaluation, kept below the mate scores.
+fn evaluate(position: &shakmaty::Chess) -> Value {
+    evaluation::pesto(position).clamp(-PROVEN + 1, PROVEN - 1)
+}
+
+impl Engine {
+    fn new(game: &Chess, budget: &Budget) -> Engine {
+        let mut keys = Vec::with_capacity(256);
+        let mut link = game.history.as_deref();
+        while let Some(earlier) = link {
+            keys.push(earlier.key);
+            link = earlier.previous.as_deref();
+        }
+        keys.reverse();
+        Engine {
+            table: vec![None; 1 << TABLE_BITS],
+            killers: [[None; 2]; MAX_PLY + 1],
+            history: Box::new([[0; 64]; 64]),
+            keys,
+            pv: vec![[None; MAX_PLY + 1]; MAX_PLY + 1],
+            pv_length: [0; MAX_PLY + 2],
+            nodes: 0,
+            meter: Meter::new(budget),
+        }
+    }
+
+    fn slot(key: u64) -> usize {
+        (key >> (64 - TABLE_BITS)) as usize
+    }
+
+    /// Whether the position with `key` (and `halfmoves` on its clock) repeats one of the line:
+    /// only positions since the last capture or pawn move can, and only every second one has
+    /// the same side to move.
+    fn repeats(&self, key: u64, halfmoves: u32) -> bool {
+        let reach = (halfmoves as usize).min(self.keys.len());
+        self.keys[self.keys.len() - reach..]
+            .iter()
+            .rev()
+            .skip(1)
+            .step_by(2)
+            .any(|&earlier| earlier == key)
+    }
+
+    fn update_pv(&mut self, ply: usize, mv: Move) {
+        let child = self.pv_length[ply + 1].min(MAX_PLY - ply);
+        self.pv[ply][0] = Some(mv);
+        for index in 0..child {
+            self.pv[ply][index + 1] = self.pv[ply + 1][index];
+        }
+        self.pv_length[ply] = child + 1;
+    }
+
+    fn line(&self) -> Vec<ChessMove> {
+        self.pv[0][..self.pv_length[0]]
+            .iter()
+            .map_while(|&mv| mv.map(|mv| ChessMove(Some(mv))))
+            .collect()
+    }
+
+    /// Orders `moves` best first: the table's move, captures by MVV-LVA, killers, history.
+    fn order(&self, moves: &mut [Move], best: Option<Move>, ply: usize) {
+        let rank = |mv: &Move| -> u32 {
+            if Some(*mv) == best {
+                u32::MAX
+            } else if mv.is_capture() || mv.promotion().is_some() {
+                (1 << 30) + (evaluation::move_priority(*mv) + 10_000) as u32
+            } else if self.killers[ply][0] == Some(*mv) {
+                (1 << 29) + 1
+            } else if self.killers[ply][1] == Some(*mv) {
+                1 << 29
+            } else {
+                let from = mv.from().map_or(0, usize::from);
+                self.history[from][usize::from(mv.to())].min((1 << 29) - 1)
+            }
+        };
+        moves.sort_by_key(|mv| std::cmp::Reverse(rank(mv)));
+    }
+
+    /// The value of `position` for the side to move, searched `depth` plies deep (and then to
+    /// quiet positions).
+    fn search(
+        &mut self,
+        position: &shakmaty::Chess,
+        key: u64,
+        depth: i32,
+        ply: usize,
+        mut alpha: Value,
+        beta: Value,
+    ) -> Value {
+        self.pv_length[ply] = 0;
+        self.nodes += 1;
+        if self.meter.tick(self.nodes) {
+            return 0;
+        }
+        if ply > 0
+            && (position.halfmoves() >= 100
+                || position.is_insufficient_material()
+                || self.repeats(key, position.halfmoves()))
+        {
+            return 0;
+        }
+        let in_check = position.is_check();
+        if ply >= MAX_PLY - 1 {
+            return evaluate(position);
+        }
+        // A position in check is searched a ply deeper: its moves are few and forced.
+        let depth = if in_check { depth.max(0) + 1 } else { depth };
+        if depth <= 0 {
+            return self.quiescence(position, ply, alpha, beta);
+        }
+
+        let entry = self.table[Self::slot(key)].filter(|entry| entry.key == key);
+        if let Some(entry) = entry
+            && ply > 0
+            && i32::from(entry.depth) >= depth
+        {
+            let value = from_table(entry.value, ply);
+            let usable = match entry.bound {
+                Bound::Exact => true,
+                Bound::Lower => value >= beta,
+                Bound::Upper => value <= alpha,
+            };
+            if usable {
+                return value;
+            }
+        }
+
+        let mut moves = position.legal_moves();
+        if moves.is_empty() {
+            return if in_check { -(WIN - ply as Value) } else { 0 };
+        }
+        self.order(&mut moves, entry.and_then(|entry| entry.mv), ply);
+
+        let original_alpha = alpha;
+        let mut best = -INFINITY;
+        let mut best_move = None;
+        self.keys.push(key);
+        for (index, &mv) in moves.iter().enumerate() {
+            let mut child = position.clone();
+            child.play_unchecked(mv);
+            let child_key = child_key(position, key, mv, &child);
+            let value = if index == 0 {
+                -self.search(&child, child_key, depth - 1, ply + 1, -beta, -alpha)
+            } else {
+                // The first move is most likely best: the others need only be shown worse,
+                // which a null window does cheaply; one that is not is searched again.
+                let probe = -self.search(&child, child_key, depth - 1, ply + 1, -alpha - 1, -alpha);
+                if probe > alpha && probe < beta {
+                    -self.search(&child, child_key, depth - 1, ply + 1, -beta, -alpha)
+                } else {
+                    probe
+                }
+            };
+            if self.meter.is_stopped() {
+                self.keys.pop();
+                return 0;
+            }
+            if value > best {
+                best = value;
+                best_move = Some(mv);
+                if value > alpha {
+                    alpha = value;
+                    self.update_pv(ply, mv);
+                    if alpha >= beta {
+                        if !mv.is_capture() && mv.promotion().is_none() {
+                            let killers = &mut self.killers[ply];
+                            if killers[0] != Some(mv) {
+                                killers[1] = killers[0];
+                                killers[0] = Some(mv);
+                            }
+                            let from = mv.from().map_or(0, usize::from);
+                            let entry = &mut self.history[from][usize::from(mv.to())];
+                            *entry = entry.saturating_add((depth * depth) as u32);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        self.keys.pop();
+
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.table[Self::slot(key)] = Some(Entry {
+            key,
+            mv: best_move,
+            value: to_table(best, ply),
+            depth: depth.min(i32::from(i8::MAX)) as i8,
+            bound,
+        });
+        best
+    }
+
+    /// The value of `position` once the captures are over: the side to move may stand on the
+    /// static evaluation or capture; in check it must answer the check.
+    fn quiescence(
+        &mut self,
+        position: &shakmaty::Chess,
+        ply: usize,
+        mut alpha: Value,
+        beta: Value,
+    ) -> Value {
+        self.pv_length[ply] = 0;
+        self.nodes += 1;
+        if self.meter.tick(self.nodes) {
+            return 0;
+        }
+        let mut moves = position.legal_moves();
+        let in_check = position.is_check();
+        if moves.is_empty() {
+            return if in_check { -(WIN - ply as Value) } else { 0 };
+        }
+        if position.is_insufficient_material() {
+            return 0;
+        }
+        if ply >= MAX_PLY - 1 {
+            return evaluate(position);
+        }
+        let mut best = -INFINITY;
+        if !in_check {
+            best = evaluate(position);
+            if best >= beta {
+                return best;
+            }
+            alpha = alpha.max(best);
+            moves.retain(|mv| mv.is_capture() || mv.promotion() == Some(Role::Queen));
+        }
+        self.order(&mut moves, None, ply);
+        for &mv in moves.iter() {
+            let mut child = position.clone();
+            child.play_unchecked(mv);
+            let value = -self.quiescence(&child, ply + 1, -beta, -alpha);
+            if self.meter.is_stopped() {
+                return 0;
+            }
+            if value > best {
+                best = value;
+                if value > alpha {
+                    alpha = value;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+}
+
+/// What a value says: the winning chances, whether proven, the plies to the end.
+fn judge(value: Value) -> (f64, bool, Option<u32>) {
+    if value.abs() >= PROVEN {
+        (f64::from(value.signum()), true, Some((WIN - value.abs()) as u32))
+    } else {
+        (winning_chances(value), false, None)
+    }
+}
+
+/// The engine's move in `game`, deepening until `time_limit` (by default a second).
+pub(super) fn search(
+    game: &Chess,
+    time_limit: Option<Duration>,
+    budget: &Budget,
+) -> SearchResult<ChessMove> {
+    let started = Instant::now();
+    let time_limit = time_limit.unwrap_or(Duration::from_millis(DEFAULT_TIME_LIMIT_MS));
+    let deadline = started + time_limit;
+    let mut engine = Engine::new(game, budget);
+    let root = game.position();
+    let mut completed: Option<(Value, Vec<ChessMove>, i32)> = None;
+    let mut stopped_by = None;
+    for depth in 1..=MAX_DEPTH {
+        // The first iteration is not timed, so that there is always a move to answer with.
+        engine.meter.set_time_limit((depth > 1).then_some(deadline));
+        let value = engine.search(root, game.key, depth, 0, -INFINITY, INFINITY);
+        if let Some(cutoff) = engine.meter.stopped_by {
+            stopped_by = Some(cutoff);
+            break;
+        }
+        let line = engine.line();
+        let proven = value.abs() >= PROVEN && (WIN - value.abs()) <= depth;
+        completed = Some((value, line, depth));
+        if proven {
+            break;
+        }
+        // An iteration takes several times the one before: one that could not finish is not
+        // started.
+        if started.elapsed() * 2 >= time_limit {
+            if depth < MAX_DEPTH {
+                stopped_by = Some(crate::search::Cutoff::TimeLimit);
+            }
+            break;
+        }
+    }
+    let (value, pv, depth) = match completed {
+        Some(completed) => completed,
+        None => {
+            // Stopped by the service's budget within the first iteration: any legal move.
+            let mv = game.legal_moves().next().expect("a game in progress has a move");
+            (0, vec![mv], 0)
+        }
+    };
+    let (score, exact, plies_to_end) = judge(value);
+    SearchResult {
+        best_move: pv[0],
+        score,
+        exact,
+        plies_to_end,
+        nodes: engine.nodes,
+        pv,
+        depth: Some(depth as u32),
+        elapsed: started.elapsed(),
+        stopped_by,
+    }
+}
+
+/// Every legal move of `game` with its value, each searched with a full window so that every
+/// value is the engine's, not a bound; deepening until `time_limit`.
+pub(super) fn analyze(
+    game: &Chess,
+    time_limit: Option<Duration>,
+    budget: &Budget,
+) -> Analysis<ChessMove> {
+    let started = Instant::now();
+    let time_limit = time_limit.unwrap_or(Duration::from_millis(DEFAULT_TIME_LIMIT_MS));
+    let deadline = started + time_limit;
+    let mut engine = Engine::new(game, budget);
+    let root = game.position();
+    let mut moves: Vec<Move> = root.legal_moves().to_vec();
+    let mut completed: Vec<MoveAnalysis<ChessMove>> = Vec::new();
+    let mut stopped_by = None;
+    engine.keys.push(game.key);
+    for depth in 1..=MAX_DEPTH {
+        engine.meter.set_time_limit((depth > 1).then_some(deadline));
+        let mut values = Vec::with_capacity(moves.len());
+        for &mv in &moves {
+            let mut child = root.clone();
+            child.play_unchecked(mv);
+            let key = child_key(root, game.key, mv, &child);
+            let value = -engine.search(&child, key, depth - 1, 1, -INFINITY, INFINITY);
+            if engine.meter.is_stopped() {
+                break;
+            }
+            let mut line = vec![ChessMove(Some(mv))];
+            line.extend(
+                engine.pv[1][..engine.pv_length[1]]
+                    .iter()
+                    .map_while(|&mv| mv.map(|mv| ChessMove(Some(mv)))),
+            );
+            values.push((value, mv, line));
+        }
+        if let Some(cutoff) = engine.meter.stopped_by {
+            stopped_by = Some(cutoff);
+            break;
+        }
+        // Best first; the next iteration searches them in this order.
+        values.sort_by_key(|(value, _, _)| std::cmp::Reverse(*value));
+        moves = values.iter().map(|(_, mv, _)| *mv).collect();
+        completed = values
+            .into_iter()
+            .map(|(value, mv, line)| {
+                let (score, exact, plies_to_end) = judge(value);
+                MoveAnalysis {
+                    mv: ChessMove(Some(mv)),
+                    score,
+                    exact,
+                    plies_to_end,
+                    visits: None,
+                    pv: line,
+                }
+            })
+            .collect();
+        if started.elapsed() * 2 >= time_limit {
+            break;
+        }
+    }
+    Analysis {
+        moves: completed,
+        nodes: engine.nodes,
+        elapsed: started.elapsed(),
+        stopped_by,
+    }
+}

@@ -1,0 +1,436 @@
+//! Chess, with the rules of lichess's `shakmaty` crate: move generation, FEN, UCI and SAN are
+//! its, never ours. This file wraps its position behind the game contract and adds what a
+//! position alone does not know: the history that threefold repetition needs.
+//!
+//! White is X (it moves first) and Black is O. Boards are FEN; moves are written in UCI
+//! (`e2e4`, `e7e8q`, castling as the king's move `e1g1`) and read in UCI or SAN.
+
+mod engine;
+mod evaluation;
+mod fen;
+
+use std::fmt;
+use std::hash::{Hash, Hasher};
+use std::str::FromStr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use shakmaty::san::SanPlus;
+use shakmaty::uci::UciMove;
+use shakmaty::zobrist::Zobrist64;
+use shakmaty::{CastlingMode, Color, EnPassantMode, Position, Role};
+
+use crate::game::{
+    BoardError, Declaration, Evaluation, Game, Limits, MoveError, Notation, Outcome, Player,
+};
+use crate::search::{Analysis, Budget, SearchResult, Solve};
+
+pub use engine::DEFAULT_TIME_LIMIT_MS;
+
+/// A chess position and the keys of the positions before it that it could repeat.
+#[derive(Clone)]
+pub struct Chess {
+    position: shakmaty::Chess,
+    /// The Zobrist key of `position`, kept up to date move by move.
+    key: u64,
+    /// The positions since the last capture or pawn move, most recent first: only those can
+    /// repeat, since those moves cannot be undone. Shared between the positions of a game, so
+    /// that a move adds one link rather than copying the list.
+    history: Option<Arc<Link>>,
+}
+
+/// One earlier position of a game, and the one before it.
+struct Link {
+    key: u64,
+    previous: Option<Arc<Link>>,
+}
+
+/// A legal move in some position; the default is no move at all (an empty slot of the
+/// searches' tables).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct ChessMove(Option<shakmaty::Move>);
+
+impl ChessMove {
+    fn get(self) -> shakmaty::Move {
+        self.0.expect("a move the position generated")
+    }
+}
+
+/// The legal moves of a position.
+pub type ChessMoves = std::iter::Map<<shakmaty::MoveList as IntoIterator>::IntoIter, fn(shakmaty::Move) -> ChessMove>;
+
+/// How a game of chess ended, when the rules ended it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Ending {
+    Checkmate,
+    Stalemate,
+    InsufficientMaterial,
+    FiftyMoveRule,
+    ThreefoldRepetition,
+}
+
+impl Ending {
+    pub fn name(self) -> &'static str {
+        match self {
+            Ending::Checkmate => "checkmate",
+            Ending::Stalemate => "stalemate",
+            Ending::InsufficientMaterial => "insufficient_material",
+            Ending::FiftyMoveRule => "fifty_move_rule",
+            Ending::ThreefoldRepetition => "threefold_repetition",
+        }
+    }
+}
+
+/// The zobrist key of a position, with the en passant square counted only when a capture
+/// there is legal, as the repetition rule counts it.
+fn zobrist(position: &shakmaty::Chess) -> u64 {
+    position.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
+}
+
+fn player(color: Color) -> Player {
+    match color {
+        Color::White => Player::X,
+        Color::Black => Player::O,
+    }
+}
+
+impl Chess {
+    /// Wraps a shakmaty position, which has no history.
+    pub fn new(position: shakmaty::Chess) -> Chess {
+        Chess {
+            key: zobrist(&position),
+            position,
+            history: None,
+        }
+    }
+
+    /// The position as shakmaty sees it.
+    pub fn position(&self) -> &shakmaty::Chess {
+        &self.position
+    }
+
+    /// The Zobrist key of the board alone, as the engine keys its table.
+    pub fn zobrist(&self) -> u64 {
+        self.key
+    }
+
+    /// How many times this position occurred before, with the same side to move.
+    pub fn repetitions(&self) -> usize {
+        let mut count = 0;
+        let mut link = self.history.as_deref();
+        let mut parity = true;
+        while let Some(earlier) = link {
+            // Only every second position has the same side to move.
+            if !parity && earlier.key == self.key {
+                count += 1;
+            }
+            parity = !parity;
+            link = earlier.previous.as_deref();
+        }
+        count
+    }
+
+    /// Whether a rule other than mate ends the game here: checked before the moves are
+    /// generated, since it needs none of them.
+    fn drawn_by_rule(&self) -> Option<Ending> {
+        if self.position.is_insufficient_material() {
+            Some(Ending::InsufficientMaterial)
+        } else if self.position.halfmoves() >= 100 {
+            Some(Ending::FiftyMoveRule)
+        } else if self.history.is_some() && self.repetitions() >= 2 {
+            Some(Ending::ThreefoldRepetition)
+        } else {
+            None
+        }
+    }
+
+    /// How the game ended, if it did. Mate on the move that reaches the fiftieth move stands.
+    pub fn ending(&self) -> Option<Ending> {
+        if self.position.legal_moves().is_empty() {
+            Some(if self.position.is_check() {
+                Ending::Checkmate
+            } else {
+                Ending::Stalemate
+            })
+        } else {
+            self.drawn_by_rule()
+        }
+    }
+
+    /// The shakmaty move a notation names: UCI first, then SAN.
+    fn read(&self, text: &str) -> Result<shakmaty::Move, MoveError> {
+        let text = text.trim();
+        if let Ok(uci) = UciMove::from_ascii(text.as_bytes()) {
+            return uci.to_move(&self.position).map_err(|_| MoveError::Unreadable {
+                written: format!("{text:?}"),
+                expected: "it is not a legal move in this position",
+            });
+        }
+        let san = SanPlus::from_ascii(text.as_bytes()).map_err(|_| MoveError::Unreadable {
+            written: format!("{text:?}"),
+            expected: "a chess move is written in UCI (e2e4, e7e8q) or SAN (e4, Nf3, O-O, e8=Q)",
+        })?;
+        san.san.to_move(&self.position).map_err(|error| MoveError::Unreadable {
+            written: format!("{text:?}"),
+            expected: match error {
+                shakmaty::san::SanError::AmbiguousSan => {
+                    "it could be more than one legal move here: name the piece's file or rank"
+                }
+                shakmaty::san::SanError::IllegalSan => "it is not a legal move in this position",
+            },
+        })
+    }
+
+    /// The move in standard algebraic notation, with its check or mate sign.
+    pub fn san_of(&self, mv: ChessMove) -> String {
+        SanPlus::from_move(self.position.clone(), mv.get()).to_string()
+    }
+
+    /// The move in UCI.
+    pub fn uci_of(mv: ChessMove) -> String {
+        UciMove::from_move(mv.get(), CastlingMode::Standard).to_string()
+    }
+}
+
+impl PartialEq for Chess {
+    fn eq(&self, other: &Chess) -> bool {
+        let keys = |chess: &Chess| {
+            let mut keys = Vec::new();
+            let mut link = chess.history.as_deref();
+            while let Some(earlier) = link {
+                keys.push(earlier.key);
+                link = earlier.previous.as_deref();
+            }
+            keys
+        };
+        self.key == other.key && self.position == other.position && keys(self) == keys(other)
+    }
+}
+
+impl Eq for Chess {}
+
+impl Hash for Chess {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.key.hash(state);
+        self.position.halfmoves().hash(state);
+    }
+}
+
+impl Game for Chess {
+    type Move = ChessMove;
+    type Moves = ChessMoves;
+
+    const NAME: &'static str = "chess";
+    const DECLARATION: Declaration = Declaration {
+        title: "Chess",
+        sides: ["White", "Black"],
+        moves: "UCI, as \"e2e4\", \"e7e8q\" (a promotion) or \"e1g1\" (castling, the king's move); \
+                SAN is also read (\"e4\", \"Nf3\", \"O-O\", \"e8=Q\"). Answers give both.",
+        board: "FEN, as \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\" (the start, \
+                the default); the move clocks may be left out. The moves played from it carry \
+                the history that threefold repetition needs.",
+        rows_from_bottom: true,
+        default_algorithm: "engine",
+        // A default engine thinks for a second a move, and a game lasts dozens of moves.
+        tournament_games: 2,
+        limits: Limits {
+            // About 35 moves a ply: four plies are 1.5 million leaves, five would be 50 million.
+            full_width_depth: Some(4),
+            default_time_limit_ms: Some(DEFAULT_TIME_LIMIT_MS),
+            traps: false,
+            instant_exact_search: false,
+        },
+    };
+    const ROWS: usize = 8;
+    const COLUMNS: usize = 8;
+    /// The deepest any search looks: a chess game itself may last far longer.
+    const MAX_PLIES: usize = 128;
+    /// From square times 64 plus to square, plus 4096 times the promotion piece (1 knight to
+    /// 4 queen).
+    const MOVE_IDS: usize = 5 * 4096;
+    const REACHABLE_POSITIONS: Option<usize> = None;
+    const EVALUATIONS: &'static [Evaluation<Self>] = evaluation::EVALUATIONS;
+
+    fn start() -> Self {
+        Chess::new(shakmaty::Chess::default())
+    }
+
+    fn side_to_move(&self) -> Player {
+        player(self.position.turn())
+    }
+
+    fn legal_moves(&self) -> ChessMoves {
+        let moves = if self.drawn_by_rule().is_some() {
+            shakmaty::MoveList::new()
+        } else {
+            self.position.legal_moves()
+        };
+        moves.into_iter().map(|mv| ChessMove(Some(mv)))
+    }
+
+    fn play(&self, mv: ChessMove) -> Self {
+        let mv = mv.get();
+        let mut position = self.position.clone();
+        position.play_unchecked(mv);
+        let key = self
+            .position
+            .update_zobrist_hash(Zobrist64(self.key), mv, EnPassantMode::Legal)
+            .map_or_else(|| zobrist(&position), |key| key.0);
+        // A capture or a pawn move starts the clock again, and nothing before it can repeat.
+        let history = (position.halfmoves() > 0).then(|| {
+            Arc::new(Link {
+                key: self.key,
+                previous: self.history.clone(),
+            })
+        });
+        Chess {
+            position,
+            key,
+            history,
+        }
+    }
+
+    fn outcome(&self) -> Outcome {
+        match self.ending() {
+            None => Outcome::InProgress,
+            Some(Ending::Checkmate) => Outcome::Won(player(!self.position.turn())),
+            Some(_) => Outcome::Draw,
+        }
+    }
+
+    fn ending(&self) -> Option<&'static str> {
+        Chess::ending(self).map(Ending::name)
+    }
+
+    fn move_id(mv: ChessMove) -> u16 {
+        let mv = mv.get();
+        let uci = UciMove::from_move(mv, CastlingMode::Standard);
+        let (from, to, promotion) = match uci {
+            UciMove::Normal {
+                from,
+                to,
+                promotion,
+            } => (from, to, promotion),
+            UciMove::Put { to, .. } => (to, to, None),
+            UciMove::Null => (shakmaty::Square::A1, shakmaty::Square::A1, None),
+        };
+        let promotion = match promotion {
+            None | Some(Role::Pawn) | Some(Role::King) => 0,
+            Some(Role::Knight) => 1,
+            Some(Role::Bishop) => 2,
+            Some(Role::Rook) => 3,
+            Some(Role::Queen) => 4,
+        };
+        (promotion * 4096 + usize::from(from) * 64 + usize::from(to)) as u16
+    }
+
+    fn parse_move(&self, index: usize) -> Result<ChessMove, MoveError> {
+        if self.outcome().is_over() {
+            return Err(MoveError::GameOver);
+        }
+        self.legal_moves()
+            .find(|&mv| usize::from(Self::move_id(mv)) == index)
+            .ok_or(MoveError::Illegal {
+                index,
+                reason: "no legal move has this id (from * 64 + to, plus 4096 times the \
+                         promotion piece): write chess moves in UCI or SAN",
+            })
+    }
+
+    fn notation(&self, mv: ChessMove) -> Notation {
+        Notation::Text(Chess::uci_of(mv))
+    }
+
+    fn read_move(&self, written: &Notation) -> Result<ChessMove, MoveError> {
+        if self.ending().is_some() {
+            return Err(MoveError::GameOver);
+        }
+        match written {
+            Notation::Text(text) => self.read(text).map(|mv| ChessMove(Some(mv))),
+            Notation::Number(_) => Err(MoveError::Unreadable {
+                written: written.to_string(),
+                expected: "a chess move is written in UCI (e2e4, e7e8q) or SAN (e4, Nf3, O-O)",
+            }),
+        }
+    }
+
+    fn san(&self, mv: ChessMove) -> Option<String> {
+        Some(self.san_of(mv))
+    }
+
+    fn centipawns(score: f64) -> Option<i32> {
+        Some(evaluation::centipawns(score))
+    }
+
+    /// The square the piece goes to (the king's, for castling), rows counted from White's side.
+    fn move_cell(&self, mv: ChessMove) -> (usize, usize) {
+        let square = match UciMove::from_move(mv.get(), CastlingMode::Standard) {
+            UciMove::Normal { to, .. } | UciMove::Put { to, .. } => to,
+            UciMove::Null => shakmaty::Square::A1,
+        };
+        (usize::from(square.rank()), usize::from(square.file()))
+    }
+
+    fn move_origin(&self, mv: ChessMove) -> Option<(usize, usize)> {
+        mv.get()
+            .from()
+            .map(|square| (usize::from(square.rank()), usize::from(square.file())))
+    }
+
+    /// Plies since the start of a game, from the FEN's move number.
+    fn ply(&self) -> usize {
+        let moves = self.position.fullmoves().get() as usize;
+        2 * (moves - 1) + usize::from(self.position.turn() == Color::Black)
+    }
+
+    fn plies_left(&self) -> usize {
+        Self::MAX_PLIES
+    }
+
+    fn key(&self) -> u64 {
+        self.key
+    }
+
+    fn move_priority(&self, mv: ChessMove) -> i32 {
+        evaluation::move_priority(mv.get())
+    }
+}
+
+impl Solve for Chess {
+    fn engine(&self, time_limit: Option<Duration>, budget: &Budget) -> SearchResult<ChessMove> {
+        engine::search(self, time_limit, budget)
+    }
+
+    fn engine_analysis(
+        &self,
+        time_limit: Option<Duration>,
+        budget: &Budget,
+    ) -> Analysis<ChessMove> {
+        engine::analyze(self, time_limit, budget)
+    }
+}
+
+impl FromStr for Chess {
+    type Err = BoardError;
+
+    fn from_str(text: &str) -> Result<Self, BoardError> {
+        fen::read(text).map(Chess::new)
+    }
+}
+
+/// The FEN.
+impl fmt::Display for Chess {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let fen = shakmaty::fen::Fen::from_position(&self.position, EnPassantMode::Legal);
+        write!(f, "{fen}")
+    }
+}
+
+impl fmt::Debug for Chess {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Chess({self})")
+    }
+}
+
+#[cfg(test)]
+mod tests;
