@@ -176,3 +176,76 @@ fn the_tutorials_alphabeta_plays_material_at_depth_three() {
     let result = search::search(&hanging, &strategy, 0).unwrap();
     assert_eq!(Chess::uci_of(result.best_move), "f3h4");
 }
+
+/// The engine's move and line are legal in positions from random games: each game's last
+/// position, and every position on the way with an en passant capture or a promotion to hand
+/// (and castling, which is common). Many searches are stopped after a few nodes: the engine
+/// still answers with a legal move.
+#[test]
+fn the_engine_plays_only_legal_moves_in_random_positions() {
+    use rand::{RngExt, SeedableRng};
+    let special = [
+        shakmaty::Move::is_castle as fn(shakmaty::Move) -> bool,
+        shakmaty::Move::is_en_passant,
+        shakmaty::Move::is_promotion,
+    ];
+    let mut seen = [0; 3];
+    let mut searched = 0;
+    for seed in 0..200 {
+        let mut rng = crate::search::SearchRng::seed_from_u64(seed);
+        let plies = rng.random_range(1..240);
+        let mut game = Chess::start();
+        for ply in 0..plies {
+            let legal: Vec<ChessMove> = game.legal_moves().collect();
+            if legal.is_empty() {
+                break;
+            }
+            let features: Vec<bool> = special
+                .iter()
+                .map(|feature| legal.iter().any(|mv| feature(mv.get())))
+                .collect();
+            if ply + 1 == plies || features[1] || features[2] {
+                for (count, &present) in seen.iter_mut().zip(&features) {
+                    *count += usize::from(present);
+                }
+                let budget = Budget {
+                    max_nodes: Some(1 + searched * 7 % 3000),
+                    ..Budget::default()
+                };
+                searched += 1;
+                let result = game.engine(Some(Duration::from_millis(20)), &budget);
+                assert!(legal.contains(&result.best_move), "{game}: {result:?}");
+                let mut line = game.clone();
+                for &mv in &result.pv {
+                    assert!(line.legal_moves().any(|legal| legal == mv), "{game}: {result:?}");
+                    line = line.play(mv);
+                }
+            }
+            game = game.play(legal[rng.random_range(0..legal.len())]);
+        }
+    }
+    assert!(seen.iter().all(|&count| count > 0), "castling, en passant, promotion: {seen:?}");
+}
+
+/// In every position of random games where a move mates, the engine plays one and says
+/// `mate: 1`, however little time it has.
+#[test]
+fn the_engine_never_misses_a_mate_in_one() {
+    use rand::{RngExt, SeedableRng};
+    let mut found = 0;
+    for seed in 0..300 {
+        let mut rng = crate::search::SearchRng::seed_from_u64(seed);
+        let mut game = Chess::start();
+        while !game.outcome().is_over() {
+            let legal: Vec<ChessMove> = game.legal_moves().collect();
+            if legal.iter().any(|&mv| Game::ending(&game.play(mv)) == Some("checkmate")) {
+                found += 1;
+                let result = game.engine(Some(Duration::from_millis(1)), &Budget::unlimited());
+                assert_eq!(Game::ending(&game.play(result.best_move)), Some("checkmate"), "{game}");
+                assert_eq!((result.exact, result.plies_to_end), (true, Some(1)), "{game}");
+            }
+            game = game.play(legal[rng.random_range(0..legal.len())]);
+        }
+    }
+    assert!(found >= 50, "only {found} positions with a mate in one");
+}
