@@ -17,8 +17,16 @@ use sente::search::{AlphaBetaParams, Budget, Solve, Strategy, Tiebreak, search};
 
 /// Positions and depths whose perft takes a few hundred milliseconds.
 const PERFT: [(&str, &str, u32); 3] = [
-    ("start", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 5),
-    ("kiwipete", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 4),
+    (
+        "start",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        5,
+    ),
+    (
+        "kiwipete",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        4,
+    ),
     ("endgame", "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 6),
 ];
 
@@ -95,14 +103,13 @@ fn benches(c: &mut Criterion) {
     let (name, fen, _) = PERFT[0];
     let game: Chess = fen.parse().unwrap();
     let position = game.position().clone();
-    group.bench_function(format!("perft {name} 4 contract"), |b| b.iter(|| perft(black_box(&game), 4)));
+    group.bench_function(format!("perft {name} 4 contract"), |b| {
+        b.iter(|| perft(black_box(&game), 4))
+    });
     group.bench_function(format!("perft {name} 4 shakmaty"), |b| {
         b.iter(|| shakmaty::perft(black_box(&position), 4))
     });
-    let tutorial = Strategy::AlphaBeta(
-        AlphaBetaParams::textbook(Some(3)),
-        Tiebreak::First,
-    );
+    let tutorial = Strategy::AlphaBeta(AlphaBetaParams::textbook(Some(3)), Tiebreak::First);
     group.bench_function("tutorial alphabeta depth 3 from the start", |b| {
         b.iter(|| search(black_box(&game), &tutorial, 0))
     });

@@ -2219,16 +2219,26 @@ async fn chess_is_served_by_every_endpoint() {
         body["game"] = json!("chess");
         body
     };
-    let answer: Value = post(&url, "/move", chess(json!({"moves": [], "time_limit_ms": 200})))
-        .await
-        .json()
-        .await
-        .unwrap();
+    let answer: Value = post(
+        &url,
+        "/move",
+        chess(json!({"moves": [], "time_limit_ms": 200})),
+    )
+    .await
+    .json()
+    .await
+    .unwrap();
     assert_eq!(answer["algorithm"], "engine", "chess's default: {answer}");
     assert!(answer["move"].as_str().unwrap().len() == 4, "{answer}");
-    assert!(answer["san"].is_string() && answer["cp"].is_i64(), "{answer}");
+    assert!(
+        answer["san"].is_string() && answer["cp"].is_i64(),
+        "{answer}"
+    );
     assert!(answer["depth"].as_u64().unwrap() >= 1, "{answer}");
-    assert_eq!(answer["pv"].as_array().unwrap().len(), answer["pv_san"].as_array().unwrap().len());
+    assert_eq!(
+        answer["pv"].as_array().unwrap().len(),
+        answer["pv_san"].as_array().unwrap().len()
+    );
     assert_eq!(answer["side_to_move"], "O");
     assert_eq!(answer["legal_moves"].as_array().unwrap().len(), 20);
 
@@ -2253,8 +2263,20 @@ async fn chess_is_served_by_every_endpoint() {
     .await
     .unwrap();
     assert_eq!(
-        (&mated["move"], &mated["san"], &mated["mate"], &mated["status"], &mated["ending"]),
-        (&json!("d8h4"), &json!("Qh4#"), &json!(1), &json!("o_won"), &json!("checkmate"))
+        (
+            &mated["move"],
+            &mated["san"],
+            &mated["mate"],
+            &mated["status"],
+            &mated["ending"]
+        ),
+        (
+            &json!("d8h4"),
+            &json!("Qh4#"),
+            &json!(1),
+            &json!("o_won"),
+            &json!("checkmate")
+        )
     );
 
     // The tutorial's alphabeta, depth 3 over material, by name.
@@ -2267,7 +2289,10 @@ async fn chess_is_served_by_every_endpoint() {
     .json()
     .await
     .unwrap();
-    assert_eq!((tutorial["cp"].as_i64(), tutorial["exact"].as_bool()), (Some(0), Some(false)));
+    assert_eq!(
+        (tutorial["cp"].as_i64(), tutorial["exact"].as_bool()),
+        (Some(0), Some(false))
+    );
     assert!(tutorial["nodes"].as_u64().unwrap() > 20);
 
     let analysis: Value = post(
@@ -2282,8 +2307,15 @@ async fn chess_is_served_by_every_endpoint() {
     let moves = analysis["moves"].as_array().unwrap();
     assert_eq!(moves.len(), 29, "{analysis}");
     let cps: Vec<i64> = moves.iter().map(|m| m["cp"].as_i64().unwrap()).collect();
-    assert!(cps.windows(2).all(|pair| pair[0] >= pair[1]), "best first: {cps:?}");
-    assert!(moves.iter().all(|m| m["pv"][0] == m["move"] && m["pv_san"][0] == m["san"]));
+    assert!(
+        cps.windows(2).all(|pair| pair[0] >= pair[1]),
+        "best first: {cps:?}"
+    );
+    assert!(
+        moves
+            .iter()
+            .all(|m| m["pv"][0] == m["move"] && m["pv_san"][0] == m["san"])
+    );
 
     let position: Value = post(&url, "/position", chess(json!({"moves": ["e4"]})))
         .await
@@ -2297,7 +2329,10 @@ async fn chess_is_served_by_every_endpoint() {
         .iter()
         .find(|m| m["move"] == "g8f6")
         .unwrap();
-    assert_eq!(knight, &json!({"move": "g8f6", "san": "Nf6", "row": 5, "col": 5, "from": {"row": 7, "col": 6}}));
+    assert_eq!(
+        knight,
+        &json!({"move": "g8f6", "san": "Nf6", "row": 5, "col": 5, "from": {"row": 7, "col": 6}})
+    );
 
     let tournament: Value = post(
         &url,
@@ -2314,7 +2349,11 @@ async fn chess_is_served_by_every_endpoint() {
     .await
     .unwrap();
     assert_eq!(
-        (&tournament["games"], &tournament["openings"], &tournament["max_plies"]),
+        (
+            &tournament["games"],
+            &tournament["openings"],
+            &tournament["max_plies"]
+        ),
         (&json!(4), &json!(2), &json!(30)),
         "{tournament}"
     );
@@ -2327,27 +2366,99 @@ async fn bad_fens_and_moves_are_problems() {
     let url = start().await;
     let start_fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
     let cases: Vec<(Value, &str, &str)> = vec![
-        (json!({"board": "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w"}), "board", "missing"),
-        (json!({"board": "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1"}), "board", "7 ranks"),
-        (json!({"board": "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNZ w KQkq - 0 1"}), "board", "'Z'"),
-        (json!({"board": "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1"}), "board", "side to move"),
-        (json!({"board": "rnbq1bnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQ - 0 1"}), "board", "one king"),
-        (json!({"board": "rnbqkbnP/pppppppp/8/8/8/8/PPPPPPP1/RNBQKBNR w KQq - 0 1"}), "board", "first or last rank"),
-        (json!({"board": "4k3/8/8/8/8/4R3/8/4K3 w - - 0 1"}), "board", "not to move is in check"),
-        (json!({"board": "4k3/8/8/8/8/8/8/4K2R w KQ - 0 1"}), "board", "castling right"),
-        (json!({"board": "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e3 0 1"}), "board", "en passant"),
-        (json!({"board": "x".repeat(500)}), "board", "at most 100 characters"),
+        (
+            json!({"board": "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w"}),
+            "board",
+            "missing",
+        ),
+        (
+            json!({"board": "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1"}),
+            "board",
+            "7 ranks",
+        ),
+        (
+            json!({"board": "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNZ w KQkq - 0 1"}),
+            "board",
+            "'Z'",
+        ),
+        (
+            json!({"board": "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1"}),
+            "board",
+            "side to move",
+        ),
+        (
+            json!({"board": "rnbq1bnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQ - 0 1"}),
+            "board",
+            "one king",
+        ),
+        (
+            json!({"board": "rnbqkbnP/pppppppp/8/8/8/8/PPPPPPP1/RNBQKBNR w KQq - 0 1"}),
+            "board",
+            "first or last rank",
+        ),
+        (
+            json!({"board": "4k3/8/8/8/8/4R3/8/4K3 w - - 0 1"}),
+            "board",
+            "not to move is in check",
+        ),
+        (
+            json!({"board": "4k3/8/8/8/8/8/8/4K2R w KQ - 0 1"}),
+            "board",
+            "castling right",
+        ),
+        (
+            json!({"board": "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e3 0 1"}),
+            "board",
+            "en passant",
+        ),
+        (
+            json!({"board": "x".repeat(500)}),
+            "board",
+            "at most 100 characters",
+        ),
         (json!({"moves": ["e2e4", "e2e4"]}), "moves[1]", "\"e2e4\""),
-        (json!({"moves": ["e4", "Ke2", "Ke7"]}), "moves[1]", "\"Ke2\""),
+        (
+            json!({"moves": ["e4", "Ke2", "Ke7"]}),
+            "moves[1]",
+            "\"Ke2\"",
+        ),
         (json!({"moves": [796]}), "moves[0]", "UCI"),
         (json!({"moves": ["castle"]}), "moves[0]", "SAN"),
-        (json!({"board": "4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1", "moves": ["Nd2"]}), "moves[0]", "more than one"),
-        (json!({"moves": ["f3", "e5", "g4", "Qh4#", "e4"]}), "moves[4]", "over"),
-        (json!({"board": "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3"}), "board", "checkmate: Black has won"),
-        (json!({"board": "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"}), "board", "drawn by stalemate"),
-        (json!({"board": start_fen, "algorithm": "minimax"}), "depth", "needs a depth"),
-        (json!({"board": start_fen, "algorithm": "alphabeta", "evaluation": "nnue"}), "evaluation", "material"),
-        (json!({"board": start_fen, "algorithm": "engine", "depth": 3}), "depth", "engine"),
+        (
+            json!({"board": "4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1", "moves": ["Nd2"]}),
+            "moves[0]",
+            "more than one",
+        ),
+        (
+            json!({"moves": ["f3", "e5", "g4", "Qh4#", "e4"]}),
+            "moves[4]",
+            "over",
+        ),
+        (
+            json!({"board": "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3"}),
+            "board",
+            "checkmate: Black has won",
+        ),
+        (
+            json!({"board": "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"}),
+            "board",
+            "drawn by stalemate",
+        ),
+        (
+            json!({"board": start_fen, "algorithm": "minimax"}),
+            "depth",
+            "needs a depth",
+        ),
+        (
+            json!({"board": start_fen, "algorithm": "alphabeta", "evaluation": "nnue"}),
+            "evaluation",
+            "material",
+        ),
+        (
+            json!({"board": start_fen, "algorithm": "engine", "depth": 3}),
+            "depth",
+            "engine",
+        ),
     ];
     assert!(cases.len() >= 20);
     for (body, field, expected) in cases {
@@ -2356,7 +2467,10 @@ async fn bad_fens_and_moves_are_problems() {
         let problem = problem(&url, "/move", body.clone(), 422).await;
         assert_eq!(problem["field"], field, "{body}: {problem}");
         let detail = problem["detail"].as_str().unwrap();
-        assert!(detail.contains(expected), "{body}: {detail:?} lacks {expected:?}");
+        assert!(
+            detail.contains(expected),
+            "{body}: {detail:?} lacks {expected:?}"
+        );
     }
     let opening = problem(
         &url,

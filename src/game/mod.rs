@@ -96,6 +96,12 @@ pub trait Game:
     /// The legal moves; none once the game is over.
     fn legal_moves(&self) -> Self::Moves;
 
+    /// The number of legal moves: [`Game::legal_moves`]' length, which a game may count
+    /// without building the iterator.
+    fn count_moves(&self) -> usize {
+        self.legal_moves().len()
+    }
+
     /// The position after `mv`, which must be one of [`Game::legal_moves`].
     fn play(&self, mv: Self::Move) -> Self;
 

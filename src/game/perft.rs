@@ -11,7 +11,7 @@ use super::Game;
 pub fn perft<G: Game>(game: &G, depth: u32) -> u64 {
     match depth {
         0 => 1,
-        1 => game.legal_moves().len() as u64,
+        1 => game.count_moves() as u64,
         _ => game
             .legal_moves()
             .map(|mv| perft(&game.play(mv), depth - 1))

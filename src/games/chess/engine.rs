@@ -16,8 +16,7 @@
 
 use std::time::{Duration, Instant};
 
-use shakmaty::zobrist::Zobrist64;
-use shakmaty::{EnPassantMode, Move, Position, Role};
+use shakmaty::{Move, Position, Role};
 
 use super::evaluation::{self, winning_chances};
 use super::{Chess, ChessMove};
@@ -66,13 +65,6 @@ struct Engine {
     pv_length: [usize; MAX_PLY + 2],
     nodes: u64,
     meter: Meter,
-}
-
-/// The key of `position` after `mv` from `before` (whose key is `key`).
-fn child_key(before: &shakmaty::Chess, key: u64, mv: Move, after: &shakmaty::Chess) -> u64 {
-    before
-        .update_zobrist_hash(Zobrist64(key), mv, EnPassantMode::Legal)
-        .map_or_else(|| super::zobrist(after), |key| key.0)
 }
 
 /// Mate scores are stored relative to the node, not the root, so that an entry reached at a
@@ -239,7 +231,7 @@ impl Engine {
         for (index, &mv) in moves.iter().enumerate() {
             let mut child = position.clone();
             child.play_unchecked(mv);
-            let child_key = child_key(position, key, mv, &child);
+            let child_key = super::key::after(position, key, mv, &child);
             let value = if index == 0 {
                 -self.search(&child, child_key, depth - 1, ply + 1, -beta, -alpha)
             } else {
@@ -442,7 +434,7 @@ pub(super) fn analyze(
         for &mv in &moves {
             let mut child = root.clone();
             child.play_unchecked(mv);
-            let key = child_key(root, game.key, mv, &child);
+            let key = super::key::after(root, game.key, mv, &child);
             let value = -engine.search(&child, key, depth - 1, 1, -INFINITY, INFINITY);
             if engine.meter.is_stopped() {
                 break;

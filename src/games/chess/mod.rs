@@ -8,6 +8,7 @@
 mod engine;
 mod evaluation;
 mod fen;
+mod key;
 
 use std::fmt;
 use std::hash::{Hash, Hasher};
@@ -17,7 +18,6 @@ use std::time::Duration;
 
 use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
-use shakmaty::zobrist::Zobrist64;
 use shakmaty::{CastlingMode, Color, EnPassantMode, Position, Role};
 
 use crate::game::{
@@ -57,7 +57,8 @@ impl ChessMove {
 }
 
 /// The legal moves of a position.
-pub type ChessMoves = std::iter::Map<<shakmaty::MoveList as IntoIterator>::IntoIter, fn(shakmaty::Move) -> ChessMove>;
+pub type ChessMoves =
+    std::iter::Map<<shakmaty::MoveList as IntoIterator>::IntoIter, fn(shakmaty::Move) -> ChessMove>;
 
 /// How a game of chess ended, when the rules ended it.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -81,12 +82,6 @@ impl Ending {
     }
 }
 
-/// The zobrist key of a position, with the en passant square counted only when a capture
-/// there is legal, as the repetition rule counts it.
-fn zobrist(position: &shakmaty::Chess) -> u64 {
-    position.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
-}
-
 fn player(color: Color) -> Player {
     match color {
         Color::White => Player::X,
@@ -98,7 +93,7 @@ impl Chess {
     /// Wraps a shakmaty position, which has no history.
     pub fn new(position: shakmaty::Chess) -> Chess {
         Chess {
-            key: zobrist(&position),
+            key: key::of(&position),
             position,
             history: None,
         }
@@ -131,13 +126,20 @@ impl Chess {
     }
 
     /// Whether a rule other than mate ends the game here: checked before the moves are
-    /// generated, since it needs none of them.
+    /// generated, since it needs none of them. Each test starts with what is cheapest and
+    /// almost always settles it: a pawn, rook or queen on the board means mate is possible,
+    /// and a third occurrence needs eight reversible plies since the last capture or pawn move
+    /// (out and back is four plies for each side's piece).
     fn drawn_by_rule(&self) -> Option<Ending> {
-        if self.position.is_insufficient_material() {
+        let board = self.position.board();
+        let halfmoves = self.position.halfmoves();
+        if (board.pawns() | board.rooks_and_queens()).is_empty()
+            && self.position.is_insufficient_material()
+        {
             Some(Ending::InsufficientMaterial)
-        } else if self.position.halfmoves() >= 100 {
+        } else if halfmoves >= 100 {
             Some(Ending::FiftyMoveRule)
-        } else if self.history.is_some() && self.repetitions() >= 2 {
+        } else if halfmoves >= 8 && self.repetitions() >= 2 {
             Some(Ending::ThreefoldRepetition)
         } else {
             None
@@ -268,26 +270,33 @@ impl Game for Chess {
         moves.into_iter().map(|mv| ChessMove(Some(mv)))
     }
 
+    fn count_moves(&self) -> usize {
+        if self.drawn_by_rule().is_some() {
+            0
+        } else {
+            self.position.legal_moves().len()
+        }
+    }
+
+    #[inline]
     fn play(&self, mv: ChessMove) -> Self {
         let mv = mv.get();
-        let mut position = self.position.clone();
-        position.play_unchecked(mv);
-        let key = self
-            .position
-            .update_zobrist_hash(Zobrist64(self.key), mv, EnPassantMode::Legal)
-            .map_or_else(|| zobrist(&position), |key| key.0);
+        // Built in place and then moved by the move: a position is copied once.
+        let mut next = Chess {
+            position: self.position.clone(),
+            key: 0,
+            history: None,
+        };
+        next.position.play_unchecked(mv);
+        next.key = key::after(&self.position, self.key, mv, &next.position);
         // A capture or a pawn move starts the clock again, and nothing before it can repeat.
-        let history = (position.halfmoves() > 0).then(|| {
-            Arc::new(Link {
+        if next.position.halfmoves() > 0 {
+            next.history = Some(Arc::new(Link {
                 key: self.key,
                 previous: self.history.clone(),
-            })
-        });
-        Chess {
-            position,
-            key,
-            history,
+            }));
         }
+        next
     }
 
     fn outcome(&self) -> Outcome {

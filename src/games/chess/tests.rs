@@ -249,3 +249,19 @@ fn the_engine_never_misses_a_mate_in_one() {
     }
     assert!(found >= 50, "only {found} positions with a mate in one");
 }
+
+/// The key kept move by move is the key computed from scratch, in random games (with castling,
+/// en passant, promotions and captures of unmoved rooks among their moves).
+#[test]
+fn keys_kept_move_by_move_are_keys_from_scratch() {
+    use rand::{RngExt, SeedableRng};
+    for seed in 0..200 {
+        let mut rng = crate::search::SearchRng::seed_from_u64(seed);
+        let mut game = Chess::start();
+        while !game.outcome().is_over() {
+            assert_eq!(game.key, key::of(game.position()), "{game}");
+            let legal: Vec<ChessMove> = game.legal_moves().collect();
+            game = game.play(legal[rng.random_range(0..legal.len())]);
+        }
+    }
+}
