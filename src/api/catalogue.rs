@@ -18,8 +18,10 @@ pub struct GameInfo {
     pub sides: [&'static str; 2],
     pub rows: usize,
     pub columns: usize,
-    /// Whether an answer's `row` counts from the bottom (where discs fall).
+    /// Whether an answer's `row` counts from the bottom (where discs fall, or White sits).
     pub rows_from_bottom: bool,
+    /// Whether pieces move from square to square (chess): legal moves then say where from.
+    pub pieces: bool,
     /// How a move is numbered.
     pub moves: &'static str,
     /// How a board is written.
@@ -71,6 +73,7 @@ pub fn games() -> Vec<GameInfo> {
                 rows: G::ROWS,
                 columns: G::COLUMNS,
                 rows_from_bottom: declaration.rows_from_bottom,
+                pieces: declaration.pieces,
                 moves: declaration.moves,
                 board: declaration.board,
                 start: G::start().to_string(),

@@ -48,6 +48,9 @@ pub struct PositionResponse {
     pub game: &'static str,
     /// The board in text form.
     pub board: String,
+    /// What stands on each cell, rows as the board shows them (top row first): so that a front
+    /// end can draw any game's board without reading its text form.
+    pub cells: Vec<Vec<Option<Occupant>>>,
     pub status: Status,
     /// The rule that ended the game, for games that end in more than one way.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -77,6 +80,14 @@ pub struct LegalMove {
     pub from: Option<Cell>,
 }
 
+/// What stands on a cell: whose it is, and what (`X` or `O` for stones, the piece's letter
+/// where pieces move).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Occupant {
+    pub side: Player,
+    pub piece: char,
+}
+
 /// A cell of the board.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Cell {
@@ -90,6 +101,21 @@ pub(super) fn describe<G: Game>(game: &G) -> PositionResponse {
     PositionResponse {
         game: G::NAME,
         board: game.to_string(),
+        cells: (0..G::ROWS)
+            .map(|top| {
+                let row = if G::DECLARATION.rows_from_bottom {
+                    G::ROWS - 1 - top
+                } else {
+                    top
+                };
+                (0..G::COLUMNS)
+                    .map(|col| {
+                        game.cell(row, col)
+                            .map(|(side, piece)| Occupant { side, piece })
+                    })
+                    .collect()
+            })
+            .collect(),
         status: game.outcome().into(),
         ending: game.ending(),
         side_to_move: (!over).then(|| game.side_to_move()),

@@ -152,6 +152,25 @@ pub trait Game:
         Self::MAX_PLIES - self.ply()
     }
 
+    /// What stands on a cell (rows counted as [`Game::move_cell`] counts them): the side it
+    /// belongs to and a letter for it, `X` or `O` for stones and discs, the piece's letter for
+    /// games with pieces (chess's `K`, `Q`, `R`, `B`, `N`, `P`). By default read from the
+    /// board's text form, rows of X, O and empty cells top row first.
+    fn cell(&self, row: usize, col: usize) -> Option<(Player, char)> {
+        let row = if Self::DECLARATION.rows_from_bottom {
+            Self::ROWS - 1 - row
+        } else {
+            row
+        };
+        let text = self.to_string();
+        let cell = text.split('/').nth(row)?.chars().nth(col)?;
+        match cell {
+            'X' => Some((Player::X, 'X')),
+            'O' => Some((Player::O, 'O')),
+            _ => None,
+        }
+    }
+
     /// The square a move starts from, for games whose pieces move (as [`Game::move_cell`]
     /// numbers cells); `None` for games that fill cells.
     fn move_origin(&self, mv: Self::Move) -> Option<(usize, usize)> {
@@ -243,8 +262,12 @@ pub struct Declaration {
     pub moves: &'static str,
     /// How a board is written.
     pub board: &'static str,
-    /// Whether rows are counted from the bottom (where discs fall), not from the top.
+    /// Whether rows are counted from the bottom (where discs fall, or White sits), not from
+    /// the top.
     pub rows_from_bottom: bool,
+    /// Whether pieces move from square to square (chess), rather than stones or discs being
+    /// placed: a move then has a square it starts from ([`Game::move_origin`]).
+    pub pieces: bool,
     /// The algorithm that plays when a request names none: the game's strongest quick player.
     pub default_algorithm: &'static str,
     /// Games a tournament plays when its request does not say: as many as the default players

@@ -10,8 +10,9 @@
 // status says why, the board stays playable); sets up a position from its moves; analyses a
 // position and checks a score is shown on every empty cell, green or red only when proven; runs
 // a small tournament and checks the chart appears and is cleared by a later error; checks on a
-// phone-sized screen that nothing overflows; and checks every request the page made went to the
-// service itself. Screenshots go to SCREENSHOT_DIR.
+// phone-sized screen that nothing overflows; plays chess (a move by clicks, the engine's reply
+// in SAN with its depth and score, a promotion chosen from a position set up by FEN, a bad FEN
+// refused); and checks every request the page made went to the service itself. Screenshots go to SCREENSHOT_DIR.
 
 import { chromium } from "playwright-core";
 import { mkdirSync } from "node:fs";
@@ -198,10 +199,61 @@ try {
   console.log(`gomoku: ${await page.locator("#move-list").textContent()}`);
   await page.screenshot({ path: `${shots}/playground-gomoku.png`, fullPage: true });
 
+  // Chess, drawn by the page from POST /position: the engine is the default opponent; a pawn
+  // is moved by clicking it and then its square, the engine answers, the move list is in SAN
+  // and the engine's line, depth and centipawns are shown.
+  await page.selectOption("#game", "chess");
+  await page.waitForFunction(() => document.querySelectorAll("#board .cell").length === 64
+    && document.querySelector('#board [data-square="e2"]').textContent === "♙");
+  assert.equal(await page.locator("#algorithm").inputValue(), "engine", "chess's default opponent");
+  await boardFits(page, "chess at 1280 x 900");
+  await page.evaluate(() => { document.getElementById("settings").open = true; });
+  await page.fill("#knob-time_limit_ms", "100");
+  await page.locator('#board [data-square="e2"]').click();
+  assert.equal(await page.locator("#board .cell.target").count(), 2, "e2 goes to e3 or e4");
+  await page.locator('#board [data-square="e4"]').click();
+  await page.waitForFunction(() => document.querySelectorAll("#move-list li").length === 2, null, { timeout: 15000 });
+  assert.equal(await page.locator("#move-list li").first().textContent(), "1.e4");
+  const answer = await page.locator("#move-list li").nth(1).textContent();
+  assert.match(answer, /^1\.\.\.([NBRQK]?[a-h]?[1-8]?x?[a-h][1-8]|O-O)[+#]?$/, `Black's reply in SAN: ${answer}`);
+  for (const field of ["depth", "nodes", "pv"]) {
+    assert.ok((await page.locator(`#engine-info dd[data-field="${field}"]`).textContent()).length > 0, field);
+  }
+  assert.match(await page.locator('#engine-info dd[data-field="score"]').textContent(), /cp -?\d+|mate/);
+  await page.screenshot({ path: `${shots}/playground-chess.png`, fullPage: true });
+
+  // A promotion from a position set up by FEN: the player picks the piece, and a knight
+  // (not the queen a page might assume) is what lands.
+  await page.evaluate(() => { document.getElementById("setup").open = true; });
+  await page.fill("#setup-board", "8/4P2p/8/8/8/8/k7/4K3 w - - 0 1");
+  await page.fill("#position", "");
+  await page.click("#load-position");
+  await page.waitForFunction(() => document.querySelector('#board [data-square="e7"]').textContent === "♙");
+  await page.locator('#board [data-square="e7"]').click();
+  await page.locator('#board [data-square="e8"]').click();
+  await page.waitForSelector("#promotion:not([hidden])");
+  assert.equal(await page.locator("#promotion button").count(), 4, "queen, rook, bishop, knight");
+  await page.locator('#promotion button[data-promotion="n"]').click();
+  await page.waitForFunction(() => document.querySelectorAll("#move-list li").length === 2, null, { timeout: 15000 });
+  assert.equal(await page.locator("#move-list li").first().textContent(), "1.e8=N");
+  assert.equal(await page.locator('#board [data-square="e8"]').textContent(), "♘");
+  console.log(`chess: ${await page.locator("#move-list").textContent()}`);
+
+  // A bad FEN is refused with what is wrong, and the game stays as it was.
+  await page.fill("#setup-board", "8/8/8/8/8/8/8/8 w - - 0 1");
+  await page.click("#load-position");
+  await page.waitForFunction(() => document.getElementById("play-error").textContent.includes("board"));
+  assert.match(await page.locator("#play-error").textContent(), /empty/);
+  assert.equal(await page.locator("#move-list li").count(), 2, "a refused board changes nothing");
+
   assert.deepEqual(foreign, [], "every request goes to the service itself");
   assert.deepEqual(consoleErrors.filter(text => !text.includes("422")), [], "no script errors");
 } catch (error) {
   failures.push(error);
+  // What the page showed when the test failed, to read in the CI's artifacts.
+  for (const open of browser.contexts().flatMap(context => context.pages())) {
+    await open.screenshot({ path: `${shots}/playground-failure.png`, fullPage: true }).catch(() => {});
+  }
 } finally {
   await browser.close();
 }

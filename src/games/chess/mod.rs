@@ -232,6 +232,7 @@ impl Game for Chess {
                 the default); the move clocks may be left out. The moves played from it carry \
                 the history that threefold repetition needs.",
         rows_from_bottom: true,
+        pieces: true,
         default_algorithm: "engine",
         // A default engine thinks for a second a move, and a game lasts dozens of moves.
         tournament_games: 2,
@@ -378,6 +379,15 @@ impl Game for Chess {
             UciMove::Null => shakmaty::Square::A1,
         };
         (usize::from(square.rank()), usize::from(square.file()))
+    }
+
+    fn cell(&self, row: usize, col: usize) -> Option<(Player, char)> {
+        let square = shakmaty::Square::from_coords(
+            shakmaty::File::new(col as u32),
+            shakmaty::Rank::new(row as u32),
+        );
+        let piece = self.position.board().piece_at(square)?;
+        Some((player(piece.color), piece.role.upper_char()))
     }
 
     fn move_origin(&self, mv: ChessMove) -> Option<(usize, usize)> {

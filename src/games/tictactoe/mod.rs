@@ -195,6 +195,7 @@ impl Game for TicTacToe {
                 separated by '/' or line breaks, and then each has 3 cells. Or an array of cells \
                 (flat, or 3 rows of 3), each \"X\", \"O\", \"\" or null.",
         rows_from_bottom: false,
+        pieces: false,
         default_algorithm: "alphabeta",
         tournament_games: 100,
         // Every search of so small a tree finishes: nothing needs bounding.
