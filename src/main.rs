@@ -61,14 +61,15 @@ struct PerftArgs {
     board: String,
     /// Plies to count.
     depth: u32,
-    /// The game.
-    #[arg(long, default_value = "chess")]
-    game: String,
+    /// The game [default: the first in GET /games's order whose boards read this one: chess for
+    /// a FEN].
+    #[arg(long)]
+    game: Option<String>,
 }
 
 /// How a player is written, for the help of the commands that take one.
 const PLAYER_HELP: &str = "A player is ALGORITHM[:KNOB=VALUE,...]: the algorithm (random, \
-    minimax, negamax, alphabeta, mcs, mcts, solver) and its knobs, named as in the API, e.g. \
+    minimax, negamax, alphabeta, mcs, mcts, solver, engine) and its knobs, named as in the API, e.g. \
     'alphabeta:depth=3,transposition_table=true' or 'mcts:simulations=1000, uct_c=1'. A knob the \
     algorithm does not take is an error. Every knob's default and limits per game: GET \
     /algorithms?game=GAME on a running service, or docs/algorithms.md.";
@@ -369,7 +370,15 @@ impl Drop for LogWriter {
 }
 
 fn run_perft(args: PerftArgs) -> Result<(), String> {
-    let game = sente::api::game(Some(&args.game)).map_err(flagged)?;
+    let game = match &args.game {
+        Some(name) => sente::api::game(Some(name)).map_err(flagged)?,
+        None => sente::api::game_of_board(&args.board).ok_or_else(|| {
+            format!(
+                "no game reads {:?} as a board: give --game, and the board in its text form",
+                args.board
+            )
+        })?,
+    };
     let started = Instant::now();
     let nodes =
         sente::api::perft(&game, &args.board, args.depth).map_err(|problem| problem.detail)?;

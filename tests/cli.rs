@@ -187,6 +187,46 @@ fn tournament_prints_both_players() {
     assert_eq!(json["players"][1]["algorithm"], "mcs");
 }
 
+/// `sente perft` counts move paths through the game contract, finding the game from the board.
+#[test]
+fn perft_counts_move_paths_of_the_game_that_reads_the_board() {
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    let (code, json, _) = sente(&["perft", start, "3"]);
+    assert_eq!(
+        (code, &json["game"], &json["nodes"]),
+        (0, &Value::from("chess"), &Value::from(8_902))
+    );
+    let (code, json, _) = sente(&["perft", "X.O/.../...", "3"]);
+    assert_eq!(
+        (code, &json["game"], &json["nodes"]),
+        (0, &Value::from("tictactoe"), &Value::from(210))
+    );
+    let (code, _, error) = sente(&["perft", "nonsense", "2"]);
+    assert_eq!(code, 2);
+    assert!(error.contains("no game reads"), "{error}");
+    let (code, _, error) = sente(&["perft", "8/8/8/8/8/8/8/8 w - - 0 1", "2", "--game", "chess"]);
+    assert_eq!(code, 2);
+    assert!(error.contains("empty"), "{error}");
+}
+
+/// A chess game from its moves in SAN, the engine's answer in both notations.
+#[test]
+fn chess_moves_are_read_in_san_and_answered_in_both_notations() {
+    let (code, json, error) = sente(&[
+        "move",
+        "engine:time_limit_ms=50",
+        "--game",
+        "chess",
+        "--moves",
+        "e4 e5 Bc4 Nc6 Qh5 Nf6",
+    ]);
+    assert_eq!(code, 0, "{error}");
+    assert_eq!(
+        (&json["move"], &json["san"], &json["mate"]),
+        (&Value::from("h5f7"), &Value::from("Qxf7#"), &Value::from(1))
+    );
+}
+
 #[test]
 fn release_builds_have_no_test_hooks() {
     // The hooks are behind a feature that only the crate's own tests enable: the manifest must

@@ -5,7 +5,7 @@ use proptest::prelude::*;
 use sente::api::choose_move::MoveJob;
 use sente::api::request::{MoveRequest, TournamentRequest};
 use sente::game::Game;
-use sente::games::{ConnectFour, TicTacToe};
+use sente::games::{Chess, ConnectFour, TicTacToe};
 use sente::search::Budget;
 
 /// Strings of board characters, separators and a little noise, so that many are accepted.
@@ -70,6 +70,13 @@ proptest! {
     fn connect_four_boards_parse_without_panic_and_print_back(text in board_text(42)) {
         if let Ok(board) = text.parse::<ConnectFour>() {
             prop_assert_eq!(board.to_string().parse::<ConnectFour>(), Ok(board));
+        }
+    }
+
+    #[test]
+    fn fens_parse_without_panic_and_print_back(text in "[pnbrqkPNBRQK1-9/]{0,80}( [wb] [KQkq-]{1,4} (-|[a-h][36]|[a-h1-9]{2})( [0-9]{1,3} [0-9]{1,3})?)?") {
+        if let Ok(board) = text.parse::<Chess>() {
+            prop_assert_eq!(board.to_string().parse::<Chess>(), Ok(board));
         }
     }
 

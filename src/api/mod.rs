@@ -222,6 +222,21 @@ pub(crate) fn position(
     games::for_game(game.name, Described(spec)).expect("a game of the registry")
 }
 
+/// The first game, in the registry's order, whose text form reads `board`.
+pub fn game_of_board(board: &str) -> Option<GameRef> {
+    #[derive(Clone)]
+    struct Reads<'a>(&'a str);
+    impl ForGame for Reads<'_> {
+        type Output = bool;
+        fn run<G: Solve>(self) -> bool {
+            self.0.parse::<G>().is_ok()
+        }
+    }
+    let reads = games::for_each_game(Reads(board));
+    let name = games::NAMES.iter().zip(reads).find(|(_, reads)| *reads)?.0;
+    game(Some(name)).ok()
+}
+
 /// The number of move paths `depth` plies long from `board` in `game` (perft).
 pub fn perft(game: &GameRef, board: &str, depth: u32) -> Result<u64, Problem> {
     let spec = request::PositionSpec {

@@ -64,7 +64,7 @@ mod tests {
         ] {
             assert_eq!(closest(given, &algorithms), Some(meant), "{given}");
         }
-        assert_eq!(closest("chess", &names), None);
+        assert_eq!(closest("shogi", &names), None);
         assert_eq!(closest("backgammon", &algorithms), None);
     }
 
