@@ -2279,6 +2279,23 @@ async fn chess_is_served_by_every_endpoint() {
         )
     );
 
+    // A forced mate in two (1. Ra6! bxa6 2. b7#): `mate: 2` and the mating line.
+    let two: Value = post(
+        &url,
+        "/move",
+        chess(json!({"board": "kbK5/pp6/1P6/8/8/8/8/R7 w - - 0 1", "time_limit_ms": 2000})),
+    )
+    .await
+    .json()
+    .await
+    .unwrap();
+    assert_eq!(
+        (&two["move"], &two["mate"], &two["score"]),
+        (&json!("a1a6"), &json!(2), &json!(1.0)),
+        "{two}"
+    );
+    assert!(two["pv_san"][2].as_str().unwrap().ends_with('#'), "{two}");
+
     // The tutorial's alphabeta, depth 3 over material, by name.
     let tutorial: Value = post(
         &url,
