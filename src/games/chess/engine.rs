@@ -65,6 +65,9 @@ struct Engine {
     pv_length: [usize; MAX_PLY + 2],
     nodes: u64,
     meter: Meter,
+    /// When the search started, and how long it may take.
+    started: Instant,
+    time_limit: Duration,
 }
 
 /// Mate scores are stored relative to the node, not the root, so that an entry reached at a
@@ -97,7 +100,7 @@ fn evaluate(position: &shakmaty::Chess) -> Value {
 }
 
 impl Engine {
-    fn new(game: &Chess, budget: &Budget) -> Engine {
+    fn new(game: &Chess, time_limit: Option<Duration>, budget: &Budget) -> Engine {
         let mut keys = Vec::with_capacity(256);
         let mut link = game.history.as_deref();
         while let Some(earlier) = link {
@@ -114,7 +117,22 @@ impl Engine {
             pv_length: [0; MAX_PLY + 2],
             nodes: 0,
             meter: Meter::new(budget),
+            started: Instant::now(),
+            time_limit: time_limit.unwrap_or(Duration::from_millis(DEFAULT_TIME_LIMIT_MS)),
         }
+    }
+
+    /// Readies the iteration `depth` plies deep. The first is not timed, so that there is
+    /// always a move to answer with; only the service's budget can stop it.
+    fn begin_iteration(&mut self, depth: i32) {
+        let deadline = self.started + self.time_limit;
+        self.meter.set_time_limit((depth > 1).then_some(deadline));
+    }
+
+    /// Whether to stop deepening after an iteration: one takes several times the one before,
+    /// so an iteration that could not finish in the time left is not started.
+    fn out_of_time(&self) -> bool {
+        self.started.elapsed() * 2 >= self.time_limit
     }
 
     fn slot(key: u64) -> usize {
@@ -360,16 +378,12 @@ pub(super) fn search(
     time_limit: Option<Duration>,
     budget: &Budget,
 ) -> SearchResult<ChessMove> {
-    let started = Instant::now();
-    let time_limit = time_limit.unwrap_or(Duration::from_millis(DEFAULT_TIME_LIMIT_MS));
-    let deadline = started + time_limit;
-    let mut engine = Engine::new(game, budget);
+    let mut engine = Engine::new(game, time_limit, budget);
     let root = game.position();
     let mut completed: Option<(Value, Vec<ChessMove>, i32)> = None;
     let mut stopped_by = None;
     for depth in 1..=MAX_DEPTH {
-        // The first iteration is not timed, so that there is always a move to answer with.
-        engine.meter.set_time_limit((depth > 1).then_some(deadline));
+        engine.begin_iteration(depth);
         let value = engine.search(root, game.key, depth, 0, -INFINITY, INFINITY);
         if let Some(cutoff) = engine.meter.stopped_by {
             stopped_by = Some(cutoff);
@@ -381,9 +395,7 @@ pub(super) fn search(
         if proven {
             break;
         }
-        // An iteration takes several times the one before: one that could not finish is not
-        // started.
-        if started.elapsed() * 2 >= time_limit {
+        if engine.out_of_time() {
             if depth < MAX_DEPTH {
                 stopped_by = Some(crate::search::Cutoff::TimeLimit);
             }
@@ -407,7 +419,7 @@ pub(super) fn search(
         nodes: engine.nodes,
         pv,
         depth: Some(depth as u32),
-        elapsed: started.elapsed(),
+        elapsed: engine.started.elapsed(),
         stopped_by,
     }
 }
@@ -419,17 +431,14 @@ pub(super) fn analyze(
     time_limit: Option<Duration>,
     budget: &Budget,
 ) -> Analysis<ChessMove> {
-    let started = Instant::now();
-    let time_limit = time_limit.unwrap_or(Duration::from_millis(DEFAULT_TIME_LIMIT_MS));
-    let deadline = started + time_limit;
-    let mut engine = Engine::new(game, budget);
+    let mut engine = Engine::new(game, time_limit, budget);
     let root = game.position();
     let mut moves: Vec<Move> = root.legal_moves().to_vec();
     let mut completed: Vec<MoveAnalysis<ChessMove>> = Vec::new();
     let mut stopped_by = None;
     engine.keys.push(game.key);
     for depth in 1..=MAX_DEPTH {
-        engine.meter.set_time_limit((depth > 1).then_some(deadline));
+        engine.begin_iteration(depth);
         let mut values = Vec::with_capacity(moves.len());
         for &mv in &moves {
             let mut child = root.clone();
@@ -468,14 +477,14 @@ pub(super) fn analyze(
                 }
             })
             .collect();
-        if started.elapsed() * 2 >= time_limit {
+        if engine.out_of_time() {
             break;
         }
     }
     Analysis {
         moves: completed,
         nodes: engine.nodes,
-        elapsed: started.elapsed(),
+        elapsed: engine.started.elapsed(),
         stopped_by,
     }
 }
