@@ -187,6 +187,13 @@ impl Engine {
         moves.sort_by_key(|mv| std::cmp::Reverse(rank(mv)));
     }
 
+    /// Counts a node at `ply` and clears its line; true if the search must stop.
+    fn enter(&mut self, ply: usize) -> bool {
+        self.pv_length[ply] = 0;
+        self.nodes += 1;
+        self.meter.tick(self.nodes)
+    }
+
     /// The value of `position` for the side to move, searched `depth` plies deep (and then to
     /// quiet positions).
     fn search(
@@ -198,9 +205,7 @@ impl Engine {
         mut alpha: Value,
         beta: Value,
     ) -> Value {
-        self.pv_length[ply] = 0;
-        self.nodes += 1;
-        if self.meter.tick(self.nodes) {
+        if self.enter(ply) {
             return 0;
         }
         if ply > 0
@@ -316,9 +321,7 @@ impl Engine {
         mut alpha: Value,
         beta: Value,
     ) -> Value {
-        self.pv_length[ply] = 0;
-        self.nodes += 1;
-        if self.meter.tick(self.nodes) {
+        if self.enter(ply) {
             return 0;
         }
         let mut moves = position.legal_moves();
