@@ -12,9 +12,15 @@ pub fn perft<G: Game>(game: &G, depth: u32) -> u64 {
     match depth {
         0 => 1,
         1 => game.count_moves() as u64,
-        _ => game
-            .legal_moves()
-            .map(|mv| perft(&game.play(mv), depth - 1))
-            .sum(),
+        _ => {
+            // A loop rather than an iterator chain: the child is built where it is used
+            // rather than built and then moved, a copy per move that shows in chess.
+            let mut paths = 0;
+            for mv in game.legal_moves() {
+                let child = game.play(mv);
+                paths += perft(&child, depth - 1);
+            }
+            paths
+        }
     }
 }
