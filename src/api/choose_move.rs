@@ -178,22 +178,20 @@ pub(super) fn run<G: Solve>(
 
 /// A line of moves from `game` in the notation players write, where the game has one.
 pub(super) fn line_san<G: Game>(game: &G, line: &[G::Move]) -> Option<Vec<String>> {
-    let mut position = game.clone();
-    line.iter()
-        .map(|&mv| {
-            let written = position.san(mv);
-            position = position.play(mv);
-            written
-        })
-        .collect()
+    written(game, line, G::san).into_iter().collect()
 }
 
 /// A line of moves from `game`, each in the notation of the position it is played in.
 pub(super) fn line_notation<G: Game>(game: &G, line: &[G::Move]) -> Vec<Notation> {
+    written(game, line, G::notation)
+}
+
+/// Each move of a line from `game` written by `write` in the position it is played in.
+fn written<G: Game, T>(game: &G, line: &[G::Move], write: impl Fn(&G, G::Move) -> T) -> Vec<T> {
     let mut position = game.clone();
     line.iter()
         .map(|&mv| {
-            let written = position.notation(mv);
+            let written = write(&position, mv);
             position = position.play(mv);
             written
         })
