@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use criterion::{Criterion, criterion_group, criterion_main};
 use sente::game::perft::perft;
 use sente::games::Chess;
-use sente::search::{AlphaBetaParams, Budget, Solve, Strategy, Tiebreak, search};
+use sente::search::{AlphaBetaParams, Budget, EngineParams, Solve, Strategy, Tiebreak, search};
 
 /// Positions and depths whose perft takes a few hundred milliseconds.
 const PERFT: [(&str, &str, u32); 3] = [
@@ -78,7 +78,7 @@ fn engine_speed() {
     let (mut nodes, mut elapsed) = (0, Duration::ZERO);
     for fen in MIDDLEGAMES {
         let game: Chess = fen.parse().unwrap();
-        let result = game.engine(Some(second), &Budget::unlimited());
+        let result = game.engine(&EngineParams::for_time(second), &Budget::unlimited());
         nodes += result.nodes;
         elapsed += result.elapsed;
         println!(

@@ -6,12 +6,11 @@ use std::time::Instant;
 
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use serde::Serialize;
-use serde_json::{Map, Value};
 
 use sente::api::Problem;
 use sente::api::board::BoardSpec;
 use sente::api::choose_move::MoveJob;
-use sente::api::knobs::{PLAYER_FIELDS, PlayerSpec};
+use sente::api::knobs::PlayerSpec;
 use sente::api::request::{MoveRequest, PositionSpec, TournamentRequest};
 use sente::api::tournament::TournamentJob;
 use sente::game::Notation;
@@ -403,7 +402,9 @@ enum Search {
 fn run_search(args: SearchArgs, search: Search) -> Result<(), String> {
     let player_text = args.player.as_deref().unwrap_or_default();
     let player = match &args.player {
-        Some(text) => player(text).map_err(|problem| in_player("the player", text, problem))?,
+        Some(text) => {
+            PlayerSpec::from_text(text).map_err(|problem| in_player("the player", text, problem))?
+        }
         None => PlayerSpec::default(),
     };
     // As in a request, the position is given, never assumed: `--moves ''` is the start.
@@ -421,9 +422,7 @@ fn run_search(args: SearchArgs, search: Search) -> Result<(), String> {
         player,
     };
     let in_request = |problem: Problem| match problem.field.as_deref() {
-        Some(field) if PLAYER_FIELDS.contains(&field) => {
-            in_player("the player", player_text, problem)
-        }
+        Some(field) if PlayerSpec::is_field(field) => in_player("the player", player_text, problem),
         _ => flagged(problem),
     };
     let job = MoveJob::new(request).map_err(in_request)?;
@@ -438,7 +437,8 @@ fn run_tournament(args: TournamentArgs) -> Result<(), String> {
     let seats = [("player A", &args.player_a), ("player B", &args.player_b)];
     let mut players = Vec::new();
     for (seat, text) in seats {
-        players.push(player(text).map_err(|problem| in_player(seat, text, problem))?);
+        players
+            .push(PlayerSpec::from_text(text).map_err(|problem| in_player(seat, text, problem))?);
     }
     let start = match (&args.board, &args.moves) {
         (None, None) => None,
@@ -508,40 +508,6 @@ fn position(board: Option<String>, moves: Option<&str>) -> Result<PositionSpec, 
         board: board.map(BoardSpec::Text),
         moves,
     })
-}
-
-/// Reads `mcts:simulations=1000, uct_c=1.4` as a player: the algorithm, then its knobs, named
-/// as in a request and decoded as one (the same checks, the same words).
-fn player(text: &str) -> Result<PlayerSpec, Problem> {
-    let (algorithm, knobs) = text.split_once(':').unwrap_or((text, ""));
-    let mut object = Map::new();
-    object.insert(
-        "algorithm".into(),
-        Value::String(algorithm.trim().to_owned()),
-    );
-    for knob in knobs
-        .split(',')
-        .map(str::trim)
-        .filter(|knob| !knob.is_empty())
-    {
-        let (name, value) = knob.split_once('=').ok_or_else(|| {
-            Problem::malformed(format!(
-                "expected KNOB=VALUE, e.g. depth=3 or transposition_table=true, got {knob:?}"
-            ))
-        })?;
-        let (name, value) = (name.trim(), value.trim());
-        if name == "seed" {
-            return Err(Problem::malformed(
-                "seed is the command's, not a player's: give --seed",
-            ));
-        }
-        // Numbers and booleans as JSON; anything else (tiebreak=traps) as a string.
-        let value = serde_json::from_str(value).unwrap_or_else(|_| Value::String(value.to_owned()));
-        if object.insert(name.to_owned(), value).is_some() {
-            return Err(Problem::malformed(format!("{name} is given twice")));
-        }
-    }
-    PlayerSpec::from_json(Value::Object(object).to_string().as_bytes())
 }
 
 /// A problem with a player, for the command line: which player, as it was written.

@@ -2088,11 +2088,13 @@ async fn a_position_is_described_by_the_rules() {
     .await;
 }
 
-/// The spec's knobs are the ones requests take, with the bounds the catalogue gives on the
-/// default game, and the algorithms are the service's: the spec follows the one declaration of
-/// each knob, or this fails.
+/// The spec's knobs are the table's ([`sente::api::knobs::KNOBS`]): the same names, types,
+/// bounds and values, each described as taken by the algorithms the table says; and the
+/// algorithms are the service's. The spec follows the one declaration of each knob, or this
+/// fails.
 #[test]
-fn the_specs_knobs_are_the_declared_ones() {
+fn the_specs_knobs_are_the_tables() {
+    use sente::api::knobs::{KNOBS, Kind, PLAYER_FIELDS};
     let spec: Value = serde_saphyr::from_str(OPENAPI_YAML).expect("openapi.yaml parses");
     let knobs = &spec["components"]["schemas"]["Knobs"]["properties"];
     let in_spec: BTreeSet<&str> = knobs
@@ -2101,42 +2103,46 @@ fn the_specs_knobs_are_the_declared_ones() {
         .keys()
         .map(String::as_str)
         .collect();
-    let declared: BTreeSet<&str> = sente::api::knobs::PLAYER_FIELDS.into_iter().collect();
+    let declared: BTreeSet<&str> = PLAYER_FIELDS.into_iter().collect();
     assert_eq!(in_spec, declared);
-    let game = sente::api::game(None).unwrap();
-    let mut seen = BTreeSet::new();
-    for algorithm in sente::search::Algorithm::ALL {
-        for knob in sente::api::knobs::knobs(algorithm, &game) {
-            if knob.name == "seed" || !seen.insert(knob.name) {
-                continue;
-            }
-            let schema = &knobs[knob.name];
-            for bound in ["minimum", "maximum"] {
-                let declared = match bound {
-                    "minimum" => &knob.minimum,
-                    _ => &knob.maximum,
-                };
-                if !declared.is_null() {
-                    assert_eq!(
-                        schema[bound].as_f64(),
-                        declared.as_f64(),
-                        "{} {bound}",
-                        knob.name
-                    );
-                }
-            }
-            // The evaluations are each game's own: the spec names none of them.
-            if let Some(values) = knob.values.as_ref().filter(|_| knob.name != "evaluation") {
-                let in_spec: Vec<&str> = schema["enum"]
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .map(|value| value.as_str().unwrap())
-                    .collect();
-                assert_eq!(&in_spec, values, "{}", knob.name);
-            }
-        }
+    for knob in &KNOBS {
+        let schema = &knobs[knob.name];
+        let (kind, minimum, maximum) = match knob.kind {
+            Kind::Integer { min, max, .. } => ("integer", json!(min), json!(max)),
+            Kind::Number { min, max, .. } => ("number", json!(min), json!(max)),
+            Kind::Boolean { .. } => ("boolean", Value::Null, Value::Null),
+            Kind::Choice { .. } => ("string", Value::Null, Value::Null),
+        };
+        assert_eq!(schema["type"], kind, "{}", knob.name);
+        assert_eq!(
+            schema["minimum"].as_f64(),
+            minimum.as_f64(),
+            "{}",
+            knob.name
+        );
+        assert_eq!(
+            schema["maximum"].as_f64(),
+            maximum.as_f64(),
+            "{}",
+            knob.name
+        );
+        let takes: Vec<&str> = knob.algorithms.iter().map(|a| a.name()).collect();
+        let description = schema["description"].as_str().unwrap_or_default();
+        assert!(
+            description.starts_with(&format!("{}. ", takes.join(", "))),
+            "{}: the spec's description should begin with the algorithms that take it ({}.): \
+             {description:?}",
+            knob.name,
+            takes.join(", ")
+        );
     }
+    // The tiebreaks are the same everywhere (the evaluations are each game's own).
+    let game = sente::api::game(None).unwrap();
+    let tiebreak = sente::api::knobs::knobs(sente::search::Algorithm::Solver, &game)
+        .into_iter()
+        .find(|knob| knob.name == "tiebreak")
+        .unwrap();
+    assert_eq!(knobs["tiebreak"]["enum"], json!(tiebreak.values.unwrap()));
     let algorithms: Vec<&str> = spec["components"]["schemas"]["Algorithm"]["enum"]
         .as_array()
         .unwrap()
@@ -2144,6 +2150,51 @@ fn the_specs_knobs_are_the_declared_ones() {
         .map(|value| value.as_str().unwrap())
         .collect();
     assert_eq!(algorithms, sente::search::Algorithm::ALL.map(|a| a.name()));
+}
+
+/// `GET /limits` answers exactly the fields the spec lists, all of them required, with every
+/// numeric knob's maximum from the table.
+#[tokio::test]
+async fn the_limits_are_the_specs_and_the_tables() {
+    let spec: Value = serde_saphyr::from_str(OPENAPI_YAML).expect("openapi.yaml parses");
+    let schema = &spec["paths"]["/limits"]["get"]["responses"]["200"]["content"]["application/json"]
+        ["schema"];
+    let in_spec: BTreeSet<&str> = schema["properties"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    let required: BTreeSet<&str> = schema["required"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|field| field.as_str().unwrap())
+        .collect();
+    assert_eq!(required, in_spec);
+    let limits = get_json(&start().await, "/limits").await;
+    let answered: BTreeSet<&str> = limits
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(answered, in_spec);
+    for (name, maximum) in sente::api::knobs::maxima() {
+        assert_eq!(limits[&name], maximum, "{name}");
+    }
+}
+
+/// The spec's example of a malformed request is the service's answer to it.
+#[tokio::test]
+async fn the_specs_example_of_a_malformed_request_is_the_answer() {
+    let spec: Value = serde_saphyr::from_str(OPENAPI_YAML).expect("openapi.yaml parses");
+    let example = &spec["components"]["responses"]["Malformed"]["content"]["application/problem+json"]
+        ["example"];
+    let answer = problem(&start().await, "/move", json!({"bord": "X........"}), 400).await;
+    for field in ["type", "title", "status", "detail", "field"] {
+        assert_eq!(answer[field], example[field], "{field}");
+    }
 }
 
 /// A game may offer several evaluations, apart from its rules, chosen by a knob: tic-tac-toe

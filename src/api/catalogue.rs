@@ -3,7 +3,7 @@
 use serde::Serialize;
 
 use super::GameRef;
-use super::knobs::{self, Knob};
+use super::knobs::{self, KnobInfo};
 use crate::game::Limits;
 use crate::games::{ForGame, for_each_game};
 use crate::search::{Algorithm, Solve};
@@ -93,7 +93,7 @@ pub struct AlgorithmInfo {
     pub game: &'static str,
     pub description: &'static str,
     pub randomized: bool,
-    pub knobs: Vec<Knob>,
+    pub knobs: Vec<KnobInfo>,
 }
 
 /// The algorithms, with their knobs' defaults and limits on `game`.
@@ -103,9 +103,43 @@ pub fn algorithms(game: &GameRef) -> Vec<AlgorithmInfo> {
         .map(|algorithm| AlgorithmInfo {
             name: algorithm.name(),
             game: game.name,
-            description: knobs::description(algorithm),
+            description: description(algorithm),
             randomized: crate::search::Strategy::with_defaults(algorithm).is_randomized(),
             knobs: knobs::knobs(algorithm, game),
         })
         .collect()
+}
+
+/// What the algorithm does, for `GET /algorithms`.
+pub fn description(algorithm: Algorithm) -> &'static str {
+    match algorithm {
+        Algorithm::Random => "A uniformly random legal move.",
+        Algorithm::Minimax => {
+            "Minimax with separate max and min players, in the first player's frame."
+        }
+        Algorithm::Negamax => "Negamax: one signed recursion, score = -negamax(child).",
+        Algorithm::AlphaBeta => {
+            "Nega-alpha: negamax with an (alpha, beta) window and cutoffs when alpha >= beta."
+        }
+        Algorithm::Mcs => {
+            "Primitive Monte Carlo: random playouts after each legal move; the best total wins."
+        }
+        Algorithm::Solver => {
+            "The strongest exact play the game has: for a game small enough, a perfect table of \
+             every position built at start-up from the exact search, answering in constant time \
+             (nodes: 1, the lookup); a solver of the game's own where it has one; else alphabeta \
+             with every enhancement, deepening within the time limit."
+        }
+        Algorithm::Engine => {
+            "The game's strongest player within the time limit. On chess, Sente's engine: \
+             iterative deepening principal variation search with a quiescence search, a \
+             transposition table, move ordering (the table's move, MVV-LVA, killers, history), \
+             a check extension and mate scores, over PeSTO's evaluation. On the other games, \
+             their solver."
+        }
+        Algorithm::Mcts => {
+            "UCT: select by UCB1, expand after expand_threshold visits, random playout, back up; \
+             the most visited move wins."
+        }
+    }
 }

@@ -82,7 +82,7 @@ impl MoveJob {
     pub fn new(request: MoveRequest) -> Result<MoveJob, Problem> {
         let game = super::game(request.game.as_deref())?;
         let strategy = knobs::player(&game, &request.player)?;
-        let requested_seed = knobs::in_range("seed", request.seed, 0, u64::MAX)?;
+        let requested_seed = knobs::optional_in_range("seed", request.seed, 0, u64::MAX)?;
         if requested_seed.is_some() && !strategy.is_randomized() {
             return Err(knobs::seed_unused(&strategy));
         }
@@ -116,7 +116,7 @@ impl MoveJob {
                 self.position.declaration().limits.instant_exact_search
                     && tiebreak == Tiebreak::First
             }
-            Strategy::Engine { .. } => self.position.declaration().limits.instant_exact_search,
+            Strategy::Engine(_) => self.position.declaration().limits.instant_exact_search,
             Strategy::Mcs { playouts, .. } => small && playouts <= 100,
             Strategy::Mcts(params) => small && params.simulations <= 1_000,
             Strategy::Minimax { depth, .. } | Strategy::Negamax { depth, .. } => {

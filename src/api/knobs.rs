@@ -1,47 +1,415 @@
-//! The knobs of each algorithm: their catalogue (served by `GET /algorithms`), their limits,
-//! and the checks that turn a player's knobs into a [`Strategy`].
+//! The algorithms' knobs, declared once.
 //!
-//! The upper bounds are what keeps one request from occupying the machine: with them, the
-//! slowest single search takes about a second on one core.
+//! [`KNOBS`] is the table: for each knob its name, its type and range, its default, the
+//! algorithms that take it, what it means, how it changes on a game, and where its value goes
+//! in the [`Strategy`]. Everything else is read from the table: decoding a player's knobs
+//! ([`PlayerSpec`], for `/move`, `/analyze` and `/tournament` alike), refusing a knob the
+//! algorithm does not take, checking ranges and names, the command line's
+//! `ALGORITHM:KNOB=VALUE`, `GET /algorithms` (each knob as it stands on a game), the maxima of
+//! `GET /limits`, the page's forms (drawn from `GET /algorithms`), and the tests that hold
+//! `openapi.yaml` and the checks to the table.
+//!
+//! Adding a knob is an entry here and its use in the search.
+//!
+//! The upper bounds are what keeps one request from occupying the machine.
 
-use std::f64::consts::SQRT_2;
+use std::borrow::Cow;
 use std::time::Duration;
 
 use serde::Serialize;
 use serde::de::{self, MapAccess};
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
 use super::object::{Object, deserialize_as_object, integer, value};
 use super::{GameRef, Problem, names};
 use crate::search::{
-    Algorithm, AlphaBetaParams, DEFAULT_EXPAND_THRESHOLD, DEFAULT_PLAYOUTS, DEFAULT_SIMULATIONS,
-    Enhancements, EvaluationIndex, MctsParams, Strategy, Tiebreak,
+    self, Algorithm as A, Algorithm, DEFAULT_EXPAND_THRESHOLD, DEFAULT_PLAYOUTS,
+    DEFAULT_SIMULATIONS, DEFAULT_UCT_C, Strategy, Tiebreak,
 };
 
-/// The knobs a player may set, as a request carries them. Each is checked against the
-/// algorithm: a knob the algorithm does not take is an error, never silently ignored.
+/// One knob, everything about it.
+#[derive(Clone, Copy, Debug)]
+pub struct Knob {
+    /// Its name in requests and on the command line.
+    pub name: &'static str,
+    /// What a person calls it (the page's label).
+    pub label: &'static str,
+    /// The algorithms that take it; any other refuses it.
+    pub algorithms: &'static [Algorithm],
+    pub kind: Kind,
+    pub description: &'static str,
+    /// How the knob stands on a game for an algorithm, where that differs from the table: a
+    /// game's own default, a tighter bound, fewer values, a note.
+    pub on_game: fn(&mut KnobInfo, Algorithm, &GameRef),
+}
+
+/// A knob's type, range and default, and where its value goes.
+#[derive(Clone, Copy, Debug)]
+pub enum Kind {
+    /// A whole number within `min..=max`; `default: None` when absence means "no limit".
+    Integer {
+        min: u64,
+        max: u64,
+        default: Option<u64>,
+        set: fn(&mut Strategy, u64),
+    },
+    Number {
+        min: f64,
+        max: f64,
+        default: f64,
+        set: fn(&mut Strategy, f64),
+    },
+    Boolean {
+        default: bool,
+        set: fn(&mut Strategy, bool),
+    },
+    /// One of a list of names, the first the default; the list may be the game's own.
+    Choice {
+        values: fn(&GameRef) -> Vec<&'static str>,
+        set: fn(&mut Strategy, usize),
+    },
+}
+
+/// The deepest search a request may ask for.
+pub const MAX_DEPTH: u64 = search::MAX_DEPTH as u64;
+/// The longest any algorithm may be asked to think.
+pub const MAX_TIME_LIMIT_MS: u64 = 10_000;
+
+/// Every player's knob, in the order the catalogue lists them.
+pub const KNOBS: [Knob; 12] = [
+    Knob {
+        name: "depth",
+        label: "Depth (plies)",
+        algorithms: &[A::Minimax, A::Negamax, A::AlphaBeta],
+        kind: Kind::Integer {
+            min: 1,
+            max: MAX_DEPTH,
+            default: None,
+            set: |strategy, plies| match strategy {
+                Strategy::Minimax { depth, .. } | Strategy::Negamax { depth, .. } => {
+                    *depth = Some(plies as u32);
+                }
+                Strategy::AlphaBeta(params, _) => params.depth = Some(plies as u32),
+                _ => {}
+            },
+        },
+        description: "Plies to search; leaves that are not the end of the game are scored by \
+                      the game's evaluation function. Absent: search to the end of the game.",
+        on_game: |knob, algorithm, game| {
+            let full_width = matches!(algorithm, A::Minimax | A::Negamax);
+            if let Some(limit) = game
+                .declaration
+                .limits
+                .full_width_depth
+                .filter(|_| full_width)
+            {
+                knob.maximum = json!(limit);
+                knob.required = true;
+                knob.description = "Plies to search; leaves that are not the end of the game \
+                                    are scored by the game's evaluation function. Required on \
+                                    this game: a full-width search to the end would not finish."
+                    .into();
+            }
+        },
+    },
+    Knob {
+        name: "evaluation",
+        label: "Evaluation",
+        algorithms: &[A::Minimax, A::Negamax, A::AlphaBeta],
+        kind: Kind::Choice {
+            values: |game| {
+                (game.evaluations)()
+                    .into_iter()
+                    .map(|(name, _)| name)
+                    .collect()
+            },
+            set: |strategy, index| {
+                let index = index as search::EvaluationIndex;
+                match strategy {
+                    Strategy::Minimax { evaluation, .. } | Strategy::Negamax { evaluation, .. } => {
+                        *evaluation = index;
+                    }
+                    Strategy::AlphaBeta(params, _) => params.evaluation = index,
+                    _ => {}
+                }
+            },
+        },
+        description: "Which of the game's evaluations scores the positions at the depth limit \
+                      (the game's catalogue describes each; the first is the default).",
+        on_game: same_on_every_game,
+    },
+    Knob {
+        name: "playouts",
+        label: "Playouts per move",
+        algorithms: &[A::Mcs],
+        kind: Kind::Integer {
+            min: 1,
+            max: 100_000,
+            default: Some(DEFAULT_PLAYOUTS as u64),
+            set: |strategy, count| {
+                if let Strategy::Mcs { playouts, .. } = strategy {
+                    *playouts = count as u32;
+                }
+            },
+        },
+        description: "Random playouts after each legal move.",
+        on_game: same_on_every_game,
+    },
+    Knob {
+        name: "simulations",
+        label: "Simulations",
+        algorithms: &[A::Mcts],
+        kind: Kind::Integer {
+            min: 1,
+            max: 1_000_000,
+            default: Some(DEFAULT_SIMULATIONS as u64),
+            set: |strategy, count| {
+                if let Strategy::Mcts(params) = strategy {
+                    params.simulations = count as u32;
+                }
+            },
+        },
+        description: "Simulations (select, expand, playout, back up).",
+        on_game: same_on_every_game,
+    },
+    Knob {
+        name: "uct_c",
+        label: "Exploration (UCT c)",
+        algorithms: &[A::Mcts],
+        kind: Kind::Number {
+            min: 0.0,
+            max: 100.0,
+            default: DEFAULT_UCT_C,
+            set: |strategy, c| {
+                if let Strategy::Mcts(params) = strategy {
+                    params.uct_c = c;
+                }
+            },
+        },
+        description: "Exploration constant c in UCB1 = -w/n + c * sqrt(ln t / n).",
+        on_game: same_on_every_game,
+    },
+    Knob {
+        name: "expand_threshold",
+        label: "Expand after (visits)",
+        algorithms: &[A::Mcts],
+        kind: Kind::Integer {
+            min: 1,
+            max: 100_000,
+            default: Some(DEFAULT_EXPAND_THRESHOLD as u64),
+            set: |strategy, visits| {
+                if let Strategy::Mcts(params) = strategy {
+                    params.expand_threshold = visits as u32;
+                }
+            },
+        },
+        description: "Visits after which a leaf is expanded.",
+        on_game: same_on_every_game,
+    },
+    switch(
+        "transposition_table",
+        "Transposition table",
+        "Look positions met again up in a fixed-size table of exact, lower- and upper-bound \
+         values.",
+        |strategy, on| {
+            if let Strategy::AlphaBeta(params, _) = strategy {
+                params.enhancements.transposition_table = on;
+            }
+        },
+    ),
+    switch(
+        "symmetry",
+        "Symmetry",
+        "Let symmetric positions share table entries and search only one of sibling moves that \
+         lead to symmetric positions.",
+        |strategy, on| {
+            if let Strategy::AlphaBeta(params, _) = strategy {
+                params.enhancements.symmetry = on;
+            }
+        },
+    ),
+    switch(
+        "ordering",
+        "Move ordering",
+        "Try the table's move first, then killer moves, then by history and the game's static \
+         priority (centre first).",
+        |strategy, on| {
+            if let Strategy::AlphaBeta(params, _) = strategy {
+                params.enhancements.ordering = on;
+            }
+        },
+    ),
+    switch(
+        "pvs",
+        "Principal variation search",
+        "Principal variation search: null windows after the first move, re-searched when they \
+         fail high.",
+        |strategy, on| {
+            if let Strategy::AlphaBeta(params, _) = strategy {
+                params.enhancements.pvs = on;
+            }
+        },
+    ),
+    Knob {
+        name: "time_limit_ms",
+        label: "Time limit (ms)",
+        algorithms: &[A::AlphaBeta, A::Solver, A::Engine, A::Mcs, A::Mcts],
+        kind: Kind::Integer {
+            min: 1,
+            max: MAX_TIME_LIMIT_MS,
+            default: None,
+            set: |strategy, ms| {
+                let limit = Some(Duration::from_millis(ms));
+                match strategy {
+                    Strategy::AlphaBeta(params, _) => params.time_limit = limit,
+                    Strategy::Mcts(params) => params.time_limit = limit,
+                    Strategy::Engine(params) => params.time_limit = limit,
+                    Strategy::Solver { time_limit, .. } | Strategy::Mcs { time_limit, .. } => {
+                        *time_limit = limit;
+                    }
+                    _ => {}
+                }
+            },
+        },
+        description: "Milliseconds the search may take. Absent: no time limit, unless the game \
+                      sets a default.",
+        on_game: |knob, algorithm, game| {
+            let deepening = matches!(algorithm, A::AlphaBeta | A::Solver | A::Engine);
+            knob.description = if deepening {
+                "Deepen iteratively (depth 1, 2, ...) until the game is searched to the end or \
+                 this many milliseconds have passed; then answer with the best move of the last \
+                 completed iteration, exact only if proven."
+            } else {
+                "Stop sampling when this many milliseconds have passed, even if fewer playouts \
+                 or simulations were run. The result then depends on the machine's speed."
+            }
+            .into();
+            if let Some(ms) = game
+                .declaration
+                .limits
+                .default_time_limit_ms
+                .filter(|_| deepening)
+            {
+                knob.default = json!(ms);
+            }
+        },
+    },
+    Knob {
+        name: "tiebreak",
+        label: "Among equal moves",
+        algorithms: &[A::Minimax, A::Negamax, A::AlphaBeta, A::Solver],
+        kind: Kind::Choice {
+            values: |_| Tiebreak::ALL.map(Tiebreak::name).to_vec(),
+            set: |strategy, index| {
+                let chosen = Tiebreak::ALL[index];
+                match strategy {
+                    Strategy::Minimax { tiebreak, .. }
+                    | Strategy::Negamax { tiebreak, .. }
+                    | Strategy::AlphaBeta(_, tiebreak)
+                    | Strategy::Solver { tiebreak, .. } => *tiebreak = chosen,
+                    _ => {}
+                }
+            },
+        },
+        description: "Among moves of the same value: the first in move order, a random one \
+                      (drawn from seed), or traps: the one leaving the opponent the most \
+                      replies that lose. Other than first, every move is searched exactly.",
+        on_game: |knob, _, game| {
+            if !game.declaration.limits.traps {
+                knob.values = Some(vec![Tiebreak::First.name(), Tiebreak::Random.name()]);
+                knob.description = "Among moves of the same value: the first in move order, or \
+                                    a random one (drawn from seed), for which every move is \
+                                    searched exactly. (traps, which searches every reply to \
+                                    the end, is not available on this game.)"
+                    .into();
+            }
+        },
+    },
+];
+
+/// The seed: a knob of the request rather than of its player (a tournament has one for both
+/// players), listed with the knobs of the algorithms that draw from it.
+pub const SEED: Knob = Knob {
+    name: "seed",
+    label: "Seed",
+    algorithms: &[
+        A::Random,
+        A::Minimax,
+        A::Negamax,
+        A::AlphaBeta,
+        A::Solver,
+        A::Mcs,
+        A::Mcts,
+    ],
+    kind: Kind::Integer {
+        min: 0,
+        max: u64::MAX,
+        default: None,
+        // The strategy has no place for it: the request keeps it.
+        set: |_, _| {},
+    },
+    description: "Seed of every random choice: the same position, knobs and seed give the same \
+                  move, score and nodes. Absent: one is drawn and reported. For the exact \
+                  algorithms, only with tiebreak random.",
+    on_game: same_on_every_game,
+};
+
+fn same_on_every_game(_: &mut KnobInfo, _: Algorithm, _: &GameRef) {}
+
+/// An on-off knob, off by default.
+const fn switch(
+    name: &'static str,
+    label: &'static str,
+    description: &'static str,
+    set: fn(&mut Strategy, bool),
+) -> Knob {
+    Knob {
+        name,
+        label,
+        algorithms: &[A::AlphaBeta],
+        kind: Kind::Boolean {
+            default: false,
+            set,
+        },
+        description,
+        on_game: same_on_every_game,
+    }
+}
+
+/// The names of a player's fields: its algorithm, then every knob of [`KNOBS`].
+pub const PLAYER_FIELDS: [&str; KNOBS.len() + 1] = {
+    let mut fields = ["algorithm"; KNOBS.len() + 1];
+    let mut index = 0;
+    while index < KNOBS.len() {
+        fields[index + 1] = KNOBS[index].name;
+        index += 1;
+    }
+    fields
+};
+
+/// A knob's value as a request gives it, before it is checked. Integers are held as `i128`,
+/// wide enough for any integer JSON carries (serde_json reads one up to 128 bits), so that
+/// every integer decodes and an out-of-range one, `-1` as much as `1e6`, is refused by the
+/// range check with the same words (422), not by the decoder.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Given {
+    Integer(i128),
+    Number(f64),
+    Boolean(bool),
+    Name(String),
+}
+
+/// A player as a request gives it: its algorithm and its knobs, each checked against the
+/// algorithm when the request is (a knob the algorithm does not take is an error, never
+/// silently ignored).
 ///
 /// Decoded field by field (`api::object`), so that a `/move` request, which carries the knobs
 /// beside its own fields, reads them with the same code in the same pass.
-///
-/// Integers are held as `i128`, wide enough for any integer JSON carries (serde_json reads one
-/// up to 128 bits), so that every integer decodes and an out-of-range one, `-1` as much as
-/// `1e6`, is refused by the range check with the same words (422), not by the decoder.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct PlayerSpec {
     pub algorithm: Option<String>,
-    pub depth: Option<i128>,
-    pub playouts: Option<i128>,
-    pub simulations: Option<i128>,
-    pub uct_c: Option<f64>,
-    pub expand_threshold: Option<i128>,
-    pub time_limit_ms: Option<i128>,
-    pub transposition_table: Option<bool>,
-    pub symmetry: Option<bool>,
-    pub ordering: Option<bool>,
-    pub pvs: Option<bool>,
-    pub tiebreak: Option<String>,
-    pub evaluation: Option<String>,
+    /// The knobs given, in the order of [`KNOBS`].
+    pub knobs: [Option<Given>; KNOBS.len()],
 }
 
 impl Object for PlayerSpec {
@@ -53,22 +421,20 @@ impl Object for PlayerSpec {
         key: &'static str,
         map: &mut A,
     ) -> Result<(), A::Error> {
-        match key {
-            "algorithm" => self.algorithm = value(key, map)?,
-            "depth" => self.depth = integer(key, map)?,
-            "playouts" => self.playouts = integer(key, map)?,
-            "simulations" => self.simulations = integer(key, map)?,
-            "uct_c" => self.uct_c = value(key, map)?,
-            "expand_threshold" => self.expand_threshold = integer(key, map)?,
-            "time_limit_ms" => self.time_limit_ms = integer(key, map)?,
-            "transposition_table" => self.transposition_table = value(key, map)?,
-            "symmetry" => self.symmetry = value(key, map)?,
-            "ordering" => self.ordering = value(key, map)?,
-            "pvs" => self.pvs = value(key, map)?,
-            "tiebreak" => self.tiebreak = value(key, map)?,
-            "evaluation" => self.evaluation = value(key, map)?,
-            _ => return Err(de::Error::unknown_field(key, Self::FIELDS)),
+        if key == "algorithm" {
+            self.algorithm = value(key, map)?;
+            return Ok(());
         }
+        let Some(index) = KNOBS.iter().position(|knob| knob.name == key) else {
+            return Err(de::Error::unknown_field(key, Self::FIELDS));
+        };
+        // Each value decodes as its knob's type; JSON null is the knob not given.
+        self.knobs[index] = match KNOBS[index].kind {
+            Kind::Integer { .. } => integer(key, map)?.map(Given::Integer),
+            Kind::Number { .. } => value::<_, Option<f64>>(key, map)?.map(Given::Number),
+            Kind::Boolean { .. } => value::<_, Option<bool>>(key, map)?.map(Given::Boolean),
+            Kind::Choice { .. } => value::<_, Option<String>>(key, map)?.map(Given::Name),
+        };
         Ok(())
     }
 }
@@ -80,33 +446,64 @@ impl PlayerSpec {
     pub fn from_json(body: &[u8]) -> Result<Self, Problem> {
         super::object::decode(body)
     }
+
+    /// A player as the command line writes it: `ALGORITHM[:KNOB=VALUE,...]`, such as
+    /// `mcts:simulations=1000, uct_c=1.4`. Each value is read as its knob's type, and the whole
+    /// is checked as a request is (the same checks, the same words).
+    pub fn from_text(text: &str) -> Result<Self, Problem> {
+        let (algorithm, knobs) = text.split_once(':').unwrap_or((text, ""));
+        let mut object = Map::new();
+        object.insert("algorithm".into(), json!(algorithm.trim()));
+        for knob in knobs
+            .split(',')
+            .map(str::trim)
+            .filter(|knob| !knob.is_empty())
+        {
+            let (name, text) = knob.split_once('=').ok_or_else(|| {
+                Problem::malformed(format!(
+                    "expected KNOB=VALUE, e.g. depth=3 or transposition_table=true, got {knob:?}"
+                ))
+            })?;
+            let (name, text) = (name.trim(), text.trim());
+            if name == SEED.name {
+                return Err(Problem::malformed(
+                    "seed is the command's, not a player's: give --seed",
+                ));
+            }
+            // A name as text; anything else as JSON, so that a value of the wrong type is
+            // refused in the request's words.
+            let value = match KNOBS.iter().find(|knob| knob.name == name) {
+                Some(Knob {
+                    kind: Kind::Choice { .. },
+                    ..
+                }) => json!(text),
+                _ => serde_json::from_str(text).unwrap_or_else(|_| json!(text)),
+            };
+            if object.insert(name.to_owned(), value).is_some() {
+                return Err(Problem::malformed(format!("{name} is given twice")));
+            }
+        }
+        PlayerSpec::from_json(Value::Object(object).to_string().as_bytes())
+    }
+
+    /// The value given for the knob named `name`, if any.
+    pub fn given(&self, name: &str) -> Option<&Given> {
+        let index = KNOBS.iter().position(|knob| knob.name == name)?;
+        self.knobs[index].as_ref()
+    }
+
+    /// Whether `field` (a problem's) is one of a player's.
+    pub fn is_field(field: &str) -> bool {
+        PLAYER_FIELDS.contains(&field)
+    }
 }
 
-/// The names of [`PlayerSpec`]'s fields.
-pub const PLAYER_FIELDS: [&str; 13] = [
-    "algorithm",
-    "depth",
-    "playouts",
-    "simulations",
-    "uct_c",
-    "expand_threshold",
-    "time_limit_ms",
-    "transposition_table",
-    "symmetry",
-    "ordering",
-    "pvs",
-    "tiebreak",
-    "evaluation",
-];
-
-/// The algorithm used when a request names none, unless its game declares another
-/// ([`Declaration::default_algorithm`](crate::game::Declaration::default_algorithm)).
-pub const DEFAULT_ALGORITHM: Algorithm = Algorithm::AlphaBeta;
-
-/// One knob's description, bounds and default.
+/// One knob as `GET /algorithms` describes it on a game.
 #[derive(Clone, Debug, Serialize)]
-pub struct Knob {
+pub struct KnobInfo {
     pub name: &'static str,
+    /// What a person calls it.
+    pub label: &'static str,
     /// `integer`, `number`, `boolean` or `string`.
     #[serde(rename = "type")]
     pub kind: &'static str,
@@ -122,468 +519,166 @@ pub struct Knob {
     /// end. Absent when false.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub required: bool,
-    pub description: &'static str,
+    pub description: Cow<'static, str>,
 }
 
-pub const MAX_DEPTH: u64 = 64;
-pub const MAX_PLAYOUTS: u64 = 100_000;
-pub const MAX_SIMULATIONS: u64 = 1_000_000;
-pub const MAX_UCT_C: f64 = 100.0;
-pub const MAX_EXPAND_THRESHOLD: u64 = 100_000;
-pub const MAX_TIME_LIMIT_MS: u64 = 10_000;
+impl Knob {
+    /// Whether `algorithm` takes the knob.
+    pub fn takes(&self, algorithm: Algorithm) -> bool {
+        self.algorithms.contains(&algorithm)
+    }
 
-fn depth() -> Knob {
-    Knob {
-        name: "depth",
-        kind: "integer",
-        minimum: json!(1),
-        maximum: json!(MAX_DEPTH),
-        values: None,
-        default: Value::Null,
-        required: false,
-        description: "Plies to search; leaves that are not the end of the game are scored by the \
-                      game's evaluation function. Absent: search to the end of the game.",
+    /// The knob as it stands on `game` for `algorithm`.
+    pub fn on(&self, algorithm: Algorithm, game: &GameRef) -> KnobInfo {
+        let (kind, minimum, maximum, values, default) = match self.kind {
+            Kind::Integer {
+                min, max, default, ..
+            } => ("integer", json!(min), json!(max), None, json!(default)),
+            Kind::Number {
+                min, max, default, ..
+            } => ("number", json!(min), json!(max), None, json!(default)),
+            Kind::Boolean { default, .. } => {
+                ("boolean", Value::Null, Value::Null, None, json!(default))
+            }
+            Kind::Choice { values, .. } => {
+                let values = values(game);
+                let default = json!(values.first());
+                ("string", Value::Null, Value::Null, Some(values), default)
+            }
+        };
+        let mut info = KnobInfo {
+            name: self.name,
+            label: self.label,
+            kind,
+            minimum,
+            maximum,
+            values,
+            default,
+            required: false,
+            description: self.description.into(),
+        };
+        (self.on_game)(&mut info, algorithm, game);
+        info
+    }
+
+    /// Checks `given` and puts it into `strategy`.
+    fn set(&self, given: &Given, game: &GameRef, strategy: &mut Strategy) -> Result<(), Problem> {
+        let name = self.name;
+        match (self.kind, given) {
+            (Kind::Integer { min, max, set, .. }, Given::Integer(value)) => {
+                set(strategy, in_range(name, *value, min, max)?);
+            }
+            (Kind::Number { min, max, set, .. }, Given::Number(value)) => {
+                if !(min..=max).contains(value) {
+                    return Err(Problem::invalid(
+                        name,
+                        format!("{name} must be between {min} and {max}, got {value}"),
+                    ));
+                }
+                set(strategy, *value);
+            }
+            (Kind::Boolean { set, .. }, Given::Boolean(on)) => set(strategy, *on),
+            (Kind::Choice { values, set }, Given::Name(given)) => {
+                let values = values(game);
+                let index = values
+                    .iter()
+                    .position(|value| value == given)
+                    .ok_or_else(|| names::unknown(name, name, given, &values))?;
+                set(strategy, index);
+            }
+            // Decoding reads each knob as its type; only a value built by hand can differ.
+            (kind, given) => {
+                return Err(Problem::invalid(
+                    name,
+                    format!("{name} takes {}, got {given:?}", kind.name()),
+                ));
+            }
+        }
+        Ok(())
     }
 }
 
-fn playouts() -> Knob {
-    Knob {
-        name: "playouts",
-        kind: "integer",
-        minimum: json!(1),
-        maximum: json!(MAX_PLAYOUTS),
-        values: None,
-        default: json!(DEFAULT_PLAYOUTS),
-        required: false,
-        description: "Random playouts after each legal move.",
+impl Kind {
+    /// The JSON type.
+    fn name(self) -> &'static str {
+        match self {
+            Kind::Integer { .. } => "an integer",
+            Kind::Number { .. } => "a number",
+            Kind::Boolean { .. } => "true or false",
+            Kind::Choice { .. } => "a name",
+        }
     }
 }
 
-fn simulations() -> Knob {
-    Knob {
-        name: "simulations",
-        kind: "integer",
-        minimum: json!(1),
-        maximum: json!(MAX_SIMULATIONS),
-        values: None,
-        default: json!(DEFAULT_SIMULATIONS),
-        required: false,
-        description: "Simulations (select, expand, playout, back up).",
-    }
-}
-
-fn uct_c() -> Knob {
-    Knob {
-        name: "uct_c",
-        kind: "number",
-        minimum: json!(0.0),
-        maximum: json!(MAX_UCT_C),
-        values: None,
-        default: json!(SQRT_2),
-        required: false,
-        description: "Exploration constant c in UCB1 = -w/n + c * sqrt(ln t / n).",
-    }
-}
-
-fn expand_threshold() -> Knob {
-    Knob {
-        name: "expand_threshold",
-        kind: "integer",
-        minimum: json!(1),
-        maximum: json!(MAX_EXPAND_THRESHOLD),
-        values: None,
-        default: json!(DEFAULT_EXPAND_THRESHOLD),
-        required: false,
-        description: "Visits after which a leaf is expanded.",
-    }
-}
-
-fn time_limit_ms() -> Knob {
-    Knob {
-        name: "time_limit_ms",
-        kind: "integer",
-        minimum: json!(1),
-        maximum: json!(MAX_TIME_LIMIT_MS),
-        values: None,
-        default: Value::Null,
-        required: false,
-        description: "Stop sampling when this many milliseconds have passed, even if fewer \
-                      playouts or simulations were run. The result then depends on the \
-                      machine's speed. Absent: no time limit.",
-    }
-}
-
-fn seed() -> Knob {
-    Knob {
-        name: "seed",
-        kind: "integer",
-        minimum: json!(0),
-        maximum: json!(u64::MAX),
-        values: None,
-        default: Value::Null,
-        required: false,
-        description: "Seed of every random choice: the same position, knobs and seed give the \
-                      same move, score and nodes. Absent: one is drawn and reported. For the \
-                      exact algorithms, only with tiebreak random.",
-    }
-}
-
-fn switch(name: &'static str, description: &'static str) -> Knob {
-    Knob {
-        name,
-        kind: "boolean",
-        minimum: Value::Null,
-        maximum: Value::Null,
-        values: None,
-        default: json!(false),
-        required: false,
-        description,
-    }
-}
-
-fn tiebreak() -> Knob {
-    Knob {
-        name: "tiebreak",
-        kind: "string",
-        minimum: Value::Null,
-        maximum: Value::Null,
-        values: Some(
-            Tiebreak::ALL
-                .iter()
-                .map(|tiebreak| tiebreak.name())
-                .collect(),
-        ),
-        default: json!("first"),
-        required: false,
-        description: "Among moves of the same value: the first in move order, a random one \
-                      (drawn from seed), or traps: the one leaving the opponent the most \
-                      replies that lose. Other than first, every move is searched exactly.",
-    }
-}
-
-fn search_time_limit() -> Knob {
-    Knob {
-        description: "Deepen iteratively (depth 1, 2, ...) until the game is searched to the \
-                      end or this many milliseconds have passed; then answer with the best move \
-                      of the last completed iteration, exact only if proven.",
-        ..time_limit_ms()
-    }
-}
-
-/// The names of the knobs `algorithm` takes, `seed` included for the randomised ones. Checking
-/// a request needs only these, not the descriptions [`knobs`] builds for the catalogue.
-pub fn knob_names(algorithm: Algorithm) -> &'static [&'static str] {
-    match algorithm {
-        Algorithm::Random => &["seed"],
-        Algorithm::Minimax | Algorithm::Negamax => &["depth", "evaluation", "tiebreak", "seed"],
-        Algorithm::AlphaBeta => &[
-            "depth",
-            "evaluation",
-            "transposition_table",
-            "symmetry",
-            "ordering",
-            "pvs",
-            "time_limit_ms",
-            "tiebreak",
-            "seed",
-        ],
-        Algorithm::Solver => &["time_limit_ms", "tiebreak", "seed"],
-        Algorithm::Engine => &["time_limit_ms"],
-        Algorithm::Mcs => &["playouts", "time_limit_ms", "seed"],
-        Algorithm::Mcts => &[
-            "simulations",
-            "uct_c",
-            "expand_threshold",
-            "time_limit_ms",
-            "seed",
-        ],
-    }
+/// The knobs `algorithm` takes, in the table's order, the seed last.
+pub fn taken_by(algorithm: Algorithm) -> impl Iterator<Item = &'static Knob> {
+    KNOBS
+        .iter()
+        .chain([&SEED])
+        .filter(move |knob| knob.takes(algorithm))
 }
 
 /// The knobs `algorithm` takes on `game`, with that game's defaults and limits, described for
-/// `GET /algorithms`. A test checks each against what [`strategy`] and [`fit_to_game`] accept.
-pub fn knobs(algorithm: Algorithm, game: &GameRef) -> Vec<Knob> {
-    knob_names(algorithm)
-        .iter()
-        .map(|&name| fit_knob(*game, algorithm, knob(algorithm, name)))
+/// `GET /algorithms`. A test checks each against what [`player`] accepts.
+pub fn knobs(algorithm: Algorithm, game: &GameRef) -> Vec<KnobInfo> {
+    taken_by(algorithm)
+        .map(|knob| knob.on(algorithm, game))
         .collect()
 }
 
-/// A knob as [`fit_to_game`] changes it on `game`.
-fn fit_knob(game: GameRef, algorithm: Algorithm, mut knob: Knob) -> Knob {
-    let limits = game.declaration.limits;
-    if knob.name == "evaluation" {
-        let evaluations = (game.evaluations)();
-        knob.default = json!(evaluations[0].0);
-        knob.values = Some(evaluations.iter().map(|(name, _)| *name).collect());
-        return knob;
-    }
-    let full_width = matches!(algorithm, Algorithm::Minimax | Algorithm::Negamax);
-    let deepening = matches!(
-        algorithm,
-        Algorithm::AlphaBeta | Algorithm::Solver | Algorithm::Engine
-    );
-    match knob.name {
-        "depth" if full_width && limits.full_width_depth.is_some() => {
-            knob.maximum = json!(limits.full_width_depth);
-            knob.required = true;
-            knob.description = "Plies to search; leaves that are not the end of the game are \
-                                scored by the game's evaluation function. Required on this \
-                                game: a full-width search to the end would not finish.";
-        }
-        "time_limit_ms" if deepening && limits.default_time_limit_ms.is_some() => {
-            knob.default = json!(limits.default_time_limit_ms);
-            knob.description = "Deepen iteratively (depth 1, 2, ...) until the game is searched \
-                                to the end or this many milliseconds have passed; then answer \
-                                with the best move of the last completed iteration, exact only \
-                                if proven.";
-        }
-        "tiebreak" if !limits.traps => {
-            knob.values = Some(vec![Tiebreak::First.name(), Tiebreak::Random.name()]);
-            knob.description = "Among moves of the same value: the first in move order, or a \
-                                random one (drawn from seed), for which every move is searched \
-                                exactly. (traps, which searches every reply to the end, is not \
-                                available on this game.)";
-        }
-        _ => {}
-    }
-    knob
-}
-
-/// One knob of `algorithm`, described.
-fn knob(algorithm: Algorithm, name: &'static str) -> Knob {
-    match name {
-        "depth" => depth(),
-        "playouts" => playouts(),
-        "simulations" => simulations(),
-        "uct_c" => uct_c(),
-        "expand_threshold" => expand_threshold(),
-        // Alphabeta and solver deepen iteratively within it; the samplers stop sampling.
-        "time_limit_ms"
-            if matches!(
-                algorithm,
-                Algorithm::AlphaBeta | Algorithm::Solver | Algorithm::Engine
-            ) =>
-        {
-            search_time_limit()
-        }
-        "time_limit_ms" => time_limit_ms(),
-        "transposition_table" => switch(
-            name,
-            "Look positions met again up in a fixed-size table of exact, lower- and upper-bound \
-             values.",
-        ),
-        "symmetry" => switch(
-            name,
-            "Let symmetric positions share table entries and search only one of sibling moves \
-             that lead to symmetric positions.",
-        ),
-        "ordering" => switch(
-            name,
-            "Try the table's move first, then killer moves, then by history and the game's \
-             static priority (centre first).",
-        ),
-        "pvs" => switch(
-            name,
-            "Principal variation search: null windows after the first move, re-searched when \
-             they fail high.",
-        ),
-        "tiebreak" => tiebreak(),
-        "evaluation" => Knob {
-            name: "evaluation",
-            kind: "string",
-            minimum: Value::Null,
-            maximum: Value::Null,
-            // The game's own: set by `fit_knob`.
-            values: Some(Vec::new()),
-            default: Value::Null,
-            required: false,
-            description: "Which of the game's evaluations scores the positions at the depth \
-                          limit (the game's catalogue describes each; the first is the \
-                          default).",
-        },
-        "seed" => seed(),
-        other => unreachable!("knob_names lists only described knobs, not {other:?}"),
-    }
-}
-
-/// What the algorithm does, for `GET /algorithms`.
-pub fn description(algorithm: Algorithm) -> &'static str {
-    match algorithm {
-        Algorithm::Random => "A uniformly random legal move.",
-        Algorithm::Minimax => {
-            "Minimax with separate max and min players, in the first player's frame."
-        }
-        Algorithm::Negamax => "Negamax: one signed recursion, score = -negamax(child).",
-        Algorithm::AlphaBeta => {
-            "Nega-alpha: negamax with an (alpha, beta) window and cutoffs when alpha >= beta."
-        }
-        Algorithm::Mcs => {
-            "Primitive Monte Carlo: random playouts after each legal move; the best total wins."
-        }
-        Algorithm::Solver => {
-            "The strongest exact play the game has: for a game small enough, a perfect table of \
-             every position built at start-up from the exact search, answering in constant time \
-             (nodes: 1, the lookup); a solver of the game's own where it has one; else alphabeta \
-             with every enhancement, deepening within the time limit."
-        }
-        Algorithm::Engine => {
-            "The game's strongest player within the time limit. On chess, Sente's engine: \
-             iterative deepening principal variation search with a quiescence search, a \
-             transposition table, move ordering (the table's move, MVV-LVA, killers, history), \
-             a check extension and mate scores, over PeSTO's evaluation. On the other games, \
-             their solver."
-        }
-        Algorithm::Mcts => {
-            "UCT: select by UCB1, expand after expand_threshold visits, random playout, back up; \
-             the most visited move wins."
-        }
-    }
-}
-
-/// Parses an algorithm name, defaulting to [`DEFAULT_ALGORITHM`].
-pub fn algorithm(name: Option<&str>) -> Result<Algorithm, Problem> {
-    match name {
-        None => Ok(DEFAULT_ALGORITHM),
-        Some(name) => name.parse().map_err(|_| {
-            let names: Vec<_> = Algorithm::ALL.iter().map(|a| a.name()).collect();
-            names::unknown("algorithm", "algorithm", name, &names)
-        }),
-    }
-}
-
-/// Checks a player's knobs and builds its strategy.
-pub fn strategy(spec: &PlayerSpec) -> Result<Strategy, Problem> {
-    let algorithm = algorithm(spec.algorithm.as_deref())?;
-    let allowed = knob_names(algorithm);
-    let given = [
-        ("depth", spec.depth.is_some()),
-        ("playouts", spec.playouts.is_some()),
-        ("simulations", spec.simulations.is_some()),
-        ("uct_c", spec.uct_c.is_some()),
-        ("expand_threshold", spec.expand_threshold.is_some()),
-        ("time_limit_ms", spec.time_limit_ms.is_some()),
-        ("transposition_table", spec.transposition_table.is_some()),
-        ("symmetry", spec.symmetry.is_some()),
-        ("ordering", spec.ordering.is_some()),
-        ("pvs", spec.pvs.is_some()),
-        ("tiebreak", spec.tiebreak.is_some()),
-        ("evaluation", spec.evaluation.is_some()),
-    ];
-    for (name, _) in given.iter().filter(|(_, given)| *given) {
-        if !allowed.contains(name) {
-            return Err(not_for(name, algorithm));
-        }
-    }
-    let depth = in_range("depth", spec.depth, 1, MAX_DEPTH)?.map(|depth| depth as u32);
-    let time_limit = in_range("time_limit_ms", spec.time_limit_ms, 1, MAX_TIME_LIMIT_MS)?
-        .map(Duration::from_millis);
-    let tiebreak = match &spec.tiebreak {
-        Some(name) => name.parse::<Tiebreak>().map_err(|_| {
-            let names: Vec<_> = Tiebreak::ALL.iter().map(|t| t.name()).collect();
-            names::unknown("tiebreak", "tiebreak", name, &names)
-        })?,
-        None => Tiebreak::First,
-    };
-    Ok(match algorithm {
-        Algorithm::Random => Strategy::Random,
-        Algorithm::Minimax => Strategy::Minimax {
-            depth,
-            tiebreak,
-            evaluation: 0,
-        },
-        Algorithm::Negamax => Strategy::Negamax {
-            depth,
-            tiebreak,
-            evaluation: 0,
-        },
-        Algorithm::AlphaBeta => Strategy::AlphaBeta(
-            AlphaBetaParams {
-                depth,
-                enhancements: Enhancements {
-                    transposition_table: spec.transposition_table.unwrap_or(false),
-                    symmetry: spec.symmetry.unwrap_or(false),
-                    ordering: spec.ordering.unwrap_or(false),
-                    pvs: spec.pvs.unwrap_or(false),
-                },
-                time_limit,
-                evaluation: 0,
-            },
-            tiebreak,
-        ),
-        Algorithm::Solver => Strategy::Solver {
-            time_limit,
-            tiebreak,
-        },
-        Algorithm::Engine => Strategy::Engine { time_limit },
-        Algorithm::Mcs => Strategy::Mcs {
-            playouts: in_range("playouts", spec.playouts, 1, MAX_PLAYOUTS)?
-                .map_or(DEFAULT_PLAYOUTS, |n| n as u32),
-            time_limit,
-        },
-        Algorithm::Mcts => {
-            let defaults = MctsParams::default();
-            let uct_c = match spec.uct_c {
-                Some(c) if !(0.0..=MAX_UCT_C).contains(&c) => {
-                    return Err(Problem::invalid(
-                        "uct_c",
-                        format!("uct_c must be between 0 and {MAX_UCT_C}, got {c}"),
-                    ));
-                }
-                Some(c) => c,
-                None => defaults.uct_c,
+/// The upper bound of every numeric knob, as `GET /limits` gives them (`max_depth`, ...).
+pub fn maxima() -> Map<String, Value> {
+    KNOBS
+        .iter()
+        .filter_map(|knob| {
+            let max = match knob.kind {
+                Kind::Integer { max, .. } => json!(max),
+                Kind::Number { max, .. } => json!(max),
+                Kind::Boolean { .. } | Kind::Choice { .. } => return None,
             };
-            Strategy::Mcts(MctsParams {
-                simulations: in_range("simulations", spec.simulations, 1, MAX_SIMULATIONS)?
-                    .map_or(defaults.simulations, |n| n as u32),
-                uct_c,
-                expand_threshold: in_range(
-                    "expand_threshold",
-                    spec.expand_threshold,
-                    1,
-                    MAX_EXPAND_THRESHOLD,
-                )?
-                .map_or(defaults.expand_threshold, |n| n as u32),
-                time_limit,
-            })
-        }
+            Some((format!("max_{}", knob.name), max))
+        })
+        .collect()
+}
+
+/// The algorithm `name` names, or the problem of a name that names none.
+pub fn algorithm(name: &str) -> Result<Algorithm, Problem> {
+    name.parse().map_err(|_| {
+        let names = Algorithm::ALL.map(Algorithm::name);
+        names::unknown("algorithm", "algorithm", name, &names)
     })
 }
 
-/// A player's strategy on `game`: its knobs checked ([`strategy`]), its evaluation found among
-/// the game's, and the whole fitted to the game's limits ([`fit_to_game`]).
+/// A player's strategy on `game`: its algorithm (the game's default when it names none), each
+/// knob it gives checked and put in place, and the whole fitted to the game's limits
+/// ([`fit_to_game`]).
 pub fn player(game: &GameRef, spec: &PlayerSpec) -> Result<Strategy, Problem> {
-    let mut strategy = match spec.algorithm {
-        Some(_) => strategy(spec)?,
-        None => strategy(&PlayerSpec {
-            algorithm: Some(game.declaration.default_algorithm.to_owned()),
-            ..spec.clone()
-        })?,
-    };
-    if let Some(name) = &spec.evaluation {
-        let evaluations = (game.evaluations)();
-        let known: Vec<&str> = evaluations.iter().map(|(name, _)| *name).collect();
-        let index = known
+    let name = spec
+        .algorithm
+        .as_deref()
+        .unwrap_or(game.declaration.default_algorithm);
+    let algorithm = algorithm(name)?;
+    let given = || {
+        KNOBS
             .iter()
-            .position(|known| known == name)
-            .ok_or_else(|| names::unknown("evaluation", "evaluation", name, &known))?;
-        let index = index as EvaluationIndex;
-        match &mut strategy {
-            Strategy::Minimax { evaluation, .. } | Strategy::Negamax { evaluation, .. } => {
-                *evaluation = index;
-            }
-            Strategy::AlphaBeta(params, _) => params.evaluation = index,
-            // `strategy` refuses the knob for the algorithms that take none.
-            _ => {}
-        }
+            .zip(&spec.knobs)
+            .filter_map(|(knob, given)| Some((knob, given.as_ref()?)))
+    };
+    // Every knob the algorithm does not take is refused before any value is judged.
+    if let Some((knob, _)) = given().find(|(knob, _)| !knob.takes(algorithm)) {
+        return Err(not_for(knob.name, algorithm));
+    }
+    let mut strategy = Strategy::with_defaults(algorithm);
+    for (knob, given) in given() {
+        knob.set(given, game, &mut strategy)?;
     }
     fit_to_game(game, strategy)
 }
 
 /// Fits a strategy to the game it will play, within the limits the game declares, so that no
 /// search runs unbounded: minimax and negamax may need a depth, at most the game's deepest;
-/// alphabeta and solver may deepen within a default time limit; `traps` (which searches every
-/// reply to the end) may be refused.
+/// alphabeta, solver and engine deepen within the game's default time limit; `traps` (which
+/// searches every reply to the end) may be refused.
 pub fn fit_to_game(game: &GameRef, strategy: Strategy) -> Result<Strategy, Problem> {
     let limits = game.declaration.limits;
     let name = game.name;
@@ -624,9 +719,10 @@ pub fn fit_to_game(game: &GameRef, strategy: Strategy) -> Result<Strategy, Probl
             time_limit: time_limit.or(default_time_limit),
             tiebreak,
         },
-        Strategy::Engine { time_limit } => Strategy::Engine {
-            time_limit: time_limit.or(default_time_limit),
-        },
+        Strategy::Engine(mut params) => {
+            params.time_limit = params.time_limit.or(default_time_limit);
+            Strategy::Engine(params)
+        }
         other => other,
     })
 }
@@ -635,7 +731,7 @@ pub fn fit_to_game(game: &GameRef, strategy: Strategy) -> Result<Strategy, Probl
 /// tiebreak other than random.
 pub fn seed_unused(strategy: &Strategy) -> Problem {
     let algorithm = strategy.algorithm();
-    if knob_names(algorithm).contains(&"seed") {
+    if SEED.takes(algorithm) {
         return Problem::invalid(
             "seed",
             format!(
@@ -650,7 +746,7 @@ pub fn seed_unused(strategy: &Strategy) -> Problem {
 
 /// The problem of a knob given to an algorithm that does not take it.
 pub fn not_for(knob: &str, algorithm: Algorithm) -> Problem {
-    let takes = knob_names(algorithm);
+    let takes: Vec<&str> = taken_by(algorithm).map(|knob| knob.name).collect();
     Problem::invalid(
         knob,
         format!(
@@ -665,161 +761,28 @@ pub fn not_for(knob: &str, algorithm: Algorithm) -> Problem {
 }
 
 /// `value`, if it is within `min..=max`; the problem of field `name` if not.
-pub fn in_range(
+pub fn in_range(name: &str, value: i128, min: u64, max: u64) -> Result<u64, Problem> {
+    if (i128::from(min)..=i128::from(max)).contains(&value) {
+        Ok(value as u64)
+    } else {
+        Err(Problem::invalid(
+            name,
+            format!("{name} must be between {min} and {max}, got {value}"),
+        ))
+    }
+}
+
+/// An optional field's value, if it is within `min..=max` (see [`in_range`]).
+pub fn optional_in_range(
     name: &str,
     value: Option<i128>,
     min: u64,
     max: u64,
 ) -> Result<Option<u64>, Problem> {
-    match value {
-        Some(value) if !(i128::from(min)..=i128::from(max)).contains(&value) => {
-            Err(Problem::invalid(
-                name,
-                format!("{name} must be between {min} and {max}, got {value}"),
-            ))
-        }
-        value => Ok(value.map(|value| value as u64)),
-    }
+    value
+        .map(|value| in_range(name, value, min, max))
+        .transpose()
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn spec(algorithm: &str) -> PlayerSpec {
-        PlayerSpec {
-            algorithm: Some(algorithm.to_owned()),
-            ..PlayerSpec::default()
-        }
-    }
-
-    #[test]
-    fn defaults_and_knobs_build_strategies() {
-        assert_eq!(
-            strategy(&PlayerSpec::default()),
-            Ok(Strategy::with_defaults(Algorithm::AlphaBeta))
-        );
-        let mcts = PlayerSpec {
-            simulations: Some(500),
-            uct_c: Some(1.0),
-            ..spec("mcts")
-        };
-        assert_eq!(
-            strategy(&mcts),
-            Ok(Strategy::Mcts(MctsParams {
-                simulations: 500,
-                uct_c: 1.0,
-                ..MctsParams::default()
-            }))
-        );
-    }
-
-    #[test]
-    fn a_knob_for_another_algorithm_is_rejected_by_name() {
-        let problem = strategy(&PlayerSpec {
-            depth: Some(3),
-            ..spec("mcts")
-        })
-        .unwrap_err();
-        assert_eq!(problem.status, 422);
-        assert_eq!(problem.field.as_deref(), Some("depth"));
-        assert!(
-            problem.detail.contains("does not apply to mcts"),
-            "{problem}"
-        );
-    }
-
-    /// A player of `algorithm` with knob `name` set to `value` (or without it), checked for
-    /// `game` as a request is.
-    fn checked(
-        game: &GameRef,
-        algorithm: Algorithm,
-        knob: Option<(&str, Value)>,
-    ) -> Result<Strategy, Problem> {
-        let mut object = serde_json::Map::new();
-        object.insert("algorithm".into(), json!(algorithm.name()));
-        // The knobs the game requires, at their least, unless the one under test is one.
-        for required in knobs(algorithm, game).iter().filter(|knob| knob.required) {
-            if knob.as_ref().is_none_or(|(name, _)| *name != required.name) {
-                object.insert(required.name.into(), required.minimum.clone());
-            }
-        }
-        if let Some((name, value)) = knob {
-            object.insert(name.into(), value);
-        }
-        let spec = PlayerSpec::from_json(Value::Object(object).to_string().as_bytes())?;
-        player(game, &spec)
-    }
-
-    /// `GET /algorithms?game=...` says what the checks do: each knob's bounds are accepted and
-    /// one past them refused, a default is what absence means, a required knob is required,
-    /// and a string knob takes exactly its values.
-    #[test]
-    fn the_catalogue_says_what_the_checks_accept_in_every_game() {
-        for name in crate::games::NAMES {
-            let game = &crate::api::game(Some(name)).unwrap();
-            for algorithm in Algorithm::ALL {
-                for knob in knobs(algorithm, game) {
-                    let context = format!("{} {algorithm} {}", game.name, knob.name);
-                    // The seed is the request's, checked with the request.
-                    if knob.name == "seed" {
-                        continue;
-                    }
-                    let with = |value: Value| checked(game, algorithm, Some((knob.name, value)));
-                    let without = checked(game, algorithm, Some((knob.name, Value::Null)));
-                    assert_eq!(without.is_err(), knob.required, "{context}");
-                    if !knob.default.is_null() {
-                        assert_eq!(with(knob.default.clone()), without, "{context}");
-                    }
-                    match knob.kind {
-                        "integer" => {
-                            let (min, max) = (knob.minimum.as_u64(), knob.maximum.as_u64());
-                            let (min, max) = (min.unwrap(), max.unwrap());
-                            assert!(with(json!(min)).is_ok(), "{context}");
-                            assert!(with(json!(max)).is_ok(), "{context}");
-                            assert!(with(json!(i128::from(min) - 1)).is_err(), "{context}");
-                            assert!(with(json!(max + 1)).is_err(), "{context}");
-                        }
-                        "number" => {
-                            let (min, max) = (knob.minimum.as_f64(), knob.maximum.as_f64());
-                            let (min, max) = (min.unwrap(), max.unwrap());
-                            assert!(with(json!(min)).is_ok(), "{context}");
-                            assert!(with(json!(max)).is_ok(), "{context}");
-                            assert!(with(json!(min - 0.5)).is_err(), "{context}");
-                            assert!(with(json!(max + 0.5)).is_err(), "{context}");
-                        }
-                        "boolean" => {
-                            assert!(with(json!(true)).is_ok(), "{context}");
-                            assert!(with(json!(false)).is_ok(), "{context}");
-                        }
-                        "string" => {
-                            let values = knob.values.as_ref().unwrap();
-                            for value in Tiebreak::ALL.map(Tiebreak::name) {
-                                let accepted = with(json!(value)).is_ok();
-                                assert_eq!(accepted, values.contains(&value), "{context} {value}");
-                            }
-                        }
-                        other => panic!("{context}: a knob of type {other}"),
-                    }
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn out_of_range_knobs_say_the_range() {
-        let problem = strategy(&PlayerSpec {
-            depth: Some(0),
-            ..spec("negamax")
-        })
-        .unwrap_err();
-        assert_eq!(problem.detail, "depth must be between 1 and 64, got 0");
-        let problem = strategy(&PlayerSpec {
-            uct_c: Some(-1.0),
-            ..spec("mcts")
-        })
-        .unwrap_err();
-        assert_eq!(problem.field.as_deref(), Some("uct_c"));
-        assert!(strategy(&spec("chess-engine")).is_err());
-    }
-}
+mod tests;

@@ -247,7 +247,10 @@ mod tests {
         )
         .unwrap();
         assert_eq!(request.seed, Some(5));
-        assert_eq!(request.player.simulations, Some(50));
+        assert_eq!(
+            request.player.given("simulations"),
+            Some(&super::super::knobs::Given::Integer(50))
+        );
         let problem = MoveRequest::from_json(br#"{"bord":"X........"}"#).unwrap_err();
         assert_eq!(problem.status, 400);
         assert!(problem.detail.contains("unknown field `bord`"), "{problem}");

@@ -104,7 +104,7 @@ impl TournamentJob {
             }
             (None, None) => vec![super::playable(&game, &PositionSpec::start())?],
         };
-        let max_plies = knobs::in_range("max_plies", request.max_plies, 1, MAX_PLIES)?
+        let max_plies = knobs::optional_in_range("max_plies", request.max_plies, 1, MAX_PLIES)?
             .map(|plies| plies as usize);
         // Every opening with both colours, unless the request says otherwise.
         let default_games = if openings.len() > 1 {
@@ -112,10 +112,13 @@ impl TournamentJob {
         } else {
             game.declaration.tournament_games
         };
-        let games = knobs::in_range("games", request.games, 1, MAX_GAMES)?.unwrap_or(default_games);
+        let games = knobs::optional_in_range("games", request.games, 1, MAX_GAMES)?
+            .unwrap_or(default_games);
         let first_game =
-            knobs::in_range("first_game", request.first_game, 0, MAX_FIRST_GAME)?.unwrap_or(0);
-        let seed = knobs::in_range("seed", request.seed, 0, u64::MAX)?.unwrap_or_else(seed::draw);
+            knobs::optional_in_range("first_game", request.first_game, 0, MAX_FIRST_GAME)?
+                .unwrap_or(0);
+        let seed =
+            knobs::optional_in_range("seed", request.seed, 0, u64::MAX)?.unwrap_or_else(seed::draw);
         Ok(TournamentJob {
             openings,
             players,

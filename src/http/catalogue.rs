@@ -41,7 +41,7 @@ pub async fn get_healthz() -> Json<Value> {
 
 pub async fn get_limits(State(state): State<AppState>) -> Json<Value> {
     let admission = state.admission.limits();
-    Json(json!({
+    let mut limits = json!({
         "heavy_slots": admission.heavy_slots,
         "heavy_queue": admission.heavy_queue,
         "tournament_time_limit_ms": state.tournament_time_limit.as_millis() as u64,
@@ -51,11 +51,13 @@ pub async fn get_limits(State(state): State<AppState>) -> Json<Value> {
         "max_head_bytes": super::MAX_HEAD_BYTES,
         "read_timeout_ms": state.read_timeout.as_millis() as u64,
         "max_games": crate::api::request::MAX_GAMES,
-        "max_depth": crate::api::knobs::MAX_DEPTH,
-        "max_playouts": crate::api::knobs::MAX_PLAYOUTS,
-        "max_simulations": crate::api::knobs::MAX_SIMULATIONS,
-        "max_time_limit_ms": crate::api::knobs::MAX_TIME_LIMIT_MS,
-    }))
+    });
+    // Every numeric knob's maximum, from the table of knobs.
+    limits
+        .as_object_mut()
+        .expect("an object")
+        .extend(crate::api::knobs::maxima());
+    Json(limits)
 }
 
 static OPENAPI: Document = Document::new(OPENAPI_YAML, &[("content-type", "application/yaml")]);

@@ -62,8 +62,8 @@ pub fn analyze_within<G: Solve>(
         return Err(SearchError::GameOver);
     }
     let started = Instant::now();
-    if let Strategy::Engine { time_limit } = *strategy {
-        let mut analysis = game.engine_analysis(time_limit, budget);
+    if let Strategy::Engine(params) = *strategy {
+        let mut analysis = game.engine_analysis(&params, budget);
         analysis.elapsed = started.elapsed();
         return Ok(analysis);
     }
@@ -227,7 +227,7 @@ fn exact_values<G: Solve>(game: &G, strategy: &Strategy, budget: &Budget) -> Exa
                 budget,
             ),
         },
-        Strategy::Random | Strategy::Mcs { .. } | Strategy::Mcts(_) | Strategy::Engine { .. } => {
+        Strategy::Random | Strategy::Mcs { .. } | Strategy::Mcts(_) | Strategy::Engine(_) => {
             unreachable!("only exact algorithms have exact values")
         }
     }

@@ -44,7 +44,9 @@ use pv::PvTable;
 /// meter, search values, alphabeta as a fallback.
 pub(crate) mod kit {
     pub(crate) use super::budget::Meter;
-    pub(crate) use super::{Value, WIN, alphabeta, exact_search_result};
+    pub(crate) use super::{
+        INFINITY, MAX_DEPTH, PROVEN, Value, WIN, alphabeta, exact_search_result,
+    };
 }
 
 /// A search value in the side to move's frame.
@@ -54,10 +56,13 @@ pub type Value = i32;
 pub const WIN: Value = 10_000;
 
 /// Values at least this large (in absolute value) are proven; estimates stay below it.
-const PROVEN: Value = WIN - 1_000;
+pub(crate) const PROVEN: Value = WIN - 1_000;
 
 /// Above every value, so that `-INFINITY` is below every value.
-const INFINITY: Value = WIN + 1;
+pub(crate) const INFINITY: Value = WIN + 1;
+
+/// The deepest a depth-limited or deepening search goes.
+pub const MAX_DEPTH: u32 = 64;
 
 /// The random number generator of every randomised algorithm.
 ///
@@ -215,11 +220,25 @@ pub enum Strategy {
         time_limit: Option<Duration>,
     },
     Mcts(MctsParams),
-    /// The game's strongest player within `time_limit`: its own engine where it has one
+    /// The game's strongest player within its limits: its own engine where it has one
     /// (chess), else its solver.
-    Engine {
-        time_limit: Option<Duration>,
-    },
+    Engine(EngineParams),
+}
+
+/// What the `engine` algorithm is given: how long it may think.
+#[derive(Copy, Clone, Debug, Default, PartialEq)]
+pub struct EngineParams {
+    /// Deepen until this much time has passed (the engine's own default without it).
+    pub time_limit: Option<Duration>,
+}
+
+impl EngineParams {
+    /// Thinking for `time_limit`, the rest by default.
+    pub fn for_time(time_limit: Duration) -> Self {
+        EngineParams {
+            time_limit: Some(time_limit),
+        }
+    }
 }
 
 impl Strategy {
@@ -249,7 +268,7 @@ impl Strategy {
                 time_limit: None,
             },
             Algorithm::Mcts => Strategy::Mcts(MctsParams::default()),
-            Algorithm::Engine => Strategy::Engine { time_limit: None },
+            Algorithm::Engine => Strategy::Engine(EngineParams::default()),
         }
     }
 
@@ -262,7 +281,7 @@ impl Strategy {
             Strategy::Solver { .. } => Algorithm::Solver,
             Strategy::Mcs { .. } => Algorithm::Mcs,
             Strategy::Mcts(_) => Algorithm::Mcts,
-            Strategy::Engine { .. } => Algorithm::Engine,
+            Strategy::Engine(_) => Algorithm::Engine,
         }
     }
 
@@ -346,20 +365,16 @@ pub trait Solve: Game {
         default_solver::warm_up::<Self>();
     }
 
-    /// The `engine` algorithm: the strongest player the game has within `time_limit`; by
-    /// default its solver.
-    fn engine(&self, time_limit: Option<Duration>, budget: &Budget) -> SearchResult<Self::Move> {
-        self.solve(time_limit, budget)
+    /// The `engine` algorithm: the strongest player the game has within `params`; by default
+    /// its solver.
+    fn engine(&self, params: &EngineParams, budget: &Budget) -> SearchResult<Self::Move> {
+        self.solve(params.time_limit, budget)
     }
 
     /// Every legal move valued by the engine; by default the solver's exact values.
-    fn engine_analysis(
-        &self,
-        time_limit: Option<Duration>,
-        budget: &Budget,
-    ) -> Analysis<Self::Move> {
+    fn engine_analysis(&self, params: &EngineParams, budget: &Budget) -> Analysis<Self::Move> {
         let solver = Strategy::Solver {
-            time_limit,
+            time_limit: params.time_limit,
             tiebreak: Tiebreak::First,
         };
         analysis::exact_analysis(self, &solver, budget)
@@ -407,7 +422,7 @@ pub fn search_within<G: Solve>(
             time_limit,
         } => mcs::search(game, playouts, time_limit, seed, budget),
         Strategy::Mcts(params) => mcts::search(game, &params, seed, budget),
-        Strategy::Engine { time_limit } => game.engine(time_limit, budget),
+        Strategy::Engine(params) => game.engine(&params, budget),
     };
     result.elapsed = started.elapsed();
     Ok(result)

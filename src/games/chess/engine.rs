@@ -21,19 +21,16 @@ use shakmaty::{Move, Position, Role};
 use super::evaluation::{self, winning_chances};
 use super::{Chess, ChessMove};
 use crate::game::Game;
-use crate::search::kit::{Meter, Value, WIN};
-use crate::search::{Analysis, Budget, MoveAnalysis, SearchResult};
+use crate::search::kit::{self, INFINITY, Meter, PROVEN, Value, WIN};
+use crate::search::{Analysis, Budget, Cutoff, EngineParams, MoveAnalysis, SearchResult};
 
 /// The time an engine move takes when a request gives no limit.
 pub const DEFAULT_TIME_LIMIT_MS: u64 = 1_000;
 
-/// Values at least this large are mates; evaluations stay below.
-const PROVEN: Value = WIN - 1_000;
-const INFINITY: Value = WIN + 1;
 /// Plies below the root the search may reach, quiescence and extensions included.
 const MAX_PLY: usize = Chess::MAX_PLIES;
 /// The deepest iteration.
-const MAX_DEPTH: i32 = 64;
+const MAX_DEPTH: i32 = kit::MAX_DEPTH as i32;
 /// 2^18 entries of 16 bytes: 4 MiB for each search.
 const TABLE_BITS: u32 = 18;
 
@@ -100,7 +97,7 @@ fn evaluate(position: &shakmaty::Chess) -> Value {
 }
 
 impl Engine {
-    fn new(game: &Chess, time_limit: Option<Duration>, budget: &Budget) -> Engine {
+    fn new(game: &Chess, params: &EngineParams, budget: &Budget) -> Engine {
         let mut keys = Vec::with_capacity(256);
         let mut link = game.history.as_deref();
         while let Some(earlier) = link {
@@ -118,7 +115,9 @@ impl Engine {
             nodes: 0,
             meter: Meter::new(budget),
             started: Instant::now(),
-            time_limit: time_limit.unwrap_or(Duration::from_millis(DEFAULT_TIME_LIMIT_MS)),
+            time_limit: params
+                .time_limit
+                .unwrap_or(Duration::from_millis(DEFAULT_TIME_LIMIT_MS)),
         }
     }
 
@@ -375,42 +374,71 @@ fn judge(value: Value) -> (f64, bool, Option<u32>) {
     }
 }
 
-/// The engine's move in `game`, deepening until `time_limit` (by default a second).
-pub(super) fn search(
-    game: &Chess,
-    time_limit: Option<Duration>,
-    budget: &Budget,
-) -> SearchResult<ChessMove> {
-    let mut engine = Engine::new(game, time_limit, budget);
-    let root = game.position();
-    let mut completed: Option<(Value, Vec<ChessMove>, i32)> = None;
+/// What the deepening loop ends with: the last iteration that completed (its result and depth),
+/// and why it stopped before the deepest, if it did.
+struct Deepened<T> {
+    completed: Option<(T, i32)>,
+    stopped_by: Option<Cutoff>,
+}
+
+/// Iterative deepening, for the engine's move and its analysis alike: `iterate` searches one
+/// depth and says what it found and whether that is proven (no deeper search can change it).
+/// The loop stops at a proof, at the deepest iteration, when the service's budget runs out (the
+/// iteration it stopped is thrown away), or when the time left could not finish another.
+fn deepen<T>(
+    engine: &mut Engine,
+    mut iterate: impl FnMut(&mut Engine, i32) -> (T, bool),
+) -> Deepened<T> {
+    let mut completed = None;
     let mut stopped_by = None;
     for depth in 1..=MAX_DEPTH {
         engine.begin_iteration(depth);
-        let value = engine.search(root, game.key, depth, 0, -INFINITY, INFINITY);
+        let (found, proven) = iterate(engine, depth);
         if let Some(cutoff) = engine.meter.stopped_by {
             stopped_by = Some(cutoff);
             break;
         }
-        let line = engine.line();
-        let proven = value.abs() >= PROVEN && (WIN - value.abs()) <= depth;
-        completed = Some((value, line, depth));
+        completed = Some((found, depth));
         if proven {
             break;
         }
         if engine.out_of_time() {
             if depth < MAX_DEPTH {
-                stopped_by = Some(crate::search::Cutoff::TimeLimit);
+                stopped_by = Some(Cutoff::TimeLimit);
             }
             break;
         }
     }
-    let (value, pv, depth) = match completed {
+    Deepened {
+        completed,
+        stopped_by,
+    }
+}
+
+/// Whether `value`, found by an iteration `depth` plies deep, is a mate that no deeper search
+/// can change: one within the depth searched.
+fn proven_within(value: Value, depth: i32) -> bool {
+    value.abs() >= PROVEN && (WIN - value.abs()) <= depth
+}
+
+/// The engine's move in `game`, deepening within `params` (by default a second).
+pub(super) fn search(
+    game: &Chess,
+    params: &EngineParams,
+    budget: &Budget,
+) -> SearchResult<ChessMove> {
+    let mut engine = Engine::new(game, params, budget);
+    let root = game.position();
+    let deepened = deepen(&mut engine, |engine, depth| {
+        let value = engine.search(root, game.key, depth, 0, -INFINITY, INFINITY);
+        ((value, engine.line()), proven_within(value, depth))
+    });
+    let ((value, pv), depth) = match deepened.completed {
         Some(completed) => completed,
         None => {
             // Stopped by the service's budget within the first iteration: any legal move.
             let mv = game.legal_moves().next().expect("a game in progress has a move");
-            (0, vec![mv], 0)
+            ((0, vec![mv]), 0)
         }
     };
     let (score, exact, plies_to_end) = judge(value);
@@ -423,25 +451,19 @@ pub(super) fn search(
         pv,
         depth: Some(depth as u32),
         elapsed: engine.started.elapsed(),
-        stopped_by,
+        stopped_by: deepened.stopped_by,
     }
 }
 
 /// Every legal move of `game` with its value, each searched with a full window so that every
-/// value is the engine's, not a bound; deepening until `time_limit`.
-pub(super) fn analyze(
-    game: &Chess,
-    time_limit: Option<Duration>,
-    budget: &Budget,
-) -> Analysis<ChessMove> {
-    let mut engine = Engine::new(game, time_limit, budget);
+/// value is the engine's, not a bound; deepening within `params`, best moves first at each
+/// iteration, until every move's value is proven.
+pub(super) fn analyze(game: &Chess, params: &EngineParams, budget: &Budget) -> Analysis<ChessMove> {
+    let mut engine = Engine::new(game, params, budget);
     let root = game.position();
     let mut moves: Vec<Move> = root.legal_moves().to_vec();
-    let mut completed: Vec<MoveAnalysis<ChessMove>> = Vec::new();
-    let mut stopped_by = None;
     engine.keys.push(game.key);
-    for depth in 1..=MAX_DEPTH {
-        engine.begin_iteration(depth);
+    let deepened = deepen(&mut engine, |engine, depth| {
         let mut values = Vec::with_capacity(moves.len());
         for &mv in &moves {
             let mut child = root.clone();
@@ -459,14 +481,17 @@ pub(super) fn analyze(
             );
             values.push((value, mv, line));
         }
-        if let Some(cutoff) = engine.meter.stopped_by {
-            stopped_by = Some(cutoff);
-            break;
-        }
         // Best first; the next iteration searches them in this order.
         values.sort_by_key(|(value, _, _)| std::cmp::Reverse(*value));
-        moves = values.iter().map(|(_, mv, _)| *mv).collect();
-        completed = values
+        if !engine.meter.is_stopped() {
+            moves = values.iter().map(|(_, mv, _)| *mv).collect();
+        }
+        let proven = values.iter().all(|(value, _, _)| proven_within(*value, depth));
+        (values, proven)
+    });
+    let completed = deepened.completed.map_or_else(Vec::new, |(values, _)| values);
+    Analysis {
+        moves: completed
             .into_iter()
             .map(|(value, mv, line)| {
                 let (score, exact, plies_to_end) = judge(value);
@@ -479,15 +504,9 @@ pub(super) fn analyze(
                     pv: line,
                 }
             })
-            .collect();
-        if engine.out_of_time() {
-            break;
-        }
-    }
-    Analysis {
-        moves: completed,
+            .collect(),
         nodes: engine.nodes,
         elapsed: engine.started.elapsed(),
-        stopped_by,
+        stopped_by: deepened.stopped_by,
     }
 }

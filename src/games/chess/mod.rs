@@ -14,7 +14,6 @@ use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::str::FromStr;
 use std::sync::Arc;
-use std::time::Duration;
 
 use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
@@ -23,7 +22,7 @@ use shakmaty::{CastlingMode, Color, EnPassantMode, Position, Role};
 use crate::game::{
     BoardError, Declaration, Evaluation, Game, Limits, MoveError, Notation, Outcome, Player,
 };
-use crate::search::{Analysis, Budget, SearchResult, Solve};
+use crate::search::{Analysis, Budget, EngineParams, SearchResult, Solve};
 
 pub use engine::DEFAULT_TIME_LIMIT_MS;
 
@@ -416,16 +415,12 @@ impl Game for Chess {
 }
 
 impl Solve for Chess {
-    fn engine(&self, time_limit: Option<Duration>, budget: &Budget) -> SearchResult<ChessMove> {
-        engine::search(self, time_limit, budget)
+    fn engine(&self, params: &EngineParams, budget: &Budget) -> SearchResult<ChessMove> {
+        engine::search(self, params, budget)
     }
 
-    fn engine_analysis(
-        &self,
-        time_limit: Option<Duration>,
-        budget: &Budget,
-    ) -> Analysis<ChessMove> {
-        engine::analyze(self, time_limit, budget)
+    fn engine_analysis(&self, params: &EngineParams, budget: &Budget) -> Analysis<ChessMove> {
+        engine::analyze(self, params, budget)
     }
 }
 

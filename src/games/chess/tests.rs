@@ -136,7 +136,7 @@ fn the_engine_mates_in_one() {
         "rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2",
     ] {
         let game = fen(board);
-        let result = game.engine(Some(Duration::from_millis(200)), &Budget::unlimited());
+        let result = game.engine(&EngineParams::for_time(Duration::from_millis(200)), &Budget::unlimited());
         assert_eq!((result.exact, result.plies_to_end), (true, Some(1)), "{board}");
         assert_eq!(Game::ending(&game.play(result.best_move)), Some("checkmate"), "{board}");
     }
@@ -146,7 +146,7 @@ fn the_engine_mates_in_one() {
 fn the_engine_finds_a_mate_in_two() {
     // 1. Ra6! bxa6 2. b7#.
     let game = fen("kbK5/pp6/1P6/8/8/8/8/R7 w - - 0 1");
-    let result = game.engine(Some(Duration::from_secs(5)), &Budget::unlimited());
+    let result = game.engine(&EngineParams::for_time(Duration::from_secs(5)), &Budget::unlimited());
     assert_eq!((result.score, result.plies_to_end), (1.0, Some(3)), "{result:?}");
     assert_eq!(Chess::uci_of(result.best_move), "a1a6");
     let end = result.pv.iter().fold(game, |game, &mv| game.play(mv));
@@ -157,8 +157,32 @@ fn the_engine_finds_a_mate_in_two() {
 fn the_engine_sees_mate_against_itself() {
     // Black's only move is Kb8, and Rh8 mates: the score says so.
     let lost = fen("k7/8/1K6/8/8/8/8/7R b - - 0 1");
-    let result = lost.engine(Some(Duration::from_millis(300)), &Budget::unlimited());
+    let result = lost.engine(&EngineParams::for_time(Duration::from_millis(300)), &Budget::unlimited());
     assert_eq!((result.score, result.plies_to_end), (-1.0, Some(2)), "{result:?}");
+}
+
+/// The engine's move and its analysis deepen in one loop: both stop at their time limit and
+/// say so, and both stop as soon as what they found is proven.
+#[test]
+fn the_engines_analysis_deepens_as_its_search_does() {
+    let middlegame = fen("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4");
+    let params = EngineParams::for_time(Duration::from_millis(50));
+    let result = middlegame.engine(&params, &Budget::unlimited());
+    assert_eq!(result.stopped_by, Some(search::Cutoff::TimeLimit), "{result:?}");
+    let analysis = middlegame.engine_analysis(&params, &Budget::unlimited());
+    assert_eq!(analysis.stopped_by, Some(search::Cutoff::TimeLimit));
+    assert_eq!(analysis.moves.len(), middlegame.legal_moves().count());
+    // Black to move has one move, and is mated after it: proven at once, by both.
+    let lost = fen("k7/8/1K6/8/8/8/8/7R b - - 0 1");
+    let params = EngineParams::for_time(Duration::from_secs(5));
+    let analysis = lost.engine_analysis(&params, &Budget::unlimited());
+    assert_eq!(analysis.stopped_by, None);
+    // Not the millions of nodes five seconds would search.
+    assert!(analysis.nodes < 10_000, "{analysis:?}");
+    let [only] = analysis.moves.as_slice() else {
+        panic!("{analysis:?}")
+    };
+    assert_eq!((only.score, only.plies_to_end), (-1.0, Some(2)));
 }
 
 #[test]
@@ -213,7 +237,7 @@ fn the_engine_plays_only_legal_moves_in_random_positions() {
                     ..Budget::default()
                 };
                 searched += 1;
-                let result = game.engine(Some(Duration::from_millis(20)), &budget);
+                let result = game.engine(&EngineParams::for_time(Duration::from_millis(20)), &budget);
                 assert!(legal.contains(&result.best_move), "{game}: {result:?}");
                 let mut line = game.clone();
                 for &mv in &result.pv {
@@ -240,7 +264,7 @@ fn the_engine_never_misses_a_mate_in_one() {
             let legal: Vec<ChessMove> = game.legal_moves().collect();
             if legal.iter().any(|&mv| Game::ending(&game.play(mv)) == Some("checkmate")) {
                 found += 1;
-                let result = game.engine(Some(Duration::from_millis(1)), &Budget::unlimited());
+                let result = game.engine(&EngineParams::for_time(Duration::from_millis(1)), &Budget::unlimited());
                 assert_eq!(Game::ending(&game.play(result.best_move)), Some("checkmate"), "{game}");
                 assert_eq!((result.exact, result.plies_to_end), (true, Some(1)), "{game}");
             }

@@ -1,0 +1,300 @@
+//! Tests generated from the table: every knob, every algorithm, every game.
+
+use super::*;
+use crate::api::game;
+use crate::search::{AlphaBetaParams, Enhancements, MctsParams};
+
+/// Every game of the registry.
+fn games() -> Vec<GameRef> {
+    crate::games::NAMES
+        .iter()
+        .map(|name| game(Some(name)).unwrap())
+        .collect()
+}
+
+fn spec(json: Value) -> PlayerSpec {
+    PlayerSpec::from_json(json.to_string().as_bytes()).unwrap()
+}
+
+/// A player of `algorithm` with knob `name` set to `value` (or without it), checked for
+/// `game` as a request is, with the knobs the game requires at their least unless the one
+/// under test is one.
+fn checked(
+    game: &GameRef,
+    algorithm: Algorithm,
+    knob: Option<(&str, Value)>,
+) -> Result<Strategy, Problem> {
+    let mut object = Map::new();
+    object.insert("algorithm".into(), json!(algorithm.name()));
+    for required in knobs(algorithm, game).iter().filter(|knob| knob.required) {
+        if knob.as_ref().is_none_or(|(name, _)| *name != required.name) {
+            object.insert(required.name.into(), required.minimum.clone());
+        }
+    }
+    if let Some((name, value)) = knob {
+        object.insert(name.into(), value);
+    }
+    player(game, &spec(Value::Object(object)))
+}
+
+/// A value of the knob's type that the table accepts on `game` (its least, its first).
+fn some_value(knob: &Knob, algorithm: Algorithm, game: &GameRef) -> Value {
+    let info = knob.on(algorithm, game);
+    match knob.kind {
+        Kind::Integer { .. } | Kind::Number { .. } => info.minimum,
+        Kind::Boolean { .. } => json!(true),
+        Kind::Choice { .. } => json!(info.values.unwrap()[0]),
+    }
+}
+
+/// Each knob is refused, by name, by every algorithm that does not take it, in every game,
+/// and the refusal lists what the algorithm does take.
+#[test]
+fn every_knob_is_refused_by_every_algorithm_that_does_not_take_it() {
+    let mut refusals = 0;
+    for game in &games() {
+        for knob in &KNOBS {
+            for algorithm in Algorithm::ALL.into_iter().filter(|a| !knob.takes(*a)) {
+                // Any value of the knob's type: the refusal comes before the value is judged.
+                let value = some_value(knob, A::AlphaBeta, game);
+                let context = format!("{} {algorithm} {}", game.name, knob.name);
+                let problem = checked(game, algorithm, Some((knob.name, value))).unwrap_err();
+                assert_eq!(problem.status, 422, "{context}");
+                assert_eq!(problem.field.as_deref(), Some(knob.name), "{context}");
+                let takes: Vec<_> = taken_by(algorithm).map(|knob| knob.name).collect();
+                assert!(
+                    problem.detail.starts_with(&format!(
+                        "{} does not apply to {algorithm}, which takes: ",
+                        knob.name
+                    )) && (takes.is_empty() || problem.detail.ends_with(&takes.join(", "))),
+                    "{context}: {problem}"
+                );
+                refusals += 1;
+            }
+        }
+    }
+    assert!(refusals >= KNOBS.len() * games().len(), "{refusals}");
+}
+
+/// Each numeric knob's range, as the catalogue states it on each game for each algorithm, is
+/// enforced at both ends: the bounds accepted, one past either refused with the range said.
+#[test]
+fn every_range_is_enforced_at_both_ends_in_every_game() {
+    for game in &games() {
+        for knob in &KNOBS {
+            for &algorithm in knob.algorithms {
+                let info = knob.on(algorithm, game);
+                let context = format!("{} {algorithm} {}", game.name, knob.name);
+                let with = |value: Value| checked(game, algorithm, Some((knob.name, value)));
+                let (below, above) = match knob.kind {
+                    Kind::Integer { .. } => {
+                        let (min, max) = (info.minimum.as_u64(), info.maximum.as_u64());
+                        (json!(i128::from(min.unwrap()) - 1), json!(max.unwrap() + 1))
+                    }
+                    Kind::Number { .. } => {
+                        let (min, max) = (info.minimum.as_f64(), info.maximum.as_f64());
+                        (json!(min.unwrap() - 0.5), json!(max.unwrap() + 0.5))
+                    }
+                    Kind::Boolean { .. } | Kind::Choice { .. } => continue,
+                };
+                // The bounds as a refusal writes them (`0`, not `0.0`).
+                let bound = |value: &Value| match value.as_u64() {
+                    Some(integer) => integer.to_string(),
+                    None => value.as_f64().unwrap().to_string(),
+                };
+                let (min, max) = (bound(&info.minimum), bound(&info.maximum));
+                assert!(with(info.minimum.clone()).is_ok(), "{context}");
+                assert!(with(info.maximum.clone()).is_ok(), "{context}");
+                for (outside, words) in [
+                    (below, format!("between {min} and ")),
+                    (above, format!(" and {max}")),
+                ] {
+                    let problem = with(outside.clone()).unwrap_err();
+                    assert_eq!(problem.field.as_deref(), Some(knob.name), "{context}");
+                    assert!(
+                        problem.detail.contains(&words),
+                        "{context} {outside}: {problem}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// Each knob reaches the strategy of every algorithm that takes it: two different values give
+/// two different strategies (a knob listed for an algorithm but put nowhere would not).
+#[test]
+fn every_knob_reaches_the_strategy_of_every_algorithm_that_takes_it() {
+    for game in &games() {
+        for knob in &KNOBS {
+            for &algorithm in knob.algorithms {
+                let info = knob.on(algorithm, game);
+                let values = match knob.kind {
+                    Kind::Integer { .. } | Kind::Number { .. } => {
+                        vec![info.minimum.clone(), info.maximum.clone()]
+                    }
+                    Kind::Boolean { .. } => vec![json!(false), json!(true)],
+                    Kind::Choice { .. } => {
+                        let values = info.values.clone().unwrap();
+                        values.into_iter().map(|value| json!(value)).collect()
+                    }
+                };
+                let strategies: Vec<Strategy> = values
+                    .iter()
+                    .map(|value| checked(game, algorithm, Some((knob.name, value.clone()))))
+                    .collect::<Result<_, _>>()
+                    .unwrap_or_else(|problem| panic!("{} {algorithm}: {problem}", game.name));
+                for (index, strategy) in strategies.iter().enumerate() {
+                    for other in &strategies[..index] {
+                        assert_ne!(
+                            strategy, other,
+                            "{} {algorithm} {}: {values:?}",
+                            game.name, knob.name
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// `GET /algorithms?game=...` says what the checks do: a default is what absence means, a
+/// required knob is required, a string knob takes exactly its values.
+#[test]
+fn the_catalogue_says_what_the_checks_accept_in_every_game() {
+    for game in &games() {
+        for algorithm in Algorithm::ALL {
+            for knob in knobs(algorithm, game) {
+                let context = format!("{} {algorithm} {}", game.name, knob.name);
+                // The seed is the request's, checked with the request.
+                if knob.name == SEED.name {
+                    continue;
+                }
+                let with = |value: Value| checked(game, algorithm, Some((knob.name, value)));
+                let without = checked(game, algorithm, Some((knob.name, Value::Null)));
+                assert_eq!(without.is_err(), knob.required, "{context}");
+                if !knob.default.is_null() {
+                    assert_eq!(with(knob.default.clone()), without, "{context}");
+                }
+                if knob.kind == "string" {
+                    let values = knob.values.as_ref().unwrap();
+                    let candidates = Tiebreak::ALL
+                        .map(Tiebreak::name)
+                        .into_iter()
+                        .chain(values.iter().copied());
+                    for value in candidates {
+                        let accepted = with(json!(value)).is_ok();
+                        assert_eq!(accepted, values.contains(&value), "{context} {value}");
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// `GET /limits` gives the maximum of every numeric knob, and only those.
+#[test]
+fn the_maxima_are_the_tables() {
+    let maxima = maxima();
+    for knob in &KNOBS {
+        let numeric = matches!(knob.kind, Kind::Integer { .. } | Kind::Number { .. });
+        let key = format!("max_{}", knob.name);
+        assert_eq!(maxima.contains_key(&key), numeric, "{key}");
+    }
+    assert_eq!(maxima["max_depth"], json!(MAX_DEPTH));
+    assert_eq!(maxima["max_uct_c"], json!(100.0));
+}
+
+#[test]
+fn defaults_and_knobs_build_strategies() {
+    let tictactoe = game(None).unwrap();
+    assert_eq!(
+        player(&tictactoe, &PlayerSpec::default()),
+        Ok(Strategy::with_defaults(A::AlphaBeta))
+    );
+    let mcts = spec(json!({"algorithm": "mcts", "simulations": 500, "uct_c": 1}));
+    assert_eq!(
+        player(&tictactoe, &mcts),
+        Ok(Strategy::Mcts(MctsParams {
+            simulations: 500,
+            uct_c: 1.0,
+            ..MctsParams::default()
+        }))
+    );
+    let alphabeta = spec(json!({"algorithm": "alphabeta", "depth": 3, "pvs": true}));
+    assert_eq!(
+        player(&tictactoe, &alphabeta),
+        Ok(Strategy::AlphaBeta(
+            AlphaBetaParams {
+                depth: Some(3),
+                enhancements: Enhancements {
+                    pvs: true,
+                    ..Enhancements::NONE
+                },
+                ..AlphaBetaParams::textbook(None)
+            },
+            Tiebreak::First
+        ))
+    );
+}
+
+#[test]
+fn a_knob_for_another_algorithm_is_rejected_by_name() {
+    let problem = player(
+        &game(None).unwrap(),
+        &spec(json!({"algorithm": "mcts", "depth": 3})),
+    )
+    .unwrap_err();
+    assert_eq!(problem.status, 422);
+    assert_eq!(problem.field.as_deref(), Some("depth"));
+    assert_eq!(
+        problem.detail,
+        "depth does not apply to mcts, which takes: simulations, uct_c, expand_threshold, \
+         time_limit_ms, seed"
+    );
+}
+
+#[test]
+fn out_of_range_knobs_say_the_range() {
+    let tictactoe = game(None).unwrap();
+    let problem = player(
+        &tictactoe,
+        &spec(json!({"algorithm": "negamax", "depth": 0})),
+    );
+    assert_eq!(
+        problem.unwrap_err().detail,
+        "depth must be between 1 and 64, got 0"
+    );
+    let problem = player(&tictactoe, &spec(json!({"algorithm": "mcts", "uct_c": -1})));
+    assert_eq!(
+        problem.unwrap_err().detail,
+        "uct_c must be between 0 and 100, got -1"
+    );
+    let problem = player(&tictactoe, &spec(json!({"algorithm": "chess-engine"}))).unwrap_err();
+    assert_eq!(problem.field.as_deref(), Some("algorithm"));
+}
+
+#[test]
+fn the_command_line_writes_a_player_as_the_api_does() {
+    let written = PlayerSpec::from_text("mcts:simulations=1000, uct_c=1.5").unwrap();
+    assert_eq!(
+        written,
+        spec(json!({"algorithm": "mcts", "simulations": 1000, "uct_c": 1.5}))
+    );
+    // A name stays a name, even one that reads as JSON.
+    let written = PlayerSpec::from_text("minimax:depth=2,evaluation=true").unwrap();
+    assert_eq!(
+        written.given("evaluation"),
+        Some(&Given::Name("true".into()))
+    );
+    let problem = PlayerSpec::from_text("alphabeta:depth=deep").unwrap_err();
+    assert!(
+        problem
+            .detail
+            .starts_with("depth must be an integer, got the string \"deep\""),
+        "{problem}"
+    );
+    assert!(PlayerSpec::from_text("alphabeta:depth").is_err());
+    assert!(PlayerSpec::from_text("alphabeta:depth=1,depth=2").is_err());
+    assert!(PlayerSpec::from_text("mcts:seed=1").is_err());
+}
