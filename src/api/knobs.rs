@@ -76,7 +76,7 @@ pub const MAX_DEPTH: u64 = search::MAX_DEPTH as u64;
 pub const MAX_TIME_LIMIT_MS: u64 = 10_000;
 
 /// Every player's knob, in the order the catalogue lists them.
-pub const KNOBS: [Knob; 12] = [
+pub const KNOBS: [Knob; 13] = [
     Knob {
         name: "depth",
         label: "Depth (plies)",
@@ -293,6 +293,24 @@ pub const KNOBS: [Knob; 12] = [
                 knob.default = json!(ms);
             }
         },
+    },
+    Knob {
+        name: "hash_mb",
+        label: "Hash (MiB)",
+        algorithms: &[A::Engine],
+        kind: Kind::Integer {
+            min: 1,
+            max: 256,
+            default: Some(search::DEFAULT_HASH_MB as u64),
+            set: |strategy, mib| {
+                if let Strategy::Engine(params) = strategy {
+                    params.hash_mb = mib as u32;
+                }
+            },
+        },
+        description: "The size of the engine's transposition table, in MiB (UCI's Hash). Each \
+                      search allocates its own.",
+        on_game: same_on_every_game,
     },
     Knob {
         name: "tiebreak",

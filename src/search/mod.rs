@@ -225,11 +225,26 @@ pub enum Strategy {
     Engine(EngineParams),
 }
 
-/// What the `engine` algorithm is given: how long it may think.
-#[derive(Copy, Clone, Debug, Default, PartialEq)]
+/// What the `engine` algorithm is given: how long it may think, and with how much memory.
+#[derive(Copy, Clone, Debug, PartialEq)]
 pub struct EngineParams {
     /// Deepen until this much time has passed (the engine's own default without it).
     pub time_limit: Option<Duration>,
+    /// The size of the engine's transposition table, in MiB (rounded down to a power of two
+    /// of entries), as UCI's `Hash` option gives it.
+    pub hash_mb: u32,
+}
+
+/// The engine's table size when a request gives none.
+pub const DEFAULT_HASH_MB: u32 = 8;
+
+impl Default for EngineParams {
+    fn default() -> Self {
+        EngineParams {
+            time_limit: None,
+            hash_mb: DEFAULT_HASH_MB,
+        }
+    }
 }
 
 impl EngineParams {
@@ -237,6 +252,7 @@ impl EngineParams {
     pub fn for_time(time_limit: Duration) -> Self {
         EngineParams {
             time_limit: Some(time_limit),
+            ..EngineParams::default()
         }
     }
 }

@@ -31,8 +31,6 @@ pub const DEFAULT_TIME_LIMIT_MS: u64 = 1_000;
 const MAX_PLY: usize = Chess::MAX_PLIES;
 /// The deepest iteration.
 const MAX_DEPTH: i32 = kit::MAX_DEPTH as i32;
-/// 2^18 entries of 16 bytes: 4 MiB for each search.
-const TABLE_BITS: u32 = 18;
 
 #[derive(Copy, Clone, PartialEq, Eq)]
 enum Bound {
@@ -51,7 +49,10 @@ struct Entry {
 }
 
 struct Engine {
+    /// The transposition table: a power of two of entries, indexed by a key's top bits.
     table: Vec<Option<Entry>>,
+    /// How far a key is shifted to index the table: 64 less the table's bits.
+    table_shift: u32,
     killers: [[Option<Move>; 2]; MAX_PLY + 1],
     /// How often a quiet move (from, to) caused a cutoff, weighted by depth squared.
     history: Box<[[u32; 64]; 64]>,
@@ -105,8 +106,13 @@ impl Engine {
             link = earlier.previous.as_deref();
         }
         keys.reverse();
+        // As many entries as `hash_mb` holds, rounded down to a power of two.
+        let bytes = params.hash_mb as usize * (1 << 20);
+        let entries = (bytes / std::mem::size_of::<Option<Entry>>()).max(1);
+        let bits = entries.ilog2();
         Engine {
-            table: vec![None; 1 << TABLE_BITS],
+            table: vec![None; 1 << bits],
+            table_shift: 64 - bits,
             killers: [[None; 2]; MAX_PLY + 1],
             history: Box::new([[0; 64]; 64]),
             keys,
@@ -134,8 +140,8 @@ impl Engine {
         self.started.elapsed() * 2 >= self.time_limit
     }
 
-    fn slot(key: u64) -> usize {
-        (key >> (64 - TABLE_BITS)) as usize
+    fn slot(&self, key: u64) -> usize {
+        (key >> self.table_shift) as usize
     }
 
     /// Whether the position with `key` (and `halfmoves` on its clock) repeats one of the line:
@@ -224,7 +230,7 @@ impl Engine {
             return self.quiescence(position, ply, alpha, beta);
         }
 
-        let entry = self.table[Self::slot(key)].filter(|entry| entry.key == key);
+        let entry = self.table[self.slot(key)].filter(|entry| entry.key == key);
         if let Some(entry) = entry
             && ply > 0
             && i32::from(entry.depth) >= depth
@@ -301,7 +307,8 @@ impl Engine {
         } else {
             Bound::Upper
         };
-        self.table[Self::slot(key)] = Some(Entry {
+        let slot = self.slot(key);
+        self.table[slot] = Some(Entry {
             key,
             mv: best_move,
             value: to_table(best, ply),
