@@ -7,14 +7,15 @@ use std::time::Instant;
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use serde::Serialize;
 
+use sente::api::Budget;
 use sente::api::Problem;
+use sente::api::analyze::AnalyzeJob;
 use sente::api::board::BoardSpec;
 use sente::api::choose_move::MoveJob;
 use sente::api::knobs::PlayerSpec;
-use sente::api::request::{MoveRequest, PositionSpec, TournamentRequest};
-use sente::api::tournament::TournamentJob;
+use sente::api::request::{MoveRequest, PositionSpec};
+use sente::api::tournament::{TournamentJob, TournamentRequest};
 use sente::game::Notation;
-use sente::search::Budget;
 
 #[derive(Parser)]
 #[command(
@@ -371,7 +372,7 @@ impl Drop for LogWriter {
 fn run_perft(args: PerftArgs) -> Result<(), String> {
     let game = match &args.game {
         Some(name) => sente::api::game(Some(name)).map_err(flagged)?,
-        None => sente::api::game_of_board(&args.board).ok_or_else(|| {
+        None => sente::api::perft::game_of_board(&args.board).ok_or_else(|| {
             format!(
                 "no game reads {:?} as a board: give --game, and the board in its text form",
                 args.board
@@ -379,8 +380,8 @@ fn run_perft(args: PerftArgs) -> Result<(), String> {
         })?,
     };
     let started = Instant::now();
-    let nodes =
-        sente::api::perft(&game, &args.board, args.depth).map_err(|problem| problem.detail)?;
+    let nodes = sente::api::perft::perft(&game, &args.board, args.depth)
+        .map_err(|problem| problem.detail)?;
     let elapsed = started.elapsed();
     print_json(&serde_json::json!({
         "game": game.name,
@@ -425,11 +426,16 @@ fn run_search(args: SearchArgs, search: Search) -> Result<(), String> {
         Some(field) if PlayerSpec::is_field(field) => in_player("the player", player_text, problem),
         _ => flagged(problem),
     };
-    let job = MoveJob::new(request).map_err(in_request)?;
     let budget = Budget::unlimited();
     match search {
-        Search::Move => print_json(&job.run(&budget).map_err(in_request)?),
-        Search::Analyze => print_json(&job.analyze(&budget).map_err(in_request)?),
+        Search::Move => {
+            let job = MoveJob::new(request).map_err(in_request)?;
+            print_json(&job.run(&budget).map_err(in_request)?)
+        }
+        Search::Analyze => {
+            let job = AnalyzeJob::new(request).map_err(in_request)?;
+            print_json(&job.run(&budget).map_err(in_request)?)
+        }
     }
 }
 
@@ -488,7 +494,7 @@ fn run_tournament(args: TournamentArgs) -> Result<(), String> {
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let started = Instant::now();
     let tally = job.play_parallel(threads);
-    print_json(&job.report(&tally, started.elapsed()))
+    print_json(&job.report([&tally], started.elapsed()))
 }
 
 /// The position of `--board` or `--moves` (comma-separated, spaces allowed; numbers as

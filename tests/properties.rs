@@ -3,7 +3,8 @@
 
 use proptest::prelude::*;
 use sente::api::choose_move::MoveJob;
-use sente::api::request::{MoveRequest, TournamentRequest};
+use sente::api::request::MoveRequest;
+use sente::api::tournament::TournamentRequest;
 use sente::game::Game;
 use sente::games::{Chess, ConnectFour, TicTacToe};
 use sente::search::Budget;

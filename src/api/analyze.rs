@@ -3,8 +3,9 @@
 use serde::Serialize;
 
 use super::Problem;
-use crate::game::Notation;
-use crate::search::{self, Algorithm, Budget, Solve, Strategy};
+use super::request::{Checked, MoveRequest, Run, Search};
+use super::scored_move::{Judgement, ScoredMove};
+use crate::search::{self, Algorithm, Budget, Solve};
 
 /// The answer to an analysis request.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -21,50 +22,63 @@ pub struct AnalyzeResponse {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stopped_by: Option<&'static str>,
     /// Every legal move, best first (most visited first for mcts).
-    pub moves: Vec<MoveScore>,
+    pub moves: Vec<ScoredMove>,
 }
 
-/// One legal move and its value for the side to move.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct MoveScore {
-    #[serde(rename = "move")]
-    pub mv: Notation,
-    /// The move in the notation players write, for games that have one (chess's SAN).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub san: Option<String>,
-    pub row: usize,
-    pub col: usize,
-    pub score: f64,
-    pub exact: bool,
-    pub plies_to_end: Option<u32>,
-    /// As in the answer to `/move`: centipawns, or moves to mate, for games counted in pawns.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub cp: Option<i32>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub mate: Option<i32>,
-    /// The line the move leads to, starting with it, for the searches that have one.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub pv: Vec<Notation>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub pv_san: Option<Vec<String>>,
-    /// Simulations through the move, for mcts.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub visits: Option<u32>,
+/// An analysis request, checked: ready to search. Analysis searches every move on its own:
+/// always heavy work.
+pub struct AnalyzeJob {
+    algorithm: Algorithm,
+    analyze: Run<AnalyzeResponse>,
 }
 
-/// Values every legal move of `game`, and shapes the answer.
-pub(super) fn run<G: Solve>(
-    game: &G,
-    strategy: &Strategy,
-    seed: u64,
-    budget: &Budget,
-) -> Result<AnalyzeResponse, Problem> {
-    let analysis = search::analyze_within(game, strategy, seed, budget)
+impl std::fmt::Debug for AnalyzeJob {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AnalyzeJob")
+            .field("algorithm", &self.algorithm)
+            .finish_non_exhaustive()
+    }
+}
+
+impl AnalyzeJob {
+    /// Checks everything that can be checked before searching.
+    pub fn new(request: MoveRequest) -> Result<AnalyzeJob, Problem> {
+        request.prepare()
+    }
+
+    /// The algorithm that analyses.
+    pub fn algorithm(&self) -> Algorithm {
+        self.algorithm
+    }
+
+    /// Values every legal move within `budget`. CPU-bound: call it where blocking is allowed.
+    pub fn run(&self, budget: &Budget) -> Result<AnalyzeResponse, Problem> {
+        (self.analyze)(budget)
+    }
+}
+
+impl Search for AnalyzeJob {
+    fn prepare<G: Solve>(checked: Checked<G>) -> AnalyzeJob {
+        AnalyzeJob {
+            algorithm: checked.strategy.algorithm(),
+            analyze: Box::new(move |budget| analyze(&checked, budget)),
+        }
+    }
+}
+
+/// Values every legal move, and shapes the answer.
+fn analyze<G: Solve>(checked: &Checked<G>, budget: &Budget) -> Result<AnalyzeResponse, Problem> {
+    let Checked {
+        position,
+        strategy,
+        seed,
+    } = checked;
+    let analysis = search::analyze_within(position, strategy, *seed, budget)
         .map_err(|error| Problem::invalid("board", error.to_string()))?;
     Ok(AnalyzeResponse {
         game: G::NAME,
         algorithm: strategy.algorithm(),
-        seed: strategy.is_randomized().then_some(seed),
+        seed: strategy.is_randomized().then_some(*seed),
         nodes: analysis.nodes,
         elapsed_us: analysis.elapsed.as_micros() as u64,
         stopped_by: analysis.stopped_by.map(|cutoff| cutoff.name()),
@@ -72,25 +86,12 @@ pub(super) fn run<G: Solve>(
             .moves
             .iter()
             .map(|entry| {
-                let (row, col) = game.move_cell(entry.mv);
-                let (cp, mate) =
-                    super::score::in_pawns::<G>(entry.score, entry.exact, entry.plies_to_end);
-                MoveScore {
-                    mv: game.notation(entry.mv),
-                    san: game.san(entry.mv),
-                    row,
-                    col,
+                let judgement = Judgement {
                     score: entry.score,
                     exact: entry.exact,
                     plies_to_end: entry.plies_to_end,
-                    cp,
-                    mate,
-                    pv: super::choose_move::line_notation(game, &entry.pv),
-                    pv_san: (!entry.pv.is_empty())
-                        .then(|| super::choose_move::line_san(game, &entry.pv))
-                        .flatten(),
-                    visits: entry.visits,
-                }
+                };
+                ScoredMove::new(position, entry.mv, judgement, &entry.pv, entry.visits)
             })
             .collect(),
     })

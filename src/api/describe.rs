@@ -8,6 +8,8 @@ use super::object::{Object, decode, deserialize_as_object, value};
 use super::request::PositionSpec;
 use super::{Problem, Status};
 use crate::game::{Game, Notation, Player};
+use crate::games::ForGame;
+use crate::search::Solve;
 
 /// A `POST /position` request: a game and a position in it, finished or not.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -96,7 +98,7 @@ pub struct Cell {
 }
 
 /// Describes `game`.
-pub(super) fn describe<G: Game>(game: &G) -> PositionResponse {
+fn describe<G: Game>(game: &G) -> PositionResponse {
     let over = game.outcome().is_over();
     PositionResponse {
         game: G::NAME,
@@ -144,7 +146,13 @@ pub(super) fn describe<G: Game>(game: &G) -> PositionResponse {
 impl PositionRequest {
     /// The position described, finished or not.
     pub fn describe(&self) -> Result<PositionResponse, Problem> {
-        let game = super::game(self.game.as_deref())?;
-        Ok(super::position(&game, &self.position)?.describe())
+        struct Describe<'a>(&'a PositionSpec);
+        impl ForGame for Describe<'_> {
+            type Output = Result<PositionResponse, Problem>;
+            fn run<G: Solve>(self) -> Self::Output {
+                Ok(describe(&self.0.position::<G>()?))
+            }
+        }
+        super::with_game(self.game.as_deref(), Describe(&self.position))?
     }
 }

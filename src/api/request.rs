@@ -1,13 +1,17 @@
-//! The request types, and the positions they describe. Decoding is `api::object`'s: JSON shape
+//! What the commands' requests share: a position ([`PositionSpec`]), and a search of one
+//! ([`MoveRequest`], the request of `/move` and `/analyze` alike), with the checks that turn
+//! them into a game's position and a [`Strategy`]. Decoding is `api::object`'s: JSON shape
 //! errors are 400, meaning errors (checked afterwards) are 422 (see [`Problem`]).
 
 use serde::de::{self, MapAccess};
 
-use super::Problem;
 use super::board::BoardSpec;
-use super::knobs::{PLAYER_FIELDS, PlayerSpec};
+use super::knobs::{self, PLAYER_FIELDS, PlayerSpec};
 use super::object::{Object, decode, deserialize_as_object, integer, value};
+use super::{GameRef, Problem};
 use crate::game::{Game, Notation};
+use crate::games::ForGame;
+use crate::search::{Budget, Solve, Strategy, seed};
 
 /// Where a game starts: a board in text or array form, or the moves played from the start;
 /// exactly one of the two.
@@ -17,7 +21,7 @@ pub struct PositionSpec {
     pub moves: Option<Vec<Notation>>,
 }
 
-/// A `POST /move` (or `/analyze`) request, decoded but not yet checked.
+/// A `POST /move` or `/analyze` request, decoded but not yet checked.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct MoveRequest {
     pub game: Option<String>,
@@ -45,23 +49,6 @@ const MOVE_FIELDS: [&str; MOVE_OWN_FIELDS.len() + PLAYER_FIELDS.len()] = {
     fields
 };
 
-pub const MAX_GAMES: u64 = 100_000;
-/// Bound on `first_game`, so that `first_game + games` cannot overflow.
-pub const MAX_FIRST_GAME: u64 = 1 << 48;
-
-/// A `POST /tournament` request, decoded but not yet checked.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct TournamentRequest {
-    pub game: Option<String>,
-    pub players: Vec<PlayerSpec>,
-    pub games: Option<i128>,
-    pub first_game: Option<i128>,
-    pub seed: Option<i128>,
-    pub start: Option<PositionSpec>,
-    pub openings: Option<Vec<PositionSpec>>,
-    pub max_plies: Option<i128>,
-}
-
 impl MoveRequest {
     pub fn from_json(body: &[u8]) -> Result<Self, Problem> {
         decode(body)
@@ -87,47 +74,6 @@ impl Object for MoveRequest {
     }
 }
 
-impl TournamentRequest {
-    pub fn from_json(body: &[u8]) -> Result<Self, Problem> {
-        decode(body)
-    }
-}
-
-impl Object for TournamentRequest {
-    const EXPECTING: &'static str = "a tournament request: a JSON object";
-    const FIELDS: &'static [&'static str] = &[
-        "game",
-        "players",
-        "games",
-        "first_game",
-        "seed",
-        "start",
-        "openings",
-        "max_plies",
-    ];
-
-    fn read_field<'de, A: MapAccess<'de>>(
-        &mut self,
-        key: &'static str,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        match key {
-            "game" => self.game = value(key, map)?,
-            // The players and the start name their own fields in their errors: prefixed again,
-            // a detail would read "players: depth: ...".
-            "players" => self.players = map.next_value()?,
-            "games" => self.games = integer(key, map)?,
-            "first_game" => self.first_game = integer(key, map)?,
-            "seed" => self.seed = integer(key, map)?,
-            "start" => self.start = map.next_value()?,
-            "openings" => self.openings = map.next_value()?,
-            "max_plies" => self.max_plies = integer(key, map)?,
-            _ => return Err(de::Error::unknown_field(key, Self::FIELDS)),
-        }
-        Ok(())
-    }
-}
-
 impl Object for PositionSpec {
     const EXPECTING: &'static str = "a position: an object with board or moves";
     const FIELDS: &'static [&'static str] = &["board", "moves"];
@@ -147,7 +93,7 @@ impl Object for PositionSpec {
     }
 }
 
-deserialize_as_object!(MoveRequest, TournamentRequest, PositionSpec);
+deserialize_as_object!(MoveRequest, PositionSpec);
 
 impl PositionSpec {
     /// The start of the game: no moves played.
@@ -158,7 +104,22 @@ impl PositionSpec {
         }
     }
 
-    /// The position this describes.
+    /// The position this describes, refused if the game is already over: there is no move to
+    /// make in it.
+    pub fn playable<G: Game>(&self) -> Result<G, Problem> {
+        let position: G = self.position()?;
+        if position.outcome().is_over() {
+            let field = if self.board.is_some() {
+                "board"
+            } else {
+                "moves"
+            };
+            return Err(super::game_over(&position, field));
+        }
+        Ok(position)
+    }
+
+    /// The position this describes, finished or not.
     pub fn position<G: Game>(&self) -> Result<G, Problem> {
         match (&self.board, &self.moves) {
             (Some(board), moves) => play(board.position()?, moves.as_deref().unwrap_or_default()),
@@ -174,6 +135,61 @@ impl PositionSpec {
                 ),
             )),
         }
+    }
+}
+
+/// A search request checked on its game: a position in progress, the player's strategy, and
+/// the seed it draws from.
+pub(crate) struct Checked<G> {
+    pub position: G,
+    pub strategy: Strategy,
+    pub seed: u64,
+}
+
+/// A checked search of whichever game, to run within a budget: what a searching command keeps
+/// of its request.
+pub(crate) type Run<T> = Box<dyn Fn(&Budget) -> Result<T, Problem> + Send + Sync>;
+
+/// A command that searches (`/move`, `/analyze`): what it makes of a checked request, to run
+/// later (on the blocking pool, say) without knowing the game's type.
+pub(crate) trait Search: Sized {
+    fn prepare<G: Solve>(checked: Checked<G>) -> Self;
+}
+
+impl MoveRequest {
+    /// Checks the request on the game it names (the one lookup of it) and prepares command
+    /// `S` for it.
+    pub(crate) fn prepare<S: Search>(self) -> Result<S, Problem> {
+        struct Prepare<S>(MoveRequest, std::marker::PhantomData<S>);
+        impl<S: Search> ForGame for Prepare<S> {
+            type Output = Result<S, Problem>;
+            fn run<G: Solve>(self) -> Self::Output {
+                Ok(S::prepare(self.0.check::<G>()?))
+            }
+        }
+        let game = self.game.clone();
+        super::with_game(game.as_deref(), Prepare(self, std::marker::PhantomData))?
+    }
+
+    /// Checks everything that can be checked before searching, on the game `G` the request
+    /// names.
+    fn check<G: Solve>(&self) -> Result<Checked<G>, Problem> {
+        let strategy = knobs::player(&GameRef::of::<G>(), &self.player)?;
+        let requested_seed = knobs::optional_in_range(knobs::SEED.name, self.seed, 0, u64::MAX)?;
+        if requested_seed.is_some() && !strategy.is_randomized() {
+            return Err(knobs::seed_unused(&strategy));
+        }
+        // Only a randomised search uses (and reports) its seed: no other draws one.
+        let seed = match requested_seed {
+            Some(seed) => seed,
+            None if strategy.is_randomized() => seed::draw(),
+            None => 0,
+        };
+        Ok(Checked {
+            position: self.position.playable()?,
+            strategy,
+            seed,
+        })
     }
 }
 
@@ -261,58 +277,9 @@ mod tests {
         assert!(MoveRequest::from_json(b"[1]").is_err());
         assert!(MoveRequest::from_json(b"{").is_err());
         for body in [&b""[..], b" \r\n"] {
-            let problem = TournamentRequest::from_json(body).unwrap_err();
+            let problem = MoveRequest::from_json(body).unwrap_err();
             assert_eq!(problem.status, 400);
             assert_eq!(problem.detail, "the body is empty: expected a JSON object");
-        }
-    }
-
-    #[test]
-    fn a_malformed_request_names_the_field_where_it_goes_wrong() {
-        let field = |body: &[u8]| TournamentRequest::from_json(body).unwrap_err().field;
-        let cases: [(&[u8], Option<&str>); 9] = [
-            (
-                br#"{"players":[{},{"depth":"deep"}]}"#,
-                Some("players[1].depth"),
-            ),
-            // Repeated fields of the tournament and of its start, as of its players.
-            (br#"{"players":[{},{}],"games":1,"games":2}"#, Some("games")),
-            (
-                br#"{"players":[{},{}],"start":{"moves":[],"moves":[4]}}"#,
-                Some("start.moves"),
-            ),
-            (br#"{"players":[{},{"dpeth":1}]}"#, Some("players[1].dpeth")),
-            (
-                br#"{"players":[{},{}],"start":{"moves":[0,true]}}"#,
-                Some("start.moves[1]"),
-            ),
-            (br#"{"players":[{},{}],"games":1.5}"#, Some("games")),
-            // Not inside any field: not JSON, or not an object (not even an array of the
-            // fields in order, which serde's derived decoders take).
-            (b"{", None),
-            (br#""players""#, None),
-            (br#"["tictactoe",[{},{}],2,0,1,null]"#, None),
-        ];
-        for (body, expected) in cases {
-            let body_text = String::from_utf8_lossy(body);
-            assert_eq!(field(body).as_deref(), expected, "{body_text}");
-        }
-        let problem = MoveRequest::from_json(br#"{"moves":[4,true]}"#).unwrap_err();
-        assert_eq!(problem.field.as_deref(), Some("moves[1]"));
-        // The detail names the field once, not once per level.
-        let problem =
-            TournamentRequest::from_json(br#"{"players":[{},{"depth":"deep"}]}"#).unwrap_err();
-        assert_eq!(
-            problem.detail,
-            "depth must be an integer, got the string \"deep\" (at line 1, column 30)"
-        );
-        // Any integer decodes: one out of range is refused by the checks, not here.
-        for body in [
-            &br#"{"players":[{},{}],"games":-1}"#[..],
-            br#"{"players":[{},{}],"games":1e30}"#,
-            br#"{"players":[{},{}],"seed":-1}"#,
-        ] {
-            assert!(TournamentRequest::from_json(body).is_ok());
         }
     }
 
@@ -331,17 +298,6 @@ mod tests {
             );
             assert_eq!(problem.field.as_deref(), Some(field), "{body}");
         }
-        // A knob of a tournament's player too.
-        let problem = TournamentRequest::from_json(
-            br#"{"players":[{"algorithm":"random","algorithm":"minimax"},{}]}"#,
-        )
-        .unwrap_err();
-        assert_eq!(problem.status, 400);
-        assert!(
-            problem.detail.contains("duplicate field `algorithm`"),
-            "{problem}"
-        );
-        assert_eq!(problem.field.as_deref(), Some("players[0].algorithm"));
         // Two different fields are not a duplicate.
         assert!(MoveRequest::from_json(br#"{"board":"X........","depth":1,"seed":2}"#).is_ok());
     }

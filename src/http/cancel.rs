@@ -16,7 +16,7 @@ impl CancelOnDrop {
         CancelOnDrop(Arc::new(AtomicBool::new(false)))
     }
 
-    /// The flag, for a [`Budget`](crate::search::Budget).
+    /// The flag, for a [`Budget`](crate::api::Budget).
     pub fn flag(&self) -> Arc<AtomicBool> {
         Arc::clone(&self.0)
     }

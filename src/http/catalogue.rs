@@ -50,7 +50,7 @@ pub async fn get_limits(State(state): State<AppState>) -> Json<Value> {
         "max_body_bytes": super::MAX_BODY_BYTES,
         "max_head_bytes": super::MAX_HEAD_BYTES,
         "read_timeout_ms": state.read_timeout.as_millis() as u64,
-        "max_games": crate::api::request::MAX_GAMES,
+        "max_games": crate::api::tournament::MAX_GAMES,
     });
     // Every numeric knob's maximum, from the table of knobs.
     limits

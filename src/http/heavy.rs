@@ -7,8 +7,9 @@ use std::time::{Duration, Instant};
 
 use super::AppState;
 use super::cancel::CancelOnDrop;
+use super::metrics::Metrics;
+use crate::api::Budget;
 use crate::api::Problem;
-use crate::search::Budget;
 
 /// Runs `work` on each of `parts` on the blocking pool, within `time_limit` and the service's
 /// node limit, and answers their results in order.
@@ -38,7 +39,7 @@ where
         .into_iter()
         .map(|part| {
             let (work, budget, slot) = (Arc::clone(&work), budget.clone(), Arc::clone(&slot));
-            state.metrics.spawn_blocking(move || {
+            spawn_blocking(&state.metrics, move || {
                 let result = work(part, &budget);
                 drop(slot);
                 result
@@ -50,6 +51,19 @@ where
         results.push(task.await.map_err(super::problem::task_failed)?);
     }
     Ok(results)
+}
+
+/// Runs `work` on tokio's blocking pool, counted in the metrics as queued until it starts.
+pub(super) fn spawn_blocking<T: Send + 'static>(
+    metrics: &Arc<Metrics>,
+    work: impl FnOnce() -> T + Send + 'static,
+) -> tokio::task::JoinHandle<T> {
+    metrics.blocking_queued();
+    let metrics = Arc::clone(metrics);
+    tokio::task::spawn_blocking(move || {
+        metrics.blocking_started();
+        work()
+    })
 }
 
 /// Runs one search, as [`run`] does, within the service's search time limit.

@@ -25,20 +25,18 @@ async fn panic_in_handler() -> &'static str {
 async fn panic_in_blocking_task(
     axum::extract::State(state): axum::extract::State<AppState>,
 ) -> Result<&'static str, Problem> {
-    state
-        .metrics
-        .spawn_blocking(|| -> &'static str {
-            panic!("a deliberate panic in a blocking task (test hook)")
-        })
-        .await
-        .map_err(super::problem::task_failed)
+    super::heavy::spawn_blocking(&state.metrics, || -> &'static str {
+        panic!("a deliberate panic in a blocking task (test hook)")
+    })
+    .await
+    .map_err(super::problem::task_failed)
 }
 
 /// The request body `scripts/bench-http.sh` posts to `/move`.
 pub const BENCH_MOVE_BODY: &str = r#"{"board":"X.O/.X./O..","algorithm":"alphabeta"}"#;
 
 /// The answer `/move` gives to [`BENCH_MOVE_BODY`] (a test checks it, but for `elapsed_us`).
-pub const BENCH_MOVE_ANSWER: &str = r#"{"move":8,"row":2,"col":2,"score":1.0,"exact":true,"plies_to_end":1,"nodes":59,"pv":[8],"algorithm":"alphabeta","game":"tictactoe","elapsed_us":2,"board":"X.O/.X./O.X","status":"x_won","side_to_move":null,"legal_moves":[]}"#;
+pub const BENCH_MOVE_ANSWER: &str = r#"{"move":8,"row":2,"col":2,"score":1.0,"exact":true,"plies_to_end":1,"pv":[8],"nodes":59,"algorithm":"alphabeta","game":"tictactoe","elapsed_us":2,"board":"X.O/.X./O.X","status":"x_won","side_to_move":null,"legal_moves":[]}"#;
 
 /// `POST /move` less its own work: the body is read as `/move` reads it and the answer is
 /// `/move`'s to the benchmark's request, copied into a fresh buffer and answered as `/move`'s

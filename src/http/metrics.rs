@@ -23,7 +23,7 @@ use prometheus_client::metrics::histogram::{Histogram, exponential_buckets};
 use prometheus_client::registry::Registry;
 
 use super::AppState;
-use crate::search::Algorithm;
+use crate::api::Algorithm;
 
 // Routes are the router's own paths (or "unmatched"), never a request's raw path: unknown
 // paths cannot grow the label set, and a label costs no allocation.
@@ -133,17 +133,14 @@ impl Metrics {
         InFlight(Arc::clone(self))
     }
 
-    /// Runs `work` on tokio's blocking pool, counted as queued until it starts.
-    pub fn spawn_blocking<T: Send + 'static>(
-        self: &Arc<Self>,
-        work: impl FnOnce() -> T + Send + 'static,
-    ) -> tokio::task::JoinHandle<T> {
+    /// Counts work handed to the blocking pool and not yet started.
+    pub fn blocking_queued(&self) {
         self.blocking_queued.inc();
-        let metrics = Arc::clone(self);
-        tokio::task::spawn_blocking(move || {
-            metrics.blocking_queued.dec();
-            work()
-        })
+    }
+
+    /// Counts queued blocking work as started.
+    pub fn blocking_started(&self) {
+        self.blocking_queued.dec();
     }
 
     /// Reports `count()` at each scrape as `sente_log_lines_dropped_total`: the log lines the

@@ -48,7 +48,7 @@ use tower_http::cors::{Any, CorsLayer};
 use tower_http::trace::{DefaultMakeSpan, DefaultOnResponse, TraceLayer};
 use tracing::Level;
 
-use crate::search::Budget;
+use crate::api::Budget;
 pub use body::MAX_BODY_BYTES;
 pub use catalogue::OPENAPI_YAML;
 

@@ -9,9 +9,7 @@ use super::AppState;
 use super::body::JsonBody;
 use super::json::Json;
 use crate::api::Problem;
-use crate::api::request::TournamentRequest;
-use crate::api::tournament::{TournamentJob, TournamentResponse};
-use crate::tournament::{Tally, chunks};
+use crate::api::tournament::{TournamentJob, TournamentRequest, TournamentResponse};
 
 pub async fn post_tournament(
     State(state): State<AppState>,
@@ -22,16 +20,16 @@ pub async fn post_tournament(
     let started = Instant::now();
     // One contiguous chunk per core: the games of a chunk run one after another on one
     // blocking thread, so a tournament never takes more threads than there are cores.
-    let chunks = chunks(job.games(), state.cores);
+    let parts = job.parts(state.cores);
     let player = Arc::clone(&job);
     let tallies = super::heavy::run(
         &state,
         state.tournament_time_limit,
-        chunks,
+        parts,
         move |games, budget| player.play(games, budget),
     )
     .await?;
-    let report = job.report(&Tally::merged(&tallies), started.elapsed());
+    let report = job.report(&tallies, started.elapsed());
     state.metrics.add_games(report.games);
     for player in &report.players {
         state.metrics.add_nodes(player.algorithm, player.nodes);

@@ -3,7 +3,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use sente::api::request::{MoveRequest, TournamentRequest};
+use sente::api::request::MoveRequest;
+use sente::api::tournament::TournamentRequest;
 use sente::game::{Game, Notation};
 use sente::games::{Chess, ConnectFour, TicTacToe};
 

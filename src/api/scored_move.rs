@@ -1,0 +1,122 @@
+//! A move with its score, as every answer that lists moves gives it (`/move`'s chosen move,
+//! `/analyze`'s every move): in the game's notation and the one players write, its cell, its
+//! score on Sente's common scale and, for games counted in pawns, in centipawns or moves to
+//! mate, and the line it leads to.
+
+use serde::Serialize;
+
+use crate::game::{Game, Notation};
+
+/// One move and its value for the side to move before it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ScoredMove {
+    /// The move, in the game's notation (`GET /games`).
+    #[serde(rename = "move")]
+    pub mv: Notation,
+    /// The move in the notation players write, for games that have one (chess's SAN).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub san: Option<String>,
+    pub row: usize,
+    pub col: usize,
+    pub score: f64,
+    pub exact: bool,
+    /// For a proven result, the plies to the end under perfect play (fastest win, slowest loss).
+    pub plies_to_end: Option<u32>,
+    /// For games counted in pawns (chess): the unproven score in centipawns, for the side to
+    /// move.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cp: Option<i32>,
+    /// For games counted in pawns: moves to a proven mate, positive when the side to move mates.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mate: Option<i32>,
+    /// The line the move leads to, starting with it, for the searches that have one.
+    pub pv: Vec<Notation>,
+    /// The line in the notation players write, where the game has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pv_san: Option<Vec<String>>,
+    /// Simulations through the move, for mcts's analysis.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub visits: Option<u32>,
+}
+
+/// What a search says of a move: its score, whether proven, the plies to the end if so.
+#[derive(Clone, Copy, Debug)]
+pub struct Judgement {
+    pub score: f64,
+    pub exact: bool,
+    pub plies_to_end: Option<u32>,
+}
+
+impl ScoredMove {
+    /// `mv` in `game`, judged so, leading to `line` (which starts with it, or is empty).
+    pub fn new<G: Game>(
+        game: &G,
+        mv: G::Move,
+        judgement: Judgement,
+        line: &[G::Move],
+        visits: Option<u32>,
+    ) -> ScoredMove {
+        let (row, col) = game.move_cell(mv);
+        let (cp, mate) = in_pawns::<G>(judgement);
+        let san = game.san(mv);
+        ScoredMove {
+            mv: game.notation(mv),
+            // A game that writes its moves as players do writes the whole line so.
+            pv_san: san
+                .is_some()
+                .then(|| written(game, line, G::san).into_iter().collect())
+                .flatten(),
+            san,
+            row,
+            col,
+            score: judgement.score,
+            exact: judgement.exact,
+            plies_to_end: judgement.plies_to_end,
+            cp,
+            mate,
+            pv: written(game, line, G::notation),
+            visits,
+        }
+    }
+}
+
+/// Each move of a line from `game` written by `write` in the position it is played in.
+fn written<G: Game, T>(game: &G, line: &[G::Move], write: impl Fn(&G, G::Move) -> T) -> Vec<T> {
+    let mut position = game.clone();
+    line.iter()
+        .map(|&mv| {
+            let written = write(&position, mv);
+            position = position.play(mv);
+            written
+        })
+        .collect()
+}
+
+/// `cp` and `mate` for a score of the side to move, when the game counts in pawns: `mate` is
+/// the moves (not plies) to a proven mate, positive when the side to move mates; `cp` the
+/// centipawns an unproven score stands for.
+fn in_pawns<G: Game>(judgement: Judgement) -> (Option<i32>, Option<i32>) {
+    let Judgement {
+        score,
+        exact,
+        plies_to_end,
+    } = judgement;
+    let Some(cp) = G::centipawns(score) else {
+        return (None, None);
+    };
+    match plies_to_end {
+        Some(plies) if exact && score != 0.0 => {
+            // The side that mates makes the last move: a win in p plies is (p + 1) / 2 of its
+            // moves, a loss in p plies p / 2 of the opponent's.
+            let plies = plies as i32;
+            let mate = if score > 0.0 {
+                (plies + 1) / 2
+            } else {
+                -(plies / 2)
+            };
+            (None, Some(mate))
+        }
+        _ if exact => (Some(0), None),
+        _ => (Some(cp), None),
+    }
+}
