@@ -1,4 +1,5 @@
-//! Every legal move with its value (`POST /analyze`), and the choice among equally good moves.
+//! Every legal move with its value (`POST /analyze`), the exact algorithms as searchers, and
+//! the choice among equally good moves.
 //!
 //! The exact algorithms search each root move on its own with the full window, so every
 //! move's value is exact (a plain search only bounds the moves that do not improve on the
@@ -8,13 +9,14 @@ use std::time::{Duration, Instant};
 
 use rand::{RngExt, SeedableRng};
 
-use super::alphabeta::{AlphaBeta, AlphaBetaParams, Enhancements};
+use super::alphabeta::{self, AlphaBeta, AlphaBetaParams, Enhancements};
 use super::default_solver::perfect_table;
-use super::minimax::Minimax;
-use super::negamax::Negamax;
+use super::dispatch::Searcher;
+use super::minimax::{self, Minimax};
+use super::negamax::{self, Negamax};
 use super::{
-    Budget, Cutoff, INFINITY, PROVEN, SearchError, SearchResult, SearchRng, Solve, Strategy,
-    Tiebreak, Value, depth_limit, judge, mcs, mcts, stopped_search_result, with_evaluation,
+    Budget, Cutoff, INFINITY, PROVEN, SearchResult, SearchRng, Solve, Tiebreak, Value, depth_limit,
+    exact_score, stopped_search_result,
 };
 use crate::game::{Game, Player};
 
@@ -32,6 +34,24 @@ pub struct MoveAnalysis<M> {
     pub pv: Vec<M>,
 }
 
+impl<M> MoveAnalysis<M> {
+    /// `mv`, scored so, without a line.
+    pub(super) fn new(
+        mv: M,
+        (score, exact, plies_to_end): (f64, bool, Option<u32>),
+        visits: Option<u32>,
+    ) -> Self {
+        MoveAnalysis {
+            mv,
+            score,
+            exact,
+            plies_to_end,
+            visits,
+            pv: Vec::new(),
+        }
+    }
+}
+
 /// Every legal move, best first.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Analysis<M> {
@@ -42,195 +62,184 @@ pub struct Analysis<M> {
     pub stopped_by: Option<Cutoff>,
 }
 
-/// Analyses every legal move of `game` with `strategy`.
-pub fn analyze<G: Solve>(
-    game: &G,
-    strategy: &Strategy,
-    seed: u64,
-) -> Result<Analysis<G::Move>, SearchError> {
-    analyze_within(game, strategy, seed, &Budget::unlimited())
+impl<M> Analysis<M> {
+    /// The moves ranked by their keys, higher first; equally good moves keep the game's move
+    /// order.
+    pub(super) fn ranked(
+        mut moves: Vec<(f64, MoveAnalysis<M>)>,
+        nodes: u64,
+        stopped_by: Option<Cutoff>,
+    ) -> Self {
+        moves.sort_by(|a, b| b.0.total_cmp(&a.0));
+        Analysis {
+            moves: moves.into_iter().map(|(_, analysis)| analysis).collect(),
+            nodes,
+            elapsed: Duration::ZERO,
+            stopped_by,
+        }
+    }
 }
 
-/// [`analyze`], stopping early if `budget` runs out.
-pub fn analyze_within<G: Solve>(
-    game: &G,
-    strategy: &Strategy,
-    seed: u64,
-    budget: &Budget,
-) -> Result<Analysis<G::Move>, SearchError> {
-    if game.outcome().is_over() {
-        return Err(SearchError::GameOver);
-    }
-    let started = Instant::now();
-    if let Strategy::Engine(params) = *strategy {
-        let mut analysis = game.engine_analysis(&params, budget);
-        analysis.elapsed = started.elapsed();
-        return Ok(analysis);
-    }
-    // Each move with a sort key (higher is better) and its analysis.
-    let (mut moves, nodes, stopped_by): (Vec<Ranked<G::Move>>, u64, _) = match *strategy {
-        Strategy::Random => (
-            game.legal_moves()
-                .map(|mv| (0.0, analysis(mv, (0.0, false, None), None)))
-                .collect(),
-            1,
-            None,
-        ),
-        Strategy::Mcs {
-            playouts,
-            time_limit,
-        } => {
-            let sample = mcs::sample(game, playouts, time_limit, seed, budget);
-            let moves = sample
-                .arms
-                .iter()
-                .map(|arm| {
-                    (
-                        arm.total as f64,
-                        analysis(arm.mv, arm.judge(sample.rounds), None),
-                    )
-                })
-                .collect();
-            (moves, sample.nodes, sample.stopped_by)
-        }
-        Strategy::Mcts(params) => {
-            let grown = mcts::grow(game, &params, seed, budget);
-            let moves = grown
-                .tree
-                .root_children()
-                .iter()
-                .map(|child| {
-                    (
-                        f64::from(child.visits),
-                        analysis(child.mv, child.judge(), Some(child.visits)),
-                    )
-                })
-                .collect();
-            (moves, grown.nodes, grown.stopped_by)
-        }
-        _ => {
-            let exact = exact_values(game, strategy, budget);
-            let moves = exact
-                .values
-                .iter()
-                .map(|value| {
-                    let judgement = judge(game, value.value, value.hit_horizon);
-                    let mut analysis = analysis(value.mv, judgement, None);
-                    analysis.pv = value.line.clone();
-                    (f64::from(value.value), analysis)
-                })
-                .collect();
-            (moves, exact.nodes, exact.stopped_by)
-        }
-    };
-    // Stable: equally good moves keep the game's move order.
-    moves.sort_by(|a, b| b.0.total_cmp(&a.0));
-    Ok(Analysis {
-        moves: moves.into_iter().map(|(_, analysis)| analysis).collect(),
-        nodes,
-        elapsed: started.elapsed(),
-        stopped_by,
-    })
+/// An exact algorithm: its plain search, and every root move's exact value.
+pub(super) trait Exact<G: Solve> {
+    /// The search as the tutorials teach it: the first best move in move order.
+    fn search(&self, game: &G, budget: &Budget) -> SearchResult<G::Move>;
+    /// Every move of `moves` (the root's) searched on its own.
+    fn values(&self, game: &G, moves: &[G::Move], budget: &Budget) -> ExactValues<G::Move>;
 }
 
-/// Every legal move of a game in progress valued by an exact algorithm, best first.
-pub(super) fn exact_analysis<G: Solve>(
+/// Minimax, `depth` plies deep, scoring leaves with the game's evaluation `E`.
+pub(super) struct MinimaxSearch<const E: u8> {
+    pub depth: Option<u32>,
+}
+
+impl<G: Solve, const E: u8> Exact<G> for MinimaxSearch<E> {
+    fn search(&self, game: &G, budget: &Budget) -> SearchResult<G::Move> {
+        minimax::search::<G, E>(game, self.depth, budget)
+    }
+
+    fn values(&self, game: &G, moves: &[G::Move], budget: &Budget) -> ExactValues<G::Move> {
+        minimax_values::<G, E>(game, moves, self.depth, budget)
+    }
+}
+
+/// Negamax, `depth` plies deep, scoring leaves with the game's evaluation `E`.
+pub(super) struct NegamaxSearch<const E: u8> {
+    pub depth: Option<u32>,
+}
+
+impl<G: Solve, const E: u8> Exact<G> for NegamaxSearch<E> {
+    fn search(&self, game: &G, budget: &Budget) -> SearchResult<G::Move> {
+        negamax::search::<G, E>(game, self.depth, budget)
+    }
+
+    fn values(&self, game: &G, moves: &[G::Move], budget: &Budget) -> ExactValues<G::Move> {
+        negamax_values::<G, E>(game, moves, self.depth, budget)
+    }
+}
+
+/// Alphabeta with its enhancements.
+pub(super) struct AlphaBetaSearch(pub AlphaBetaParams);
+
+impl<G: Solve> Exact<G> for AlphaBetaSearch {
+    fn search(&self, game: &G, budget: &Budget) -> SearchResult<G::Move> {
+        alphabeta::search(game, &self.0, budget)
+    }
+
+    fn values(&self, game: &G, moves: &[G::Move], budget: &Budget) -> ExactValues<G::Move> {
+        alphabeta_values(game, moves, depth_limit(self.0.depth), &self.0, budget)
+    }
+}
+
+/// The game's solver ([`Solve::solve`]); its values from the perfect table where the game has
+/// one, else from alphabeta with every enhancement.
+pub(super) struct SolverSearch {
+    pub time_limit: Option<Duration>,
+}
+
+impl<G: Solve> Exact<G> for SolverSearch {
+    fn search(&self, game: &G, budget: &Budget) -> SearchResult<G::Move> {
+        game.solve(self.time_limit, budget)
+    }
+
+    fn values(&self, game: &G, moves: &[G::Move], budget: &Budget) -> ExactValues<G::Move> {
+        let Some(table) = perfect_table::<G>() else {
+            let strongest = AlphaBetaParams::strongest(self.time_limit);
+            return alphabeta_values(game, moves, u32::MAX, &strongest, budget);
+        };
+        let values = moves
+            .iter()
+            .map(|&mv| {
+                let child = game.play(mv);
+                let value = -table.value(&child, 1);
+                let mut line = vec![mv];
+                if !child.outcome().is_over() {
+                    line.extend(child.solve(None, &Budget::unlimited()).pv);
+                }
+                MoveValue {
+                    mv,
+                    value,
+                    hit_horizon: false,
+                    line,
+                }
+            })
+            .collect();
+        // One table lookup per move, and the root's.
+        ExactValues {
+            values,
+            nodes: 1 + moves.len() as u64,
+            stopped_by: None,
+        }
+    }
+}
+
+/// An exact algorithm and how it chooses among equally good moves: a [`Searcher`].
+pub(super) struct Tied<X> {
+    exact: X,
+    tiebreak: Tiebreak,
+    seed: u64,
+}
+
+/// `exact`, breaking ties by `tiebreak` (drawing from `seed` when at random).
+pub(super) fn with_tiebreak<X>(exact: X, tiebreak: Tiebreak, seed: u64) -> Tied<X> {
+    Tied {
+        exact,
+        tiebreak,
+        seed,
+    }
+}
+
+impl<G: Solve, X: Exact<G>> Searcher<G> for Tied<X> {
+    fn best_move(&self, game: &G, budget: &Budget) -> SearchResult<G::Move> {
+        match self.tiebreak {
+            Tiebreak::First => self.exact.search(game, budget),
+            tiebreak => choose_among_ties(game, &self.exact, tiebreak, self.seed, budget),
+        }
+    }
+
+    fn every_move(&self, game: &G, budget: &Budget) -> Analysis<G::Move> {
+        let moves: Vec<G::Move> = game.legal_moves().collect();
+        let exact = self.exact.values(game, &moves, budget);
+        let moves = exact
+            .values
+            .into_iter()
+            .map(|value| {
+                let score = exact_score(game, value.value, value.hit_horizon);
+                let mut analysis = MoveAnalysis::new(value.mv, score, None);
+                analysis.pv = value.line;
+                (f64::from(value.value), analysis)
+            })
+            .collect();
+        Analysis::ranked(moves, exact.nodes, exact.stopped_by)
+    }
+}
+
+/// Every legal move of a game in progress valued by its solver, best first.
+pub(super) fn solver_analysis<G: Solve>(
     game: &G,
-    strategy: &Strategy,
+    time_limit: Option<Duration>,
     budget: &Budget,
 ) -> Analysis<G::Move> {
-    analyze_within(game, strategy, 0, budget).unwrap_or(Analysis {
-        moves: Vec::new(),
-        nodes: 0,
-        elapsed: Duration::ZERO,
-        stopped_by: None,
-    })
-}
-
-/// A move's analysis with the key it is sorted by, higher first.
-type Ranked<M> = (f64, MoveAnalysis<M>);
-
-fn analysis<M>(
-    mv: M,
-    (score, exact, plies_to_end): (f64, bool, Option<u32>),
-    visits: Option<u32>,
-) -> MoveAnalysis<M> {
-    MoveAnalysis {
-        mv,
-        score,
-        exact,
-        plies_to_end,
-        visits,
-        pv: Vec::new(),
-    }
+    let started = Instant::now();
+    let solver = with_tiebreak(SolverSearch { time_limit }, Tiebreak::First, 0);
+    let mut analysis = solver.every_move(game, budget);
+    analysis.elapsed = started.elapsed();
+    analysis
 }
 
 /// A root move's exact value, with the line it leads to.
-struct MoveValue<M> {
+pub(super) struct MoveValue<M> {
     mv: M,
     value: Value,
     hit_horizon: bool,
     line: Vec<M>,
 }
 
-struct ExactValues<M> {
+pub(super) struct ExactValues<M> {
     /// The moves searched to the end (every move, unless a limit stopped the search).
     values: Vec<MoveValue<M>>,
     nodes: u64,
     stopped_by: Option<Cutoff>,
-}
-
-/// Searches every root move with the exact algorithm of `strategy`.
-fn exact_values<G: Solve>(game: &G, strategy: &Strategy, budget: &Budget) -> ExactValues<G::Move> {
-    let moves: Vec<G::Move> = game.legal_moves().collect();
-    match *strategy {
-        Strategy::Minimax {
-            depth, evaluation, ..
-        } => with_evaluation!(evaluation, E => minimax_values::<G, E>(game, &moves, depth, budget)),
-        Strategy::Negamax {
-            depth, evaluation, ..
-        } => with_evaluation!(evaluation, E => negamax_values::<G, E>(game, &moves, depth, budget)),
-        Strategy::AlphaBeta(params, _) => {
-            alphabeta_values(game, &moves, depth_limit(params.depth), &params, budget)
-        }
-        Strategy::Solver { time_limit, .. } => match perfect_table::<G>() {
-            Some(table) => {
-                let values = moves
-                    .iter()
-                    .map(|&mv| {
-                        let child = game.play(mv);
-                        let value = -table.value(&child, 1);
-                        let mut line = vec![mv];
-                        if !child.outcome().is_over() {
-                            line.extend(child.solve(None, &Budget::unlimited()).pv);
-                        }
-                        MoveValue {
-                            mv,
-                            value,
-                            hit_horizon: false,
-                            line,
-                        }
-                    })
-                    .collect();
-                // One table lookup per move, and the root's.
-                ExactValues {
-                    values,
-                    nodes: 1 + moves.len() as u64,
-                    stopped_by: None,
-                }
-            }
-            None => alphabeta_values(
-                game,
-                &moves,
-                u32::MAX,
-                &AlphaBetaParams::strongest(time_limit),
-                budget,
-            ),
-        },
-        Strategy::Random | Strategy::Mcs { .. } | Strategy::Mcts(_) | Strategy::Engine(_) => {
-            unreachable!("only exact algorithms have exact values")
-        }
-    }
 }
 
 /// Every root move's value by minimax, `depth` plies deep.
@@ -368,24 +377,26 @@ fn line<M: Copy>(mv: M, rest: Vec<M>) -> Vec<M> {
 
 /// The move an exact algorithm plays when its tie-break is not `first`: every move is valued
 /// exactly, and among the best the tie-break chooses.
-pub(super) fn choose_among_ties<G: Solve>(
+fn choose_among_ties<G: Solve>(
     game: &G,
-    strategy: &Strategy,
+    exact: &impl Exact<G>,
+    tiebreak: Tiebreak,
     seed: u64,
     budget: &Budget,
 ) -> SearchResult<G::Move> {
+    let moves: Vec<G::Move> = game.legal_moves().collect();
     let ExactValues {
         values,
         mut nodes,
         stopped_by,
-    } = exact_values(game, strategy, budget);
+    } = exact.values(game, &moves, budget);
     let Some(best) = values.iter().map(|value| value.value).max() else {
         let cutoff = stopped_by.expect("only a stop leaves no move valued");
         return stopped_search_result(game, 0, nodes, Vec::new(), cutoff);
     };
     let ties: Vec<&MoveValue<G::Move>> =
         values.iter().filter(|value| value.value == best).collect();
-    let chosen = match strategy.tiebreak() {
+    let chosen = match tiebreak {
         Tiebreak::First => ties[0],
         Tiebreak::Random => {
             let mut rng = SearchRng::seed_from_u64(seed);
@@ -408,11 +419,11 @@ pub(super) fn choose_among_ties<G: Solve>(
     };
     // Stopped before every move had a value: the best of those that have one is only a bound.
     if let Some(cutoff) = stopped_by
-        && values.len() < game.legal_moves().count()
+        && values.len() < moves.len()
     {
         return stopped_search_result(game, chosen.value, nodes, chosen.line.clone(), cutoff);
     }
-    let (score, exact, plies_to_end) = judge(game, chosen.value, chosen.hit_horizon);
+    let (score, exact, plies_to_end) = exact_score(game, chosen.value, chosen.hit_horizon);
     SearchResult {
         best_move: chosen.mv,
         score,

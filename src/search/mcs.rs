@@ -8,8 +8,11 @@ use std::time::{Duration, Instant};
 
 use rand::SeedableRng;
 
+use super::dispatch::Searcher;
 use super::playout::random_playout;
-use super::{Budget, Cutoff, Meter, SearchResult, SearchRng, terminal_value};
+use super::{
+    Analysis, Budget, Cutoff, Meter, MoveAnalysis, SearchResult, SearchRng, Solve, terminal_value,
+};
 use crate::game::Game;
 
 /// The playouts of every legal move.
@@ -37,7 +40,7 @@ impl<G: Game> Arm<G> {
     /// Only a move that ends the game is proven; any other mean is shrunk as if one more drawn
     /// playout had been seen, which keeps a sample that happened to win every time strictly
     /// below 1.
-    pub(super) fn judge(&self, rounds: u32) -> (f64, bool, Option<u32>) {
+    pub(super) fn mean(&self, rounds: u32) -> (f64, bool, Option<u32>) {
         match self.proven {
             Some(value) => (value as f64, true, Some(1)),
             None => (self.total as f64 / (f64::from(rounds) + 1.0), false, None),
@@ -114,7 +117,7 @@ pub(super) fn search<G: Game>(
             best = arm;
         }
     }
-    let (score, exact, plies_to_end) = best.judge(sample.rounds);
+    let (score, exact, plies_to_end) = best.mean(sample.rounds);
     SearchResult {
         best_move: best.mv,
         score,
@@ -125,5 +128,32 @@ pub(super) fn search<G: Game>(
         depth: None,
         elapsed: Default::default(),
         stopped_by: sample.stopped_by,
+    }
+}
+
+/// Primitive Monte Carlo with its knobs, as a [`Searcher`].
+pub(super) struct Mcs {
+    pub playouts: u32,
+    pub time_limit: Option<Duration>,
+    pub seed: u64,
+}
+
+impl<G: Solve> Searcher<G> for Mcs {
+    fn best_move(&self, game: &G, budget: &Budget) -> SearchResult<G::Move> {
+        search(game, self.playouts, self.time_limit, self.seed, budget)
+    }
+
+    /// Every move by its total.
+    fn every_move(&self, game: &G, budget: &Budget) -> Analysis<G::Move> {
+        let sample = sample(game, self.playouts, self.time_limit, self.seed, budget);
+        let moves = sample
+            .arms
+            .iter()
+            .map(|arm| {
+                let analysis = MoveAnalysis::new(arm.mv, arm.mean(sample.rounds), None);
+                (arm.total as f64, analysis)
+            })
+            .collect();
+        Analysis::ranked(moves, sample.nodes, sample.stopped_by)
     }
 }

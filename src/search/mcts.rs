@@ -13,8 +13,11 @@ use std::time::{Duration, Instant};
 
 use rand::SeedableRng;
 
+use super::dispatch::Searcher;
 use super::playout::random_playout;
-use super::{Budget, Cutoff, Meter, SearchResult, SearchRng, terminal_value};
+use super::{
+    Analysis, Budget, Cutoff, Meter, MoveAnalysis, SearchResult, SearchRng, Solve, terminal_value,
+};
 use crate::game::{Game, Outcome};
 
 /// Default number of simulations.
@@ -211,7 +214,7 @@ impl<G: Game> Node<G> {
     /// The node's reward is from the opponent's point of view. Only a move that ends the game
     /// is proven; any other mean is shrunk as if one more drawn simulation had been seen, so it
     /// stays strictly inside (-1, 1).
-    pub(super) fn judge(&self) -> (f64, bool, Option<u32>) {
+    pub(super) fn mean(&self) -> (f64, bool, Option<u32>) {
         let outcome = self.state.outcome();
         if outcome.is_over() {
             let value = -terminal_value(outcome, self.state.side_to_move(), 0).signum();
@@ -245,7 +248,7 @@ pub(super) fn search<G: Game>(
     }
 
     let child = &tree.nodes[best];
-    let (score, exact, plies_to_end) = child.judge();
+    let (score, exact, plies_to_end) = child.mean();
     SearchResult {
         best_move: child.mv,
         score,
@@ -256,5 +259,32 @@ pub(super) fn search<G: Game>(
         depth: None,
         elapsed: Default::default(),
         stopped_by,
+    }
+}
+
+/// UCT with its knobs, as a [`Searcher`].
+pub(super) struct Mcts {
+    pub params: MctsParams,
+    pub seed: u64,
+}
+
+impl<G: Solve> Searcher<G> for Mcts {
+    fn best_move(&self, game: &G, budget: &Budget) -> SearchResult<G::Move> {
+        search(game, &self.params, self.seed, budget)
+    }
+
+    /// Every move by its visits, most visited first.
+    fn every_move(&self, game: &G, budget: &Budget) -> Analysis<G::Move> {
+        let grown = grow(game, &self.params, self.seed, budget);
+        let moves = grown
+            .tree
+            .root_children()
+            .iter()
+            .map(|child| {
+                let analysis = MoveAnalysis::new(child.mv, child.mean(), Some(child.visits));
+                (f64::from(child.visits), analysis)
+            })
+            .collect();
+        Analysis::ranked(moves, grown.nodes, grown.stopped_by)
     }
 }

@@ -13,6 +13,7 @@
 pub(crate) mod alphabeta;
 mod analysis;
 mod budget;
+mod dispatch;
 mod mcs;
 mod mcts;
 mod minimax;
@@ -32,7 +33,7 @@ use std::time::{Duration, Instant};
 use crate::game::{Game, Outcome, Player};
 
 pub use alphabeta::{AlphaBetaParams, Enhancements};
-pub use analysis::{Analysis, MoveAnalysis, analyze, analyze_within};
+pub use analysis::{Analysis, MoveAnalysis};
 use budget::Meter;
 pub use budget::{Budget, Cutoff};
 pub use mcts::{
@@ -389,11 +390,7 @@ pub trait Solve: Game {
 
     /// Every legal move valued by the engine; by default the solver's exact values.
     fn engine_analysis(&self, params: &EngineParams, budget: &Budget) -> Analysis<Self::Move> {
-        let solver = Strategy::Solver {
-            time_limit: params.time_limit,
-            tiebreak: Tiebreak::First,
-        };
-        analysis::exact_analysis(self, &solver, budget)
+        analysis::solver_analysis(self, params.time_limit, budget)
     }
 }
 
@@ -418,30 +415,34 @@ pub fn search_within<G: Solve>(
         return Err(SearchError::GameOver);
     }
     let started = Instant::now();
-    if strategy.tiebreak() != Tiebreak::First {
-        let mut result = analysis::choose_among_ties(game, strategy, seed, budget);
-        result.elapsed = started.elapsed();
-        return Ok(result);
-    }
-    let mut result = match *strategy {
-        Strategy::Random => random::search(game, seed),
-        Strategy::Minimax {
-            depth, evaluation, ..
-        } => with_evaluation!(evaluation, E => minimax::search::<G, E>(game, depth, budget)),
-        Strategy::Negamax {
-            depth, evaluation, ..
-        } => with_evaluation!(evaluation, E => negamax::search::<G, E>(game, depth, budget)),
-        Strategy::AlphaBeta(params, _) => alphabeta::search(game, &params, budget),
-        Strategy::Solver { time_limit, .. } => game.solve(time_limit, budget),
-        Strategy::Mcs {
-            playouts,
-            time_limit,
-        } => mcs::search(game, playouts, time_limit, seed, budget),
-        Strategy::Mcts(params) => mcts::search(game, &params, seed, budget),
-        Strategy::Engine(params) => game.engine(&params, budget),
-    };
+    let mut result = dispatch::dispatch(strategy, seed, dispatch::BestMove(game, budget));
     result.elapsed = started.elapsed();
     Ok(result)
+}
+
+/// Analyses every legal move of `game` with `strategy`: each with its value, best first.
+pub fn analyze<G: Solve>(
+    game: &G,
+    strategy: &Strategy,
+    seed: u64,
+) -> Result<Analysis<G::Move>, SearchError> {
+    analyze_within(game, strategy, seed, &Budget::unlimited())
+}
+
+/// [`analyze`], stopping early if `budget` runs out.
+pub fn analyze_within<G: Solve>(
+    game: &G,
+    strategy: &Strategy,
+    seed: u64,
+    budget: &Budget,
+) -> Result<Analysis<G::Move>, SearchError> {
+    if game.outcome().is_over() {
+        return Err(SearchError::GameOver);
+    }
+    let started = Instant::now();
+    let mut analysis = dispatch::dispatch(strategy, seed, dispatch::EveryMove(game, budget));
+    analysis.elapsed = started.elapsed();
+    Ok(analysis)
 }
 
 /// The value of a finished game for the side to move in it, `ply` plies below the root.
@@ -520,8 +521,9 @@ fn depth_limit(depth: Option<u32>) -> u32 {
     depth.map_or(u32::MAX, |depth| depth.max(1))
 }
 
-/// What a value says, for the API: the score, whether it is proven, and the plies to the end.
-fn judge<G: Game>(game: &G, value: Value, hit_horizon: bool) -> (f64, bool, Option<u32>) {
+/// What an exact search's value says, for the API: the score, whether it is proven, and the
+/// plies to the end.
+fn exact_score<G: Game>(game: &G, value: Value, hit_horizon: bool) -> (f64, bool, Option<u32>) {
     if value.abs() >= PROVEN {
         // A heuristic leaf never produces a proven value, so a proven win or loss stands even
         // when the horizon was reached.
@@ -543,7 +545,7 @@ pub(crate) fn exact_search_result<G: Game>(
     nodes: u64,
     pv: Vec<G::Move>,
 ) -> SearchResult<G::Move> {
-    let (score, exact, plies_to_end) = judge(game, value, hit_horizon);
+    let (score, exact, plies_to_end) = exact_score(game, value, hit_horizon);
     SearchResult {
         best_move: pv[0],
         score,

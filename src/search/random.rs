@@ -2,7 +2,8 @@
 
 use rand::{RngExt, SeedableRng};
 
-use super::{SearchResult, SearchRng};
+use super::dispatch::Searcher;
+use super::{Analysis, Budget, MoveAnalysis, SearchResult, SearchRng, Solve};
 use crate::game::Game;
 
 pub(super) fn search<G: Game>(game: &G, seed: u64) -> SearchResult<G::Move> {
@@ -21,5 +22,25 @@ pub(super) fn search<G: Game>(game: &G, seed: u64) -> SearchResult<G::Move> {
         depth: None,
         elapsed: Default::default(),
         stopped_by: None,
+    }
+}
+
+/// A uniformly random move, drawn from `seed`, as a [`Searcher`].
+pub(super) struct Random {
+    pub seed: u64,
+}
+
+impl<G: Solve> Searcher<G> for Random {
+    fn best_move(&self, game: &G, _: &Budget) -> SearchResult<G::Move> {
+        search(game, self.seed)
+    }
+
+    /// Every move, unvalued: the neutral estimate, in the game's move order.
+    fn every_move(&self, game: &G, _: &Budget) -> Analysis<G::Move> {
+        let moves = game
+            .legal_moves()
+            .map(|mv| (0.0, MoveAnalysis::new(mv, (0.0, false, None), None)))
+            .collect();
+        Analysis::ranked(moves, 1, None)
     }
 }
