@@ -300,7 +300,7 @@ fn serve(args: ServeArgs) -> Result<(), String> {
     let runtime = tokio::runtime::Runtime::new()
         .map_err(|error| format!("cannot start the async runtime: {error}"))?;
     runtime
-        .block_on(sente::http::run(addr, state))
+        .block_on(sente::http::listen(addr, state))
         .map_err(|error| format!("cannot serve on {addr}: {error}"))
 }
 

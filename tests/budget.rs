@@ -6,42 +6,38 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use sente::game::Game;
-use sente::games::{ConnectFour, TicTacToe};
+use sente::games::{Chess, ConnectFour, Gomoku, TicTacToe};
 use sente::search::{
-    AlphaBetaParams, Budget, Cutoff, Enhancements, MctsParams, Solve, Strategy, Tiebreak,
-    analyze_within, search, search_within,
+    AlphaBetaParams, Budget, Cutoff, EngineParams, Enhancements, MctsParams, Solve, Strategy,
+    Tiebreak, analyze_within, search, search_within,
 };
 
-/// Every algorithm with knobs that would take far longer than the budgets below allow.
-fn heavy_strategies(game: &str) -> Vec<Strategy> {
+/// Every algorithm with knobs that would take far longer than the budgets below allow on `G`.
+fn heavy_strategies<G: Solve>() -> Vec<Strategy> {
     let slow = Some(Duration::from_secs(10));
-    // Tic-tac-toe's solver is a table lookup (one node): nothing to stop.
-    let solver = (game == "connect4").then_some(Strategy::Solver {
-        time_limit: slow,
+    // A game small enough for a perfect table has its solver (and so its engine) answer with
+    // one lookup: nothing to stop.
+    let tabulated = G::REACHABLE_POSITIONS.is_some();
+    let exact = |depth| Strategy::Minimax {
+        depth: Some(depth),
         tiebreak: Tiebreak::First,
-    });
-    let depth = (game == "tictactoe").then_some(9);
+        evaluation: 0,
+    };
     [
-        Some(Strategy::Minimax {
-            depth: depth.or(Some(9)),
-            tiebreak: Tiebreak::First,
-            evaluation: 0,
-        }),
+        Some(exact(9)),
         Some(Strategy::Negamax {
-            depth: depth.or(Some(9)),
+            depth: Some(9),
             tiebreak: Tiebreak::First,
             evaluation: 0,
         }),
         Some(Strategy::Minimax {
-            depth: depth.or(Some(9)),
+            depth: Some(9),
             tiebreak: Tiebreak::Random,
             evaluation: 0,
         }),
+        // Tic-tac-toe ends within 9 plies.
         Some(Strategy::AlphaBeta(
-            AlphaBetaParams {
-                depth: depth.or(Some(12)),
-                ..AlphaBetaParams::textbook(None)
-            },
+            AlphaBetaParams::textbook(Some(12)),
             Tiebreak::First,
         )),
         Some(Strategy::AlphaBeta(
@@ -53,7 +49,14 @@ fn heavy_strategies(game: &str) -> Vec<Strategy> {
             },
             Tiebreak::First,
         )),
-        solver,
+        (!tabulated).then_some(Strategy::Solver {
+            time_limit: slow,
+            tiebreak: Tiebreak::First,
+        }),
+        (!tabulated).then_some(Strategy::Engine(EngineParams {
+            time_limit: slow,
+            ..EngineParams::default()
+        })),
         Some(Strategy::Mcs {
             playouts: 100_000,
             time_limit: slow,
@@ -69,13 +72,15 @@ fn heavy_strategies(game: &str) -> Vec<Strategy> {
     .collect()
 }
 
-/// Checks `budget` stops every heavy search of `game` with `cutoff`, at a legal move.
-fn stops_every_search<G: Solve>(game: G, name: &str, budget: &Budget, cutoff: Cutoff) {
-    for strategy in heavy_strategies(name) {
+/// Checks `budget` stops every heavy search of `game` with `cutoff`, at a legal move; `budget`
+/// is made afresh for each search.
+fn stops_every_search<G: Solve>(game: G, fresh: impl Fn() -> Budget, cutoff: Cutoff) {
+    for strategy in heavy_strategies::<G>() {
+        let budget = fresh();
         let started = Instant::now();
-        let result = search_within(&game, &strategy, 7, budget).unwrap();
+        let result = search_within(&game, &strategy, 7, &budget).unwrap();
         let elapsed = started.elapsed();
-        let context = format!("{name} {strategy:?}: {result:?} in {elapsed:?}");
+        let context = format!("{} {strategy:?}: {result:?} in {elapsed:?}", G::NAME);
         assert_eq!(result.stopped_by, Some(cutoff), "{context}");
         assert!(
             game.legal_moves().any(|mv| mv == result.best_move),
@@ -90,64 +95,56 @@ fn stops_every_search<G: Solve>(game: G, name: &str, budget: &Budget, cutoff: Cu
         assert!(elapsed < Duration::from_millis(1500), "{context}");
         if cutoff == Cutoff::NodeLimit {
             let max = budget.max_nodes.unwrap();
-            // Checked every 1,024 nodes (MCTS every 64 simulations), plus the one-ply look
-            // that names a move when not one root move was completed.
+            // Checked every 1,024 nodes (the samplers after every round of playouts or 64
+            // simulations, each a random game to its end), plus the one-ply look that names a
+            // move when not one root move was completed.
+            let overshoot = 20_000 + 64 * G::MAX_PLIES as u64;
             assert!(result.nodes >= max, "{context}");
-            assert!(result.nodes < max + 20_000, "{context}");
+            assert!(result.nodes < max + overshoot, "{context}");
         }
 
-        let analysis = analyze_within(&game, &strategy, 7, budget).unwrap();
+        let analysis = analyze_within(&game, &strategy, 7, &fresh()).unwrap();
         assert_eq!(analysis.stopped_by, Some(cutoff), "analysis, {context}");
     }
 }
 
-#[test]
-fn a_node_limit_stops_every_algorithm() {
-    // Below the 1,960 nodes in which alphabeta with every enhancement solves tic-tac-toe.
-    let budget = |max| Budget {
+fn node_limit(max: u64) -> impl Fn() -> Budget {
+    move || Budget {
         max_nodes: Some(max),
         ..Budget::default()
-    };
-    stops_every_search(
-        TicTacToe::start(),
-        "tictactoe",
-        &budget(1_000),
-        Cutoff::NodeLimit,
-    );
-    stops_every_search(
-        ConnectFour::start(),
-        "connect4",
-        &budget(5_000),
-        Cutoff::NodeLimit,
-    );
-}
-
-#[test]
-fn a_deadline_stops_every_algorithm() {
-    let budget = || Budget {
-        deadline: Some(Instant::now() + Duration::from_millis(30)),
-        ..Budget::default()
-    };
-    // Each search gets a fresh 30 ms; Connect Four's searches all take longer than that.
-    for strategy in heavy_strategies("connect4") {
-        let started = Instant::now();
-        let result = search_within(&ConnectFour::start(), &strategy, 7, &budget()).unwrap();
-        let elapsed = started.elapsed();
-        assert_eq!(result.stopped_by, Some(Cutoff::Deadline), "{strategy:?}");
-        assert!(
-            elapsed < Duration::from_millis(1000),
-            "{strategy:?}: {elapsed:?}"
-        );
     }
 }
 
 #[test]
-fn a_cancelled_search_stops_at_once() {
-    let budget = Budget {
+fn a_node_limit_stops_every_algorithm_in_every_game() {
+    // Below the 1,960 nodes in which alphabeta with every enhancement solves tic-tac-toe.
+    stops_every_search(TicTacToe::start(), node_limit(1_000), Cutoff::NodeLimit);
+    stops_every_search(ConnectFour::start(), node_limit(5_000), Cutoff::NodeLimit);
+    stops_every_search(Gomoku::start(), node_limit(5_000), Cutoff::NodeLimit);
+    stops_every_search(Chess::start(), node_limit(5_000), Cutoff::NodeLimit);
+}
+
+#[test]
+fn a_deadline_stops_every_algorithm_in_every_game_it_can() {
+    // Each search gets a fresh 30 ms; every search of these games takes longer than that.
+    let deadline = || Budget {
+        deadline: Some(Instant::now() + Duration::from_millis(30)),
+        ..Budget::default()
+    };
+    stops_every_search(ConnectFour::start(), deadline, Cutoff::Deadline);
+    stops_every_search(Gomoku::start(), deadline, Cutoff::Deadline);
+    stops_every_search(Chess::start(), deadline, Cutoff::Deadline);
+}
+
+#[test]
+fn a_cancelled_search_stops_at_once_in_every_game() {
+    let cancelled = || Budget {
         cancelled: Some(Arc::new(AtomicBool::new(true))),
         ..Budget::default()
     };
-    stops_every_search(ConnectFour::start(), "connect4", &budget, Cutoff::Cancelled);
+    stops_every_search(ConnectFour::start(), cancelled, Cutoff::Cancelled);
+    stops_every_search(Gomoku::start(), cancelled, Cutoff::Cancelled);
+    stops_every_search(Chess::start(), cancelled, Cutoff::Cancelled);
 }
 
 #[test]

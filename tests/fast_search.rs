@@ -2,26 +2,14 @@
 //! and distances of plain negamax on every reachable tic-tac-toe position; the solver answers
 //! from its table; tie-breaks and analysis keep to the proven values.
 
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::{HashMap, HashSet};
 
 use sente::game::Game;
 use sente::games::TicTacToe;
 use sente::search::{AlphaBetaParams, Enhancements, Strategy, Tiebreak, analyze, search};
 
 fn reachable() -> Vec<TicTacToe> {
-    let mut seen = HashSet::from([TicTacToe::start()]);
-    let mut queue = VecDeque::from([TicTacToe::start()]);
-    let mut all = Vec::new();
-    while let Some(position) = queue.pop_front() {
-        all.push(position);
-        for mv in position.legal_moves() {
-            let next = position.play(mv);
-            if seen.insert(next) {
-                queue.push_back(next);
-            }
-        }
-    }
-    all
+    sente::game::reachable::reachable()
 }
 
 fn alphabeta(enhancements: Enhancements) -> Strategy {

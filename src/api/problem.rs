@@ -90,14 +90,15 @@ pub const PROBLEM_TYPES: &[ProblemType] = &[
         status: 408,
         title: "Body timeout",
         description: "The request body stopped arriving: it was not whole within the read \
-            timeout (--read-timeout-ms, 10 s by default) after the request head, often because \
+            timeout (`read_timeout_ms` in GET /limits) after the request head, often because \
             content-length promised more bytes than were sent. The connection is closed.",
     },
     ProblemType {
         uri: "/problems/body-too-large",
         status: 413,
         title: "Body too large",
-        description: "The request body is over 64 KiB; no request needs that much.",
+        description: "The request body is larger than the service takes (`max_body_bytes` in \
+            GET /limits); no request needs that much.",
     },
     ProblemType {
         uri: "/problems/unsupported-media-type",

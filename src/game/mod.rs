@@ -6,6 +6,7 @@
 //! static estimate of a position ([`Game::EVALUATIONS`]) as game knowledge that searches may use.
 
 pub mod perft;
+pub mod reachable;
 pub mod text;
 
 use std::fmt::{self, Debug, Display};

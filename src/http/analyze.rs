@@ -15,7 +15,7 @@ pub async fn post_analyze(
 ) -> Result<Json<AnalyzeResponse>, Problem> {
     let job = AnalyzeJob::new(MoveRequest::from_json(&body)?)?;
     // Analysis searches every move on its own: always heavy, blocking work.
-    let response = super::heavy::search(&state, move |budget| job.run(budget)).await??;
+    let response = super::heavy::run_one(&state, move |budget| job.run(budget)).await??;
     state.metrics.add_nodes(response.algorithm, response.nodes);
     Ok(Json(response))
 }

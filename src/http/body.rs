@@ -85,8 +85,9 @@ fn check_content_type(headers: &HeaderMap) -> Result<(), Problem> {
 /// 9110 (section 8.4) allows a server that does not decode it. Without this, the compressed
 /// bytes went to the JSON decoder, and the client was told "expected value at line 1 column 1"
 /// about a body it had sent correctly; or, if the header was wrong and the body plain, the
-/// request was answered as if the header were not there. Request bodies here are at most 64 KiB
-/// of JSON, too small for compression to be worth a decoder and a limit on what it inflates.
+/// request was answered as if the header were not there. Request bodies here are at most
+/// [`MAX_BODY_BYTES`] of JSON, too small for compression to be worth a decoder and a limit on
+/// what it inflates.
 fn check_not_compressed(headers: &HeaderMap) -> Result<(), Problem> {
     for value in headers.get_all(header::CONTENT_ENCODING) {
         // `identity` means no coding (RFC 9110 reserves it).

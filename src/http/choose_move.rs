@@ -19,7 +19,7 @@ pub async fn post_move(
         // thread and back; only heavier searches go to the blocking pool.
         job.run(&state.search_limits.light_budget())
     } else {
-        super::heavy::search(&state, move |budget| job.run(budget)).await?
+        super::heavy::run_one(&state, move |budget| job.run(budget)).await?
     };
     let response = response?;
     state.metrics.add_nodes(response.algorithm, response.nodes);

@@ -17,7 +17,7 @@ use crate::api::Problem;
 /// The parts share one heavy slot, freed when the last of them ends, not when the handler does.
 /// If the client goes away, its future is dropped and with it the cancellation guard: the parts
 /// stop in the search they are in, which frees their threads and the slot.
-pub async fn run<P, T>(
+pub async fn run_parts<P, T>(
     state: &AppState,
     time_limit: Duration,
     parts: Vec<P>,
@@ -66,12 +66,13 @@ pub(super) fn spawn_blocking<T: Send + 'static>(
     })
 }
 
-/// Runs one search, as [`run`] does, within the service's search time limit.
-pub async fn search<T: Send + 'static>(
+/// Runs one search, as [`run_parts`] does, within the service's search time limit.
+pub async fn run_one<T: Send + 'static>(
     state: &AppState,
     work: impl Fn(&Budget) -> T + Send + Sync + 'static,
 ) -> Result<T, Problem> {
     let time_limit = state.search_limits.max_search_time;
-    let mut results = run(state, time_limit, vec![()], move |(), budget| work(budget)).await?;
+    let mut results =
+        run_parts(state, time_limit, vec![()], move |(), budget| work(budget)).await?;
     Ok(results.remove(0))
 }

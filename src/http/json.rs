@@ -1,9 +1,9 @@
 //! JSON response bodies.
 //!
 //! axum's `Json` serialises into a `BytesMut` that starts at 128 bytes and is written a few
-//! bytes at a time; profiling `/move` under load put a tenth of its extra cost over `/healthz`
-//! there. Serialising into one `Vec` sized for a typical answer is a single allocation and
-//! plain copies.
+//! bytes at a time, which shows in the throughput of the cheapest routes
+//! (`scripts/bench-http.sh`). Serialising into one `Vec` sized for a typical answer is a
+//! single allocation and plain copies.
 
 use axum::http::{HeaderValue, header};
 use axum::response::{IntoResponse, Response};

@@ -53,9 +53,8 @@ pub use body::MAX_BODY_BYTES;
 pub use catalogue::OPENAPI_YAML;
 
 /// Largest request head (request line and headers), in bytes; a larger one is answered 431 by
-/// hyper itself. Without it, only hyper's read buffer bounds a head: heads of 483 KiB got
-/// through, and every connection that stalls mid-head may hold that much for the whole read
-/// timeout. Browsers send a few KiB, and no request needs a head larger than the largest body.
+/// hyper itself. Without it, only hyper's read buffer bounds a head, several times larger, and
+/// every connection that stalls mid-head may hold that much for the whole read timeout. Browsers send a few KiB, and no request needs a head larger than the largest body.
 pub const MAX_HEAD_BYTES: usize = 64 * 1024;
 
 /// How long a browser may keep the answer to a CORS preflight.
@@ -111,7 +110,7 @@ impl Default for SearchLimits {
 impl SearchLimits {
     /// The budget of a light search (see [`MoveJob::is_light`](crate::api::choose_move::MoveJob)):
     /// the node limit alone. It ends in well under a millisecond, long before any deadline,
-    /// and reading the clock to set one costs it a few percent of its time.
+    /// and reading the clock to set one would be a noticeable part of its time.
     pub fn light_budget(&self) -> Budget {
         Budget {
             max_nodes: self.max_nodes,
@@ -331,7 +330,7 @@ async fn wait_after_accept_error(error: std::io::Error) {
 }
 
 /// Binds `addr`, logs where it listens, and serves until SIGINT or SIGTERM.
-pub async fn run(addr: SocketAddr, state: AppState) -> std::io::Result<()> {
+pub async fn listen(addr: SocketAddr, state: AppState) -> std::io::Result<()> {
     let listener = TcpListener::bind(addr).await?;
     let shutdown = shutdown::on_signal()?;
     crate::api::warm_up();

@@ -22,7 +22,7 @@ pub async fn post_tournament(
     // blocking thread, so a tournament never takes more threads than there are cores.
     let parts = job.parts(state.cores);
     let player = Arc::clone(&job);
-    let tallies = super::heavy::run(
+    let tallies = super::heavy::run_parts(
         &state,
         state.tournament_time_limit,
         parts,

@@ -15,6 +15,7 @@ use super::alphabeta::{self, AlphaBeta, AlphaBetaParams, Enhancements};
 use super::table::TranspositionTable;
 use super::{Budget, INFINITY, SearchResult, Value, exact_search_result, terminal_value};
 use crate::game::Game;
+use crate::game::reachable::reachable;
 
 /// Every unfinished reachable position with its value and best move.
 pub(super) struct PerfectTable<G: Game> {
@@ -28,14 +29,12 @@ impl<G: Game> PerfectTable<G> {
         let mut searcher =
             AlphaBeta::<G>::new(&G::start(), Enhancements::ALL, &Budget::unlimited());
         let mut entries = HashMap::new();
-        let mut frontier = vec![G::start()];
-        while let Some(position) = frontier.pop() {
-            if position.outcome().is_over() || entries.contains_key(&position) {
+        for position in reachable::<G>() {
+            if position.outcome().is_over() {
                 continue;
             }
             let value = searcher.value(&position, u32::MAX, 0, -INFINITY, INFINITY);
             let best = searcher.root_line()[0];
-            frontier.extend(position.legal_moves().map(|mv| position.play(mv)));
             entries.insert(position, (value, best));
         }
         PerfectTable { entries }

@@ -466,7 +466,7 @@ pub type EvaluationIndex = u8;
 /// The most evaluations a game may offer: the searches that use one are compiled for each, so
 /// that scoring a leaf is a direct call the compiler can inline, not a call through a pointer
 /// that weighs on every node, searches to the end that never score a leaf included (`cargo
-/// bench --bench engine -- "full tree"` shows it).
+/// bench --bench tictactoe -- "full tree"` shows it).
 pub const MAX_EVALUATIONS: usize = 4;
 
 /// Runs `$body` with `$e` a constant: the evaluation index `$index`, as a const generic.

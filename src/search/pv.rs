@@ -5,12 +5,11 @@
 //! just finished writing. The search never allocates per node.
 //!
 //! This copy runs at almost every internal node, so its cost decides the speed of a full-tree
-//! search: copying whole fixed rows made minimax ten times slower than no PV at all. Lines are
-//! short, so only the child's live length is copied, in fixed chunks of [`CHUNK`] moves that the
-//! compiler turns into a register move each instead of a call to `memcpy`. The table has as many
-//! rows as the game has plies (plus two), since one is made for every search, and a service
-//! answering tens of thousands of searches a second notices a few kilobytes each (a fixed
-//! 64-ply table, built on the stack and moved to the heap, cost a quarter of /move's throughput).
+//! search, and copying whole fixed rows would dwarf the search itself. Lines are short, so only
+//! the child's live length is copied, in fixed chunks of [`CHUNK`] moves that the compiler turns
+//! into a register move each instead of a call to `memcpy`. The table has as many rows as the
+//! game has plies (plus two), since one is made for every search, and a service answering tens
+//! of thousands of searches a second notices every kilobyte each of them builds and moves.
 
 /// Plies a line can hold; deeper plies are searched but not recorded.
 const ROW: usize = 64;

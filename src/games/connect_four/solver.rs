@@ -235,7 +235,7 @@ fn winning_column(position: &ConnectFour) -> Option<u8> {
         .map(|column| column as u8)
 }
 
-/// Makes the pool's first table now, so that no request pays for it (64 MiB to write).
+/// Makes the pool's first table now, so that no request pays for writing it.
 pub fn warm_up() {
     drop(Solver::default());
 }
@@ -283,8 +283,9 @@ pub(super) fn search(
         return exact_search_result(position, WIN - 1, false, 1, vec![column]);
     }
     let started = Instant::now();
-    // The fallback below needs about 2 ms whatever its time (a fresh table, a first iteration):
-    // the solver stops that much early, so that the answer keeps to the time limit.
+    // The fallback below needs a little time whatever its limit (a fresh table, a first
+    // iteration): the solver stops that much early (FALLBACK_RESERVE), so that the answer
+    // keeps to the time limit.
     let deadline = time_limit.map(|limit| started + limit - FALLBACK_RESERVE.min(limit / 10));
     let mut solver = Solver::new(budget, deadline);
     if let Some((column, value)) = best_move(position, &mut solver) {

@@ -1,7 +1,5 @@
-//! The engine's contract on tic-tac-toe: exact node counts, agreement of the exact searches on
+//! The search algorithms on tic-tac-toe: exact node counts, agreement of the exact searches on
 //! every reachable position, and the strength of the players.
-
-use std::collections::{HashMap, VecDeque};
 
 use sente::game::{Game, Outcome};
 use sente::games::TicTacToe;
@@ -24,22 +22,9 @@ const MCS10: Strategy = Strategy::Mcs {
     time_limit: None,
 };
 
-/// Every position reachable from the empty board, by breadth-first search.
+/// Every position reachable from the empty board.
 fn reachable_positions() -> Vec<TicTacToe> {
-    let mut seen = HashMap::new();
-    let mut queue = VecDeque::from([TicTacToe::start()]);
-    seen.insert(TicTacToe::start(), ());
-    let mut order = Vec::new();
-    while let Some(position) = queue.pop_front() {
-        order.push(position);
-        for mv in position.legal_moves() {
-            let next = position.play(mv);
-            if seen.insert(next, ()).is_none() {
-                queue.push_back(next);
-            }
-        }
-    }
-    order
+    sente::game::reachable::reachable()
 }
 
 #[test]

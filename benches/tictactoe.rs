@@ -1,4 +1,4 @@
-//! The engine's benchmarks on tic-tac-toe: full-tree searches, MCTS throughput, and a
+//! The search algorithms' benchmarks on tic-tac-toe: full-tree searches, MCTS throughput, and a
 //! tournament. Nodes per second are printed beside criterion's times, since the README states
 //! them.
 
