@@ -3,8 +3,9 @@
 //! Four, the chess engine's nodes per second. Each is the best of several runs, as a time
 //! (lower is better) or a rate (higher is better).
 //!
-//!     cargo bench --bench speed
-//!     scripts/compare-speed.sh REV      # this tree against REV, alternately, A B B A
+//!     cargo bench --bench speed [-- FIGURE...]   # every figure, or those whose names contain
+//!                                                 # one of the FIGUREs
+//!     scripts/compare-speed.sh REV                # this tree against REV, alternately, A B B A
 //!
 //! The Connect Four solver's line needs Pons' Middle-Medium set in `../shared/data/connect4/`;
 //! without it the line is skipped.
@@ -35,21 +36,34 @@ fn report(name: &str, (time, nodes): (Duration, u64)) {
     println!("{name} {:.3} ms ({nodes} nodes)", time.as_secs_f64() * 1e3);
 }
 
+/// Whether the command line asks for the figure `name` (every figure when it names none).
+fn wanted(name: &str) -> bool {
+    let asked: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|arg| !arg.starts_with("--"))
+        .collect();
+    asked.is_empty() || asked.iter().any(|asked| name.contains(asked.as_str()))
+}
+
 fn main() {
     let empty = TicTacToe::start();
-    let minimax = Strategy::with_defaults(Algorithm::Minimax);
-    report(
-        "tictactoe_minimax_full_tree",
-        best(15, || search(&empty, &minimax, 0).unwrap().nodes),
-    );
-    let mcts = Strategy::Mcts(MctsParams {
-        simulations: 10_000,
-        ..MctsParams::default()
-    });
-    report(
-        "tictactoe_mcts_10000",
-        best(15, || search(&empty, &mcts, 1).unwrap().nodes),
-    );
+    if wanted("tictactoe_minimax_full_tree") {
+        let minimax = Strategy::with_defaults(Algorithm::Minimax);
+        report(
+            "tictactoe_minimax_full_tree",
+            best(15, || search(&empty, &minimax, 0).unwrap().nodes),
+        );
+    }
+    if wanted("tictactoe_mcts_10000") {
+        let mcts = Strategy::Mcts(MctsParams {
+            simulations: 10_000,
+            ..MctsParams::default()
+        });
+        report(
+            "tictactoe_mcts_10000",
+            best(15, || search(&empty, &mcts, 1).unwrap().nodes),
+        );
+    }
 
     let connect_four = ConnectFour::start();
     let every_enhancement = Strategy::AlphaBeta(
@@ -61,14 +75,18 @@ fn main() {
         },
         Tiebreak::First,
     );
-    report(
-        "connect4_alphabeta_all_depth_12",
-        best(5, || {
-            search(&connect_four, &every_enhancement, 0).unwrap().nodes
-        }),
-    );
+    if wanted("connect4_alphabeta_all_depth_12") {
+        report(
+            "connect4_alphabeta_all_depth_12",
+            best(5, || {
+                search(&connect_four, &every_enhancement, 0).unwrap().nodes
+            }),
+        );
+    }
     let set = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data/connect4/Test_L2_R2");
-    if let Ok(text) = std::fs::read_to_string(&set) {
+    if let Ok(text) = std::fs::read_to_string(&set)
+        && wanted("connect4_solver_middle_medium_40")
+    {
         let positions: Vec<ConnectFour> = text
             .lines()
             .take(40)
@@ -85,6 +103,9 @@ fn main() {
         report("connect4_solver_middle_medium_40", best(3, solve_all));
     }
 
+    if !wanted("chess_engine") {
+        return;
+    }
     let (mut nodes, mut elapsed) = (0, Duration::ZERO);
     for fen in MIDDLEGAMES {
         let game: Chess = fen.parse().unwrap();

@@ -135,7 +135,7 @@ pub trait Game:
         };
         let index = usize::try_from(number).map_err(|_| MoveError::Unreadable {
             written: written.to_string(),
-            expected: "moves are numbered from 0",
+            expected: "a move's number is not negative",
         })?;
         self.parse_move(index)
     }
@@ -334,8 +334,14 @@ pub enum BoardError {
 pub enum MoveError {
     #[error("the game is already over")]
     GameOver,
-    #[error("move {index} is out of range: moves are 0..={max}")]
-    OutOfRange { index: usize, max: usize },
+    /// A number outside the game's moves, which are `first..=last` (a game need not number
+    /// them from 0).
+    #[error("move {index} is out of range: moves are {first}..={last}")]
+    OutOfRange {
+        index: usize,
+        first: usize,
+        last: usize,
+    },
     #[error("move {index} is not legal: {reason}")]
     Illegal { index: usize, reason: &'static str },
     #[error("{written} is not a move: {expected}")]

@@ -188,7 +188,8 @@ impl ConnectFour {
                         position,
                         error: MoveError::OutOfRange {
                             index: usize::from(digit),
-                            max: WIDTH,
+                            first: 1,
+                            last: WIDTH,
                         },
                     });
                 }
@@ -394,7 +395,8 @@ impl Game for ConnectFour {
         if index >= WIDTH {
             return Err(MoveError::OutOfRange {
                 index,
-                max: WIDTH - 1,
+                first: 0,
+                last: WIDTH - 1,
             });
         }
         if !self.can_play(index) {

@@ -274,7 +274,8 @@ impl Game for Gomoku {
         if index >= CELLS {
             return Err(MoveError::OutOfRange {
                 index,
-                max: CELLS - 1,
+                first: 0,
+                last: CELLS - 1,
             });
         }
         if self.at(index).is_some() {

@@ -273,7 +273,8 @@ impl Game for TicTacToe {
         if index >= CELLS {
             return Err(MoveError::OutOfRange {
                 index,
-                max: CELLS - 1,
+                first: 0,
+                last: CELLS - 1,
             });
         }
         if self.occupied() & (1 << index) != 0 {
@@ -518,7 +519,11 @@ mod tests {
         assert_eq!(error.error, MoveError::GameOver);
         assert!(matches!(
             TicTacToe::from_moves(&[9]).unwrap_err().error,
-            MoveError::OutOfRange { index: 9, max: 8 }
+            MoveError::OutOfRange {
+                index: 9,
+                first: 0,
+                last: 8
+            }
         ));
     }
 
