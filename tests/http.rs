@@ -2374,6 +2374,8 @@ async fn chess_is_served_by_every_endpoint() {
     .unwrap();
     let moves = analysis["moves"].as_array().unwrap();
     assert_eq!(moves.len(), 29, "{analysis}");
+    // The engine's analysis deepens as its move does: stopped by its own time, it says so.
+    assert_eq!(analysis["stopped_by"], "time_limit", "{analysis}");
     let cps: Vec<i64> = moves.iter().map(|m| m["cp"].as_i64().unwrap()).collect();
     assert!(
         cps.windows(2).all(|pair| pair[0] >= pair[1]),

@@ -283,6 +283,29 @@ mod tests {
         }
     }
 
+    /// The seed, declared beside the knobs (`knobs::SEED`), is taken by the algorithms that
+    /// draw from it, and refused by every other search, saying why.
+    #[test]
+    fn a_seed_is_refused_by_every_search_that_draws_nothing() {
+        use crate::search::{Algorithm, Strategy};
+        for algorithm in Algorithm::ALL {
+            let body = format!(r#"{{"moves":[],"algorithm":"{algorithm}","seed":1}}"#);
+            let request = MoveRequest::from_json(body.as_bytes()).unwrap();
+            let checked = request.check::<TicTacToe>();
+            let draws = Strategy::with_defaults(algorithm).is_randomized();
+            assert_eq!(checked.is_ok(), draws, "{algorithm}");
+            if let Err(problem) = checked {
+                assert_eq!(problem.field.as_deref(), Some("seed"), "{algorithm}");
+                let why = if knobs::SEED.takes(algorithm) {
+                    "draws nothing at random with tiebreak first"
+                } else {
+                    "seed does not apply to"
+                };
+                assert!(problem.detail.contains(why), "{algorithm}: {problem}");
+            }
+        }
+    }
+
     #[test]
     fn a_field_given_twice_is_refused_not_overwritten() {
         // Every field of a move request, each knob included: the last value must not win.
