@@ -94,22 +94,18 @@ pub const KNOBS: [Knob; 13] = [
             },
         },
         description: "Plies to search; leaves that are not the end of the game are scored by \
-                      the game's evaluation function. Absent: search to the end of the game.",
+                      the game's evaluation function.",
         on_game: |knob, algorithm, game| {
             let full_width = matches!(algorithm, A::Minimax | A::Negamax);
-            if let Some(limit) = game
-                .declaration
-                .limits
-                .full_width_depth
-                .filter(|_| full_width)
-            {
-                knob.maximum = json!(limit);
-                knob.required = true;
-                knob.description = "Plies to search; leaves that are not the end of the game \
-                                    are scored by the game's evaluation function. Required on \
-                                    this game: a full-width search to the end would not finish."
-                    .into();
-            }
+            let absent = match game.declaration.limits.full_width_depth {
+                Some(limit) if full_width => {
+                    knob.maximum = json!(limit);
+                    knob.required = true;
+                    "Required on this game: a full-width search to the end would not finish."
+                }
+                _ => "Absent: search to the end of the game.",
+            };
+            knob.description = format!("{} {absent}", knob.description).into();
         },
     },
     Knob {
@@ -271,19 +267,19 @@ pub const KNOBS: [Knob; 13] = [
                 }
             },
         },
-        description: "Milliseconds the search may take. Absent: no time limit, unless the game \
-                      sets a default.",
+        description: "Milliseconds the search may take; absent, no limit unless the game sets \
+                      a default (the deepening searches').",
         on_game: |knob, algorithm, game| {
             let deepening = matches!(algorithm, A::AlphaBeta | A::Solver | A::Engine);
-            knob.description = if deepening {
-                "Deepen iteratively (depth 1, 2, ...) until the game is searched to the end or \
-                 this many milliseconds have passed; then answer with the best move of the last \
-                 completed iteration, exact only if proven."
+            let how = if deepening {
+                "It deepens iteratively (depth 1, 2, ...) until the game is searched to the end \
+                 or the time is up, and answers with the best move of the last completed \
+                 iteration, exact only if proven."
             } else {
-                "Stop sampling when this many milliseconds have passed, even if fewer playouts \
-                 or simulations were run. The result then depends on the machine's speed."
-            }
-            .into();
+                "Sampling stops then, even if fewer playouts or simulations were run: the result \
+                 then depends on the machine's speed."
+            };
+            knob.description = format!("{} {how}", knob.description).into();
             if let Some(ms) = game
                 .declaration
                 .limits
@@ -335,11 +331,12 @@ pub const KNOBS: [Knob; 13] = [
         on_game: |knob, _, game| {
             if !game.declaration.limits.traps {
                 knob.values = Some(vec![Tiebreak::First.name(), Tiebreak::Random.name()]);
-                knob.description = "Among moves of the same value: the first in move order, or \
-                                    a random one (drawn from seed), for which every move is \
-                                    searched exactly. (traps, which searches every reply to \
-                                    the end, is not available on this game.)"
-                    .into();
+                knob.description = format!(
+                    "{} (traps, which searches every reply to the end, is not available on \
+                     this game.)",
+                    knob.description
+                )
+                .into();
             }
         },
     },
