@@ -7,6 +7,8 @@
 //! nothing but its index, so any split of the index range — across threads, across chunks on a
 //! blocking pool, or across replicas — adds up to exactly the same totals.
 
+pub mod statistics;
+
 use std::ops::Range;
 
 use serde::Serialize;
