@@ -727,6 +727,31 @@ async fn tournament_reports_both_players_and_halves_add_up() {
     ];
     let rate = mcts["score_rate"].as_f64().unwrap();
     assert!(low <= rate && rate <= high && rate > 0.8, "{mcts}");
+    // The games are paired, so the estimate comes from the pairs, and says so.
+    assert_eq!(whole["pairs"], 100);
+    let pentanomial: Vec<u64> = whole["pentanomial"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|count| count.as_u64().unwrap())
+        .collect();
+    assert_eq!(pentanomial.iter().sum::<u64>(), 100);
+    // A's points from the pairs are A's points from the games.
+    let points: u64 = pentanomial
+        .iter()
+        .zip(0..)
+        .map(|(n, halves)| n * halves)
+        .sum();
+    assert_eq!(points as f64 / 2.0, mcts["points"].as_f64().unwrap());
+    let estimate = &whole["estimate"];
+    assert_eq!(estimate["variance"], "pentanomial", "{whole}");
+    let (elo, low, high) = (
+        estimate["elo"].as_f64().unwrap(),
+        estimate["elo_95"][0].as_f64().unwrap(),
+        estimate["elo_95"][1].as_f64().unwrap(),
+    );
+    assert!(100.0 < low && low < elo && elo < high, "{estimate}");
+    assert!(estimate["los"].as_f64().unwrap() > 0.99, "{estimate}");
 
     let first: Value = post(&url, "/tournament", request(77, 0))
         .await
@@ -738,6 +763,13 @@ async fn tournament_reports_both_players_and_halves_add_up() {
         .json()
         .await
         .unwrap();
+    // 77 games leave the 39th pair split between the two requests: each counts only the
+    // pairs it has whole, and falls back to single games for its estimate.
+    assert_eq!(
+        (&first["pairs"], &second["pairs"]),
+        (&json!(38), &json!(61))
+    );
+    assert_eq!(first["estimate"]["variance"], "trinomial", "{first}");
     for player in 0..2 {
         for key in ["wins", "draws", "losses", "nodes", "moves"] {
             let sum = first["players"][player][key].as_u64().unwrap()

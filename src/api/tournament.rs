@@ -16,6 +16,7 @@ use super::request::PositionSpec;
 use super::{GameRef, Problem};
 use crate::games::ForGame;
 use crate::search::{Budget, Solve, Strategy, seed};
+use crate::tournament::statistics::Estimate;
 use crate::tournament::{self, PlayerSummary, Tally, Tournament};
 
 /// A `POST /tournament` request, decoded but not yet checked.
@@ -100,6 +101,18 @@ pub struct TournamentResponse {
     pub elapsed_ms: f64,
     pub games_per_second: f64,
     pub players: [PlayerSummary; 2],
+    /// The pairs of games played from one opening with each player first once (games `2k` and
+    /// `2k + 1`), complete among the games played.
+    pub pairs: u64,
+    /// Those pairs by A's points: `[LL, LD, DD + WL, WD, WW]`.
+    pub pentanomial: [u64; 5],
+    /// The share of games drawn.
+    pub draw_ratio: f64,
+    /// What the results say of A against B (Elo with its interval, normalized Elo, LOS), from
+    /// the pairs when every game played is in one, else from single games; absent when the
+    /// results have no spread to judge by (every game won, or drawn, say).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub estimate: Option<Estimate>,
 }
 
 /// The most games a tournament plays.
@@ -213,6 +226,15 @@ impl TournamentJob {
                 0.0
             },
             players: tally.summary(&self.players),
+            pairs: tally.pairs.pairs(),
+            pentanomial: tally.pairs.0,
+            draw_ratio: if tally.games == 0 {
+                0.0
+            } else {
+                let a = &tally.players[0];
+                (a.as_first.draws + a.as_second.draws) as f64 / tally.games as f64
+            },
+            estimate: tally.moments().estimate(),
         }
     }
 }

@@ -15,6 +15,7 @@ use serde::Serialize;
 
 use crate::game::{Game, Outcome};
 use crate::search::{self, Algorithm, Budget, Solve, Strategy, seed};
+use statistics::{Pentanomial, Trinomial};
 
 /// Which of the two players: A is `players[0]`, B is `players[1]`.
 pub type Seat = usize;
@@ -61,12 +62,19 @@ pub struct PlayerTally {
 }
 
 /// Both players' raw totals over some games; tallies of disjoint game ranges add up.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Tally {
     pub games: u64,
     /// Games adjudicated a draw at the ply cap.
     pub capped: u64,
     pub players: [PlayerTally; 2],
+    /// The pairs of games complete among these (games `2k` and `2k + 1`: one opening, each
+    /// player first once), counted by A's points in the pair.
+    pub pairs: Pentanomial,
+    /// The games whose partner is not among these, as (index, A's half-points: 0, 1 or 2),
+    /// by index: a range that splits a pair, or that a limit cut short, leaves them, and a
+    /// merge pairs them up.
+    pub unpaired: Vec<(u64, u8)>,
 }
 
 impl Tally {
@@ -83,11 +91,53 @@ impl Tally {
     pub fn merge(&mut self, other: &Tally) {
         self.games += other.games;
         self.capped += other.capped;
+        for (count, theirs) in self.pairs.0.iter_mut().zip(other.pairs.0) {
+            *count += theirs;
+        }
+        for &(index, half_points) in &other.unpaired {
+            self.add_game(index, half_points);
+        }
         for (mine, theirs) in self.players.iter_mut().zip(&other.players) {
             mine.as_first.add(&theirs.as_first);
             mine.as_second.add(&theirs.as_second);
             mine.nodes += theirs.nodes;
             mine.moves += theirs.moves;
+        }
+    }
+}
+
+impl Tally {
+    /// Counts game `index`, in which A scored `half_points` (a win 2, a draw 1): as half of a
+    /// pair when its partner is already counted, else as unpaired until it comes.
+    fn add_game(&mut self, index: u64, half_points: u8) {
+        let partner = index ^ 1;
+        match self
+            .unpaired
+            .binary_search_by_key(&partner, |&(index, _)| index)
+        {
+            Ok(at) => {
+                let (_, theirs) = self.unpaired.remove(at);
+                self.pairs.0[usize::from(half_points + theirs)] += 1;
+            }
+            Err(_) => {
+                let at = self.unpaired.partition_point(|&(other, _)| other < index);
+                self.unpaired.insert(at, (index, half_points));
+            }
+        }
+    }
+
+    /// A's results over these games: by pair when they are all paired, else game by game.
+    pub fn moments(&self) -> statistics::Moments {
+        if self.unpaired.is_empty() && self.pairs.pairs() > 0 {
+            self.pairs.moments()
+        } else {
+            let a = &self.players[0];
+            Trinomial {
+                losses: a.as_first.losses + a.as_second.losses,
+                draws: a.as_first.draws + a.as_second.draws,
+                wins: a.as_first.wins + a.as_second.wins,
+            }
+            .moments()
         }
     }
 }
@@ -175,6 +225,12 @@ impl<G: Solve> Tournament<G> {
             };
             tally.games += 1;
             tally.capped += u64::from(record.capped);
+            let half_points = match record.winner {
+                Some(0) => 2,
+                Some(_) => 0,
+                None => 1,
+            };
+            tally.add_game(index, half_points);
             for seat in 0..2 {
                 let player = &mut tally.players[seat];
                 let count = if seat == record.first {
@@ -347,6 +403,12 @@ mod tests {
         halves.merge(&tournament.play(17..40));
         assert_eq!(whole, halves);
         assert_eq!(tournament.play_parallel(0..40, 3), whole);
+        // Every game in a pair, whichever split; a split at an odd index leaves one game of a
+        // pair on each side until they are merged.
+        assert_eq!((whole.pairs.pairs(), whole.unpaired.len()), (20, 0));
+        assert_eq!(tournament.play(0..17).unpaired.len(), 1);
+        let merged = Tally::merged(&[tournament.play(27..40), tournament.play(0..27)]);
+        assert_eq!(merged, whole);
         assert_eq!(whole.players[0].as_first.games(), 20);
         assert_eq!(whole.players[1].as_second.games(), 20);
     }
