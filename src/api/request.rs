@@ -159,16 +159,18 @@ pub(crate) trait Search: Sized {
 impl MoveRequest {
     /// Checks the request on the game it names (the one lookup of it) and prepares command
     /// `S` for it.
-    pub(crate) fn prepare<S: Search>(self) -> Result<S, Problem> {
-        struct Prepare<S>(MoveRequest, std::marker::PhantomData<S>);
-        impl<S: Search> ForGame for Prepare<S> {
+    pub(crate) fn prepare<S: Search>(&self) -> Result<S, Problem> {
+        struct Prepare<'a, S>(&'a MoveRequest, std::marker::PhantomData<S>);
+        impl<S: Search> ForGame for Prepare<'_, S> {
             type Output = Result<S, Problem>;
             fn run<G: Solve>(self) -> Self::Output {
                 Ok(S::prepare(self.0.check::<G>()?))
             }
         }
-        let game = self.game.clone();
-        super::with_game(game.as_deref(), Prepare(self, std::marker::PhantomData))?
+        super::with_game(
+            self.game.as_deref(),
+            Prepare(self, std::marker::PhantomData),
+        )?
     }
 
     /// Checks everything that can be checked before searching, on the game `G` the request

@@ -231,8 +231,7 @@ impl TournamentJob {
             draw_ratio: if tally.games == 0 {
                 0.0
             } else {
-                let a = &tally.players[0];
-                (a.as_first.draws + a.as_second.draws) as f64 / tally.games as f64
+                tally.players[0].total().draws as f64 / tally.games as f64
             },
             estimate: tally.moments().estimate(),
         }

@@ -61,6 +61,15 @@ pub struct PlayerTally {
     pub moves: u64,
 }
 
+impl PlayerTally {
+    /// The player's results, whichever side it played.
+    pub fn total(&self) -> Record {
+        let mut total = self.as_first;
+        total.add(&self.as_second);
+        total
+    }
+}
+
 /// Both players' raw totals over some games; tallies of disjoint game ranges add up.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Tally {
@@ -131,11 +140,11 @@ impl Tally {
         if self.unpaired.is_empty() && self.pairs.pairs() > 0 {
             self.pairs.moments()
         } else {
-            let a = &self.players[0];
+            let a = self.players[0].total();
             Trinomial {
-                losses: a.as_first.losses + a.as_second.losses,
-                draws: a.as_first.draws + a.as_second.draws,
-                wins: a.as_first.wins + a.as_second.wins,
+                losses: a.losses,
+                draws: a.draws,
+                wins: a.wins,
             }
             .moments()
         }
@@ -310,8 +319,7 @@ impl Tally {
     pub fn summary(&self, players: &[Strategy; 2]) -> [PlayerSummary; 2] {
         [0, 1].map(|seat| {
             let tally = &self.players[seat];
-            let mut total = tally.as_first;
-            total.add(&tally.as_second);
+            let total = tally.total();
             let points = total.wins as f64 + 0.5 * total.draws as f64;
             let games = total.games();
             let score_rate = if games == 0 {
