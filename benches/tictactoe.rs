@@ -60,15 +60,13 @@ fn searches(c: &mut Criterion) {
 }
 
 fn tournament(c: &mut Criterion) {
-    let tournament = Tournament {
-        players: [
+    let tournament = Tournament::<TicTacToe>::between(
+        [
             Strategy::with_defaults(Algorithm::AlphaBeta),
             Strategy::Random,
         ],
-        seed: 1,
-        openings: vec![TicTacToe::start()],
-        max_plies: None,
-    };
+        1,
+    );
     let mut group = c.benchmark_group("tournament");
     group.sample_size(10);
     group.throughput(Throughput::Elements(10_000));

@@ -153,6 +153,7 @@ fn a_search_within_its_budget_is_the_search_without_one() {
         max_nodes: Some(10_000_000),
         deadline: Some(Instant::now() + Duration::from_secs(600)),
         cancelled: Some(Arc::new(AtomicBool::new(false))),
+        halted: None,
     };
     let minimax = Strategy::Minimax {
         depth: None,

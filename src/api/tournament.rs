@@ -1,35 +1,86 @@
 //! `POST /tournament`: many games between two players.
 //!
-//! Checking a request gives a [`TournamentJob`]; the caller decides how to run its games (the
-//! HTTP layer in parts on tokio's blocking pool, the command line on OS threads), and the
-//! totals of any split are the same.
+//! Checking a request gives a [`TournamentJob`]. Its games are played by workers sharing one
+//! [`Run`], each taking the next pair of games (the HTTP layer's on tokio's blocking pool, the
+//! command line's on OS threads), and the answer is drawn from the [`Results`] alone, with a
+//! [`Setup`] that says what was played: results of the same setup from shards played apart
+//! merge into the answer one run would have given.
 
+use std::collections::BTreeMap;
+use std::fmt;
 use std::ops::Range;
+use std::sync::Arc;
 use std::time::Duration;
 
-use serde::Serialize;
 use serde::de::{self, MapAccess};
+use serde::{Deserialize, Serialize};
 
-use super::knobs::{self, PlayerSpec};
+use super::knobs::{self, Given, PLAYER_FIELDS, PlayerSpec};
 use super::object::{Object, decode, deserialize_as_object, integer, value};
 use super::request::PositionSpec;
 use super::{GameRef, Problem};
 use crate::games::ForGame;
-use crate::search::{Budget, Solve, Strategy, seed};
-use crate::tournament::statistics::Estimate;
-use crate::tournament::{self, PlayerSummary, Tally, Tournament};
+use crate::search::{Algorithm, Budget, MAX_DEPTH, Solve, seed};
+use crate::tournament::adjudication::Adjudication;
+use crate::tournament::openings::{Openings, RandomOpenings};
+use crate::tournament::player::{Limits, Player, PlayerKind, TimeControl};
+use crate::tournament::statistics::{Estimate, Sprt, Verdict};
+use crate::tournament::{GameRecord, Tournament, pgn, wilson_interval};
+
+pub use crate::tournament::uci::EngineConfig;
+pub use crate::tournament::{Results, Run};
 
 /// A `POST /tournament` request, decoded but not yet checked.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct TournamentRequest {
     pub game: Option<String>,
-    pub players: Vec<PlayerSpec>,
+    pub players: Vec<ContestantSpec>,
     pub games: Option<i128>,
     pub first_game: Option<i128>,
     pub seed: Option<i128>,
     pub start: Option<PositionSpec>,
-    pub openings: Option<Vec<PositionSpec>>,
+    pub openings: Option<OpeningsSpec>,
     pub max_plies: Option<i128>,
+    pub sprt: Option<SprtSpec>,
+    pub adjudication: Option<Adjudication>,
+    pub records: Option<bool>,
+}
+
+/// A tournament's player as a request gives it: one of Sente's algorithms with its knobs, or
+/// an engine the service was configured with, and its time control either way.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ContestantSpec {
+    pub player: PlayerSpec,
+    pub engine: Option<String>,
+    pub options: Option<BTreeMap<String, serde_json::Value>>,
+    pub tc: Option<String>,
+    pub nodes: Option<i128>,
+}
+
+/// Openings as a request gives them: positions, or how to draw them.
+#[derive(Clone, Debug, PartialEq)]
+pub enum OpeningsSpec {
+    Listed(Vec<PositionSpec>),
+    Random(RandomOpenings),
+}
+
+/// An SPRT as a request gives it.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SprtSpec {
+    pub elo0: f64,
+    pub elo1: f64,
+    #[serde(default = "default_error_rate")]
+    pub alpha: f64,
+    #[serde(default = "default_error_rate")]
+    pub beta: f64,
+    /// The Elo model; only `logistic` (fishtest's `normalized` model is not offered).
+    #[serde(default)]
+    pub elo_model: Option<String>,
+}
+
+fn default_error_rate() -> f64 {
+    0.05
 }
 
 impl TournamentRequest {
@@ -49,6 +100,9 @@ impl Object for TournamentRequest {
         "start",
         "openings",
         "max_plies",
+        "sprt",
+        "adjudication",
+        "records",
     ];
 
     fn read_field<'de, A: MapAccess<'de>>(
@@ -67,37 +121,253 @@ impl Object for TournamentRequest {
             "start" => self.start = map.next_value()?,
             "openings" => self.openings = map.next_value()?,
             "max_plies" => self.max_plies = integer(key, map)?,
+            "sprt" => self.sprt = value(key, map)?,
+            "adjudication" => self.adjudication = value(key, map)?,
+            "records" => self.records = value(key, map)?,
             _ => return Err(de::Error::unknown_field(key, Self::FIELDS)),
         }
         Ok(())
     }
 }
 
-deserialize_as_object!(TournamentRequest);
+/// What a tournament's player has beside a `/move` request's player.
+const CONTESTANT_OWN_FIELDS: [&str; 4] = ["engine", "options", "tc", "nodes"];
+
+const CONTESTANT_FIELDS: [&str; CONTESTANT_OWN_FIELDS.len() + PLAYER_FIELDS.len()] = {
+    let mut fields = [""; CONTESTANT_OWN_FIELDS.len() + PLAYER_FIELDS.len()];
+    let mut i = 0;
+    while i < fields.len() {
+        fields[i] = if i < PLAYER_FIELDS.len() {
+            PLAYER_FIELDS[i]
+        } else {
+            CONTESTANT_OWN_FIELDS[i - PLAYER_FIELDS.len()]
+        };
+        i += 1;
+    }
+    fields
+};
+
+impl Object for ContestantSpec {
+    const EXPECTING: &'static str =
+        "a player: an object with algorithm and its knobs, or engine and its options";
+    const FIELDS: &'static [&'static str] = &CONTESTANT_FIELDS;
+
+    fn read_field<'de, A: MapAccess<'de>>(
+        &mut self,
+        key: &'static str,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        match key {
+            "engine" => self.engine = value(key, map)?,
+            "options" => self.options = value(key, map)?,
+            "tc" => self.tc = value(key, map)?,
+            "nodes" => self.nodes = integer(key, map)?,
+            knob => self.player.read_field(knob, map)?,
+        }
+        Ok(())
+    }
+}
+
+deserialize_as_object!(TournamentRequest, ContestantSpec);
+
+impl ContestantSpec {
+    /// A player as the command line writes it: `ALGORITHM[:KNOB=VALUE,...]` for one of Sente's
+    /// (as [`PlayerSpec::from_text`] reads it), or `ENGINE[:OPTION=VALUE,...]` for one of
+    /// `engines` (`depth=N` is then its `go depth`); either may add `tc=10+0.1` and `nodes=N`.
+    pub fn from_text(text: &str, engines: &[Arc<EngineConfig>]) -> Result<Self, Problem> {
+        let (name, settings) = text.split_once(':').unwrap_or((text, ""));
+        let name = name.trim();
+        let mut spec = ContestantSpec::default();
+        let mut rest = Vec::new();
+        for setting in settings.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+            match setting
+                .split_once('=')
+                .map(|(key, value)| (key.trim(), value.trim()))
+            {
+                Some(("tc", value)) => spec.tc = Some(value.to_owned()),
+                Some(("nodes", value)) => {
+                    spec.nodes = Some(value.parse().map_err(|_| {
+                        Problem::invalid("nodes", format!("nodes is a number, got {value:?}"))
+                    })?);
+                }
+                _ => rest.push(setting),
+            }
+        }
+        if !engines.iter().any(|engine| engine.name == name) {
+            spec.player = PlayerSpec::from_text(&format!("{name}:{}", rest.join(",")))?;
+            return Ok(spec);
+        }
+        spec.engine = Some(name.to_owned());
+        let mut options = BTreeMap::new();
+        for setting in rest {
+            let Some((key, value)) = setting.split_once('=') else {
+                return Err(Problem::malformed(format!(
+                    "expected OPTION=VALUE, e.g. UCI_Elo=1500, got {setting:?}"
+                )));
+            };
+            let (key, value) = (key.trim(), value.trim());
+            if key == "depth" {
+                let depth = value.parse().map_err(|_| {
+                    Problem::invalid("depth", format!("depth is a number, got {value:?}"))
+                })?;
+                let at = knobs::KNOBS.iter().position(|knob| knob.name == "depth");
+                spec.player.knobs[at.expect("depth is a knob")] = Some(Given::Integer(depth));
+            } else {
+                options.insert(key.to_owned(), serde_json::Value::String(value.to_owned()));
+            }
+        }
+        spec.options = (!options.is_empty()).then_some(options);
+        Ok(spec)
+    }
+}
+
+impl<'de> Deserialize<'de> for OpeningsSpec {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> de::Visitor<'de> for Visitor {
+            type Value = OpeningsSpec;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(
+                    "a list of positions, or {\"random_plies\": N, \"balanced\": C} to draw them",
+                )
+            }
+
+            fn visit_seq<A: de::SeqAccess<'de>>(self, seq: A) -> Result<OpeningsSpec, A::Error> {
+                let listed = Deserialize::deserialize(de::value::SeqAccessDeserializer::new(seq))?;
+                Ok(OpeningsSpec::Listed(listed))
+            }
+
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<OpeningsSpec, A::Error> {
+                #[derive(Deserialize)]
+                #[serde(deny_unknown_fields)]
+                struct Random {
+                    random_plies: i128,
+                    #[serde(default)]
+                    balanced: Option<i128>,
+                }
+                let random = Random::deserialize(de::value::MapAccessDeserializer::new(map))?;
+                let plies = u32::try_from(random.random_plies)
+                    .ok()
+                    .filter(|plies| *plies <= MAX_RANDOM_PLIES)
+                    .ok_or_else(|| {
+                        de::Error::custom(format_args!(
+                            "random_plies is between 0 and {MAX_RANDOM_PLIES}, got {}",
+                            random.random_plies
+                        ))
+                    })?;
+                let balanced = random
+                    .balanced
+                    .map(|margin| {
+                        i32::try_from(margin)
+                            .ok()
+                            .filter(|m| *m >= 0)
+                            .ok_or_else(|| {
+                                de::Error::custom(format_args!(
+                                    "balanced is a score margin, 0 or more, got {margin}"
+                                ))
+                            })
+                    })
+                    .transpose()?;
+                Ok(OpeningsSpec::Random(RandomOpenings {
+                    random_plies: plies,
+                    balanced,
+                }))
+            }
+        }
+        deserializer.deserialize_any(Visitor)
+    }
+}
+
+/// The most random plies an opening is drawn with.
+pub const MAX_RANDOM_PLIES: u32 = 40;
+/// The most games a tournament plays.
+pub const MAX_GAMES: u64 = 100_000;
+/// Bound on `first_game`, so that `first_game + games` cannot overflow.
+pub const MAX_FIRST_GAME: u64 = 1 << 48;
+/// The most openings a tournament takes.
+pub const MAX_OPENINGS: usize = 1_000;
+/// The longest cap on a game's plies.
+pub const MAX_PLIES_CAP: u64 = 10_000;
+/// The most nodes a player's move may be given.
+pub const MAX_NODES_PER_MOVE: u64 = 1 << 40;
+
+/// What a tournament played: everything its answer says besides the results, so that shards'
+/// results can be merged and answered as one run's.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Setup {
+    pub game: String,
+    pub games: Range<u64>,
+    pub seed: u64,
+    pub openings: OpeningsInfo,
+    pub max_plies: Option<usize>,
+    pub players: [PlayerInfo; 2],
+    pub sprt: Option<Sprt>,
+    pub adjudication: Adjudication,
+    pub records: bool,
+}
+
+/// Where the games started: how many listed positions, or how they were drawn.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum OpeningsInfo {
+    Listed(usize),
+    Random(RandomOpenings),
+}
+
+/// Who a player is, as answers name it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PlayerInfo {
+    /// Sente's algorithm, for Sente's players.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub algorithm: Option<Algorithm>,
+    /// The engine's name, for external engines.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub engine: Option<String>,
+    /// Its time control, as the request wrote it.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub tc: Option<String>,
+}
+
+impl PlayerInfo {
+    /// The name games are recorded under.
+    pub fn name(&self) -> String {
+        match (&self.engine, self.algorithm) {
+            (Some(engine), _) => engine.clone(),
+            (None, Some(algorithm)) => format!("Sente {algorithm}"),
+            (None, None) => "?".into(),
+        }
+    }
+}
 
 /// The answer to a tournament request.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct TournamentResponse {
-    pub game: &'static str,
+    pub game: String,
     /// Games asked for (the request's `games`, or the game's default).
     pub games_requested: u64,
     /// Games played to their end; the totals count these only.
     pub games: u64,
-    /// Whether every requested game was played.
+    /// Whether the tournament has its answer: every requested game played, or the SPRT
+    /// decided.
     pub complete: bool,
-    /// Why not, when it was not: `time_limit`, the server's time limit for tournaments
-    /// (`tournament_time_limit_ms` in `GET /limits`). (A client that goes away gets no answer.)
+    /// Why it stopped before every requested game was played: `sprt`, the test decided;
+    /// `time_limit`, the server's limit for tournaments (`tournament_time_limit_ms` in `GET
+    /// /limits`); `cancelled`. (A client that goes away gets no answer.)
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stopped_by: Option<&'static str>,
     pub first_game: u64,
     pub seed: u64,
-    /// The positions the games started from, each played with both colours.
-    pub openings: usize,
+    /// How many positions the games started from, each played with both colours; or how
+    /// openings were drawn.
+    pub openings: OpeningsInfo,
     /// The cap on plies, when the request set one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub max_plies: Option<usize>,
     /// Games adjudicated a draw at the cap.
     pub capped_games: u64,
+    /// Games by how they ended.
+    pub endings: BTreeMap<&'static str, u64>,
     pub elapsed_ms: f64,
     pub games_per_second: f64,
     pub players: [PlayerSummary; 2],
@@ -113,133 +383,338 @@ pub struct TournamentResponse {
     /// results have no spread to judge by (every game won, or drawn, say).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub estimate: Option<Estimate>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sprt: Option<SprtState>,
+    /// Every game, when the request asked for them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub records: Option<Vec<GameRecord>>,
 }
 
-/// The most games a tournament plays.
-pub const MAX_GAMES: u64 = 100_000;
-/// Bound on `first_game`, so that `first_game + games` cannot overflow.
-pub const MAX_FIRST_GAME: u64 = 1 << 48;
-/// The most openings a tournament takes.
-pub const MAX_OPENINGS: usize = 1_000;
-/// The longest cap on a game's plies.
-pub const MAX_PLIES_CAP: u64 = 10_000;
+/// One player's results, as reported.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PlayerSummary {
+    #[serde(flatten)]
+    pub player: PlayerInfo,
+    pub wins: u64,
+    pub draws: u64,
+    pub losses: u64,
+    /// A win is 1 point, a draw 0.5.
+    pub points: f64,
+    /// Points per game.
+    pub score_rate: f64,
+    /// 95% Wilson interval for the score rate.
+    pub ci95: [f64; 2],
+    pub as_first: crate::tournament::results::Record,
+    pub as_second: crate::tournament::results::Record,
+    pub nodes: u64,
+    pub moves: u64,
+    pub nodes_per_move: f64,
+}
+
+/// Where the SPRT stands.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SprtState {
+    pub elo0: f64,
+    pub elo1: f64,
+    pub alpha: f64,
+    pub beta: f64,
+    /// The Elo model of `elo0` and `elo1`: `logistic`.
+    pub elo_model: &'static str,
+    /// The log-likelihood ratio of H1 against H0, from the pairs (pentanomial) when every game
+    /// is in one, else from single games.
+    pub llr: f64,
+    /// Below the first H0 is accepted, above the second H1.
+    pub bounds: [f64; 2],
+    /// `h0`, `h1`, or `running`.
+    pub verdict: Verdict,
+}
 
 /// A checked tournament request, ready to play.
 pub struct TournamentJob {
-    game: &'static str,
-    players: [Strategy; 2],
-    games: Range<u64>,
-    seed: u64,
-    openings: usize,
-    max_plies: Option<usize>,
+    setup: Setup,
+    /// Whether its games are written as PGN (chess's).
+    pgn: bool,
     /// The tournament, of whichever game.
     tournament: Box<dyn Play>,
 }
 
-impl std::fmt::Debug for TournamentJob {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+impl fmt::Debug for TournamentJob {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("TournamentJob")
-            .field("game", &self.game)
-            .field("players", &self.players)
-            .field("games", &self.games)
-            .field("seed", &self.seed)
+            .field("setup", &self.setup)
             .finish_non_exhaustive()
     }
 }
 
 /// A tournament of any game: what the job asks of it.
 trait Play: Send + Sync {
-    fn play_until(&self, games: Range<u64>, budget: &Budget) -> Tally;
-    fn play_parallel(&self, games: Range<u64>, threads: usize) -> Tally;
+    fn work(&self, run: &Run, budget: &Budget);
 }
 
 impl<G: Solve> Play for Tournament<G> {
-    fn play_until(&self, games: Range<u64>, budget: &Budget) -> Tally {
-        Tournament::play_until(self, games, budget)
-    }
-
-    fn play_parallel(&self, games: Range<u64>, threads: usize) -> Tally {
-        Tournament::play_parallel(self, games, threads)
+    fn work(&self, run: &Run, budget: &Budget) {
+        Tournament::work(self, run, budget);
     }
 }
 
 impl TournamentJob {
-    pub fn new(request: TournamentRequest) -> Result<TournamentJob, Problem> {
-        struct Check(TournamentRequest);
-        impl ForGame for Check {
+    /// Checks `request`; `engines` are the external engines its players may name.
+    pub fn new(
+        request: TournamentRequest,
+        engines: &[Arc<EngineConfig>],
+    ) -> Result<TournamentJob, Problem> {
+        struct Check<'a>(TournamentRequest, &'a [Arc<EngineConfig>]);
+        impl ForGame for Check<'_> {
             type Output = Result<TournamentJob, Problem>;
             fn run<G: Solve>(self) -> Self::Output {
-                check::<G>(self.0)
+                check::<G>(self.0, self.1)
             }
         }
         let game = request.game.clone();
-        super::with_game(game.as_deref(), Check(request))?
+        super::with_game(game.as_deref(), Check(request, engines))?
     }
 
-    /// The indices of the games to play.
-    pub fn games(&self) -> Range<u64> {
-        self.games.clone()
+    pub fn setup(&self) -> &Setup {
+        &self.setup
     }
 
-    /// The games split into `parts` contiguous parts, one for each core, say: the games of a
-    /// part are played one after another.
-    pub fn parts(&self, parts: usize) -> Vec<Range<u64>> {
-        tournament::chunks(self.games(), parts)
+    /// Whether its games can be written as PGN: chess's can.
+    pub fn is_pgn(&self) -> bool {
+        self.pgn
     }
 
-    /// Plays the games in `games` (a part of [`TournamentJob::games`]) until `budget` runs out.
+    /// A run of the job's games (all of them, or one shard's) for workers to share.
+    pub fn run(&self, games: Range<u64>) -> Run {
+        Run::new(games, self.setup.sprt)
+    }
+
+    /// Plays games of `run` until they are all taken or `budget` runs out: one worker's part.
     /// CPU-bound.
-    pub fn play(&self, games: Range<u64>, budget: &Budget) -> Tally {
-        self.tournament.play_until(games, budget)
+    pub fn work(&self, run: &Run, budget: &Budget) {
+        self.tournament.work(run, budget);
     }
 
-    /// Plays every game on `threads` OS threads.
-    pub fn play_parallel(&self, threads: usize) -> Tally {
-        self.tournament.play_parallel(self.games(), threads)
-    }
-
-    /// The response for the totals of the parts played, in `elapsed`.
-    pub fn report<'a>(
+    /// Plays the games in `games` (all of the job's, or a shard's) on `threads` OS threads,
+    /// calling `progress` with the results so far as they come.
+    pub fn play(
         &self,
-        parts: impl IntoIterator<Item = &'a Tally>,
-        elapsed: Duration,
-    ) -> TournamentResponse {
-        let tally = Tally::merged(parts);
-        let seconds = elapsed.as_secs_f64();
-        let requested = self.games.end - self.games.start;
-        let complete = tally.games == requested;
-        TournamentResponse {
-            game: self.game,
-            games_requested: requested,
-            games: tally.games,
-            complete,
-            stopped_by: (!complete).then_some("time_limit"),
-            first_game: self.games.start,
-            seed: self.seed,
-            openings: self.openings,
-            max_plies: self.max_plies,
-            capped_games: tally.capped,
-            elapsed_ms: seconds * 1e3,
-            games_per_second: if seconds > 0.0 {
-                tally.games as f64 / seconds
-            } else {
-                0.0
-            },
-            players: tally.summary(&self.players),
-            pairs: tally.pairs.pairs(),
-            pentanomial: tally.pairs.0,
-            draw_ratio: if tally.games == 0 {
-                0.0
-            } else {
-                tally.players[0].total().draws as f64 / tally.games as f64
-            },
-            estimate: tally.moments().estimate(),
-        }
+        games: Range<u64>,
+        threads: usize,
+        mut progress: impl FnMut(&Results),
+    ) -> Results {
+        let run = self.run(games);
+        let threads = threads.max(1);
+        let done = std::sync::atomic::AtomicUsize::new(0);
+        std::thread::scope(|scope| {
+            for _ in 0..threads {
+                scope.spawn(|| {
+                    self.work(&run, &Budget::unlimited());
+                    done.fetch_add(1, std::sync::atomic::Ordering::Release);
+                });
+            }
+            let mut reported = 0;
+            while done.load(std::sync::atomic::Ordering::Acquire) < threads {
+                std::thread::sleep(PROGRESS_INTERVAL);
+                run.peek(|results| {
+                    if results.games.len() != reported {
+                        reported = results.games.len();
+                        progress(results);
+                    }
+                });
+            }
+        });
+        run.results()
     }
 }
 
+/// How often [`TournamentJob::play`] looks at the results for its progress.
+pub const PROGRESS_INTERVAL: Duration = Duration::from_millis(200);
+
+/// Shard `index` of `count` of `games`: a contiguous share of its pairs (the last shard takes
+/// an odd game left over), so that no pair is split between shards.
+pub fn shard(games: &Range<u64>, index: u64, count: u64) -> Range<u64> {
+    let pairs = (games.end - games.start) / 2;
+    let at = |shard: u64| games.start + 2 * (pairs * shard / count);
+    let end = if index + 1 == count {
+        games.end
+    } else {
+        at(index + 1)
+    };
+    at(index)..end
+}
+
+/// The answer for `results` of the tournament `setup` describes, played in `elapsed`; the
+/// games past the one at which its SPRT decided are left out.
+pub fn report(
+    setup: &Setup,
+    mut results: Results,
+    elapsed: Duration,
+    cut_short: Option<&'static str>,
+) -> TournamentResponse {
+    let decided = results.settle(setup.sprt, &setup.games);
+    let tally = results.tally();
+    let seconds = elapsed.as_secs_f64();
+    let requested = setup.games.end - setup.games.start;
+    let complete = tally.games == requested || decided.is_some();
+    let moments = tally.moments();
+    let players = [0, 1].map(|seat| {
+        let player = &tally.players[seat];
+        let total = player.total();
+        let points = total.wins as f64 + 0.5 * total.draws as f64;
+        let games = total.games();
+        let score_rate = if games == 0 {
+            0.0
+        } else {
+            points / games as f64
+        };
+        PlayerSummary {
+            player: setup.players[seat].clone(),
+            wins: total.wins,
+            draws: total.draws,
+            losses: total.losses,
+            points,
+            score_rate,
+            ci95: wilson_interval(score_rate, games),
+            as_first: player.as_first,
+            as_second: player.as_second,
+            nodes: player.nodes,
+            moves: player.moves,
+            nodes_per_move: if player.moves == 0 {
+                0.0
+            } else {
+                player.nodes as f64 / player.moves as f64
+            },
+        }
+    });
+    TournamentResponse {
+        game: setup.game.clone(),
+        games_requested: requested,
+        games: tally.games,
+        complete,
+        stopped_by: match decided {
+            Some(_) if tally.games < requested => Some("sprt"),
+            _ if !complete => Some(cut_short.unwrap_or("time_limit")),
+            _ => None,
+        },
+        first_game: setup.games.start,
+        seed: setup.seed,
+        openings: setup.openings.clone(),
+        max_plies: setup.max_plies,
+        capped_games: tally.endings.get("max_plies").copied().unwrap_or(0),
+        endings: tally.endings.clone(),
+        elapsed_ms: seconds * 1e3,
+        games_per_second: if seconds > 0.0 {
+            tally.games as f64 / seconds
+        } else {
+            0.0
+        },
+        players,
+        pairs: tally.pairs.pairs(),
+        pentanomial: tally.pairs.0,
+        draw_ratio: if tally.games == 0 {
+            0.0
+        } else {
+            tally.players[0].total().draws as f64 / tally.games as f64
+        },
+        estimate: moments.estimate(),
+        sprt: setup.sprt.map(|sprt| {
+            let llr = sprt.llr(&moments);
+            SprtState {
+                elo0: sprt.elo0,
+                elo1: sprt.elo1,
+                alpha: sprt.alpha,
+                beta: sprt.beta,
+                elo_model: "logistic",
+                llr,
+                bounds: sprt.bounds(),
+                verdict: decided.unwrap_or_else(|| sprt.verdict(llr)),
+            }
+        }),
+        records: setup
+            .records
+            .then(|| results.records.into_values().collect()),
+    }
+}
+
+/// Every game of `results` as PGN, for a tournament of a game written in PGN.
+pub fn pgn(setup: &Setup, results: &Results) -> String {
+    let names = setup.players.each_ref().map(PlayerInfo::name);
+    let date = pgn::today();
+    let context = pgn::Match {
+        event: "Sente tournament",
+        players: [&names[0], &names[1]],
+        date: &date,
+    };
+    results
+        .records
+        .values()
+        .map(|game| pgn::write(game, &context))
+        .collect()
+}
+
+/// One shard's results as `sente tournament --shard` writes them.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ShardFile {
+    pub setup: Setup,
+    /// Which shard: `[index, count]`.
+    pub shard: [u64; 2],
+    pub elapsed_ms: f64,
+    pub results: Results,
+}
+
+/// Merges shards' results into the answer one run of their tournament would give: they must
+/// be of one setup, and together cover its games.
+pub fn merge(shards: Vec<ShardFile>) -> Result<TournamentResponse, String> {
+    let mut shards = shards.into_iter();
+    let first = shards.next().ok_or("no shard to merge")?;
+    let setup = first.setup;
+    let count = first.shard[1];
+    let mut seen = vec![false; count as usize];
+    let mut results = Results::default();
+    let mut elapsed: f64 = 0.0;
+    for shard in std::iter::once(ShardFile {
+        setup: setup.clone(),
+        ..first
+    })
+    .chain(shards)
+    {
+        if shard.setup != setup {
+            return Err(format!(
+                "shard {}/{} is of another tournament (its setup differs)",
+                shard.shard[0], shard.shard[1]
+            ));
+        }
+        let [index, of] = shard.shard;
+        if of != count || index >= count || std::mem::replace(&mut seen[index as usize], true) {
+            return Err(format!(
+                "shard {index}/{of} is given twice, or is not one of {count}"
+            ));
+        }
+        results
+            .merge(shard.results)
+            .map_err(|overlap| overlap.to_string())?;
+        elapsed = elapsed.max(shard.elapsed_ms);
+    }
+    let missing: Vec<String> = (0..count)
+        .filter(|&index| !seen[index as usize])
+        .map(|index| format!("{index}/{count}"))
+        .collect();
+    if !missing.is_empty() {
+        return Err(format!("missing shards: {}", missing.join(", ")));
+    }
+    Ok(report(
+        &setup,
+        results,
+        Duration::from_secs_f64(elapsed / 1e3),
+        None,
+    ))
+}
+
 /// Checks a tournament request on its game `G`.
-fn check<G: Solve>(request: TournamentRequest) -> Result<TournamentJob, Problem> {
+fn check<G: Solve>(
+    request: TournamentRequest,
+    engines: &[Arc<EngineConfig>],
+) -> Result<TournamentJob, Problem> {
     let game = GameRef::of::<G>();
     let [a, b] = request.players.as_slice() else {
         return Err(Problem::invalid(
@@ -251,17 +726,19 @@ fn check<G: Solve>(request: TournamentRequest) -> Result<TournamentJob, Problem>
         ));
     };
     let player =
-        |spec, seat: &str| knobs::player(&game, spec).map_err(|problem| problem.within(seat));
+        |spec, seat: &str| contestant(&game, spec, engines).map_err(|problem| problem.within(seat));
     let players = [player(a, "players[0]")?, player(b, "players[1]")?];
-    let openings: Vec<G> = match (request.start, request.openings) {
+    let openings: Openings<G> = match (request.start, request.openings) {
         (Some(_), Some(_)) => {
             return Err(Problem::invalid(
                 "openings",
                 "give start (one position) or openings (several), not both",
             ));
         }
-        (Some(start), None) => vec![start.playable().map_err(|p| p.within("start"))?],
-        (None, Some(openings)) => {
+        (Some(start), None) => {
+            Openings::Listed(vec![start.playable().map_err(|p| p.within("start"))?])
+        }
+        (None, Some(OpeningsSpec::Listed(openings))) => {
             if openings.is_empty() || openings.len() > MAX_OPENINGS {
                 return Err(Problem::invalid(
                     "openings",
@@ -271,25 +748,27 @@ fn check<G: Solve>(request: TournamentRequest) -> Result<TournamentJob, Problem>
                     ),
                 ));
             }
-            openings
-                .iter()
-                .enumerate()
-                .map(|(index, opening)| {
-                    opening
-                        .playable()
-                        .map_err(|p| p.within(&format!("openings[{index}]")))
-                })
-                .collect::<Result<_, _>>()?
+            Openings::Listed(
+                openings
+                    .iter()
+                    .enumerate()
+                    .map(|(index, opening)| {
+                        opening
+                            .playable()
+                            .map_err(|p| p.within(&format!("openings[{index}]")))
+                    })
+                    .collect::<Result<_, _>>()?,
+            )
         }
-        (None, None) => vec![PositionSpec::start().playable()?],
+        (None, Some(OpeningsSpec::Random(random))) => Openings::Random(random),
+        (None, None) => Openings::Listed(vec![PositionSpec::start().playable()?]),
     };
     let max_plies = knobs::optional_in_range("max_plies", request.max_plies, 1, MAX_PLIES_CAP)?
         .map(|plies| plies as usize);
-    // Every opening with both colours, unless the request says otherwise.
-    let default_games = if openings.len() > 1 {
-        2 * openings.len() as u64
-    } else {
-        game.declaration.tournament_games
+    // Every listed opening with both colours, unless the request says otherwise.
+    let default_games = match openings.listed() {
+        Some(listed) if listed > 1 => 2 * listed as u64,
+        _ => game.declaration.tournament_games,
     };
     let games =
         knobs::optional_in_range("games", request.games, 1, MAX_GAMES)?.unwrap_or(default_games);
@@ -297,87 +776,208 @@ fn check<G: Solve>(request: TournamentRequest) -> Result<TournamentJob, Problem>
         knobs::optional_in_range("first_game", request.first_game, 0, MAX_FIRST_GAME)?.unwrap_or(0);
     let seed = knobs::optional_in_range(knobs::SEED.name, request.seed, 0, u64::MAX)?
         .unwrap_or_else(seed::draw);
-    Ok(TournamentJob {
-        game: G::NAME,
-        players,
+    let sprt = request.sprt.map(sprt).transpose()?;
+    let adjudication = request.adjudication.unwrap_or_default();
+    check_adjudication(&adjudication)?;
+    let records = request.records.unwrap_or(false);
+    let setup = Setup {
+        game: G::NAME.to_owned(),
         games: first_game..first_game + games,
         seed,
-        openings: openings.len(),
+        openings: match &openings {
+            Openings::Listed(positions) => OpeningsInfo::Listed(positions.len()),
+            Openings::Random(random) => OpeningsInfo::Random(*random),
+        },
         max_plies,
+        players: [0, 1].map(|seat| {
+            let spec = &request.players[seat];
+            PlayerInfo {
+                algorithm: match &players[seat].kind {
+                    PlayerKind::Search(strategy) => Some(strategy.algorithm()),
+                    PlayerKind::Uci { .. } => None,
+                },
+                engine: spec.engine.clone(),
+                tc: spec.tc.clone(),
+            }
+        }),
+        sprt,
+        adjudication,
+        records,
+    };
+    Ok(TournamentJob {
+        setup,
+        pgn: game.declaration.uci,
         tournament: Box::new(Tournament {
             players,
             seed,
             openings,
             max_plies,
+            adjudication,
+            sprt,
+            records,
         }),
     })
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::api::request::MoveRequest;
-
-    #[test]
-    fn a_malformed_request_names_the_field_where_it_goes_wrong() {
-        let field = |body: &[u8]| TournamentRequest::from_json(body).unwrap_err().field;
-        let cases: [(&[u8], Option<&str>); 9] = [
-            (
-                br#"{"players":[{},{"depth":"deep"}]}"#,
-                Some("players[1].depth"),
-            ),
-            // Repeated fields of the tournament and of its start, as of its players.
-            (br#"{"players":[{},{}],"games":1,"games":2}"#, Some("games")),
-            (
-                br#"{"players":[{},{}],"start":{"moves":[],"moves":[4]}}"#,
-                Some("start.moves"),
-            ),
-            (br#"{"players":[{},{"dpeth":1}]}"#, Some("players[1].dpeth")),
-            (
-                br#"{"players":[{},{}],"start":{"moves":[0,true]}}"#,
-                Some("start.moves[1]"),
-            ),
-            (br#"{"players":[{},{}],"games":1.5}"#, Some("games")),
-            // Not inside any field: not JSON, or not an object (not even an array of the
-            // fields in order, which serde's derived decoders take).
-            (b"{", None),
-            (br#""players""#, None),
-            (br#"["tictactoe",[{},{}],2,0,1,null]"#, None),
-        ];
-        for (body, expected) in cases {
-            let body_text = String::from_utf8_lossy(body);
-            assert_eq!(field(body).as_deref(), expected, "{body_text}");
+/// A player checked on `game`.
+fn contestant(
+    game: &GameRef,
+    spec: &ContestantSpec,
+    engines: &[Arc<EngineConfig>],
+) -> Result<Player, Problem> {
+    let mut limits = Limits {
+        time: match &spec.tc {
+            None => TimeControl::None,
+            Some(text) => {
+                TimeControl::parse(text).map_err(|detail| Problem::invalid("tc", detail))?
+            }
+        },
+        nodes: knobs::optional_in_range("nodes", spec.nodes, 1, MAX_NODES_PER_MOVE)?,
+        depth: None,
+    };
+    let Some(name) = &spec.engine else {
+        if spec.options.is_some() {
+            return Err(Problem::invalid(
+                "options",
+                "options are an external engine's: give engine, or set Sente's algorithm with its knobs",
+            ));
         }
-        let problem = MoveRequest::from_json(br#"{"moves":[4,true]}"#).unwrap_err();
-        assert_eq!(problem.field.as_deref(), Some("moves[1]"));
-        // The detail names the field once, not once per level.
-        let problem =
-            TournamentRequest::from_json(br#"{"players":[{},{"depth":"deep"}]}"#).unwrap_err();
-        assert_eq!(
-            problem.detail,
-            "depth must be an integer, got the string \"deep\" (at line 1, column 30)"
-        );
-        // Any integer decodes: one out of range is refused by the checks, not here.
-        for body in [
-            &br#"{"players":[{},{}],"games":-1}"#[..],
-            br#"{"players":[{},{}],"games":1e30}"#,
-            br#"{"players":[{},{}],"seed":-1}"#,
-        ] {
-            assert!(TournamentRequest::from_json(body).is_ok());
+        return Ok(Player {
+            kind: PlayerKind::Search(knobs::player(game, &spec.player)?),
+            limits,
+        });
+    };
+    if !game.declaration.uci {
+        return Err(Problem::invalid(
+            "engine",
+            format!(
+                "external engines speak UCI, which {} is not played in",
+                game.declaration.title
+            ),
+        ));
+    }
+    let Some(engine) = engines.iter().find(|engine| engine.name == *name) else {
+        let names: Vec<&str> = engines.iter().map(|engine| engine.name.as_str()).collect();
+        if names.is_empty() {
+            return Err(Problem::invalid(
+                "engine",
+                format!(
+                    "unknown engine {name:?}: this service was started with none (sente serve --engine NAME=PATH)"
+                ),
+            ));
+        }
+        return Err(super::names::unknown("engine", "engine", name, &names));
+    };
+    if spec.player.algorithm.is_some() {
+        return Err(Problem::invalid(
+            "algorithm",
+            "a player is an engine or one of Sente's algorithms, not both",
+        ));
+    }
+    for (knob, given) in knobs::KNOBS.iter().zip(&spec.player.knobs) {
+        match (knob.name, given) {
+            (_, None) => {}
+            ("depth", Some(Given::Integer(depth))) => {
+                limits.depth =
+                    Some(knobs::in_range("depth", *depth, 1, u64::from(MAX_DEPTH))? as u32);
+            }
+            (name, Some(_)) => {
+                return Err(Problem::invalid(
+                    name,
+                    format!("{name} is a knob of Sente's algorithms; an engine takes options"),
+                ));
+            }
         }
     }
-
-    #[test]
-    fn a_players_field_given_twice_is_refused() {
-        let problem = TournamentRequest::from_json(
-            br#"{"players":[{"algorithm":"random","algorithm":"minimax"},{}]}"#,
-        )
-        .unwrap_err();
-        assert_eq!(problem.status, 400);
-        assert!(
-            problem.detail.contains("duplicate field `algorithm`"),
-            "{problem}"
-        );
-        assert_eq!(problem.field.as_deref(), Some("players[0].algorithm"));
-    }
+    let options = spec
+        .options
+        .iter()
+        .flatten()
+        .map(|(name, value)| {
+            let value = match value {
+                serde_json::Value::String(text) => text.clone(),
+                serde_json::Value::Bool(_) | serde_json::Value::Number(_) => value.to_string(),
+                _ => {
+                    return Err(Problem::invalid(
+                        format!("options.{name}"),
+                        "an option's value is a string, a number or a boolean",
+                    ));
+                }
+            };
+            // A line break would end the engine's command and start another.
+            if [name, &value].iter().any(|text| text.contains(['\n', '\r'])) || name.contains(" value ") {
+                return Err(Problem::invalid(
+                    format!("options.{name}"),
+                    "an option's name and value are one line each, and the name does not contain \" value \"",
+                ));
+            }
+            Ok((name.clone(), value))
+        })
+        .collect::<Result<_, _>>()?;
+    Ok(Player {
+        kind: PlayerKind::Uci {
+            engine: Arc::clone(engine),
+            options,
+        },
+        limits,
+    })
 }
+
+/// The SPRT a request asks for, checked.
+fn sprt(spec: SprtSpec) -> Result<Sprt, Problem> {
+    let invalid = |detail: String| Problem::invalid("sprt", detail);
+    if let Some(model) = spec
+        .elo_model
+        .as_deref()
+        .filter(|model| *model != "logistic")
+    {
+        return Err(invalid(format!(
+            "elo_model {model:?} is not offered: the SPRT's Elo is logistic"
+        )));
+    }
+    let elo_ok = |elo: f64| elo.is_finite() && elo.abs() <= 1000.0;
+    if !elo_ok(spec.elo0) || !elo_ok(spec.elo1) || spec.elo0 >= spec.elo1 {
+        return Err(invalid(format!(
+            "elo0 and elo1 are Elo differences within ±1000 and elo0 < elo1, got {} and {}",
+            spec.elo0, spec.elo1
+        )));
+    }
+    let rate_ok = |rate: f64| rate > 0.0 && rate < 0.5;
+    if !rate_ok(spec.alpha) || !rate_ok(spec.beta) {
+        return Err(invalid(format!(
+            "alpha and beta are error rates above 0 and below 0.5, got {} and {}",
+            spec.alpha, spec.beta
+        )));
+    }
+    Ok(Sprt {
+        elo0: spec.elo0,
+        elo1: spec.elo1,
+        alpha: spec.alpha,
+        beta: spec.beta,
+    })
+}
+
+fn check_adjudication(adjudication: &Adjudication) -> Result<(), Problem> {
+    let counts = [
+        adjudication
+            .draw
+            .map(|rule| ("draw", rule.move_count, rule.score)),
+        adjudication
+            .resign
+            .map(|rule| ("resign", rule.move_count, rule.score)),
+    ];
+    for (name, move_count, score) in counts.into_iter().flatten() {
+        if move_count == 0 || score < 0 {
+            return Err(Problem::invalid(
+                format!("adjudication.{name}"),
+                format!(
+                    "move_count is 1 or more and score 0 or more, got {move_count} and {score}"
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests;

@@ -269,6 +269,9 @@ pub struct Declaration {
     /// Whether pieces move from square to square (chess), rather than stones or discs being
     /// placed: a move then has a square it starts from ([`Game::move_origin`]).
     pub pieces: bool,
+    /// Whether moves are written in UCI and boards in FEN, as chess programs write them:
+    /// external engines can then play it (over UCI), and its games are written as PGN.
+    pub uci: bool,
     /// The algorithm that plays when a request names none: the game's strongest quick player.
     pub default_algorithm: &'static str,
     /// Games a tournament plays when its request does not say: as many as the default players

@@ -33,6 +33,7 @@ where
         deadline: Some(Instant::now() + time_limit),
         max_nodes: state.search_limits.max_nodes,
         cancelled: Some(cancel.flag()),
+        halted: None,
     };
     let work = Arc::new(work);
     let tasks: Vec<_> = parts

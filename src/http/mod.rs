@@ -78,6 +78,8 @@ pub struct AppState {
     /// then is answered 408. A client that stalls in the middle of a request holds nothing
     /// longer than this.
     pub read_timeout: Duration,
+    /// The external engines tournaments may play (`--engine`), by name.
+    pub engines: Arc<[Arc<crate::api::tournament::EngineConfig>]>,
 }
 
 /// The service's limits on every search, on top of the algorithms' own knobs.
@@ -154,6 +156,7 @@ impl Default for AppState {
             cores,
             tournament_time_limit: DEFAULT_TOURNAMENT_TIME_LIMIT,
             search_limits: SearchLimits::default(),
+            engines: Arc::new([]),
             read_timeout: DEFAULT_READ_TIMEOUT,
         }
     }

@@ -1,38 +1,190 @@
-//! `POST /tournament`: games in chunks on tokio's blocking pool.
+//! `POST /tournament`: games played by one worker per core on tokio's blocking pool, answered
+//! as JSON, as a stream of progress lines (`Accept: application/x-ndjson`), or as PGN
+//! (`Accept: application/x-chess-pgn`, for chess).
 
+use std::convert::Infallible;
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
+use axum::body::Body;
 use axum::extract::State;
+use axum::http::{HeaderMap, HeaderValue, header};
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
 
 use super::AppState;
 use super::body::JsonBody;
 use super::json::Json;
 use crate::api::Problem;
-use crate::api::tournament::{TournamentJob, TournamentRequest, TournamentResponse};
+use crate::api::tournament::{
+    self, Results, Run, TournamentJob, TournamentRequest, TournamentResponse,
+};
+
+/// How often a streamed tournament reports its progress, when games have finished since.
+pub const PROGRESS_INTERVAL: Duration = Duration::from_millis(250);
+
+const NDJSON: &str = "application/x-ndjson";
+const PGN: &str = "application/x-chess-pgn";
+
+/// The answer's form, from the request's `Accept`.
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum Form {
+    Json,
+    Progress,
+    Pgn,
+}
+
+impl Form {
+    fn of(headers: &HeaderMap) -> Form {
+        let accepts = |kind: &str| {
+            headers
+                .get_all(header::ACCEPT)
+                .iter()
+                .filter_map(|value| value.to_str().ok())
+                .any(|value| value.split(',').any(|item| item.trim().starts_with(kind)))
+        };
+        if accepts(NDJSON) {
+            Form::Progress
+        } else if accepts(PGN) {
+            Form::Pgn
+        } else {
+            Form::Json
+        }
+    }
+}
 
 pub async fn post_tournament(
     State(state): State<AppState>,
+    headers: HeaderMap,
     JsonBody(body): JsonBody,
-) -> Result<Json<TournamentResponse>, Problem> {
-    let job = Arc::new(TournamentJob::new(TournamentRequest::from_json(&body)?)?);
-    let _in_flight = state.metrics.tournament_started();
+) -> Result<Response, Problem> {
+    let form = Form::of(&headers);
+    let mut request = TournamentRequest::from_json(&body)?;
+    if form == Form::Pgn {
+        request.records = Some(true);
+    }
+    let job = Arc::new(TournamentJob::new(request, &state.engines)?);
+    if form == Form::Pgn && !job.is_pgn() {
+        return Err(Problem::http(
+            406,
+            format!(
+                "PGN records chess games; answers about {} are JSON (application/json or {NDJSON})",
+                job.setup().game
+            ),
+        ));
+    }
+    let run = Arc::new(job.run(job.setup().games.clone()));
     let started = Instant::now();
-    // One contiguous chunk per core: the games of a chunk run one after another on one
-    // blocking thread, so a tournament never takes more threads than there are cores.
-    let parts = job.parts(state.cores);
-    let player = Arc::clone(&job);
-    let tallies = super::heavy::run_parts(
+    let play = play(state.clone(), Arc::clone(&job), Arc::clone(&run));
+    match form {
+        Form::Json => {
+            play.await?;
+            Ok(Json(answer(&state, &job, run.results(), started)).into_response())
+        }
+        Form::Pgn => {
+            play.await?;
+            let pgn = tournament::pgn(job.setup(), &run.results());
+            Ok(([(header::CONTENT_TYPE, HeaderValue::from_static(PGN))], pgn).into_response())
+        }
+        Form::Progress => Ok(stream(state, job, run, started, play)),
+    }
+}
+
+/// Plays the run's games on one worker per core, within the tournament time limit.
+async fn play(state: AppState, job: Arc<TournamentJob>, run: Arc<Run>) -> Result<(), Problem> {
+    let _in_flight = state.metrics.tournament_started();
+    // One worker per core: a tournament never takes more threads than there are cores.
+    let workers = vec![(); state.cores];
+    super::heavy::run_parts(
         &state,
         state.tournament_time_limit,
-        parts,
-        move |games, budget| player.play(games, budget),
+        workers,
+        move |(), budget| job.work(&run, budget),
     )
     .await?;
-    let report = job.report(&tallies, started.elapsed());
+    Ok(())
+}
+
+/// The answer, counted in the metrics.
+fn answer(
+    state: &AppState,
+    job: &TournamentJob,
+    results: Results,
+    started: Instant,
+) -> TournamentResponse {
+    let report = tournament::report(job.setup(), results, started.elapsed(), None);
     state.metrics.add_games(report.games);
     for player in &report.players {
-        state.metrics.add_nodes(player.algorithm, player.nodes);
+        if let Some(algorithm) = player.player.algorithm {
+            state.metrics.add_nodes(algorithm, player.nodes);
+        }
     }
-    Ok(Json(report))
+    report
+}
+
+/// A line of a streamed tournament.
+#[derive(Serialize)]
+#[serde(rename_all = "snake_case")]
+enum Line<'a> {
+    /// The totals so far.
+    Progress(&'a TournamentResponse),
+    /// The answer, last.
+    Result(&'a TournamentResponse),
+    /// What stopped it, last.
+    Problem(&'a Problem),
+}
+
+/// The tournament as a stream of lines: its totals as games finish, then its answer. A client
+/// that goes away drops the stream, which drops `play`, which cancels the games.
+fn stream(
+    state: AppState,
+    job: Arc<TournamentJob>,
+    run: Arc<Run>,
+    started: Instant,
+    play: impl Future<Output = Result<(), Problem>> + Send + 'static,
+) -> Response {
+    let (sender, receiver) = tokio::sync::mpsc::channel::<Vec<u8>>(4);
+    let line = |line: &Line<'_>| {
+        let mut bytes = serde_json::to_vec(line).expect("answers serialise");
+        bytes.push(b'\n');
+        bytes
+    };
+    tokio::spawn(async move {
+        tokio::pin!(play);
+        let mut ticks = tokio::time::interval(PROGRESS_INTERVAL);
+        let mut reported = 0;
+        let last = loop {
+            tokio::select! {
+                outcome = &mut play => break outcome,
+                _ = ticks.tick() => {
+                    let results = run.results();
+                    if results.games.len() == reported {
+                        continue;
+                    }
+                    reported = results.games.len();
+                    let mut progress =
+                        tournament::report(job.setup(), results, started.elapsed(), None);
+                    progress.records = None;
+                    if sender.send(line(&Line::Progress(&progress))).await.is_err() {
+                        return;
+                    }
+                }
+                () = sender.closed() => return,
+            }
+        };
+        let last = match last {
+            Ok(()) => line(&Line::Result(&answer(&state, &job, run.results(), started))),
+            Err(problem) => line(&Line::Problem(&problem)),
+        };
+        let _ = sender.send(last).await;
+    });
+    let body = futures_util::stream::unfold(receiver, |mut receiver| async move {
+        let line = receiver.recv().await?;
+        Some((Ok::<_, Infallible>(line), receiver))
+    });
+    (
+        [(header::CONTENT_TYPE, HeaderValue::from_static(NDJSON))],
+        Body::from_stream(body),
+    )
+        .into_response()
 }

@@ -20,6 +20,9 @@ pub struct Budget {
     pub max_nodes: Option<u64>,
     /// Set by whoever wants the result no more: the search then stops at its next check.
     pub cancelled: Option<Arc<AtomicBool>>,
+    /// Set by the larger task the search is part of, when it has its answer (a tournament whose
+    /// test has decided): the search stops as if cancelled.
+    pub halted: Option<Arc<AtomicBool>>,
 }
 
 /// Why a search stopped before it finished what it was asked (its depth, playouts or
@@ -55,11 +58,11 @@ impl Budget {
 
     /// Whether the budget is spent after `nodes` nodes, and why.
     pub fn check(&self, nodes: u64) -> Option<Cutoff> {
-        if self
-            .cancelled
-            .as_ref()
-            .is_some_and(|cancelled| cancelled.load(Ordering::Relaxed))
-        {
+        let set = |flag: &Option<Arc<AtomicBool>>| {
+            flag.as_ref()
+                .is_some_and(|flag| flag.load(Ordering::Relaxed))
+        };
+        if set(&self.cancelled) || set(&self.halted) {
             Some(Cutoff::Cancelled)
         } else if self.max_nodes.is_some_and(|max| nodes >= max) {
             Some(Cutoff::NodeLimit)

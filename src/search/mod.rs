@@ -128,6 +128,13 @@ impl serde::Serialize for Algorithm {
     }
 }
 
+impl<'de> serde::Deserialize<'de> for Algorithm {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let name = String::deserialize(deserializer)?;
+        name.parse().map_err(serde::de::Error::custom)
+    }
+}
+
 impl fmt::Display for Algorithm {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
@@ -308,6 +315,20 @@ impl Strategy {
             self,
             Strategy::Random | Strategy::Mcs { .. } | Strategy::Mcts(_)
         ) || self.tiebreak() == Tiebreak::Random
+    }
+
+    /// The strategy aiming to spend about `time` on a move, where it can deepen or sample
+    /// within a time limit (a shorter limit of its own stays); the others are unchanged.
+    pub fn within(mut self, time: Duration) -> Strategy {
+        let limit = match &mut self {
+            Strategy::Solver { time_limit, .. } | Strategy::Mcs { time_limit, .. } => time_limit,
+            Strategy::Mcts(params) => &mut params.time_limit,
+            Strategy::AlphaBeta(params, _) => &mut params.time_limit,
+            Strategy::Engine(params) => &mut params.time_limit,
+            Strategy::Random | Strategy::Minimax { .. } | Strategy::Negamax { .. } => return self,
+        };
+        *limit = Some(limit.map_or(time, |own| own.min(time)));
+        self
     }
 
     /// Which of the game's evaluations a depth-limited search scores its leaves with.

@@ -1,286 +1,571 @@
-//! Tournaments: many games between two configured players, as the classic tutorial evaluates
-//! its algorithms.
+//! Tournaments: many games between two players, as engine developers run them (fishtest,
+//! OpenBench, fastchess) and as the classic tutorial evaluates its algorithms.
 //!
-//! Game `i` starts from opening `(i / 2) % openings` (so each opening is played with both
-//! colours), with player A moving first when `i` is even, and every random choice in it comes
-//! from a seed derived from (tournament seed, `i`). A game's result therefore depends on
-//! nothing but its index, so any split of the index range — across threads, across chunks on a
-//! blocking pool, or across replicas — adds up to exactly the same totals.
+//! Game `i` starts from the opening of pair `i / 2` ([`openings`]), with player A moving first
+//! when `i` is even, and every random choice in it comes from a seed derived from (tournament
+//! seed, `i`). A game's result therefore depends on nothing but its index (and, for players
+//! under a clock, on the machine's speed), so any split of the games (threads, parts on a
+//! blocking pool, shards on other machines) adds up to exactly the same [`Results`].
+//!
+//! - [`player`]: who plays (Sente's searches, UCI engines) under which time control;
+//! - [`uci`]: driving an external engine's process;
+//! - [`openings`], [`adjudication`]: where games start, and when they end early;
+//! - [`results`]: each game's result, the totals, and where an SPRT stops;
+//! - [`statistics`]: Elo with its interval, LOS, the SPRT's test;
+//! - [`pgn`]: chess games as PGN.
 
+pub mod adjudication;
+pub mod openings;
+pub mod pgn;
+pub mod player;
+pub mod results;
 pub mod statistics;
+pub mod uci;
 
 use std::ops::Range;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
-use serde::Serialize;
-
-use crate::game::{Game, Outcome};
-use crate::search::{self, Algorithm, Budget, Solve, Strategy, seed};
-use statistics::{Pentanomial, Trinomial};
-
-/// Which of the two players: A is `players[0]`, B is `players[1]`.
-pub type Seat = usize;
+use crate::game::{Game, Outcome, Player as Side};
+use crate::search::{self, Budget, Solve, Strategy, seed};
+use adjudication::{Adjudged, Adjudication};
+use openings::{Opening, Openings};
+use player::{Limits, Player, PlayerKind, TimeControl};
+pub use results::{Ending, GameRecord, GameResult, MoveRecord, Results, Seat, Tally};
+use statistics::{Sprt, Verdict};
+use uci::{Engine, Failure};
 
 /// A tournament's configuration.
 #[derive(Clone, Debug)]
 pub struct Tournament<G> {
-    pub players: [Strategy; 2],
+    pub players: [Player; 2],
     pub seed: u64,
-    /// The positions the games start from, each played twice, with either player first (the
-    /// side to move in it); at least one.
-    pub openings: Vec<G>,
+    pub openings: Openings<G>,
     /// Plies after which a game still in progress is adjudicated a draw; `None` for none.
     pub max_plies: Option<usize>,
+    pub adjudication: Adjudication,
+    /// The test that stops the tournament once it has decided.
+    pub sprt: Option<Sprt>,
+    /// Whether to keep every game's record.
+    pub records: bool,
 }
 
-/// Wins, draws and losses.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize)]
-pub struct Record {
-    pub wins: u64,
-    pub draws: u64,
-    pub losses: u64,
-}
-
-impl Record {
-    pub fn games(&self) -> u64 {
-        self.wins + self.draws + self.losses
-    }
-
-    fn add(&mut self, other: &Record) {
-        self.wins += other.wins;
-        self.draws += other.draws;
-        self.losses += other.losses;
-    }
-}
-
-/// One player's raw totals over some games.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
-pub struct PlayerTally {
-    pub as_first: Record,
-    pub as_second: Record,
-    pub nodes: u64,
-    pub moves: u64,
-}
-
-impl PlayerTally {
-    /// The player's results, whichever side it played.
-    pub fn total(&self) -> Record {
-        let mut total = self.as_first;
-        total.add(&self.as_second);
-        total
-    }
-}
-
-/// Both players' raw totals over some games; tallies of disjoint game ranges add up.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Tally {
-    pub games: u64,
-    /// Games adjudicated a draw at the ply cap.
-    pub capped: u64,
-    pub players: [PlayerTally; 2],
-    /// The pairs of games complete among these (games `2k` and `2k + 1`: one opening, each
-    /// player first once), counted by A's points in the pair.
-    pub pairs: Pentanomial,
-    /// The games whose partner is not among these, as (index, A's half-points: 0, 1 or 2),
-    /// by index: a range that splits a pair, or that a limit cut short, leaves them, and a
-    /// merge pairs them up.
-    pub unpaired: Vec<(u64, u8)>,
-}
-
-impl Tally {
-    /// The totals of `parts`: the tallies of disjoint ranges of games add up to the tally of
-    /// their union.
-    pub fn merged<'a>(parts: impl IntoIterator<Item = &'a Tally>) -> Tally {
-        let mut total = Tally::default();
-        for part in parts {
-            total.merge(part);
-        }
-        total
-    }
-
-    pub fn merge(&mut self, other: &Tally) {
-        self.games += other.games;
-        self.capped += other.capped;
-        for (count, theirs) in self.pairs.0.iter_mut().zip(other.pairs.0) {
-            *count += theirs;
-        }
-        for &(index, half_points) in &other.unpaired {
-            self.add_game(index, half_points);
-        }
-        for (mine, theirs) in self.players.iter_mut().zip(&other.players) {
-            mine.as_first.add(&theirs.as_first);
-            mine.as_second.add(&theirs.as_second);
-            mine.nodes += theirs.nodes;
-            mine.moves += theirs.moves;
+impl<G: Solve> Tournament<G> {
+    /// Two of Sente's searches from the start position, with nothing else set.
+    pub fn between(players: [Strategy; 2], seed: u64) -> Tournament<G> {
+        Tournament {
+            players: players.map(Player::search),
+            seed,
+            openings: Openings::Listed(vec![G::start()]),
+            max_plies: None,
+            adjudication: Adjudication::default(),
+            sprt: None,
+            records: false,
         }
     }
 }
 
-impl Tally {
-    /// Counts game `index`, in which A scored `half_points` (a win 2, a draw 1): as half of a
-    /// pair when its partner is already counted, else as unpaired until it comes.
-    fn add_game(&mut self, index: u64, half_points: u8) {
-        let partner = index ^ 1;
-        match self
-            .unpaired
-            .binary_search_by_key(&partner, |&(index, _)| index)
-        {
-            Ok(at) => {
-                let (_, theirs) = self.unpaired.remove(at);
-                self.pairs.0[usize::from(half_points + theirs)] += 1;
-            }
-            Err(_) => {
-                let at = self.unpaired.partition_point(|&(other, _)| other < index);
-                self.unpaired.insert(at, (index, half_points));
-            }
-        }
-    }
-
-    /// A's results over these games: by pair when they are all paired, else game by game.
-    pub fn moments(&self) -> statistics::Moments {
-        if self.unpaired.is_empty() && self.pairs.pairs() > 0 {
-            self.pairs.moments()
-        } else {
-            let a = self.players[0].total();
-            Trinomial {
-                losses: a.losses,
-                draws: a.draws,
-                wins: a.wins,
-            }
-            .moments()
-        }
-    }
+/// A score in the units adjudication and balanced openings use: the game's centipawns where
+/// it counts in pawns (chess), else hundredths of Sente's score (-100 lost, 100 won).
+pub fn score_units<G: Game>(score: f64) -> i32 {
+    G::centipawns(score).unwrap_or((score * 100.0).round() as i32)
 }
 
-/// How one game went.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GameRecord<G: Game> {
-    pub first: Seat,
-    pub winner: Option<Seat>,
-    /// Whether the ply cap ended the game (a draw).
-    pub capped: bool,
-    pub moves: Vec<G::Move>,
-    pub nodes: [u64; 2],
+/// A proven win's score in centipawns, less the moves to mate: beyond any evaluation.
+const MATE_UNITS: i32 = 100_000;
+
+/// The engines a worker runs for the two seats: started when first needed, restarted after a
+/// failure, killed when the worker ends.
+#[derive(Default)]
+pub struct Engines([Option<Engine>; 2]);
+
+/// What a player did on its turn.
+enum Turn<M> {
+    Moved(M, MoveRecord, Option<i32>),
+    /// It lost the game: how, and what happened.
+    Lost(Ending, String),
+    /// The tournament's budget ran out: the game is given up.
+    GivenUp,
 }
 
 impl<G: Solve> Tournament<G> {
     /// Plays game `index` to the end.
-    pub fn play_game(&self, index: u64) -> GameRecord<G> {
-        self.play_game_until(index, &Budget::unlimited())
+    pub fn play_game(&self, index: u64) -> (GameResult, Option<GameRecord>) {
+        self.play_game_until(index, &mut Engines::default(), &Budget::unlimited())
             .expect("a game that is never stopped is played to the end")
     }
 
     /// Plays game `index`, giving it up (`None`) if `budget` runs out: its deadline and
     /// cancellation are checked between moves (a game of slow players can last far longer than
     /// one search) and inside every search, and its node limit holds for each search.
-    pub fn play_game_until(&self, index: u64, budget: &Budget) -> Option<GameRecord<G>> {
-        let first: Seat = if index.is_multiple_of(2) { 0 } else { 1 };
+    pub fn play_game_until(
+        &self,
+        index: u64,
+        engines: &mut Engines,
+        budget: &Budget,
+    ) -> Option<(GameResult, Option<GameRecord>)> {
+        let first: Seat = (index % 2) as Seat;
         let game_seed = seed::derive(self.seed, index);
-        let opening = &self.openings[(index / 2 % self.openings.len() as u64) as usize];
-        let first_side = opening.side_to_move();
-        let mut game = opening.clone();
-        let max_plies = self.max_plies.unwrap_or(usize::MAX);
-        let mut moves = Vec::new();
+        let opening = self.openings.for_pair(self.seed, index / 2);
+        let first_side = opening.position.side_to_move();
+        let seat_of = |side: Side| if side == first_side { first } else { 1 - first };
+        let mut game = opening.position.clone();
+        let mut clocks = [0, 1].map(|seat| self.players[seat].limits.time.start());
+        let mut played: Vec<G::Move> = Vec::new();
+        let mut records: Vec<MoveRecord> = Vec::new();
+        let mut scores: Vec<Option<i32>> = Vec::new();
         let mut nodes = [0; 2];
+        let mut ended: Option<(Option<Seat>, Ending, Option<String>)> = None;
         if budget.is_due() {
             return None;
         }
-        while !game.outcome().is_over() && moves.len() < max_plies {
-            let seat = if game.side_to_move() == first_side {
-                first
-            } else {
-                1 - first
-            };
-            let move_seed = seed::derive(game_seed, moves.len() as u64);
-            let result = search::search_within(&game, &self.players[seat], move_seed, budget)
-                .expect("the game is in progress");
-            // Checked after every search rather than before: a move cut short by the deadline
-            // or a cancellation is not the player's choice, so the game is given up rather
-            // than counted with it.
-            if budget.is_due() {
-                return None;
-            }
-            nodes[seat] += result.nodes;
-            moves.push(result.best_move);
-            game = game.play(result.best_move);
-        }
-        let winner = match game.outcome() {
-            Outcome::Won(side) if side == first_side => Some(first),
-            Outcome::Won(_) => Some(1 - first),
-            _ => None,
-        };
-        Some(GameRecord {
-            first,
-            winner,
-            capped: !game.outcome().is_over(),
-            moves,
-            nodes,
-        })
-    }
-
-    /// Plays the games whose indices are in `games` and adds up the results.
-    pub fn play(&self, games: Range<u64>) -> Tally {
-        self.play_until(games, &Budget::unlimited())
-    }
-
-    /// Plays the games in `games` in order until `budget` runs out (see
-    /// [`Tournament::play_game_until`]):
-    /// the tally then covers the games completed, a prefix of the range (see [`Tally::games`]);
-    /// the game in progress is not counted.
-    pub fn play_until(&self, games: Range<u64>, budget: &Budget) -> Tally {
-        let mut tally = Tally::default();
-        for index in games {
-            let Some(record) = self.play_game_until(index, budget) else {
-                break;
-            };
-            tally.games += 1;
-            tally.capped += u64::from(record.capped);
-            let half_points = match record.winner {
-                Some(0) => 2,
-                Some(_) => 0,
-                None => 1,
-            };
-            tally.add_game(index, half_points);
-            for seat in 0..2 {
-                let player = &mut tally.players[seat];
-                let count = if seat == record.first {
-                    &mut player.as_first
-                } else {
-                    &mut player.as_second
-                };
-                match record.winner {
-                    Some(winner) if winner == seat => count.wins += 1,
-                    Some(_) => count.losses += 1,
-                    None => count.draws += 1,
+        for seat in 0..2 {
+            match self.ready(seat, engines, budget) {
+                Ok(()) => {}
+                Err(Failure::Stopped) => return None,
+                Err(failure) => {
+                    ended = Some((Some(1 - seat), Ending::EngineCrash, Some(describe(failure))));
+                    break;
                 }
-                player.nodes += record.nodes[seat];
-                let plies = record.moves.len() as u64;
-                player.moves += if seat == record.first {
-                    plies.div_ceil(2)
-                } else {
-                    plies / 2
-                };
             }
         }
-        tally
+        while ended.is_none() {
+            if game.outcome().is_over() {
+                let winner = match game.outcome() {
+                    Outcome::Won(side) => Some(seat_of(side)),
+                    _ => None,
+                };
+                let ending = Ending::by_rules(game.ending(), winner.is_some());
+                ended = Some((winner, ending, None));
+                break;
+            }
+            if self.max_plies.is_some_and(|max| played.len() >= max) {
+                ended = Some((None, Ending::MaxPlies, None));
+                break;
+            }
+            let seat = seat_of(game.side_to_move());
+            let move_seed = seed::derive(game_seed, played.len() as u64);
+            let turn = self.turn(
+                seat, &opening, &game, &played, clocks, engines, move_seed, budget,
+            );
+            match turn {
+                Turn::GivenUp => return None,
+                Turn::Lost(ending, detail) => {
+                    ended = Some((Some(1 - seat), ending, Some(detail)));
+                }
+                Turn::Moved(mv, record, score) => {
+                    let spent = Duration::from_secs_f64(record.time_ms / 1e3);
+                    if let (Some(clock), TimeControl::Clock { increment, .. }) =
+                        (&mut clocks[seat], self.players[seat].limits.time)
+                    {
+                        *clock = clock.saturating_sub(spent) + increment;
+                    }
+                    nodes[seat] += record.nodes;
+                    if self.records {
+                        records.push(record);
+                    }
+                    scores.push(score);
+                    played.push(mv);
+                    game = game.play(mv);
+                    if !game.outcome().is_over() {
+                        match self.adjudication.judge(&scores) {
+                            Some(Adjudged::Draw) => {
+                                ended = Some((None, Ending::DrawAdjudication, None));
+                            }
+                            Some(Adjudged::Win(parity)) => {
+                                // The game's even plies are its first player's.
+                                let winner = if parity == 0 { first } else { 1 - first };
+                                ended = Some((Some(winner), Ending::ResignAdjudication, None));
+                            }
+                            None => {}
+                        }
+                    }
+                }
+            }
+        }
+        let (winner, ending, detail) = ended.expect("the loop ends with the game");
+        let a_points = match winner {
+            Some(0) => 2,
+            Some(_) => 0,
+            None => 1,
+        };
+        let plies = played.len() as u32;
+        let moves_of = |seat: Seat| {
+            if seat == first {
+                plies.div_ceil(2)
+            } else {
+                plies / 2
+            }
+        };
+        let result = GameResult {
+            a_points,
+            ending,
+            nodes,
+            moves: [moves_of(0), moves_of(1)],
+        };
+        let record = self.records.then(|| {
+            let label = |seat: Seat| if seat == 0 { "A" } else { "B" }.to_owned();
+            GameRecord {
+                index,
+                opening: opening.position.to_string(),
+                from_start: opening.position == G::start(),
+                opening_moves: notations(&opening.base, &opening.moves),
+                first: label(first),
+                moves: records,
+                winner: winner.map(label),
+                result: match winner {
+                    None => "1/2-1/2",
+                    Some(seat) if seat == first => "1-0",
+                    Some(_) => "0-1",
+                }
+                .to_owned(),
+                ended_by: ending,
+                detail,
+            }
+        });
+        Some((result, record))
     }
 
-    /// Plays the games in `games` on `threads` OS threads, in contiguous chunks.
-    pub fn play_parallel(&self, games: Range<u64>, threads: usize) -> Tally
-    where
-        G: Sync,
-    {
-        let chunks = chunks(games, threads);
-        std::thread::scope(|scope| {
-            let handles: Vec<_> = chunks
-                .into_iter()
-                .map(|chunk| scope.spawn(move || self.play(chunk)))
-                .collect();
-            let tallies: Vec<Tally> = handles
-                .into_iter()
-                .map(|handle| handle.join().expect("a tournament thread panicked"))
-                .collect();
-            Tally::merged(&tallies)
+    /// Starts the engine of `seat`, if it plays with one and it is not running, and tells it a
+    /// new game begins.
+    fn ready(&self, seat: Seat, engines: &mut Engines, budget: &Budget) -> Result<(), Failure> {
+        let PlayerKind::Uci { engine, options } = &self.players[seat].kind else {
+            return Ok(());
+        };
+        let slot = &mut engines.0[seat];
+        let result = match slot {
+            Some(running) => running.new_game(budget),
+            None => Engine::start(engine, options, budget).map(|started| {
+                *slot = Some(started);
+            }),
+        };
+        if result.is_err() {
+            *slot = None;
+        }
+        result
+    }
+
+    /// The move of the player in `seat` in `game`, reached by `played` from the opening, its
+    /// clocks standing at `clocks`.
+    #[allow(clippy::too_many_arguments)]
+    fn turn(
+        &self,
+        seat: Seat,
+        opening: &Opening<G>,
+        game: &G,
+        played: &[G::Move],
+        clocks: [Option<Duration>; 2],
+        engines: &mut Engines,
+        move_seed: u64,
+        budget: &Budget,
+    ) -> Turn<G::Move> {
+        let limits = &self.players[seat].limits;
+        let allotment = limits.time.allot(clocks[seat]);
+        let started = Instant::now();
+        let flagged = |spent: Duration| {
+            Turn::Lost(
+                Ending::TimeForfeit,
+                format!(
+                    "took {:.3} s, {:.3} s allowed",
+                    spent.as_secs_f64(),
+                    allotment.flag.as_secs_f64()
+                ),
+            )
+        };
+        match &self.players[seat].kind {
+            PlayerKind::Search(strategy) => {
+                let strategy = match allotment.aim {
+                    Some(aim) => strategy.within(aim),
+                    None => *strategy,
+                };
+                let limited = |deadline: Option<Instant>| -> Option<Instant> {
+                    let flag = (limits.time != TimeControl::None).then(|| started + allotment.flag);
+                    match (deadline, flag) {
+                        (Some(a), Some(b)) => Some(a.min(b)),
+                        (a, b) => a.or(b),
+                    }
+                };
+                let move_budget = Budget {
+                    deadline: limited(budget.deadline),
+                    max_nodes: match (budget.max_nodes, limits.nodes) {
+                        (Some(a), Some(b)) => Some(a.min(b)),
+                        (a, b) => a.or(b),
+                    },
+                    ..budget.clone()
+                };
+                let result = search::search_within(game, &strategy, move_seed, &move_budget)
+                    .expect("the game is in progress");
+                // A move cut short by the tournament's deadline or a cancellation is not the
+                // player's choice, so the game is given up rather than counted with it.
+                if budget.is_due() {
+                    return Turn::GivenUp;
+                }
+                let spent = started.elapsed();
+                if limits.time != TimeControl::None && spent > allotment.flag {
+                    return flagged(spent);
+                }
+                let (cp, mate) = match (result.exact, result.plies_to_end) {
+                    (true, Some(plies)) if result.score != 0.0 => (
+                        None,
+                        Some(result.score.signum() as i32 * plies.div_ceil(2) as i32),
+                    ),
+                    _ => (G::centipawns(result.score), None),
+                };
+                let units = match mate {
+                    Some(mate) => mate.signum() * (MATE_UNITS - mate.abs()),
+                    None => score_units::<G>(result.score),
+                };
+                let record = MoveRecord {
+                    mv: game.notation(result.best_move),
+                    san: game.san(result.best_move),
+                    score: Some(result.score),
+                    cp,
+                    mate,
+                    depth: result.depth,
+                    nodes: result.nodes,
+                    time_ms: spent.as_secs_f64() * 1e3,
+                };
+                Turn::Moved(result.best_move, record, Some(units))
+            }
+            PlayerKind::Uci { .. } => {
+                let Some(engine) = engines.0[seat].as_mut() else {
+                    return Turn::Lost(Ending::EngineCrash, "the engine is not running".into());
+                };
+                let position = uci_position(opening, played);
+                let go = uci_go(limits, clocks, seat, game.side_to_move());
+                // Past its flag the engine has lost on time; it is then stopped.
+                let deadline = started + allotment.flag;
+                let thought = engine.think(&position, &go, deadline, budget);
+                let spent = started.elapsed();
+                let thought = match thought {
+                    Ok(thought) => thought,
+                    Err(Failure::Stopped) => return Turn::GivenUp,
+                    Err(failure) => {
+                        engines.0[seat] = None;
+                        return match failure {
+                            Failure::TimedOut(_) => flagged(spent),
+                            other => Turn::Lost(Ending::EngineCrash, describe(other)),
+                        };
+                    }
+                };
+                if limits.time != TimeControl::None && spent > allotment.flag {
+                    return flagged(spent);
+                }
+                let written = crate::game::Notation::Text(thought.best_move.clone());
+                let Ok(mv) = game.read_move(&written) else {
+                    // What an engine that played an illegal move thinks of the game is not to
+                    // be trusted for the next: it starts afresh.
+                    engines.0[seat] = None;
+                    return Turn::Lost(
+                        Ending::IllegalMove,
+                        format!("played {:?}, not a legal move", thought.best_move),
+                    );
+                };
+                let units = match (thought.mate, thought.centipawns) {
+                    (Some(mate), _) => Some(mate.signum() * (MATE_UNITS - mate.abs())),
+                    (None, cp) => cp,
+                };
+                let record = MoveRecord {
+                    mv: game.notation(mv),
+                    san: game.san(mv),
+                    score: None,
+                    cp: thought.centipawns,
+                    mate: thought.mate,
+                    depth: thought.depth,
+                    nodes: thought.nodes.unwrap_or(0),
+                    time_ms: spent.as_secs_f64() * 1e3,
+                };
+                Turn::Moved(mv, record, units)
+            }
+        }
+    }
+}
+
+fn describe(failure: Failure) -> String {
+    match failure {
+        Failure::Crashed(what) | Failure::TimedOut(what) => what,
+        Failure::Stopped => "stopped".into(),
+    }
+}
+
+/// The moves in the game's notation, from `base`.
+fn notations<G: Game>(base: &G, moves: &[G::Move]) -> Vec<crate::game::Notation> {
+    let mut position = base.clone();
+    moves
+        .iter()
+        .map(|&mv| {
+            let written = position.notation(mv);
+            position = position.play(mv);
+            written
         })
+        .collect()
+}
+
+/// UCI's `position` command for the game so far: the opening (as `startpos` when it is the
+/// start) and the moves since, so that the engine knows the game's history (repetitions).
+fn uci_position<G: Game>(opening: &Opening<G>, played: &[G::Move]) -> String {
+    let mut command = if opening.base == G::start() {
+        "position startpos".to_owned()
+    } else {
+        format!("position fen {}", opening.base)
+    };
+    let moves: Vec<_> = notations(&opening.base, &opening.moves)
+        .into_iter()
+        .chain(notations(&opening.position, played))
+        .map(|written| match written {
+            crate::game::Notation::Text(text) => text,
+            crate::game::Notation::Number(number) => number.to_string(),
+        })
+        .collect();
+    if !moves.is_empty() {
+        command.push_str(" moves ");
+        command.push_str(&moves.join(" "));
+    }
+    command
+}
+
+/// UCI's `go` command for the player's limits, its clock and its opponent's (white's are the
+/// first side's, [`Side::X`]).
+fn uci_go(limits: &Limits, clocks: [Option<Duration>; 2], seat: Seat, side: Side) -> String {
+    let mut go = "go".to_owned();
+    match limits.time {
+        TimeControl::None => {}
+        TimeControl::PerMove(time) => go.push_str(&format!(" movetime {}", time.as_millis())),
+        TimeControl::Clock { increment, .. } => {
+            let ms = |clock: Option<Duration>| clock.map_or(0, |clock| clock.as_millis());
+            let (mine, theirs) = (ms(clocks[seat]), ms(clocks[1 - seat]));
+            let (white, black) = if side == Side::X {
+                (mine, theirs)
+            } else {
+                (theirs, mine)
+            };
+            let inc = increment.as_millis();
+            go.push_str(&format!(
+                " wtime {white} btime {black} winc {inc} binc {inc}"
+            ));
+        }
+    }
+    if let Some(nodes) = limits.nodes {
+        go.push_str(&format!(" nodes {nodes}"));
+    }
+    if let Some(depth) = limits.depth {
+        go.push_str(&format!(" depth {depth}"));
+    }
+    if go == "go" {
+        go.push_str(" infinite");
+    }
+    go
+}
+
+/// A tournament in progress: its games handed out to workers a pair at a time in index order,
+/// the results so far, and the SPRT that may stop it.
+pub struct Run {
+    games: Range<u64>,
+    next_pair: AtomicU64,
+    state: Mutex<RunState>,
+    /// Set once the SPRT has decided: the games still in progress stop.
+    halted: Arc<AtomicBool>,
+}
+
+struct RunState {
+    results: Results,
+    sprt: Option<results::SprtWatch>,
+}
+
+impl Run {
+    pub fn new(games: Range<u64>, sprt: Option<Sprt>) -> Run {
+        Run {
+            next_pair: AtomicU64::new(games.start / 2),
+            state: Mutex::new(RunState {
+                results: Results::default(),
+                sprt: sprt.map(|sprt| results::SprtWatch::new(sprt, &games)),
+            }),
+            games,
+            halted: Arc::new(AtomicBool::new(false)),
+        }
+    }
+
+    /// Looks at the results so far.
+    pub fn peek<T>(&self, look: impl FnOnce(&Results) -> T) -> T {
+        look(
+            &self
+                .state
+                .lock()
+                .expect("no worker panics holding it")
+                .results,
+        )
+    }
+
+    /// Whether the SPRT has decided.
+    pub fn decided(&self) -> Option<Verdict> {
+        let state = self.state.lock().expect("no worker panics holding it");
+        state
+            .sprt
+            .as_ref()
+            .and_then(|watch| watch.decided.map(|(_, verdict)| verdict))
+    }
+
+    /// The results so far, without the games past the one at which the SPRT decided, so that
+    /// once every worker is done they are the same however many workers played.
+    pub fn results(&self) -> Results {
+        let state = self.state.lock().expect("no worker panics holding it");
+        let mut results = state.results.clone();
+        results.settle(state.sprt.as_ref().map(|watch| watch.sprt), &self.games);
+        results
+    }
+
+    fn record(&self, index: u64, result: GameResult, record: Option<GameRecord>) {
+        let mut state = self.state.lock().expect("no worker panics holding it");
+        let RunState { results, sprt } = &mut *state;
+        results.insert(index, result, record);
+        if let Some(watch) = sprt
+            && watch.advance(results).is_some()
+        {
+            self.halted.store(true, Ordering::Relaxed);
+        }
+    }
+}
+
+impl<G: Solve> Tournament<G> {
+    /// Plays games of `run`, a pair at a time, until they are all taken or `budget` runs out:
+    /// one worker's share. Any number of workers may share a run.
+    pub fn work(&self, run: &Run, budget: &Budget) {
+        let budget = Budget {
+            halted: Some(Arc::clone(&run.halted)),
+            ..budget.clone()
+        };
+        let mut engines = Engines::default();
+        loop {
+            let pair = run.next_pair.fetch_add(1, Ordering::Relaxed);
+            let pair_games = (2 * pair).max(run.games.start)..(2 * pair + 2).min(run.games.end);
+            if pair_games.is_empty() {
+                return;
+            }
+            for index in pair_games {
+                let Some((result, record)) = self.play_game_until(index, &mut engines, &budget)
+                else {
+                    return;
+                };
+                run.record(index, result, record);
+            }
+        }
+    }
+
+    /// Plays the games whose indices are in `games`.
+    pub fn play(&self, games: Range<u64>) -> Results {
+        self.play_parallel(games, 1)
+    }
+
+    /// Plays the games in `games` on `threads` OS threads.
+    pub fn play_parallel(&self, games: Range<u64>, threads: usize) -> Results {
+        let run = Run::new(games, self.sprt);
+        std::thread::scope(|scope| {
+            for _ in 0..threads.max(1) {
+                scope.spawn(|| self.work(&run, &Budget::unlimited()));
+            }
+        });
+        run.results()
     }
 }
 
@@ -292,61 +577,6 @@ pub fn chunks(games: Range<u64>, parts: usize) -> Vec<Range<u64>> {
         .map(|part| games.start + total * part / parts..games.start + total * (part + 1) / parts)
         .filter(|range| !range.is_empty())
         .collect()
-}
-
-/// One player's results, as reported.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct PlayerSummary {
-    pub algorithm: Algorithm,
-    pub wins: u64,
-    pub draws: u64,
-    pub losses: u64,
-    /// A win is 1 point, a draw 0.5.
-    pub points: f64,
-    /// Points per game.
-    pub score_rate: f64,
-    /// 95% Wilson interval for the score rate.
-    pub ci95: [f64; 2],
-    pub as_first: Record,
-    pub as_second: Record,
-    pub nodes: u64,
-    pub moves: u64,
-    pub nodes_per_move: f64,
-}
-
-impl Tally {
-    /// The report of both players.
-    pub fn summary(&self, players: &[Strategy; 2]) -> [PlayerSummary; 2] {
-        [0, 1].map(|seat| {
-            let tally = &self.players[seat];
-            let total = tally.total();
-            let points = total.wins as f64 + 0.5 * total.draws as f64;
-            let games = total.games();
-            let score_rate = if games == 0 {
-                0.0
-            } else {
-                points / games as f64
-            };
-            PlayerSummary {
-                algorithm: players[seat].algorithm(),
-                wins: total.wins,
-                draws: total.draws,
-                losses: total.losses,
-                points,
-                score_rate,
-                ci95: wilson_interval(score_rate, games),
-                as_first: tally.as_first,
-                as_second: tally.as_second,
-                nodes: tally.nodes,
-                moves: tally.moves,
-                nodes_per_move: if tally.moves == 0 {
-                    0.0
-                } else {
-                    tally.nodes as f64 / tally.moves as f64
-                },
-            }
-        })
-    }
 }
 
 /// The 95% Wilson score interval for a rate `p` observed over `n` games.
@@ -367,57 +597,4 @@ pub fn wilson_interval(p: f64, n: u64) -> [f64; 2] {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::games::TicTacToe;
-
-    #[test]
-    fn chunks_cover_the_range_exactly() {
-        assert_eq!(chunks(0..10, 3), vec![0..3, 3..6, 6..10]);
-        assert_eq!(chunks(5..7, 4), vec![5..6, 6..7]);
-        assert_eq!(chunks(3..3, 4), Vec::<Range<u64>>::new());
-    }
-
-    #[test]
-    fn wilson_interval_contains_the_rate_and_stays_in_bounds() {
-        let [low, high] = wilson_interval(0.5, 100);
-        assert!(low < 0.5 && 0.5 < high);
-        assert!((high - low - 0.192).abs() < 0.01, "{low}..{high}");
-        let [low, high] = wilson_interval(1.0, 10);
-        assert!(
-            low > 0.6 && low < 1.0 && (high - 1.0).abs() < 1e-12,
-            "{low}..{high}"
-        );
-    }
-
-    #[test]
-    fn alternates_the_first_player_and_splits_add_up() {
-        let tournament = Tournament {
-            players: [
-                Strategy::Random,
-                Strategy::Mcs {
-                    playouts: 2,
-                    time_limit: None,
-                },
-            ],
-            seed: 42,
-            openings: vec![TicTacToe::start()],
-            max_plies: None,
-        };
-        assert_eq!(tournament.play_game(0).first, 0);
-        assert_eq!(tournament.play_game(1).first, 1);
-        let whole = tournament.play(0..40);
-        let mut halves = tournament.play(0..17);
-        halves.merge(&tournament.play(17..40));
-        assert_eq!(whole, halves);
-        assert_eq!(tournament.play_parallel(0..40, 3), whole);
-        // Every game in a pair, whichever split; a split at an odd index leaves one game of a
-        // pair on each side until they are merged.
-        assert_eq!((whole.pairs.pairs(), whole.unpaired.len()), (20, 0));
-        assert_eq!(tournament.play(0..17).unpaired.len(), 1);
-        let merged = Tally::merged(&[tournament.play(27..40), tournament.play(0..27)]);
-        assert_eq!(merged, whole);
-        assert_eq!(whole.players[0].as_first.games(), 20);
-        assert_eq!(whole.players[1].as_second.games(), 20);
-    }
-}
+mod tests;

@@ -21,7 +21,7 @@
 //!   Michel Van den Bergh): `n (s1 - s0) (2s - s0 - s1) / (2v)`, where `s0` and `s1` are the
 //!   scores the hypotheses' logistic Elo differences stand for.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Results of single games from A's view.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize)]
@@ -166,7 +166,7 @@ impl Moments {
 /// A sequential probability ratio test of H0 "A is `elo0` stronger" against H1 "A is `elo1`
 /// stronger", logistic Elo, with error rates `alpha` (of accepting H1 when H0 holds) and
 /// `beta`.
-#[derive(Copy, Clone, Debug, PartialEq, Serialize)]
+#[derive(Copy, Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Sprt {
     pub elo0: f64,
     pub elo1: f64,

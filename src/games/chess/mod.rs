@@ -232,6 +232,7 @@ impl Game for Chess {
                 the history that threefold repetition needs.",
         rows_from_bottom: true,
         pieces: true,
+        uci: true,
         default_algorithm: "engine",
         // A default engine thinks for a second a move, and a game lasts dozens of moves.
         tournament_games: 2,

@@ -318,6 +318,7 @@ impl Game for ConnectFour {
                 Or an array of cells (flat, or 6 rows of 7), each \"X\", \"O\", \"\" or null.",
         rows_from_bottom: true,
         pieces: false,
+        uci: false,
         default_algorithm: "alphabeta",
         // The default players think for a second a move: one pair of games, each player
         // moving first once.

@@ -199,6 +199,7 @@ impl Game for Gomoku {
                 Or an array of cells (flat, or 15 rows of 15), each \"X\", \"O\", \"\" or null.",
         rows_from_bottom: false,
         pieces: false,
+        uci: false,
         default_algorithm: "alphabeta",
         // The default players think for a second a move, and a game lasts dozens of moves.
         tournament_games: 2,

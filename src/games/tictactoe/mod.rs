@@ -196,6 +196,7 @@ impl Game for TicTacToe {
                 (flat, or 3 rows of 3), each \"X\", \"O\", \"\" or null.",
         rows_from_bottom: false,
         pieces: false,
+        uci: false,
         default_algorithm: "alphabeta",
         tournament_games: 100,
         // Every search of so small a tree finishes: nothing needs bounding.

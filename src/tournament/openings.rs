@@ -1,0 +1,175 @@
+//! Where a tournament's games start: positions the request lists, or openings drawn from the
+//! tournament's seed, a few random plies from the start that the game's own evaluation finds
+//! near equal. Either way pair `k` (games `2k` and `2k + 1`) plays one opening, with each
+//! player first once, and which one depends only on (seed, `k`).
+
+use rand::{RngExt, SeedableRng};
+use serde::{Deserialize, Serialize};
+
+use crate::game::Game;
+use crate::search::{self, AlphaBetaParams, SearchRng, Solve, Strategy, seed};
+
+use super::score_units;
+
+/// The openings of a tournament.
+#[derive(Clone, Debug)]
+pub enum Openings<G> {
+    /// Pair `k` plays position `k mod n`.
+    Listed(Vec<G>),
+    /// Pair `k` plays an opening drawn for it.
+    Random(RandomOpenings),
+}
+
+/// Openings of `plies` random plies from the start, kept when a shallow search scores them
+/// within `balanced` of equal (in [`score_units`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RandomOpenings {
+    pub random_plies: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub balanced: Option<i32>,
+}
+
+/// How deep the balance of a drawn opening is judged: deep enough to see a piece hanging, cheap
+/// beside the games played from it.
+pub const BALANCE_DEPTH: u32 = 2;
+
+/// Draws for an opening before the most balanced one drawn is taken instead of a balanced one.
+pub const DRAWS: u64 = 100;
+
+/// A game's starting point.
+#[derive(Clone, Debug)]
+pub struct Opening<G: Game> {
+    /// The position the players start from.
+    pub position: G,
+    /// The position the opening's moves start from, and the moves; none for a listed position.
+    pub base: G,
+    pub moves: Vec<G::Move>,
+}
+
+impl<G: Solve> Openings<G> {
+    /// The opening of pair `pair` in a tournament seeded `seed`.
+    pub fn for_pair(&self, seed: u64, pair: u64) -> Opening<G> {
+        match self {
+            Openings::Listed(positions) => {
+                let position = positions[(pair % positions.len() as u64) as usize].clone();
+                Opening {
+                    base: position.clone(),
+                    position,
+                    moves: Vec::new(),
+                }
+            }
+            Openings::Random(random) => random.draw(seed::derive(seed ^ OPENINGS_STREAM, pair)),
+        }
+    }
+
+    /// How many distinct openings the tournament plays from, when it is a list.
+    pub fn listed(&self) -> Option<usize> {
+        match self {
+            Openings::Listed(positions) => Some(positions.len()),
+            Openings::Random(_) => None,
+        }
+    }
+}
+
+/// Sets the openings' seeds apart from the games' (which derive from the same tournament seed
+/// by game index).
+const OPENINGS_STREAM: u64 = 0x6f70_656e_696e_6773;
+
+impl RandomOpenings {
+    fn draw<G: Solve>(&self, seed: u64) -> Opening<G> {
+        let mut best: Option<(i32, Opening<G>)> = None;
+        for attempt in 0..DRAWS {
+            let mut rng = SearchRng::seed_from_u64(seed::derive(seed, attempt));
+            let base = G::start();
+            let mut position = base.clone();
+            let mut moves = Vec::new();
+            while moves.len() < self.random_plies as usize && !position.outcome().is_over() {
+                let legal = position.legal_moves();
+                let pick = rng.random_range(0..legal.len());
+                let mv = position
+                    .legal_moves()
+                    .nth(pick)
+                    .expect("pick < legal moves");
+                moves.push(mv);
+                position = position.play(mv);
+            }
+            if position.outcome().is_over() {
+                continue;
+            }
+            let imbalance = match self.balanced {
+                None => 0,
+                Some(_) => {
+                    let judge = Strategy::AlphaBeta(
+                        AlphaBetaParams::textbook(Some(BALANCE_DEPTH)),
+                        search::Tiebreak::First,
+                    );
+                    let result = search::search(&position, &judge, 0).expect("in progress");
+                    score_units::<G>(result.score).abs()
+                }
+            };
+            let opening = Opening {
+                position,
+                base,
+                moves,
+            };
+            if self.balanced.is_none_or(|margin| imbalance <= margin) {
+                return opening;
+            }
+            if best.as_ref().is_none_or(|(least, _)| imbalance < *least) {
+                best = Some((imbalance, opening));
+            }
+        }
+        match best {
+            Some((_, opening)) => opening,
+            // Every draw ended the game: a game too short for this many random plies.
+            None => Opening {
+                position: G::start(),
+                base: G::start(),
+                moves: Vec::new(),
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::{Chess, ConnectFour};
+
+    #[test]
+    fn drawn_openings_depend_on_seed_and_pair_only_and_are_balanced() {
+        let openings = Openings::<Chess>::Random(RandomOpenings {
+            random_plies: 6,
+            balanced: Some(100),
+        });
+        let first = openings.for_pair(7, 0);
+        assert_eq!(first.moves.len(), 6);
+        assert_eq!(first.position.ply(), 6);
+        assert_eq!(first.position, openings.for_pair(7, 0).position);
+        assert_ne!(first.position, openings.for_pair(7, 1).position);
+        assert_ne!(first.position, openings.for_pair(8, 0).position);
+        for pair in 0..10 {
+            let opening = openings.for_pair(7, pair);
+            let judge = Strategy::AlphaBeta(
+                AlphaBetaParams::textbook(Some(BALANCE_DEPTH)),
+                search::Tiebreak::First,
+            );
+            let score = search::search(&opening.position, &judge, 0).unwrap().score;
+            assert!(score_units::<Chess>(score).abs() <= 100, "pair {pair}");
+            // The moves lead from the base to the position.
+            let replayed = opening
+                .moves
+                .iter()
+                .fold(opening.base.clone(), |p, &m| p.play(m));
+            assert_eq!(replayed, opening.position);
+        }
+    }
+
+    #[test]
+    fn listed_openings_go_round() {
+        let positions = vec![ConnectFour::start(), ConnectFour::start().play(3)];
+        let openings = Openings::Listed(positions.clone());
+        assert_eq!(openings.for_pair(1, 3).position, positions[1]);
+        assert_eq!(openings.for_pair(1, 4).position, positions[0]);
+    }
+}

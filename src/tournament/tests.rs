@@ -1,0 +1,274 @@
+use std::path::PathBuf;
+
+use super::adjudication::DrawRule;
+use super::openings::RandomOpenings;
+use super::uci::EngineConfig;
+use super::*;
+use crate::games::{Chess, ConnectFour, TicTacToe};
+use crate::search::{AlphaBetaParams, Tiebreak};
+
+const MCS2: Strategy = Strategy::Mcs {
+    playouts: 2,
+    time_limit: None,
+};
+
+#[test]
+fn chunks_cover_the_range_exactly() {
+    assert_eq!(chunks(0..10, 3), vec![0..3, 3..6, 6..10]);
+    assert_eq!(chunks(5..7, 4), vec![5..6, 6..7]);
+    assert_eq!(chunks(3..3, 4), Vec::<Range<u64>>::new());
+}
+
+#[test]
+fn wilson_interval_contains_the_rate_and_stays_in_bounds() {
+    let [low, high] = wilson_interval(0.5, 100);
+    assert!(low < 0.5 && 0.5 < high);
+    assert!((high - low - 0.192).abs() < 0.01, "{low}..{high}");
+    let [low, high] = wilson_interval(1.0, 10);
+    assert!(
+        low > 0.6 && low < 1.0 && (high - 1.0).abs() < 1e-12,
+        "{low}..{high}"
+    );
+}
+
+#[test]
+fn alternates_the_first_player_and_splits_add_up() {
+    let tournament = Tournament::<TicTacToe>::between([Strategy::Random, MCS2], 42);
+    let whole = tournament.play(0..40);
+    let mut halves = tournament.play(0..17);
+    halves.merge(tournament.play(17..40)).unwrap();
+    assert_eq!(whole, halves);
+    assert_eq!(tournament.play_parallel(0..40, 3), whole);
+    let tally = whole.tally();
+    assert_eq!((tally.pairs.pairs(), tally.unpaired), (20, 0));
+    assert_eq!(tournament.play(0..17).tally().unpaired, 1);
+    assert_eq!(tally.players[0].as_first.games(), 20);
+    assert_eq!(tally.players[1].as_second.games(), 20);
+    // Who moved first: A in the even games.
+    let game = |index| {
+        let mut keeping = tournament.clone();
+        keeping.records = true;
+        keeping.play_game(index).1.unwrap()
+    };
+    assert_eq!((game(0).first.as_str(), game(1).first.as_str()), ("A", "B"));
+}
+
+#[test]
+fn records_keep_every_move_with_its_figures() {
+    let mut tournament = Tournament::<ConnectFour>::between(
+        [
+            Strategy::AlphaBeta(AlphaBetaParams::textbook(Some(3)), Tiebreak::First),
+            Strategy::Random,
+        ],
+        1,
+    );
+    tournament.records = true;
+    let (result, record) = tournament.play_game(0);
+    let record = record.unwrap();
+    assert_eq!(record.moves.len() as u32, result.moves[0] + result.moves[1]);
+    assert!(record.moves[0].nodes > 1);
+    assert!(record.moves[0].score.is_some());
+    assert_eq!(record.winner.as_deref(), Some("A"), "{record:?}");
+    assert_eq!(
+        (record.result.as_str(), record.ended_by),
+        ("1-0", Ending::Won)
+    );
+    // Replayed, the moves end the game as recorded.
+    let mut game = ConnectFour::start();
+    for mv in &record.moves {
+        game = game.play(game.read_move(&mv.mv).unwrap());
+    }
+    assert!(game.outcome().is_over());
+}
+
+#[test]
+fn a_draw_is_adjudicated_when_both_scores_stay_level() {
+    let mut tournament = Tournament::<Chess>::between(
+        [
+            Strategy::AlphaBeta(AlphaBetaParams::textbook(Some(1)), Tiebreak::First),
+            Strategy::AlphaBeta(AlphaBetaParams::textbook(Some(1)), Tiebreak::First),
+        ],
+        1,
+    );
+    tournament.adjudication.draw = Some(DrawRule {
+        move_number: 1,
+        move_count: 2,
+        score: 10_000,
+    });
+    let (result, _) = tournament.play_game(0);
+    assert_eq!(
+        (result.ending, result.a_points),
+        (Ending::DrawAdjudication, 1)
+    );
+    assert_eq!(result.moves, [2, 2]);
+}
+
+#[test]
+fn a_player_over_its_clock_loses_on_time() {
+    // Full-width minimax to the end of Connect Four never finishes: the clock falls first.
+    let mut tournament = Tournament::<ConnectFour>::between(
+        [
+            Strategy::Minimax {
+                depth: Some(40),
+                tiebreak: Tiebreak::First,
+                evaluation: 0,
+            },
+            Strategy::Random,
+        ],
+        1,
+    );
+    tournament.players[0].limits.time = TimeControl::parse("0.05+0").unwrap();
+    tournament.records = true;
+    let (result, record) = tournament.play_game(0);
+    assert_eq!((result.ending, result.a_points), (Ending::TimeForfeit, 0));
+    assert!(record.unwrap().detail.unwrap().contains("allowed"));
+    // An engine that can deepen keeps to its clock: a game of MCTS under a clock is played out.
+    let mut tournament = Tournament::<TicTacToe>::between(
+        [
+            Strategy::Mcts(search::MctsParams {
+                simulations: 1_000_000_000,
+                ..Default::default()
+            }),
+            Strategy::Random,
+        ],
+        1,
+    );
+    tournament.players[0].limits.time = TimeControl::parse("0.5+0.01").unwrap();
+    let (result, _) = tournament.play_game(0);
+    assert_ne!(result.ending, Ending::TimeForfeit);
+}
+
+#[test]
+fn the_sprt_stops_at_the_same_game_however_many_threads_play() {
+    let mut tournament = Tournament::<TicTacToe>::between(
+        [
+            Strategy::AlphaBeta(AlphaBetaParams::textbook(None), Tiebreak::First),
+            MCS2,
+        ],
+        3,
+    );
+    tournament.sprt = Some(Sprt {
+        elo0: 0.0,
+        elo1: 100.0,
+        alpha: 0.05,
+        beta: 0.05,
+    });
+    let one = tournament.play_parallel(0..2_000, 1);
+    let tally = one.tally();
+    assert!(
+        tally.games < 2_000 && tally.games.is_multiple_of(2),
+        "{tally:?}"
+    );
+    assert_eq!(tournament.play_parallel(0..2_000, 3), one);
+    let sprt = tournament.sprt.unwrap();
+    let llr = sprt.llr(&tally.pairs.moments());
+    assert_eq!(sprt.verdict(llr), Verdict::H1);
+}
+
+#[test]
+fn random_openings_give_distinct_games_between_deterministic_players() {
+    let strategy = Strategy::AlphaBeta(AlphaBetaParams::textbook(Some(2)), Tiebreak::First);
+    let mut tournament = Tournament::<ConnectFour>::between([strategy, strategy], 5);
+    tournament.records = true;
+    let same = tournament.play(0..6);
+    let moves = |results: &Results, index: u64| -> Vec<_> {
+        results.records[&index]
+            .moves
+            .iter()
+            .map(|mv| mv.mv.clone())
+            .collect()
+    };
+    assert_eq!(moves(&same, 0), moves(&same, 2));
+    tournament.openings = Openings::Random(RandomOpenings {
+        random_plies: 4,
+        balanced: Some(50),
+    });
+    let drawn = tournament.play(0..6);
+    assert_ne!(moves(&drawn, 0), moves(&drawn, 2));
+    // A pair's two games share their opening.
+    assert_eq!(drawn.records[&0].opening, drawn.records[&1].opening);
+    assert_eq!(drawn.records[&0].opening_moves.len(), 4);
+}
+
+fn test_engine(name: &str) -> Player {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("tests/engines/{name}.sh"));
+    Player {
+        kind: PlayerKind::Uci {
+            engine: Arc::new(EngineConfig {
+                name: name.into(),
+                path,
+                options: Vec::new(),
+            }),
+            options: Vec::new(),
+        },
+        limits: Limits {
+            time: TimeControl::PerMove(Duration::from_millis(50)),
+            ..Limits::default()
+        },
+    }
+}
+
+/// The processes whose command line mentions `text`.
+fn processes(text: &str) -> usize {
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .filter_map(|entry| std::fs::read(entry.ok()?.path().join("cmdline")).ok())
+        .filter(|cmdline| String::from_utf8_lossy(cmdline).contains(text))
+        .count()
+}
+
+#[test]
+fn engines_that_crash_hang_or_play_illegal_moves_lose_and_the_tournament_goes_on() {
+    for (name, ending) in [
+        ("crash", Ending::EngineCrash),
+        ("hang", Ending::TimeForfeit),
+        ("illegal", Ending::IllegalMove),
+    ] {
+        let mut tournament = Tournament::<Chess>::between([Strategy::Random; 2], 9);
+        tournament.players[1] = test_engine(name);
+        tournament.records = true;
+        let results = tournament.play_parallel(0..4, 2);
+        let tally = results.tally();
+        assert_eq!(tally.games, 4, "{name}");
+        assert_eq!(tally.players[0].total().wins, 4, "{name}: {tally:?}");
+        assert_eq!(tally.endings[ending.name()], 4, "{name}: {tally:?}");
+        assert!(results.records[&0].detail.is_some(), "{name}");
+        assert_eq!(
+            processes(&format!("tests/engines/{name}.sh")),
+            0,
+            "{name} outlived its games"
+        );
+    }
+    // An engine that cannot start loses every game too.
+    let mut tournament = Tournament::<Chess>::between([Strategy::Random; 2], 9);
+    tournament.players[0] = test_engine("missing");
+    let tally = tournament.play(0..2).tally();
+    assert_eq!(tally.endings["engine_crash"], 2);
+}
+
+#[test]
+fn uci_commands_carry_the_game_and_the_clocks() {
+    let opening = Openings::<Chess>::Listed(vec![Chess::start()]).for_pair(0, 0);
+    let e4 = Chess::start()
+        .read_move(&crate::game::Notation::Text("e2e4".into()))
+        .unwrap();
+    assert_eq!(
+        uci_position(&opening, &[e4]),
+        "position startpos moves e2e4"
+    );
+    assert_eq!(uci_position(&opening, &[]), "position startpos");
+    let limits = Limits {
+        time: TimeControl::parse("10+0.1").unwrap(),
+        nodes: Some(5000),
+        depth: None,
+    };
+    let clocks = [Some(Duration::from_secs(3)), Some(Duration::from_secs(7))];
+    assert_eq!(
+        uci_go(&limits, clocks, 1, Side::O),
+        "go wtime 3000 btime 7000 winc 100 binc 100 nodes 5000"
+    );
+    assert_eq!(
+        uci_go(&Limits::default(), clocks, 0, Side::X),
+        "go infinite"
+    );
+}
