@@ -102,6 +102,11 @@ struct ServeArgs {
     /// body not whole after as long is answered 408 [default: 10000].
     #[arg(long, env = "SENTE_READ_TIMEOUT_MS", value_parser = clap::value_parser!(u64).range(1..))]
     read_timeout_ms: Option<u64>,
+    /// An external UCI engine tournaments may play, as NAME=PATH[,OPTION=VALUE...]
+    /// (stockfish=/usr/games/stockfish,Hash=16); requests name it. Repeatable; several in
+    /// SENTE_ENGINES, separated by ';'.
+    #[arg(long = "engine", env = "SENTE_ENGINES", value_delimiter = ';')]
+    engines: Vec<String>,
 }
 
 #[derive(Args)]
@@ -336,6 +341,16 @@ fn serve(args: ServeArgs) -> Result<(), String> {
     if let Some(max) = args.max_nodes {
         state.search_limits.max_nodes = Some(max);
     }
+    state.engines = args
+        .engines
+        .iter()
+        .map(|text| {
+            tournament::EngineConfig::parse(text)
+                .map(std::sync::Arc::new)
+                .map_err(|error| format!("--engine: {error}"))
+        })
+        .collect::<Result<Vec<_>, _>>()?
+        .into();
     if let Some(ms) = args.read_timeout_ms {
         state.read_timeout = std::time::Duration::from_millis(ms);
     }

@@ -444,3 +444,72 @@ fn get(address: &str, path: &str) -> String {
     assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
     answer
 }
+
+/// The answer without what depends on the machine's speed.
+fn without_timing(mut answer: Value) -> Value {
+    let object = answer.as_object_mut().unwrap();
+    object.remove("elapsed_ms");
+    object.remove("games_per_second");
+    answer
+}
+
+#[test]
+fn eight_shards_played_apart_merge_into_the_single_run() {
+    let dir = std::env::temp_dir().join(format!("sente-shards-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let common = [
+        "tournament",
+        "alphabeta:depth=2",
+        "mcts:simulations=60",
+        "--game",
+        "connect4",
+        "--games",
+        "90",
+        "--seed",
+        "11",
+        "--random-plies",
+        "4",
+        "--sprt",
+        "elo0=0,elo1=300",
+        "--threads",
+        "1",
+    ];
+    let (code, whole, stderr) = sente(&common);
+    assert_eq!(code, 0, "{stderr}");
+    // Each shard a process of its own, all at once.
+    let shards: Vec<_> = (0..8)
+        .map(|index| {
+            let file = dir.join(format!("shard-{index}.json"));
+            let shard = format!("{index}/8");
+            let child = binary()
+                .args(common)
+                .args(["--shard", &shard, "--output"])
+                .arg(&file)
+                .spawn()
+                .unwrap();
+            (child, file)
+        })
+        .collect();
+    let mut files = Vec::new();
+    for (mut child, file) in shards {
+        assert!(child.wait().unwrap().success());
+        files.push(file);
+    }
+    let (code, merged, stderr) = run(binary().args(["tournament", "merge"]).args(&files));
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(without_timing(merged), without_timing(whole.clone()));
+    assert!(whole["sprt"]["llr"].is_number(), "{whole}");
+    // A shard missing, or one given twice, is said.
+    let (code, _, stderr) = run(binary().args(["tournament", "merge"]).args(&files[..7]));
+    assert_eq!(code, 2);
+    assert!(stderr.contains("missing shards: 7/8"), "{stderr}");
+    let (code, _, stderr) = run(
+        binary()
+            .args(["tournament", "merge"])
+            .args(&files)
+            .arg(&files[0]),
+    );
+    assert_eq!(code, 2);
+    assert!(stderr.contains("given twice"), "{stderr}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -2584,3 +2584,85 @@ async fn bad_fens_and_moves_are_problems() {
     assert_eq!(opening["field"], "openings[1].moves[0]", "{opening}");
     assert_eq!(get_json(&url, "/healthz").await, json!({"status": "ok"}));
 }
+
+#[tokio::test]
+async fn a_streamed_tournament_reports_progress_then_its_answer() {
+    let url = start().await;
+    let response = Client::new()
+        .post(format!("{url}/tournament"))
+        .header("accept", "application/x-ndjson")
+        .json(&json!({
+            "game": "connect4", "games": 24, "seed": 3,
+            "openings": {"random_plies": 4},
+            "players": [{"algorithm": "mcts", "simulations": 30000}, {"algorithm": "random"}],
+        }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    assert_eq!(header_text(&response, "content-type"), "application/x-ndjson");
+    let text = response.text().await.unwrap();
+    let lines: Vec<Value> = text
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    let (last, progress) = lines.split_last().unwrap();
+    assert_eq!(last["result"]["games"], 24, "{text}");
+    assert_eq!(last["result"]["complete"], true, "{text}");
+    assert!(!progress.is_empty(), "{text}");
+    let mut games = 0;
+    for line in progress {
+        let played = line["progress"]["games"].as_u64().unwrap();
+        assert!(played > games && played <= 24, "{text}");
+        games = played;
+    }
+}
+
+#[tokio::test]
+async fn chess_games_come_as_pgn_when_asked() {
+    let url = start().await;
+    let request = |game: &str| {
+        json!({
+            "game": game, "games": 2, "seed": 5, "max_plies": 12,
+            "players": [{"algorithm": "random"}, {"algorithm": "alphabeta", "depth": 1}],
+        })
+    };
+    let pgn = |game: &str| {
+        Client::new()
+            .post(format!("{url}/tournament"))
+            .header("accept", "application/x-chess-pgn")
+            .json(&request(game))
+            .send()
+    };
+    let response = pgn("chess").await.unwrap();
+    assert_eq!(response.status(), 200);
+    assert_eq!(header_text(&response, "content-type"), "application/x-chess-pgn");
+    let text = response.text().await.unwrap();
+    assert_eq!(text.matches("[Event ").count(), 2, "{text}");
+    assert!(text.contains("[PlyCount \"12\"]"), "{text}");
+    assert!(text.contains("[Termination \"adjudication\"]"), "{text}");
+    assert_problem(pgn("connect4").await.unwrap(), 406, "PGN of connect4").await;
+}
+
+#[tokio::test]
+async fn an_engine_must_be_one_the_service_was_started_with() {
+    let url = start().await;
+    let body = json!({
+        "game": "chess",
+        "players": [{"engine": "stockfish", "options": {"UCI_Elo": 1500}}, {"algorithm": "random"}],
+    });
+    let refused = problem(&url, "/tournament", body, 422).await;
+    assert_eq!(refused["field"], "players[0].engine");
+    assert!(refused["detail"].as_str().unwrap().contains("started with none"), "{refused}");
+    let body = json!({
+        "game": "connect4",
+        "players": [{"algorithm": "random", "tc": "fast"}, {"algorithm": "random"}],
+    });
+    let refused = problem(&url, "/tournament", body, 422).await;
+    assert_eq!(refused["field"], "players[0].tc");
+    let body = json!({
+        "players": [{}, {}], "sprt": {"elo0": 5, "elo1": 0},
+    });
+    let refused = problem(&url, "/tournament", body, 422).await;
+    assert_eq!(refused["field"], "sprt");
+}

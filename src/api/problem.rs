@@ -79,6 +79,14 @@ pub const PROBLEM_TYPES: &[ProblemType] = &[
             /analyse) is answered with the route probably meant; GET /openapi.yaml lists them.",
     },
     ProblemType {
+        uri: "/problems/not-acceptable",
+        status: 406,
+        title: "Not acceptable",
+        description: "The answer cannot take the form the Accept header asks for: PGN \
+            (application/x-chess-pgn) records chess games, and other games' tournaments answer \
+            JSON (application/json, or application/x-ndjson for their progress).",
+    },
+    ProblemType {
         uri: "/problems/method-not-allowed",
         status: 405,
         title: "Method not allowed",
