@@ -191,9 +191,10 @@ struct TournamentArgs {
     /// [default: none].
     #[arg(long, conflicts_with_all = ["openings", "random_plies"])]
     moves: Option<String>,
-    /// A file of openings, each played with both colours: one a line, a board in text form (a
-    /// line with a '/': a FEN for chess) or the moves played from the start (e2e4 e7e5); blank
-    /// lines and lines starting with '#' are skipped.
+    /// A file of openings, each played with both colours: for chess an EPD book (.epd) or a
+    /// PGN book (.pgn, each game's main line); else one a line, a board in text form (a line
+    /// with a '/': a FEN for chess) or the moves played from the start (e2e4 e7e5), blank lines
+    /// and lines starting with '#' skipped.
     #[arg(long, conflicts_with = "random_plies")]
     openings: Option<std::path::PathBuf>,
     /// Openings drawn from the seed instead: this many random plies from the start.
@@ -542,8 +543,13 @@ fn run_tournament(args: TournamentArgs) -> Result<(), String> {
         (None, None) => None,
         (board, moves) => Some(position(board.clone(), moves.as_deref())?),
     };
+    let mut opening_lines = Vec::new();
     let openings = match (&args.openings, args.random_plies) {
-        (Some(path), _) => Some(tournament::OpeningsSpec::Listed(read_openings(path)?)),
+        (Some(path), _) => {
+            let (openings, lines) = read_openings(path)?;
+            opening_lines = lines;
+            Some(tournament::OpeningsSpec::Listed(openings))
+        }
         (None, Some(plies)) => {
             let random = serde_json::json!({"random_plies": plies, "balanced": args.balanced});
             let random = serde_json::from_value(random).map_err(|error| {
@@ -593,7 +599,23 @@ fn run_tournament(args: TournamentArgs) -> Result<(), String> {
             .find(|(index, _)| field.starts_with(&format!("players[{index}]")))
         {
             Some((_, (seat, text))) => in_player(seat, text, problem),
-            None => flagged(problem),
+            // An opening at fault is named by its file's line.
+            None => match (field.strip_prefix("openings["), &args.openings) {
+                (Some(rest), Some(path)) => {
+                    let index: usize = rest
+                        .split(']')
+                        .next()
+                        .and_then(|i| i.parse().ok())
+                        .unwrap_or(0);
+                    let line = opening_lines.get(index).copied().unwrap_or(0);
+                    format!(
+                        "--openings {}, line {line}: {}",
+                        path.display(),
+                        problem.detail
+                    )
+                }
+                _ => flagged(problem),
+            },
         }
     })?;
     if args.pgn.is_some() && !job.is_pgn() {
@@ -706,18 +728,48 @@ fn plain(message: &str) -> String {
         .replace("f64", "a number")
 }
 
-/// The openings of a file, one a line.
-fn read_openings(path: &std::path::Path) -> Result<Vec<PositionSpec>, String> {
+/// The openings of a file, and the line each begins on: by its extension, an EPD book
+/// (`.epd`), a PGN book (`.pgn`, each game's main line), or else one opening a line (a board in
+/// text form when it has a '/', else the moves from the start).
+fn read_openings(path: &std::path::Path) -> Result<(Vec<PositionSpec>, Vec<usize>), String> {
+    use sente::games::chess::book;
     let text = std::fs::read_to_string(path)
         .map_err(|error| format!("--openings {}: {error}", path.display()))?;
-    text.lines()
-        .map(str::trim)
-        .filter(|line| !line.is_empty() && !line.starts_with('#'))
-        .map(|line| match line.contains('/') {
-            true => position(Some(line.to_owned()), None),
-            false => position(None, Some(line)),
-        })
-        .collect()
+    let in_file = |error: String| format!("--openings {}: {error}", path.display());
+    let extension = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_lowercase);
+    let book = match extension.as_deref() {
+        Some("epd") => Some(book::read_epd(&text).map_err(in_file)?),
+        Some("pgn") => Some(book::read_pgn(&text).map_err(in_file)?),
+        _ => None,
+    };
+    if let Some(book) = book {
+        let lines = book.iter().map(|opening| opening.line).collect();
+        let openings = book
+            .into_iter()
+            .map(|opening| PositionSpec {
+                board: opening.fen.map(BoardSpec::Text),
+                moves: Some(opening.moves.into_iter().map(Notation::Text).collect()),
+            })
+            .collect();
+        return Ok((openings, lines));
+    }
+    let mut openings = Vec::new();
+    let mut lines = Vec::new();
+    for (index, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        openings.push(match line.contains('/') {
+            true => position(Some(line.to_owned()), None)?,
+            false => position(None, Some(line))?,
+        });
+        lines.push(index + 1);
+    }
+    Ok((openings, lines))
 }
 
 /// The position of `--board` or `--moves` (comma-separated, spaces allowed; numbers as

@@ -503,12 +503,10 @@ fn eight_shards_played_apart_merge_into_the_single_run() {
     let (code, _, stderr) = run(binary().args(["tournament", "merge"]).args(&files[..7]));
     assert_eq!(code, 2);
     assert!(stderr.contains("missing shards: 7/8"), "{stderr}");
-    let (code, _, stderr) = run(
-        binary()
-            .args(["tournament", "merge"])
-            .args(&files)
-            .arg(&files[0]),
-    );
+    let (code, _, stderr) = run(binary()
+        .args(["tournament", "merge"])
+        .args(&files)
+        .arg(&files[0]));
     assert_eq!(code, 2);
     assert!(stderr.contains("given twice"), "{stderr}");
     std::fs::remove_dir_all(&dir).unwrap();

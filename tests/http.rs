@@ -2600,7 +2600,10 @@ async fn a_streamed_tournament_reports_progress_then_its_answer() {
         .await
         .unwrap();
     assert_eq!(response.status(), 200);
-    assert_eq!(header_text(&response, "content-type"), "application/x-ndjson");
+    assert_eq!(
+        header_text(&response, "content-type"),
+        "application/x-ndjson"
+    );
     let text = response.text().await.unwrap();
     let lines: Vec<Value> = text
         .lines()
@@ -2636,7 +2639,10 @@ async fn chess_games_come_as_pgn_when_asked() {
     };
     let response = pgn("chess").await.unwrap();
     assert_eq!(response.status(), 200);
-    assert_eq!(header_text(&response, "content-type"), "application/x-chess-pgn");
+    assert_eq!(
+        header_text(&response, "content-type"),
+        "application/x-chess-pgn"
+    );
     let text = response.text().await.unwrap();
     assert_eq!(text.matches("[Event ").count(), 2, "{text}");
     assert!(text.contains("[PlyCount \"12\"]"), "{text}");
@@ -2653,7 +2659,13 @@ async fn an_engine_must_be_one_the_service_was_started_with() {
     });
     let refused = problem(&url, "/tournament", body, 422).await;
     assert_eq!(refused["field"], "players[0].engine");
-    assert!(refused["detail"].as_str().unwrap().contains("started with none"), "{refused}");
+    assert!(
+        refused["detail"]
+            .as_str()
+            .unwrap()
+            .contains("started with none"),
+        "{refused}"
+    );
     let body = json!({
         "game": "connect4",
         "players": [{"algorithm": "random", "tc": "fast"}, {"algorithm": "random"}],

@@ -80,7 +80,7 @@ pub const KNOBS: [Knob; 13] = [
     Knob {
         name: "depth",
         label: "Depth (plies)",
-        algorithms: &[A::Minimax, A::Negamax, A::AlphaBeta],
+        algorithms: &[A::Minimax, A::Negamax, A::AlphaBeta, A::Engine],
         kind: Kind::Integer {
             min: 1,
             max: MAX_DEPTH,
@@ -90,6 +90,7 @@ pub const KNOBS: [Knob; 13] = [
                     *depth = Some(plies as u32);
                 }
                 Strategy::AlphaBeta(params, _) => params.depth = Some(plies as u32),
+                Strategy::Engine(params) => params.depth = Some(plies as u32),
                 _ => {}
             },
         },
@@ -98,6 +99,9 @@ pub const KNOBS: [Knob; 13] = [
         on_game: |knob, algorithm, game| {
             let full_width = matches!(algorithm, A::Minimax | A::Negamax);
             let absent = match game.declaration.limits.full_width_depth {
+                _ if algorithm == A::Engine => {
+                    "The engine's deepest iteration. Absent: as deep as its time allows."
+                }
                 Some(limit) if full_width => {
                     knob.maximum = json!(limit);
                     knob.required = true;

@@ -238,6 +238,8 @@ pub enum Strategy {
 pub struct EngineParams {
     /// Deepen until this much time has passed (the engine's own default without it).
     pub time_limit: Option<Duration>,
+    /// The deepest iteration, in plies (as deep as it has time for without it).
+    pub depth: Option<u32>,
     /// The size of the engine's transposition table, in MiB (rounded down to a power of two
     /// of entries), as UCI's `Hash` option gives it.
     pub hash_mb: u32,
@@ -250,6 +252,7 @@ impl Default for EngineParams {
     fn default() -> Self {
         EngineParams {
             time_limit: None,
+            depth: None,
             hash_mb: DEFAULT_HASH_MB,
         }
     }
@@ -404,15 +407,35 @@ pub trait Solve: Game {
     }
 
     /// The `engine` algorithm: the strongest player the game has within `params`; by default
-    /// its solver.
+    /// its solver, or alphabeta with every enhancement when the depth is limited.
     fn engine(&self, params: &EngineParams, budget: &Budget) -> SearchResult<Self::Move> {
-        self.solve(params.time_limit, budget)
+        match depth_limited(params) {
+            Some(strategy) => dispatch::dispatch(&strategy, 0, dispatch::BestMove(self, budget)),
+            None => self.solve(params.time_limit, budget),
+        }
     }
 
-    /// Every legal move valued by the engine; by default the solver's exact values.
+    /// Every legal move valued by the engine; by default the solver's exact values (as
+    /// [`Solve::engine`] searches).
     fn engine_analysis(&self, params: &EngineParams, budget: &Budget) -> Analysis<Self::Move> {
-        analysis::solver_analysis(self, params.time_limit, budget)
+        match depth_limited(params) {
+            Some(strategy) => dispatch::dispatch(&strategy, 0, dispatch::EveryMove(self, budget)),
+            None => analysis::solver_analysis(self, params.time_limit, budget),
+        }
     }
+}
+
+/// The default engine's search when `params` limit its depth: alphabeta with every
+/// enhancement, that deep.
+fn depth_limited(params: &EngineParams) -> Option<Strategy> {
+    let depth = params.depth?;
+    Some(Strategy::AlphaBeta(
+        AlphaBetaParams {
+            depth: Some(depth),
+            ..AlphaBetaParams::strongest(params.time_limit)
+        },
+        Tiebreak::First,
+    ))
 }
 
 /// Searches `game` with `strategy`; `seed` drives every random choice, so the same inputs

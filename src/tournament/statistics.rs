@@ -75,7 +75,6 @@ impl Pentanomial {
 
 fn moments(counts: &[(f64, u64)], games_per_sample: u32) -> Moments {
     let samples: u64 = counts.iter().map(|&(_, count)| count).sum();
-    let n = samples as f64;
     if samples == 0 {
         return Moments {
             samples,
@@ -84,16 +83,36 @@ fn moments(counts: &[(f64, u64)], games_per_sample: u32) -> Moments {
             games_per_sample,
         };
     }
-    let mean = counts
-        .iter()
-        .map(|&(x, count)| x * count as f64)
-        .sum::<f64>()
-        / n;
-    let variance = counts
-        .iter()
-        .map(|&(x, count)| (x - mean).powi(2) * count as f64)
-        .sum::<f64>()
-        / n;
+    let weighted = |weight: &dyn Fn(u64) -> f64| {
+        let n: f64 = counts.iter().map(|&(_, count)| weight(count)).sum();
+        let mean = counts
+            .iter()
+            .map(|&(x, count)| x * weight(count))
+            .sum::<f64>()
+            / n;
+        let variance = counts
+            .iter()
+            .map(|&(x, count)| (x - mean).powi(2) * weight(count))
+            .sum::<f64>()
+            / n;
+        (mean, variance)
+    };
+    let (mut mean, mut variance) = weighted(&|count| count as f64);
+    // Every sample alike, neither all lost nor all won: two identical deterministic players,
+    // say, whose pairs all split. Without a spread there would be no interval, and an SPRT
+    // that never moves. One sample's worth of prior, shared by the empty buckets (fishtest
+    // puts a smaller one in every empty bucket), gives both, and weighs too little to decide a
+    // test on a handful of samples.
+    if variance == 0.0 && mean > 0.0 && mean < 1.0 {
+        let empty = counts.iter().filter(|&&(_, count)| count == 0).count() as f64;
+        (mean, variance) = weighted(&|count| {
+            if count == 0 {
+                1.0 / empty
+            } else {
+                count as f64
+            }
+        });
+    }
     Moments {
         samples,
         mean,

@@ -66,6 +66,8 @@ struct Engine {
     /// When the search started, and how long it may take.
     started: Instant,
     time_limit: Duration,
+    /// The deepest iteration.
+    max_depth: i32,
 }
 
 /// Mate scores are stored relative to the node, not the root, so that an entry reached at a
@@ -124,6 +126,7 @@ impl Engine {
             time_limit: params
                 .time_limit
                 .unwrap_or(Duration::from_millis(DEFAULT_TIME_LIMIT_MS)),
+            max_depth: params.depth.map_or(MAX_DEPTH, |depth| (depth as i32).clamp(1, MAX_DEPTH)),
         }
     }
 
@@ -398,7 +401,8 @@ fn deepen<T>(
 ) -> Deepened<T> {
     let mut completed = None;
     let mut stopped_by = None;
-    for depth in 1..=MAX_DEPTH {
+    let max_depth = engine.max_depth;
+    for depth in 1..=max_depth {
         engine.begin_iteration(depth);
         let (found, proven) = iterate(engine, depth);
         if let Some(cutoff) = engine.meter.stopped_by {
@@ -410,7 +414,7 @@ fn deepen<T>(
             break;
         }
         if engine.out_of_time() {
-            if depth < MAX_DEPTH {
+            if depth < max_depth {
                 stopped_by = Some(Cutoff::TimeLimit);
             }
             break;

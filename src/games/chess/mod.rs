@@ -5,6 +5,7 @@
 //! White is X (it moves first) and Black is O. Boards are FEN; moves are written in UCI
 //! (`e2e4`, `e7e8q`, castling as the king's move `e1g1`) and read in UCI or SAN.
 
+pub mod book;
 mod engine;
 mod evaluation;
 mod fen;

@@ -200,3 +200,22 @@ fn an_sprt_on_equal_players_accepts_h0_at_about_one_less_alpha() {
     let rate = f64::from(accepted_h0) / f64::from(runs);
     assert!((0.91..=0.99).contains(&rate), "H0 accepted {rate}");
 }
+
+#[test]
+fn identical_players_whose_pairs_all_split_are_judged_equal() {
+    // Two identical deterministic players: each pair is one win each.
+    let moments = Pentanomial([0, 0, 500, 0, 0]).moments();
+    let estimate = moments.estimate().unwrap();
+    assert!(estimate.elo.abs() < 1e-9, "{estimate:?}");
+    assert!(
+        estimate.elo_95[0] < 0.0 && 0.0 < estimate.elo_95[1],
+        "{estimate:?}"
+    );
+    let sprt = Sprt {
+        elo0: 0.0,
+        elo1: 5.0,
+        alpha: 0.05,
+        beta: 0.05,
+    };
+    assert_eq!(sprt.verdict(sprt.llr(&moments)), Verdict::H0);
+}
