@@ -20,8 +20,12 @@ use crate::api::tournament::{
     self, Results, Run, TournamentJob, TournamentRequest, TournamentResponse,
 };
 
-/// How often a streamed tournament reports its progress, when games have finished since.
+/// How often a streamed tournament reports its progress at most: its first game at once, then
+/// the games finished since, at this interval.
 pub const PROGRESS_INTERVAL: Duration = Duration::from_millis(250);
+
+/// How often the stream looks for finished games.
+const LOOK_INTERVAL: Duration = Duration::from_millis(20);
 
 const NDJSON: &str = "application/x-ndjson";
 const PGN: &str = "application/x-chess-pgn";
@@ -151,16 +155,20 @@ fn stream(
     };
     tokio::spawn(async move {
         tokio::pin!(play);
-        let mut ticks = tokio::time::interval(PROGRESS_INTERVAL);
+        let mut looks = tokio::time::interval(LOOK_INTERVAL);
         let mut reported = 0;
+        let mut last_report: Option<Instant> = None;
         let last = loop {
             tokio::select! {
                 outcome = &mut play => break outcome,
-                _ = ticks.tick() => {
-                    let results = run.results();
-                    if results.games.len() == reported {
+                _ = looks.tick() => {
+                    let finished = run.peek(|results| results.games.len());
+                    let due = last_report.is_none_or(|at| at.elapsed() >= PROGRESS_INTERVAL);
+                    if finished == reported || !due {
                         continue;
                     }
+                    last_report = Some(Instant::now());
+                    let results = run.results();
                     reported = results.games.len();
                     let mut progress =
                         tournament::report(job.setup(), results, started.elapsed(), None);

@@ -165,6 +165,32 @@ try {
   console.log(`tournament: ${await page.locator("#tournament-status").textContent()}`);
   await page.locator("#chart").scrollIntoViewIfNeeded();
   await page.screenshot({ path: `${shots}/playground-tournament.png`, fullPage: true });
+  // A longer tournament streams its progress: running totals arrive before the answer, with
+  // the Elo interval and the SPRT's state, and the course of the Elo is drawn.
+  await page.selectOption("#player-a", "mcts");
+  await page.fill("#knobs-a", '{"simulations": 3000}');
+  await page.selectOption("#player-b", "mcts");
+  await page.fill("#knobs-b", '{"simulations": 1000}');
+  await page.fill("#games", "3000");
+  await page.fill("#random-plies", "2");
+  await page.fill("#sprt-elo0", "0");
+  await page.fill("#sprt-elo1", "5");
+  await page.click("#run-tournament");
+  await page.waitForFunction(() => Number(document.getElementById("tournament-status").dataset.updates || 0) >= 1);
+  const during = await page.locator("#tournament-estimate").textContent();
+  console.log(`tournament in progress: ${await page.locator("#tournament-status").textContent()} | ${during}`);
+  await page.waitForFunction(() => document.getElementById("tournament-status").dataset.done === "true", null, { timeout: 60000 });
+  const estimate = await page.locator("#tournament-estimate").textContent();
+  assert.match(estimate, /Elo [+-]\d+\.\d \[[+-]\d+\.\d, [+-]\d+\.\d\]/, estimate);
+  assert.match(estimate, /SPRT \[0, 5\]: LLR -?\d+\.\d\d in \[-2\.94, 2\.94\]/, estimate);
+  assert.equal(await page.locator("#elo-chart svg polyline.elo").count(), 1, "the Elo's course");
+  console.log(`tournament streamed: ${await page.locator("#tournament-status").textContent()} | ${estimate}`);
+  await page.locator("#elo-chart").scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${shots}/playground-tournament-progress.png`, fullPage: true });
+  await page.fill("#random-plies", "0");
+  await page.fill("#knobs-b", "{}");
+  await page.fill("#sprt-elo0", "");
+  await page.fill("#sprt-elo1", "");
   // A later error does not leave the last chart standing under it.
   await page.fill("#games", "0");
   await page.click("#run-tournament");
