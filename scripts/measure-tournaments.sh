@@ -4,8 +4,8 @@
 #   1. MCTS (10,000 simulations) against alphabeta depth 4 on Connect Four;
 #   2. the chess engine against itself at a fixed depth (SPRT [0, 5]);
 #   3. the chess engine at 100 ms a move against Debian's stockfish at UCI_Elo 1350, 1600 and
-#      1900, through --engine, written as PGN and read back by python-chess (same moves, same
-#      results: scripts/check-pgn.py).
+#      1900, through --engine (up to 100 games each, SPRT [0, 5]), written as PGN and read back
+#      by python-chess (same moves, same results: scripts/check-pgn.py).
 #
 # Installs stockfish (apt) and python-chess (a virtualenv under target/) when missing. Answers
 # and PGN go to target/tournaments/. One thread a tournament, so that timed players are not
@@ -14,7 +14,7 @@
 #   scripts/measure-tournaments.sh [GAMES_AGAINST_STOCKFISH]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-games_vs_stockfish=${1:-30}
+games_vs_stockfish=${1:-100}
 
 if [ ! -x /usr/games/stockfish ]; then
     sudo_if_needed=()
@@ -47,7 +47,7 @@ EOF
 }
 
 echo "== Connect Four: mcts (10,000 simulations) against alphabeta depth 4"
-$sente tournament mcts:simulations=10000 alphabeta:depth=4 --game connect4 --games 400 \
+$sente tournament mcts:simulations=10000 alphabeta:depth=4 --game connect4 --games 2000 \
     --random-plies 4 --balanced 20 --seed 2026 --sprt elo0=0,elo1=5 --threads 1 \
     --output "$out/connect4-mcts-alphabeta.json"
 summary "$out/connect4-mcts-alphabeta.json"
@@ -65,6 +65,7 @@ for elo in 1350 1600 1900; do
         "stockfish:UCI_LimitStrength=true,UCI_Elo=$elo,tc=0.1/move" \
         --engine stockfish=/usr/games/stockfish --game chess --games "$games_vs_stockfish" \
         --random-plies 8 --balanced 100 --seed 2026 --max-plies 400 --threads 1 \
+        --sprt elo0=0,elo1=5 \
         --records --pgn "$out/stockfish-$elo.pgn" --output "$out/stockfish-$elo.json"
     summary "$out/stockfish-$elo.json"
     "$venv/bin/python" scripts/check-pgn.py "$out/stockfish-$elo.pgn" "$out/stockfish-$elo.json"
