@@ -342,16 +342,7 @@ fn serve(args: ServeArgs) -> Result<(), String> {
     if let Some(max) = args.max_nodes {
         state.search_limits.max_nodes = Some(max);
     }
-    state.engines = args
-        .engines
-        .iter()
-        .map(|text| {
-            tournament::EngineConfig::parse(text)
-                .map(std::sync::Arc::new)
-                .map_err(|error| format!("--engine: {error}"))
-        })
-        .collect::<Result<Vec<_>, _>>()?
-        .into();
+    state.engines = engines(&args.engines)?.into();
     if let Some(ms) = args.read_timeout_ms {
         state.read_timeout = std::time::Duration::from_millis(ms);
     }
@@ -519,15 +510,7 @@ fn run_tournament(args: TournamentArgs) -> Result<(), String> {
             .collect::<Result<Vec<tournament::ShardFile>, String>>()?;
         return write_json(&tournament::merge(shards)?, args.output.as_deref());
     }
-    let engines = args
-        .engines
-        .iter()
-        .map(|text| {
-            tournament::EngineConfig::parse(text)
-                .map(std::sync::Arc::new)
-                .map_err(|error| format!("--engine: {error}"))
-        })
-        .collect::<Result<Vec<_>, _>>()?;
+    let engines = engines(&args.engines)?;
     let (player_a, player_b) = (
         args.player_a.clone().unwrap_or_default(),
         args.player_b.clone().unwrap_or_default(),
@@ -685,6 +668,18 @@ fn run_tournament(args: TournamentArgs) -> Result<(), String> {
         report.records = None;
     }
     write_json(&report, args.output.as_deref())
+}
+
+/// The engines `--engine` gives, each `NAME=PATH[,OPTION=VALUE...]`.
+fn engines(texts: &[String]) -> Result<Vec<std::sync::Arc<tournament::EngineConfig>>, String> {
+    texts
+        .iter()
+        .map(|text| {
+            tournament::EngineConfig::parse(text)
+                .map(std::sync::Arc::new)
+                .map_err(|error| format!("--engine: {error}"))
+        })
+        .collect()
 }
 
 /// A progress bar on stderr, with the running Elo; drawn only when stderr is a terminal.

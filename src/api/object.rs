@@ -36,6 +36,26 @@ pub(crate) trait Object: Default {
     ) -> Result<(), A::Error>;
 }
 
+/// The fields of an object that holds another's beside its own: `first`'s, then `then`'s
+/// (`N`, their total, is checked when compiling).
+pub(crate) const fn fields<const N: usize>(
+    first: &[&'static str],
+    then: &[&'static str],
+) -> [&'static str; N] {
+    assert!(first.len() + then.len() == N, "N is the number of fields");
+    let mut fields = [""; N];
+    let mut i = 0;
+    while i < N {
+        fields[i] = if i < first.len() {
+            first[i]
+        } else {
+            then[i - first.len()]
+        };
+        i += 1;
+    }
+    fields
+}
+
 /// Implements `Deserialize` for [`Object`] types, through [`deserialize`]. (A blanket
 /// implementation over `Object` is not allowed: `Deserialize` is serde's.)
 macro_rules! deserialize_as_object {

@@ -35,19 +35,8 @@ pub struct MoveRequest {
 const MOVE_OWN_FIELDS: [&str; 4] = ["game", "board", "moves", "seed"];
 
 /// The fields of a `/move` request: its own, then the player's knobs.
-const MOVE_FIELDS: [&str; MOVE_OWN_FIELDS.len() + PLAYER_FIELDS.len()] = {
-    let mut fields = [""; MOVE_OWN_FIELDS.len() + PLAYER_FIELDS.len()];
-    let mut i = 0;
-    while i < fields.len() {
-        fields[i] = if i < MOVE_OWN_FIELDS.len() {
-            MOVE_OWN_FIELDS[i]
-        } else {
-            PLAYER_FIELDS[i - MOVE_OWN_FIELDS.len()]
-        };
-        i += 1;
-    }
-    fields
-};
+const MOVE_FIELDS: [&str; MOVE_OWN_FIELDS.len() + PLAYER_FIELDS.len()] =
+    super::object::fields(&MOVE_OWN_FIELDS, &PLAYER_FIELDS);
 
 impl MoveRequest {
     pub fn from_json(body: &[u8]) -> Result<Self, Problem> {

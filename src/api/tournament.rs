@@ -133,19 +133,9 @@ impl Object for TournamentRequest {
 /// What a tournament's player has beside a `/move` request's player.
 const CONTESTANT_OWN_FIELDS: [&str; 4] = ["engine", "options", "tc", "nodes"];
 
-const CONTESTANT_FIELDS: [&str; CONTESTANT_OWN_FIELDS.len() + PLAYER_FIELDS.len()] = {
-    let mut fields = [""; CONTESTANT_OWN_FIELDS.len() + PLAYER_FIELDS.len()];
-    let mut i = 0;
-    while i < fields.len() {
-        fields[i] = if i < PLAYER_FIELDS.len() {
-            PLAYER_FIELDS[i]
-        } else {
-            CONTESTANT_OWN_FIELDS[i - PLAYER_FIELDS.len()]
-        };
-        i += 1;
-    }
-    fields
-};
+/// A tournament player's fields: a `/move` player's, then its own.
+const CONTESTANT_FIELDS: [&str; PLAYER_FIELDS.len() + CONTESTANT_OWN_FIELDS.len()] =
+    super::object::fields(&PLAYER_FIELDS, &CONTESTANT_OWN_FIELDS);
 
 impl Object for ContestantSpec {
     const EXPECTING: &'static str =
