@@ -1,4 +1,7 @@
+use std::sync::Arc;
+
 use super::*;
+use crate::api::knobs::Given;
 use crate::api::request::MoveRequest;
 
 #[test]
@@ -62,4 +65,123 @@ fn a_players_field_given_twice_is_refused() {
         "{problem}"
     );
     assert_eq!(problem.field.as_deref(), Some("players[0].algorithm"));
+}
+
+fn engines() -> Vec<Arc<EngineConfig>> {
+    vec![Arc::new(
+        EngineConfig::parse("sf=/usr/games/stockfish,Hash=16").unwrap(),
+    )]
+}
+
+#[test]
+fn a_player_on_the_command_line_is_an_algorithm_or_a_configured_engine() {
+    let spec =
+        ContestantSpec::from_text("mcts:simulations=50,tc=10+0.1,nodes=5000", &engines()).unwrap();
+    assert_eq!(spec.player.algorithm.as_deref(), Some("mcts"));
+    assert_eq!(
+        (spec.tc.as_deref(), spec.nodes),
+        (Some("10+0.1"), Some(5000))
+    );
+    assert_eq!(spec.engine, None);
+    let spec =
+        ContestantSpec::from_text("sf:UCI_Elo=1500,depth=8,tc=0.1/move", &engines()).unwrap();
+    assert_eq!(spec.engine.as_deref(), Some("sf"));
+    assert_eq!(spec.player.given("depth"), Some(&Given::Integer(8)));
+    assert_eq!(spec.options.unwrap()["UCI_Elo"], "1500");
+    // An algorithm's knobs are checked as they are in a request.
+    assert!(ContestantSpec::from_text("mcts:dpeth=3", &engines()).is_err());
+}
+
+fn job(body: serde_json::Value) -> Result<TournamentJob, Problem> {
+    TournamentJob::new(
+        TournamentRequest::from_json(body.to_string().as_bytes())?,
+        &engines(),
+    )
+}
+
+#[test]
+fn engine_players_are_checked_against_the_configured_engines_and_the_game() {
+    let refused = |body: serde_json::Value| job(body).unwrap_err();
+    let players = |a: serde_json::Value| serde_json::json!([a, {"algorithm": "random"}]);
+    let problem = refused(
+        serde_json::json!({"game": "chess", "players": players(serde_json::json!({"engine": "stockfish"}))}),
+    );
+    assert_eq!(problem.field.as_deref(), Some("players[0].engine"));
+    assert!(problem.detail.ends_with("The engines are: sf."), "{problem}");
+    let problem = refused(
+        serde_json::json!({"game": "connect4", "players": players(serde_json::json!({"engine": "sf"}))}),
+    );
+    assert!(problem.detail.contains("UCI"), "{problem}");
+    let problem = refused(
+        serde_json::json!({"game": "chess", "players": players(serde_json::json!({"engine": "sf", "algorithm": "mcts"}))}),
+    );
+    assert_eq!(problem.field.as_deref(), Some("players[0].algorithm"));
+    let problem = refused(
+        serde_json::json!({"game": "chess", "players": players(serde_json::json!({"engine": "sf", "simulations": 3}))}),
+    );
+    assert_eq!(problem.field.as_deref(), Some("players[0].simulations"));
+    let problem = refused(
+        serde_json::json!({"game": "chess", "players": players(serde_json::json!({"engine": "sf", "options": {"Hash\nquit": 1}}))}),
+    );
+    assert_eq!(
+        problem.field.as_deref(),
+        Some("players[0].options.Hash\nquit")
+    );
+    let problem = refused(
+        serde_json::json!({"game": "chess", "players": players(serde_json::json!({"algorithm": "random", "options": {"Hash": 1}}))}),
+    );
+    assert_eq!(problem.field.as_deref(), Some("players[0].options"));
+    let accepted = job(serde_json::json!({"game": "chess", "players": players(serde_json::json!({"engine": "sf", "depth": 6, "tc": "1+0.01", "options": {"UCI_LimitStrength": true}}))})).unwrap();
+    assert_eq!(accepted.setup().players[0].engine.as_deref(), Some("sf"));
+    assert_eq!(accepted.setup().players[0].tc.as_deref(), Some("1+0.01"));
+}
+
+#[test]
+fn sprt_adjudication_and_openings_are_checked() {
+    let players = serde_json::json!([{"algorithm": "random"}, {"algorithm": "random"}]);
+    let field = |extra: serde_json::Value| {
+        let mut body = serde_json::json!({"players": players});
+        body.as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
+        job(body).err().and_then(|problem| problem.field)
+    };
+    assert_eq!(
+        field(serde_json::json!({"sprt": {"elo0": 0, "elo1": 5}})),
+        None
+    );
+    assert_eq!(
+        field(serde_json::json!({"sprt": {"elo0": 0, "elo1": 5, "alpha": 0.6}})).as_deref(),
+        Some("sprt")
+    );
+    assert_eq!(
+        field(serde_json::json!({"sprt": {"elo0": 0, "elo1": 5, "elo_model": "normalized"}}))
+            .as_deref(),
+        Some("sprt")
+    );
+    assert_eq!(
+        field(serde_json::json!({"sprt": {"elo0": 0}})).as_deref(),
+        Some("sprt")
+    );
+    assert_eq!(field(serde_json::json!({"adjudication": {"draw": {"move_number": 1, "move_count": 0, "score": 5}}})).as_deref(), Some("adjudication.draw"));
+    assert_eq!(
+        field(serde_json::json!({"openings": {"random_plies": 41}})).as_deref(),
+        Some("openings")
+    );
+    assert_eq!(
+        field(serde_json::json!({"openings": {"random_plies": 4, "balanced": 20}})),
+        None
+    );
+    assert_eq!(
+        field(serde_json::json!({"openings": [{"moves": [0]}, {"moves": [0, 9]}]})).as_deref(),
+        Some("openings[1].moves[1]")
+    );
+}
+
+#[test]
+fn shards_split_the_pairs_and_cover_the_games() {
+    let games = 10..31;
+    let shards: Vec<_> = (0..4).map(|index| shard(&games, index, 4)).collect();
+    assert_eq!(shards, vec![10..14, 14..20, 20..24, 24..31]);
+    assert!(shards.iter().all(|shard| shard.start % 2 == 0));
 }
