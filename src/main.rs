@@ -102,7 +102,7 @@ struct ServeArgs {
     /// body not whole after as long is answered 408 [default: 10000].
     #[arg(long, env = "SENTE_READ_TIMEOUT_MS", value_parser = clap::value_parser!(u64).range(1..))]
     read_timeout_ms: Option<u64>,
-    /// An external UCI engine tournaments may play, as NAME=PATH[,OPTION=VALUE...]
+    /// An external engine tournaments may play, as NAME=PATH[,protocol=xboard][,OPTION=VALUE...]
     /// (stockfish=/usr/games/stockfish,Hash=16); requests name it. Repeatable; several in
     /// SENTE_ENGINES, separated by ';'.
     #[arg(long = "engine", env = "SENTE_ENGINES", value_delimiter = ';')]
@@ -218,7 +218,8 @@ struct TournamentArgs {
     /// move_count=COUNT,score=SCORE.
     #[arg(long)]
     resign: Option<String>,
-    /// An external UCI engine the players may name: NAME=PATH[,OPTION=VALUE...]. Repeatable.
+    /// An external engine the players may name: NAME=PATH[,protocol=xboard][,OPTION=VALUE...]
+    /// (UCI unless protocol=xboard). Repeatable.
     #[arg(long = "engine")]
     engines: Vec<String>,
     /// Print every game's record with the answer.

@@ -27,7 +27,7 @@ use crate::tournament::player::{Limits, Player, PlayerKind, TimeControl};
 use crate::tournament::statistics::{Estimate, Sprt, Verdict};
 use crate::tournament::{GameRecord, Tournament, pgn, wilson_interval};
 
-pub use crate::tournament::uci::EngineConfig;
+pub use crate::tournament::engines::EngineConfig;
 pub use crate::tournament::{Results, Run};
 
 /// A `POST /tournament` request, decoded but not yet checked.
@@ -841,7 +841,7 @@ fn contestant(
         return Err(Problem::invalid(
             "engine",
             format!(
-                "external engines speak UCI, which {} is not played in",
+                "external engines play chess, not {}",
                 game.declaration.title
             ),
         ));

@@ -7,20 +7,20 @@
 //! under a clock, on the machine's speed), so any split of the games (threads, parts on a
 //! blocking pool, shards on other machines) adds up to exactly the same [`Results`].
 //!
-//! - [`player`]: who plays (Sente's searches, UCI engines) under which time control;
-//! - [`uci`]: driving an external engine's process;
+//! - [`player`]: who plays (Sente's searches, external engines) under which time control;
+//! - [`engines`]: driving an external engine's process, in UCI or xboard;
 //! - [`openings`], [`adjudication`]: where games start, and when they end early;
 //! - [`results`]: each game's result, the totals, and where an SPRT stops;
 //! - [`statistics`]: Elo with its interval, LOS, the SPRT's test;
 //! - [`pgn`]: chess games as PGN.
 
 pub mod adjudication;
+pub mod engines;
 pub mod openings;
 pub mod pgn;
 pub mod player;
 pub mod results;
 pub mod statistics;
-pub mod uci;
 
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -30,11 +30,11 @@ use std::time::{Duration, Instant};
 use crate::game::{Game, Outcome, Player as Side};
 use crate::search::{self, Budget, Solve, Strategy, seed};
 use adjudication::{Adjudged, Adjudication};
+use engines::{Ask, Engine, Failure};
 use openings::{Opening, Openings};
-use player::{Limits, Player, PlayerKind, TimeControl};
+use player::{Player, PlayerKind, TimeControl};
 pub use results::{Ending, GameRecord, GameResult, MoveRecord, Results, Seat, Tally};
 use statistics::{Sprt, Verdict};
-use uci::{Engine, Failure};
 
 /// A tournament's configuration.
 #[derive(Clone, Debug)]
@@ -228,18 +228,17 @@ impl<G: Solve> Tournament<G> {
     }
 
     /// Starts the engine of `seat`, if it plays with one and it is not running, and tells it a
-    /// new game begins.
+    /// new game begins (a fresh engine too: an xboard engine plays nothing until told `force`).
     fn ready(&self, seat: Seat, engines: &mut Engines, budget: &Budget) -> Result<(), Failure> {
         let PlayerKind::Uci { engine, options } = &self.players[seat].kind else {
             return Ok(());
         };
         let slot = &mut engines.0[seat];
-        let result = match slot {
-            Some(running) => running.new_game(budget),
-            None => Engine::start(engine, options, budget).map(|started| {
-                *slot = Some(started);
-            }),
+        let running = match slot {
+            Some(running) => running,
+            None => slot.insert(Engine::start(engine, options, budget)?),
         };
+        let result = running.new_game(budget);
         if result.is_err() {
             *slot = None;
         }
@@ -332,11 +331,26 @@ impl<G: Solve> Tournament<G> {
                 let Some(engine) = engines.0[seat].as_mut() else {
                     return Turn::Lost(Ending::EngineCrash, "the engine is not running".into());
                 };
-                let position = uci_position(opening, played);
-                let go = uci_go(limits, clocks, seat, game.side_to_move());
-                // Past its flag the engine has lost on time; it is then stopped.
-                let deadline = started + allotment.flag;
-                let thought = engine.think(&position, &go, deadline, budget);
+                let text = |written: crate::game::Notation| match written {
+                    crate::game::Notation::Text(text) => text,
+                    crate::game::Notation::Number(number) => number.to_string(),
+                };
+                let moves: Vec<String> = notations(&opening.base, &opening.moves)
+                    .into_iter()
+                    .chain(notations(&opening.position, played))
+                    .map(text)
+                    .collect();
+                let start = (opening.base != G::start()).then(|| opening.base.to_string());
+                let ask = Ask {
+                    start: start.as_deref(),
+                    moves: &moves,
+                    white: game.side_to_move() == Side::X,
+                    limits,
+                    clocks: [clocks[seat], clocks[1 - seat]],
+                    // Past its flag the engine has lost on time; it is then stopped.
+                    deadline: started + allotment.flag,
+                };
+                let thought = engine.think(&ask, budget);
                 let spent = started.elapsed();
                 let thought = match thought {
                     Ok(thought) => thought,
@@ -345,6 +359,9 @@ impl<G: Solve> Tournament<G> {
                         engines.0[seat] = None;
                         return match failure {
                             Failure::TimedOut(_) => flagged(spent),
+                            Failure::Resigned => {
+                                Turn::Lost(Ending::Resigned, "the engine resigned".into())
+                            }
                             other => Turn::Lost(Ending::EngineCrash, describe(other)),
                         };
                     }
@@ -385,6 +402,7 @@ impl<G: Solve> Tournament<G> {
 fn describe(failure: Failure) -> String {
     match failure {
         Failure::Crashed(what) | Failure::TimedOut(what) => what,
+        Failure::Resigned => "resigned".into(),
         Failure::Stopped => "stopped".into(),
     }
 }
@@ -400,62 +418,6 @@ fn notations<G: Game>(base: &G, moves: &[G::Move]) -> Vec<crate::game::Notation>
             written
         })
         .collect()
-}
-
-/// UCI's `position` command for the game so far: the opening (as `startpos` when it is the
-/// start) and the moves since, so that the engine knows the game's history (repetitions).
-fn uci_position<G: Game>(opening: &Opening<G>, played: &[G::Move]) -> String {
-    let mut command = if opening.base == G::start() {
-        "position startpos".to_owned()
-    } else {
-        format!("position fen {}", opening.base)
-    };
-    let moves: Vec<_> = notations(&opening.base, &opening.moves)
-        .into_iter()
-        .chain(notations(&opening.position, played))
-        .map(|written| match written {
-            crate::game::Notation::Text(text) => text,
-            crate::game::Notation::Number(number) => number.to_string(),
-        })
-        .collect();
-    if !moves.is_empty() {
-        command.push_str(" moves ");
-        command.push_str(&moves.join(" "));
-    }
-    command
-}
-
-/// UCI's `go` command for the player's limits, its clock and its opponent's (white's are the
-/// first side's, [`Side::X`]).
-fn uci_go(limits: &Limits, clocks: [Option<Duration>; 2], seat: Seat, side: Side) -> String {
-    let mut go = "go".to_owned();
-    match limits.time {
-        TimeControl::None => {}
-        TimeControl::PerMove(time) => go.push_str(&format!(" movetime {}", time.as_millis())),
-        TimeControl::Clock { increment, .. } => {
-            let ms = |clock: Option<Duration>| clock.map_or(0, |clock| clock.as_millis());
-            let (mine, theirs) = (ms(clocks[seat]), ms(clocks[1 - seat]));
-            let (white, black) = if side == Side::X {
-                (mine, theirs)
-            } else {
-                (theirs, mine)
-            };
-            let inc = increment.as_millis();
-            go.push_str(&format!(
-                " wtime {white} btime {black} winc {inc} binc {inc}"
-            ));
-        }
-    }
-    if let Some(nodes) = limits.nodes {
-        go.push_str(&format!(" nodes {nodes}"));
-    }
-    if let Some(depth) = limits.depth {
-        go.push_str(&format!(" depth {depth}"));
-    }
-    if go == "go" {
-        go.push_str(" infinite");
-    }
-    go
 }
 
 /// A tournament in progress: its games handed out to workers a pair at a time in index order,

@@ -113,7 +113,8 @@ fn termination(ending: Ending) -> &'static str {
         | Ending::Stalemate
         | Ending::InsufficientMaterial
         | Ending::FiftyMoveRule
-        | Ending::ThreefoldRepetition => "normal",
+        | Ending::ThreefoldRepetition
+        | Ending::Resigned => "normal",
         Ending::MaxPlies | Ending::DrawAdjudication | Ending::ResignAdjudication => "adjudication",
         Ending::TimeForfeit => "time forfeit",
         Ending::IllegalMove => "rules infraction",

@@ -1,4 +1,4 @@
-//! The two sides of a tournament: Sente's own searches or external UCI engines, each under its
+//! The two sides of a tournament: Sente's own searches or external engines (UCI or xboard), each under its
 //! time control.
 
 use std::fmt;
@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use crate::search::Strategy;
 
-use super::uci::EngineConfig;
+use super::engines::EngineConfig;
 
 /// One side of a tournament.
 #[derive(Clone, Debug, PartialEq)]
@@ -21,7 +21,7 @@ pub struct Player {
 pub enum PlayerKind {
     /// One of Sente's searches.
     Search(Strategy),
-    /// An external engine (chess only), with the UCI options the request adds to its own.
+    /// An external engine (chess only), with the options the request adds to its own.
     Uci {
         engine: Arc<EngineConfig>,
         options: Vec<(String, String)>,

@@ -36,6 +36,8 @@ pub enum Ending {
     DrawAdjudication,
     /// Both players scored one side lost for long enough.
     ResignAdjudication,
+    /// An engine gave the game up.
+    Resigned,
     /// A player's clock ran out, or an engine answered nothing in time.
     TimeForfeit,
     /// An engine played a move that is not legal, or none.
@@ -72,6 +74,7 @@ impl Ending {
             Ending::MaxPlies => "max_plies",
             Ending::DrawAdjudication => "draw_adjudication",
             Ending::ResignAdjudication => "resign_adjudication",
+            Ending::Resigned => "resigned",
             Ending::TimeForfeit => "time_forfeit",
             Ending::IllegalMove => "illegal_move",
             Ending::EngineCrash => "engine_crash",

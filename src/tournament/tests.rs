@@ -1,8 +1,9 @@
 use std::path::PathBuf;
 
 use super::adjudication::DrawRule;
+use super::engines::{EngineConfig, Protocol};
 use super::openings::RandomOpenings;
-use super::uci::EngineConfig;
+use super::player::Limits;
 use super::*;
 use crate::games::{Chess, ConnectFour, TicTacToe};
 use crate::search::{AlphaBetaParams, Tiebreak};
@@ -197,6 +198,7 @@ fn test_engine(name: &str) -> Player {
             engine: Arc::new(EngineConfig {
                 name: name.into(),
                 path,
+                protocol: Protocol::Uci,
                 options: Vec::new(),
             }),
             options: Vec::new(),
@@ -244,31 +246,4 @@ fn engines_that_crash_hang_or_play_illegal_moves_lose_and_the_tournament_goes_on
     tournament.players[0] = test_engine("missing");
     let tally = tournament.play(0..2).tally();
     assert_eq!(tally.endings["engine_crash"], 2);
-}
-
-#[test]
-fn uci_commands_carry_the_game_and_the_clocks() {
-    let opening = Openings::<Chess>::Listed(vec![Chess::start()]).for_pair(0, 0);
-    let e4 = Chess::start()
-        .read_move(&crate::game::Notation::Text("e2e4".into()))
-        .unwrap();
-    assert_eq!(
-        uci_position(&opening, &[e4]),
-        "position startpos moves e2e4"
-    );
-    assert_eq!(uci_position(&opening, &[]), "position startpos");
-    let limits = Limits {
-        time: TimeControl::parse("10+0.1").unwrap(),
-        nodes: Some(5000),
-        depth: None,
-    };
-    let clocks = [Some(Duration::from_secs(3)), Some(Duration::from_secs(7))];
-    assert_eq!(
-        uci_go(&limits, clocks, 1, Side::O),
-        "go wtime 3000 btime 7000 winc 100 binc 100 nodes 5000"
-    );
-    assert_eq!(
-        uci_go(&Limits::default(), clocks, 0, Side::X),
-        "go infinite"
-    );
 }

@@ -107,11 +107,17 @@ fn engine_players_are_checked_against_the_configured_engines_and_the_game() {
         serde_json::json!({"game": "chess", "players": players(serde_json::json!({"engine": "stockfish"}))}),
     );
     assert_eq!(problem.field.as_deref(), Some("players[0].engine"));
-    assert!(problem.detail.ends_with("The engines are: sf."), "{problem}");
+    assert!(
+        problem.detail.ends_with("The engines are: sf."),
+        "{problem}"
+    );
     let problem = refused(
         serde_json::json!({"game": "connect4", "players": players(serde_json::json!({"engine": "sf"}))}),
     );
-    assert!(problem.detail.contains("UCI"), "{problem}");
+    assert!(
+        problem.detail.contains("play chess, not Connect Four"),
+        "{problem}"
+    );
     let problem = refused(
         serde_json::json!({"game": "chess", "players": players(serde_json::json!({"engine": "sf", "algorithm": "mcts"}))}),
     );

@@ -1,13 +1,18 @@
-//! External engines as players, spoken to in UCI (the Universal Chess Interface) over their
-//! standard input and output.
+//! External engines as players: programs the tournament starts and speaks to over their
+//! standard input and output, in UCI (the Universal Chess Interface, [`uci`]) or in the older
+//! xboard protocol (CECP, [`xboard`]) that engines such as Fairy-Max and Phalanx speak.
 //!
-//! An engine is a process the tournament starts and owns: [`Engine`] kills it when dropped, so
-//! no engine outlives the games it plays. Every exchange has a deadline: an engine that crashes,
-//! hangs or answers nonsense fails the exchange ([`Failure`]) instead of stopping the
-//! tournament, which then records the game as lost and starts the engine afresh for the next.
+//! An engine is a process the tournament owns: [`Engine`] kills it, with its whole process
+//! group, when dropped, so no engine outlives the games it plays. Every exchange has a deadline:
+//! an engine that crashes, hangs or answers nonsense fails the exchange ([`Failure`]) instead of
+//! stopping the tournament, which then records the game as lost and starts the engine afresh
+//! for the next.
 //!
 //! The engine's output is read by a thread of its own into a channel, so that waiting for a
 //! line can time out (a blocking read on a pipe cannot).
+
+pub mod uci;
+pub mod xboard;
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
@@ -15,19 +20,29 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
+use super::player::Limits;
 use crate::search::Budget;
 
 /// An engine the service or the command line was configured with: a name requests use, the
-/// program, and the UCI options it is always given.
+/// program, the protocol it speaks, and the options it is always given.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EngineConfig {
     pub name: String,
     pub path: PathBuf,
+    pub protocol: Protocol,
     pub options: Vec<(String, String)>,
 }
 
+/// How an engine is spoken to.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Protocol {
+    Uci,
+    Xboard,
+}
+
 impl EngineConfig {
-    /// Reads `NAME=PATH[,OPTION=VALUE...]`, as `--engine` gives it.
+    /// Reads `NAME=PATH[,protocol=xboard][,OPTION=VALUE...]`, as `--engine` gives it; UCI
+    /// unless `protocol` says otherwise.
     pub fn parse(text: &str) -> Result<EngineConfig, String> {
         let mut parts = text.split(',');
         let head = parts.next().unwrap_or_default();
@@ -37,25 +52,34 @@ impl EngineConfig {
             .ok_or_else(|| {
                 format!("expected NAME=PATH[,OPTION=VALUE...], e.g. stockfish=/usr/games/stockfish, got {text:?}")
             })?;
-        let options = parts
-            .map(|option| {
-                option
-                    .split_once('=')
-                    .map(|(name, value)| (name.trim().to_owned(), value.trim().to_owned()))
-                    .filter(|(name, _)| !name.is_empty())
-                    .ok_or_else(|| format!("expected OPTION=VALUE after the path, got {option:?}"))
-            })
-            .collect::<Result<_, _>>()?;
+        let mut protocol = Protocol::Uci;
+        let mut options = Vec::new();
+        for option in parts {
+            let (name, value) = option
+                .split_once('=')
+                .map(|(name, value)| (name.trim(), value.trim()))
+                .filter(|(name, _)| !name.is_empty())
+                .ok_or_else(|| format!("expected OPTION=VALUE after the path, got {option:?}"))?;
+            match (name, value) {
+                ("protocol", "uci") => protocol = Protocol::Uci,
+                ("protocol", "xboard") => protocol = Protocol::Xboard,
+                ("protocol", other) => {
+                    return Err(format!("protocol is uci or xboard, got {other:?}"));
+                }
+                _ => options.push((name.to_owned(), value.to_owned())),
+            }
+        }
         Ok(EngineConfig {
             name: name.trim().to_owned(),
             path: PathBuf::from(path.trim()),
+            protocol,
             options,
         })
     }
 }
 
-/// How long an engine may take to start (`uci` to `uciok`, options, `isready` to `readyok`)
-/// and to get ready for a new game.
+/// How long an engine may take to start (its handshake and options) and to get ready for a
+/// new game.
 pub const STARTUP_TIME: Duration = Duration::from_secs(10);
 
 /// Why an exchange with an engine failed.
@@ -65,14 +89,16 @@ pub enum Failure {
     Crashed(String),
     /// No answer before the deadline.
     TimedOut(String),
+    /// The engine gave the game up.
+    Resigned,
     /// The tournament's budget ran out (a deadline, a client gone): nobody's fault.
     Stopped,
 }
 
-/// What an engine said of the move it chose: its last `info` line's figures.
+/// What an engine said of the move it chose: its last report's figures.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Thought {
-    /// The move, in UCI.
+    /// The move, as the engine wrote it (UCI, or SAN for some xboard engines).
     pub best_move: String,
     pub depth: Option<u32>,
     pub nodes: Option<u64>,
@@ -82,12 +108,32 @@ pub struct Thought {
     pub mate: Option<i32>,
 }
 
+/// What an engine is asked to move in.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ask<'a> {
+    /// The FEN the game's moves start from; `None` for the standard start.
+    pub start: Option<&'a str>,
+    /// Every move since, in UCI: the engine sees the game's whole history (repetitions).
+    pub moves: &'a [String],
+    /// Whether the engine plays White.
+    pub white: bool,
+    pub limits: &'a Limits,
+    /// The engine's clock, then its opponent's, under a clock.
+    pub clocks: [Option<Duration>; 2],
+    /// No answer after this is waited for: the engine has lost on time.
+    pub deadline: Instant,
+}
+
 /// A running engine.
 pub struct Engine {
-    name: String,
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
+    process: Process,
+    dialogue: Dialogue,
+}
+
+/// What each protocol keeps between exchanges.
+enum Dialogue {
+    Uci,
+    Xboard(xboard::State),
 }
 
 impl Engine {
@@ -98,6 +144,49 @@ impl Engine {
         extra: &[(String, String)],
         budget: &Budget,
     ) -> Result<Engine, Failure> {
+        let mut process = Process::spawn(config)?;
+        let options: Vec<_> = config.options.iter().chain(extra).collect();
+        let deadline = Instant::now() + STARTUP_TIME;
+        let dialogue = match config.protocol {
+            Protocol::Uci => {
+                uci::start(&mut process, &options, deadline, budget)?;
+                Dialogue::Uci
+            }
+            Protocol::Xboard => {
+                Dialogue::Xboard(xboard::start(&mut process, &options, deadline, budget)?)
+            }
+        };
+        Ok(Engine { process, dialogue })
+    }
+
+    /// Tells the engine a new game begins, and waits until it is ready for it.
+    pub fn new_game(&mut self, budget: &Budget) -> Result<(), Failure> {
+        let deadline = Instant::now() + STARTUP_TIME;
+        match &mut self.dialogue {
+            Dialogue::Uci => uci::new_game(&mut self.process, deadline, budget),
+            Dialogue::Xboard(state) => xboard::new_game(&mut self.process, state, deadline, budget),
+        }
+    }
+
+    /// The engine's move in the game `ask` describes.
+    pub fn think(&mut self, ask: &Ask<'_>, budget: &Budget) -> Result<Thought, Failure> {
+        match &mut self.dialogue {
+            Dialogue::Uci => uci::think(&mut self.process, ask, budget),
+            Dialogue::Xboard(state) => xboard::think(&mut self.process, state, ask, budget),
+        }
+    }
+}
+
+/// An engine's process: its input, and its output's lines as they come.
+pub struct Process {
+    name: String,
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl Process {
+    fn spawn(config: &EngineConfig) -> Result<Process, Failure> {
         let mut command = Command::new(&config.path);
         // A group of its own, so that killing the engine kills whatever it started too.
         #[cfg(unix)]
@@ -121,57 +210,12 @@ impl Engine {
                 }
             }
         });
-        let mut engine = Engine {
+        Ok(Process {
             name: config.name.clone(),
             child,
             stdin,
             lines,
-        };
-        let deadline = Instant::now() + STARTUP_TIME;
-        engine.send("uci")?;
-        engine.wait_for(|line| line == "uciok", deadline, budget)?;
-        for (name, value) in config.options.iter().chain(extra) {
-            engine.send(&format!("setoption name {name} value {value}"))?;
-        }
-        engine.ready(deadline, budget)?;
-        Ok(engine)
-    }
-
-    /// Tells the engine a new game begins, and waits until it is ready for it.
-    pub fn new_game(&mut self, budget: &Budget) -> Result<(), Failure> {
-        self.send("ucinewgame")?;
-        self.ready(Instant::now() + STARTUP_TIME, budget)
-    }
-
-    /// Sets the position (`position ...`), starts a search (`go ...`) and waits for its
-    /// `bestmove` until `deadline`.
-    pub fn think(
-        &mut self,
-        position: &str,
-        go: &str,
-        deadline: Instant,
-        budget: &Budget,
-    ) -> Result<Thought, Failure> {
-        self.send(position)?;
-        self.send(go)?;
-        let mut thought = Thought::default();
-        loop {
-            let line = self.next_line(deadline, budget)?;
-            let mut words = line.split_whitespace();
-            match words.next() {
-                Some("info") => read_info(words, &mut thought),
-                Some("bestmove") => {
-                    thought.best_move = words.next().unwrap_or_default().to_owned();
-                    return Ok(thought);
-                }
-                _ => {}
-            }
-        }
-    }
-
-    fn ready(&mut self, deadline: Instant, budget: &Budget) -> Result<(), Failure> {
-        self.send("isready")?;
-        self.wait_for(|line| line == "readyok", deadline, budget)
+        })
     }
 
     fn send(&mut self, command: &str) -> Result<(), Failure> {
@@ -180,14 +224,19 @@ impl Engine {
             .map_err(|error| Failure::Crashed(format!("{} stopped reading: {error}", self.name)))
     }
 
-    fn wait_for(
+    /// Reads lines until one for which `done` says it is the answer.
+    fn wait_for<T>(
         &mut self,
-        done: impl Fn(&str) -> bool,
+        mut done: impl FnMut(&str) -> Option<T>,
         deadline: Instant,
         budget: &Budget,
-    ) -> Result<(), Failure> {
-        while !done(self.next_line(deadline, budget)?.trim()) {}
-        Ok(())
+    ) -> Result<T, Failure> {
+        loop {
+            let line = self.next_line(deadline, budget)?;
+            if let Some(answer) = done(line.trim()) {
+                return Ok(answer);
+            }
+        }
     }
 
     /// The engine's next line, waiting at most until `deadline`, and looking at `budget` every
@@ -220,7 +269,7 @@ impl Engine {
     }
 }
 
-impl Drop for Engine {
+impl Drop for Process {
     fn drop(&mut self) {
         // Asked politely first; a hung engine does not listen, so it is killed either way.
         let _ = writeln!(self.stdin, "quit");
@@ -236,41 +285,18 @@ impl Drop for Engine {
     }
 }
 
-/// Reads an `info` line's depth, nodes and score into `thought` (a line without them, such as
-/// `info string ...`, changes nothing).
-fn read_info<'a>(mut words: impl Iterator<Item = &'a str>, thought: &mut Thought) {
-    while let Some(word) = words.next() {
-        match word {
-            "depth" => thought.depth = words.next().and_then(|w| w.parse().ok()),
-            "nodes" => thought.nodes = words.next().and_then(|w| w.parse().ok()),
-            "score" => match (words.next(), words.next().and_then(|w| w.parse().ok())) {
-                (Some("cp"), Some(value)) => {
-                    thought.centipawns = Some(value);
-                    thought.mate = None;
-                }
-                (Some("mate"), Some(value)) => {
-                    thought.mate = Some(value);
-                    thought.centipawns = None;
-                }
-                _ => {}
-            },
-            "string" => return,
-            _ => {}
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn an_engine_is_configured_as_name_path_and_options() {
+    fn an_engine_is_configured_as_name_path_protocol_and_options() {
         let config =
             EngineConfig::parse("sf=/usr/games/stockfish,UCI_LimitStrength=true, UCI_Elo=1500")
                 .unwrap();
         assert_eq!(config.name, "sf");
         assert_eq!(config.path, PathBuf::from("/usr/games/stockfish"));
+        assert_eq!(config.protocol, Protocol::Uci);
         assert_eq!(
             config.options,
             vec![
@@ -278,28 +304,19 @@ mod tests {
                 ("UCI_Elo".into(), "1500".into())
             ]
         );
-        for bad in ["stockfish", "=/bin/x", "sf=", "sf=/bin/x,Hash"] {
+        let config = EngineConfig::parse("fm=/usr/games/fairymax,protocol=xboard").unwrap();
+        assert_eq!(
+            (config.protocol, config.options.len()),
+            (Protocol::Xboard, 0)
+        );
+        for bad in [
+            "stockfish",
+            "=/bin/x",
+            "sf=",
+            "sf=/bin/x,Hash",
+            "x=/bin/x,protocol=cecp",
+        ] {
             assert!(EngineConfig::parse(bad).is_err(), "{bad}");
         }
-    }
-
-    #[test]
-    fn info_lines_give_the_last_depth_nodes_and_score() {
-        let mut thought = Thought::default();
-        let line = "depth 12 seldepth 15 multipv 1 score cp -31 nodes 12345 nps 1 pv e2e4";
-        read_info(line.split_whitespace(), &mut thought);
-        assert_eq!(
-            (
-                thought.depth,
-                thought.nodes,
-                thought.centipawns,
-                thought.mate
-            ),
-            (Some(12), Some(12345), Some(-31), None)
-        );
-        read_info("depth 13 score mate 3".split_whitespace(), &mut thought);
-        assert_eq!((thought.centipawns, thought.mate), (None, Some(3)));
-        read_info("string depth 99".split_whitespace(), &mut thought);
-        assert_eq!(thought.depth, Some(13));
     }
 }

@@ -1,0 +1,260 @@
+//! The xboard protocol (CECP, version 2), which engines older than UCI speak: Fairy-Max and
+//! Phalanx among Debian's.
+//!
+//! Unlike UCI, the engine keeps the game itself: it is told `new` and `force` (play no move of
+//! your own), the start (`setboard FEN`), and each move as it is played; `go` then asks it to
+//! move for the side to move, and after its `move ...` it is put back in `force` mode. Its clock
+//! is set with `level`, and before each move with `time` and `otim` (centiseconds).
+//! With `post`, it reports `PLY SCORE TIME NODES PV` lines as it thinks.
+
+use std::time::{Duration, Instant};
+
+use super::{Ask, Failure, Process, Thought};
+use crate::search::Budget;
+use crate::tournament::player::TimeControl;
+
+/// How long an engine has to announce its features after `protover 2`: an engine of the first
+/// version of the protocol announces none, and the specification says to wait this long.
+const FEATURE_TIME: Duration = Duration::from_secs(2);
+
+/// The moves a time per move is given as one clock for: the engine shares the clock between
+/// them, and it is set back before each move.
+const PER_MOVE_SPAN: u32 = 40;
+
+/// What the engine said it does, and where the game it knows stands.
+#[derive(Clone, Debug, Default)]
+pub struct State {
+    setboard: bool,
+    usermove: bool,
+    ping: bool,
+    /// Pings sent.
+    pings: u32,
+    /// The moves of the game the engine knows, once it knows the game's start.
+    known: Option<usize>,
+}
+
+pub(super) fn start(
+    process: &mut Process,
+    options: &[&(String, String)],
+    deadline: Instant,
+    budget: &Budget,
+) -> Result<State, Failure> {
+    process.send("xboard")?;
+    process.send("protover 2")?;
+    let mut state = State::default();
+    let features_by = deadline.min(Instant::now() + FEATURE_TIME);
+    let features = process.wait_for(
+        |line| {
+            let rest = line.strip_prefix("feature ")?;
+            for (name, value) in features(rest) {
+                match name {
+                    "setboard" => state.setboard = value == "1",
+                    "usermove" => state.usermove = value == "1",
+                    "ping" => state.ping = value == "1",
+                    "san" if value == "1" => return Some(Err("san")),
+                    "done" if value == "1" => return Some(Ok(())),
+                    _ => {}
+                }
+            }
+            None
+        },
+        features_by,
+        budget,
+    );
+    match features {
+        Ok(Ok(())) | Err(Failure::TimedOut(_)) => {}
+        Ok(Err(feature)) => {
+            return Err(Failure::Crashed(format!(
+                "the engine asks for {feature} moves, which Sente does not send"
+            )));
+        }
+        Err(failure) => return Err(failure),
+    }
+    for (name, value) in options {
+        process.send(&format!("option {name}={value}"))?;
+    }
+    Ok(state)
+}
+
+/// `name=value` pairs of a `feature` line, values in quotes kept whole.
+fn features(line: &str) -> Vec<(&str, &str)> {
+    let mut pairs = Vec::new();
+    let mut rest = line.trim();
+    while let Some((name, after)) = rest.split_once('=') {
+        let (value, next) = match after.strip_prefix('"') {
+            Some(quoted) => quoted.split_once('"').unwrap_or((quoted, "")),
+            None => after.split_once(' ').unwrap_or((after, "")),
+        };
+        pairs.push((name.trim(), value));
+        rest = next.trim();
+    }
+    pairs
+}
+
+pub(super) fn new_game(
+    process: &mut Process,
+    state: &mut State,
+    deadline: Instant,
+    budget: &Budget,
+) -> Result<(), Failure> {
+    for command in ["new", "force", "post", "easy"] {
+        process.send(command)?;
+    }
+    state.known = None;
+    if state.ping {
+        state.pings += 1;
+        let pong = format!("pong {}", state.pings);
+        process.send(&format!("ping {}", state.pings))?;
+        process.wait_for(|line| (line == pong).then_some(()), deadline, budget)?;
+    }
+    Ok(())
+}
+
+pub(super) fn think(
+    process: &mut Process,
+    state: &mut State,
+    ask: &Ask<'_>,
+    budget: &Budget,
+) -> Result<Thought, Failure> {
+    let known = match state.known {
+        Some(known) if known <= ask.moves.len() => known,
+        _ => {
+            if let Some(fen) = ask.start {
+                if !state.setboard {
+                    return Err(Failure::Crashed(
+                        "the engine cannot be given a position (no setboard feature)".into(),
+                    ));
+                }
+                process.send(&format!("setboard {fen}"))?;
+            }
+            match ask.limits.time {
+                TimeControl::Clock { base, increment } => process.send(&format!(
+                    "level 0 {} {}",
+                    minutes_and_seconds(base),
+                    increment.as_secs_f64()
+                ))?,
+                // `st` takes whole seconds in most engines; a time per move is a clock of
+                // that much for each of the moves to the next time control instead, reset
+                // before each move.
+                TimeControl::PerMove(time) => {
+                    let clock = time * PER_MOVE_SPAN;
+                    process.send(&format!(
+                        "level {PER_MOVE_SPAN} {} 0",
+                        minutes_and_seconds(clock)
+                    ))?;
+                }
+                TimeControl::None => {}
+            }
+            if let Some(depth) = ask.limits.depth {
+                process.send(&format!("sd {depth}"))?;
+            }
+            0
+        }
+    };
+    for mv in &ask.moves[known..] {
+        match state.usermove {
+            true => process.send(&format!("usermove {mv}"))?,
+            false => process.send(mv)?,
+        }
+    }
+    let centiseconds = |clock: Duration| clock.as_millis() / 10;
+    match ask.limits.time {
+        TimeControl::Clock { .. } => {
+            let [mine, theirs] = ask
+                .clocks
+                .map(|clock| centiseconds(clock.unwrap_or_default()));
+            process.send(&format!("time {mine}"))?;
+            process.send(&format!("otim {theirs}"))?;
+        }
+        TimeControl::PerMove(time) => {
+            let clock = centiseconds(time * PER_MOVE_SPAN);
+            process.send(&format!("time {clock}"))?;
+            process.send(&format!("otim {clock}"))?;
+        }
+        TimeControl::None => {}
+    }
+    process.send("go")?;
+    let mut thought = Thought::default();
+    let answer = process.wait_for(
+        |line| {
+            if let Some(mv) = line.strip_prefix("move ") {
+                thought.best_move = mv.trim().to_owned();
+                return Some(Ok(()));
+            }
+            if line == "resign" || line.starts_with("tellics resign") {
+                return Some(Err(Failure::Resigned));
+            }
+            if line.starts_with("Illegal move") || line.starts_with("Error") {
+                return Some(Err(Failure::Crashed(format!("the engine said {line:?}"))));
+            }
+            read_thinking(line, &mut thought);
+            None
+        },
+        ask.deadline,
+        budget,
+    )?;
+    answer?;
+    process.send("force")?;
+    state.known = Some(ask.moves.len() + 1);
+    Ok(thought)
+}
+
+/// A `level` command's base time: minutes, or `minutes:seconds` (whole seconds, at least one).
+fn minutes_and_seconds(time: Duration) -> String {
+    let seconds = time.as_secs().max(1);
+    match seconds % 60 {
+        0 => (seconds / 60).to_string(),
+        rest => format!("{}:{rest:02}", seconds / 60),
+    }
+}
+
+/// Reads a thinking line, `PLY SCORE TIME NODES PV...`, into `thought`.
+fn read_thinking(line: &str, thought: &mut Thought) {
+    let mut words = line.split_whitespace();
+    let mut number = || {
+        words
+            .next()
+            .and_then(|word| word.trim_end_matches(['.', '&']).parse::<i64>().ok())
+    };
+    if let (Some(ply), Some(score), Some(_time), Some(nodes)) =
+        (number(), number(), number(), number())
+    {
+        thought.depth = u32::try_from(ply).ok();
+        thought.centipawns = i32::try_from(score).ok();
+        thought.mate = None;
+        thought.nodes = u64::try_from(nodes).ok();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn features_are_read_with_their_quoted_values() {
+        let line = "setboard=1 myname=\"Fairy-Max 5.0b\" usermove=1 done=0";
+        assert_eq!(
+            features(line),
+            vec![
+                ("setboard", "1"),
+                ("myname", "Fairy-Max 5.0b"),
+                ("usermove", "1"),
+                ("done", "0")
+            ]
+        );
+    }
+
+    #[test]
+    fn thinking_lines_give_depth_score_and_nodes() {
+        let mut thought = Thought::default();
+        read_thinking("  7     31      12     45210 e2e4 e7e5 g1f3", &mut thought);
+        assert_eq!(
+            (thought.depth, thought.centipawns, thought.nodes),
+            (Some(7), Some(31), Some(45210))
+        );
+        read_thinking("tellics say hello", &mut thought);
+        assert_eq!(thought.depth, Some(7));
+        assert_eq!(minutes_and_seconds(Duration::from_secs(90)), "1:30");
+        assert_eq!(minutes_and_seconds(Duration::from_secs(120)), "2");
+    }
+}
