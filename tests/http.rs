@@ -2557,9 +2557,14 @@ async fn bad_fens_and_moves_are_problems() {
             "material",
         ),
         (
-            json!({"board": start_fen, "algorithm": "engine", "depth": 3}),
-            "depth",
+            json!({"board": start_fen, "algorithm": "engine", "simulations": 3}),
+            "simulations",
             "engine",
+        ),
+        (
+            json!({"board": start_fen, "algorithm": "engine", "depth": 65}),
+            "depth",
+            "between 1 and 64",
         ),
     ];
     assert!(cases.len() >= 20);
@@ -2677,4 +2682,22 @@ async fn an_engine_must_be_one_the_service_was_started_with() {
     });
     let refused = problem(&url, "/tournament", body, 422).await;
     assert_eq!(refused["field"], "sprt");
+}
+
+#[tokio::test]
+async fn the_engine_deepens_no_further_than_its_depth() {
+    let url = start().await;
+    let chess = json!({"game": "chess", "moves": ["e2e4"], "algorithm": "engine", "depth": 3, "time_limit_ms": 10000});
+    let answer: Value = post(&url, "/move", chess).await.json().await.unwrap();
+    assert_eq!(
+        (&answer["depth"], &answer["exact"]),
+        (&json!(3), &json!(false)),
+        "{answer}"
+    );
+    // Elsewhere the engine is the solver, which a depth turns into alphabeta that deep: not
+    // solved, a line no longer than the depth.
+    let connect4 = json!({"game": "connect4", "moves": [3], "algorithm": "engine", "depth": 5});
+    let answer: Value = post(&url, "/move", connect4).await.json().await.unwrap();
+    assert_eq!(answer["exact"], false, "{answer}");
+    assert!(answer["pv"].as_array().unwrap().len() <= 5, "{answer}");
 }
