@@ -8,8 +8,9 @@
 //! - [`api`]: requests and responses independent of transport: decoding and checking a request
 //!   (a [`api::Problem`] when it is wrong), running it, shaping the answer. Used by `http` and
 //!   by the command line.
-//! - [`tournament`]: many games between two configured players, seeded per game so that any
-//!   split of the games adds up to the same result.
+//! - [`tournament`]: many games between two players (Sente's searches or external engines),
+//!   seeded per game so that any split of the games adds up to the same result, and what the
+//!   results say (Elo, SPRT), as engine developers' match runners report it.
 //! - [`games`]: the games, a folder each (rules, declaration, a solver of their own if they
 //!   have one), and the registry, the one list of them that everything above learns them from.
 //! - [`search`]: the algorithms, generic over `Game`, one file each: random, minimax, negamax,
