@@ -2701,3 +2701,34 @@ async fn the_engine_deepens_no_further_than_its_depth() {
     assert_eq!(answer["exact"], false, "{answer}");
     assert!(answer["pv"].as_array().unwrap().len() <= 5, "{answer}");
 }
+
+#[tokio::test]
+async fn a_streamed_tournament_whose_reader_goes_away_stops_and_frees_its_slot() {
+    let url = start_with_one_heavy_slot(1).await;
+    let mut response = Client::new()
+        .post(format!("{url}/tournament"))
+        .header("accept", "application/x-ndjson")
+        .json(&json!({"players": [{"algorithm": "mcts", "simulations": 100000}, {"algorithm": "mcts", "simulations": 100000}], "games": 100000}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    // The first progress line comes with the first game; then the reader hangs up.
+    let first = response.chunk().await.unwrap().unwrap();
+    let line: Value = serde_json::from_slice(&first).unwrap();
+    assert!(line["progress"]["games"].as_u64().unwrap() >= 1, "{line}");
+    drop(response);
+    let started = std::time::Instant::now();
+    let answer = post(
+        &url,
+        "/analyze",
+        json!({"moves": [], "algorithm": "solver"}),
+    )
+    .await;
+    assert_eq!(answer.status(), StatusCode::OK);
+    assert!(
+        started.elapsed() < Duration::from_secs(20),
+        "{:?}",
+        started.elapsed()
+    );
+}
