@@ -1,10 +1,14 @@
-//! The `sente` command: parses the command line and hands over to the library.
+//! The `sente` command: parses the command line and hands over to the library. Each command
+//! is a few lines here, but for `tournament`, whose options and output are many
+//! (`tournament.rs`).
 
 use std::net::SocketAddr;
 use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
+
+mod tournament;
 use serde::Serialize;
 
 use sente::api::Budget;
@@ -14,7 +18,6 @@ use sente::api::board::BoardSpec;
 use sente::api::choose_move::MoveJob;
 use sente::api::knobs::PlayerSpec;
 use sente::api::request::{MoveRequest, PositionSpec};
-use sente::api::tournament::{self, TournamentJob, TournamentRequest};
 use sente::game::Notation;
 
 #[derive(Parser)]
@@ -49,7 +52,7 @@ enum Command {
     Analyze(SearchArgs),
     /// Play games between two players and print the result as JSON (as POST /tournament).
     #[command(after_help = PLAYER_HELP)]
-    Tournament(Box<TournamentArgs>),
+    Tournament(Box<tournament::TournamentArgs>),
     /// Count the move paths DEPTH plies long from a position (perft), to check the rules
     /// against published figures, and print the count and its speed as JSON.
     Perft(PerftArgs),
@@ -155,98 +158,6 @@ struct SearchArgs {
     seed: Option<i128>,
 }
 
-#[derive(Args)]
-#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
-struct TournamentArgs {
-    #[command(subcommand)]
-    merge: Option<MergeCommand>,
-    /// Player A, as ALGORITHM[:KNOB=VALUE,...] (mcts:simulations=1000), or an engine given
-    /// with --engine, as ENGINE[:OPTION=VALUE,...] (sf:UCI_Elo=1500); either may add tc=10+0.1
-    /// (a clock: seconds and increment), tc=0.1/move, or nodes=N.
-    #[arg(required = true)]
-    player_a: Option<String>,
-    /// Player B, in the same form.
-    #[arg(required = true)]
-    player_b: Option<String>,
-    /// Number of games; A moves first in the even-numbered ones [default: the game's, as GET
-    /// /games says].
-    #[arg(long, allow_negative_numbers = true)]
-    games: Option<i128>,
-    /// Index of the first game [default: 0].
-    #[arg(long, allow_negative_numbers = true)]
-    first_game: Option<i128>,
-    /// Seed of every game's random choices [default: drawn and reported].
-    #[arg(long, allow_negative_numbers = true)]
-    seed: Option<i128>,
-    /// Threads to play on [default: all cores].
-    #[arg(long)]
-    threads: Option<usize>,
-    /// The game, one of those GET /games lists [default: the first].
-    #[arg(long)]
-    game: Option<String>,
-    /// The board every game starts from, in text form (a FEN for chess) [default: the start].
-    #[arg(long, conflicts_with_all = ["openings", "random_plies"])]
-    board: Option<String>,
-    /// The moves every game starts after (from --board, or the start), comma-separated
-    /// [default: none].
-    #[arg(long, conflicts_with_all = ["openings", "random_plies"])]
-    moves: Option<String>,
-    /// A file of openings, each played with both colours: for chess an EPD book (.epd) or a
-    /// PGN book (.pgn, each game's main line); else one a line, a board in text form (a line
-    /// with a '/': a FEN for chess) or the moves played from the start (e2e4 e7e5), blank lines
-    /// and lines starting with '#' skipped.
-    #[arg(long, conflicts_with = "random_plies")]
-    openings: Option<std::path::PathBuf>,
-    /// Openings drawn from the seed instead: this many random plies from the start.
-    #[arg(long)]
-    random_plies: Option<i128>,
-    /// Keep a drawn opening only if a shallow search scores it within this of equal
-    /// (centipawns in chess, hundredths of Sente's score elsewhere).
-    #[arg(long, requires = "random_plies")]
-    balanced: Option<i128>,
-    /// Plies after which a game still in progress is adjudicated a draw [default: none].
-    #[arg(long, allow_negative_numbers = true)]
-    max_plies: Option<i128>,
-    /// Stop once a sequential probability ratio test decides: elo0=0,elo1=5[,alpha=0.05,beta=0.05].
-    #[arg(long)]
-    sprt: Option<String>,
-    /// Adjudicate a draw when both players score the game within SCORE of equal for COUNT moves
-    /// each, from move NUMBER: move_number=NUMBER,move_count=COUNT,score=SCORE.
-    #[arg(long)]
-    draw: Option<String>,
-    /// Adjudicate a loss when both players score it lost by SCORE or more for COUNT moves each:
-    /// move_count=COUNT,score=SCORE.
-    #[arg(long)]
-    resign: Option<String>,
-    /// An external engine the players may name: NAME=PATH[,protocol=xboard][,OPTION=VALUE...]
-    /// (UCI unless protocol=xboard). Repeatable.
-    #[arg(long = "engine")]
-    engines: Vec<String>,
-    /// Print every game's record with the answer.
-    #[arg(long)]
-    records: bool,
-    /// Write the games as PGN to this file (chess).
-    #[arg(long)]
-    pgn: Option<std::path::PathBuf>,
-    /// Play shard I of N (I from 0): a share of the games' pairs. The output is then the
-    /// shard's results, for `sente tournament merge`.
-    #[arg(long, value_name = "I/N")]
-    shard: Option<String>,
-    /// Write the answer (or the shard's results) to this file rather than to stdout.
-    #[arg(long)]
-    output: Option<std::path::PathBuf>,
-}
-
-#[derive(Subcommand)]
-enum MergeCommand {
-    /// Merge shards' results (written by --shard) into the answer one run would have given.
-    Merge {
-        /// The shards' files, every shard once.
-        #[arg(required = true)]
-        files: Vec<std::path::PathBuf>,
-    },
-}
-
 fn main() -> ExitCode {
     let cli = parse_command_line();
     let result = match cli.command {
@@ -256,7 +167,7 @@ fn main() -> ExitCode {
         // A request's problem is said with the flag or the player at fault.
         Some(Command::Move(args)) => run_search(args, Search::Move),
         Some(Command::Analyze(args)) => run_search(args, Search::Analyze),
-        Some(Command::Tournament(args)) => run_tournament(*args),
+        Some(Command::Tournament(args)) => tournament::run(*args),
         Some(Command::Perft(args)) => run_perft(args),
     };
     match result {
@@ -343,7 +254,7 @@ fn serve(args: ServeArgs) -> Result<(), String> {
     if let Some(max) = args.max_nodes {
         state.search_limits.max_nodes = Some(max);
     }
-    state.engines = engines(&args.engines)?.into();
+    state.engines = tournament::engines(&args.engines)?.into();
     if let Some(ms) = args.read_timeout_ms {
         state.read_timeout = std::time::Duration::from_millis(ms);
     }
@@ -496,276 +407,6 @@ fn run_search(args: SearchArgs, search: Search) -> Result<(), String> {
             print_json(&job.run(&budget).map_err(in_request)?)
         }
     }
-}
-
-fn run_tournament(args: TournamentArgs) -> Result<(), String> {
-    if let Some(MergeCommand::Merge { files }) = &args.merge {
-        let shards = files
-            .iter()
-            .map(|path| {
-                let text =
-                    std::fs::read(path).map_err(|error| format!("{}: {error}", path.display()))?;
-                serde_json::from_slice(&text)
-                    .map_err(|error| format!("{}: not a shard's results ({error})", path.display()))
-            })
-            .collect::<Result<Vec<tournament::ShardFile>, String>>()?;
-        return write_json(&tournament::merge(shards)?, args.output.as_deref());
-    }
-    let engines = engines(&args.engines)?;
-    let (player_a, player_b) = (
-        args.player_a.clone().unwrap_or_default(),
-        args.player_b.clone().unwrap_or_default(),
-    );
-    let seats = [("player A", &player_a), ("player B", &player_b)];
-    let mut players = Vec::new();
-    for (seat, text) in seats {
-        let player = tournament::ContestantSpec::from_text(text, &engines)
-            .map_err(|problem| in_player(seat, text, problem))?;
-        players.push(player);
-    }
-    let start = match (&args.board, &args.moves) {
-        (None, None) => None,
-        (board, moves) => Some(position(board.clone(), moves.as_deref())?),
-    };
-    let mut opening_lines = Vec::new();
-    let openings = match (&args.openings, args.random_plies) {
-        (Some(path), _) => {
-            let (openings, lines) = read_openings(path)?;
-            opening_lines = lines;
-            Some(tournament::OpeningsSpec::Listed(openings))
-        }
-        (None, Some(plies)) => {
-            let random = serde_json::json!({"random_plies": plies, "balanced": args.balanced});
-            let random = serde_json::from_value(random).map_err(|error| {
-                format!("--random-plies, --balanced: {}", plain(&error.to_string()))
-            })?;
-            Some(random)
-        }
-        (None, None) => None,
-    };
-    let object = |flag: &str, text: &Option<String>| -> Result<_, String> {
-        text.as_deref()
-            .map(|text| key_values(flag, text))
-            .transpose()
-    };
-    let sprt = object("--sprt", &args.sprt)?
-        .map(serde_json::from_value)
-        .transpose()
-        .map_err(|error| format!("--sprt: {}", plain(&error.to_string())))?;
-    let adjudication = match (
-        object("--draw", &args.draw)?,
-        object("--resign", &args.resign)?,
-    ) {
-        (None, None) => None,
-        (draw, resign) => Some(
-            serde_json::from_value(serde_json::json!({"draw": draw, "resign": resign}))
-                .map_err(|error| format!("--draw, --resign: {}", plain(&error.to_string())))?,
-        ),
-    };
-    let request = TournamentRequest {
-        game: args.game.clone(),
-        players,
-        games: args.games,
-        first_game: args.first_game,
-        seed: args.seed,
-        start,
-        openings,
-        max_plies: args.max_plies,
-        sprt,
-        adjudication,
-        records: Some(args.records || args.pgn.is_some()),
-    };
-    let job = TournamentJob::new(request, &engines).map_err(|problem| {
-        let field = problem.field.clone().unwrap_or_default();
-        match seats
-            .iter()
-            .enumerate()
-            .find(|(index, _)| field.starts_with(&format!("players[{index}]")))
-        {
-            Some((_, (seat, text))) => in_player(seat, text, problem),
-            // An opening at fault is named by its file's line.
-            None => match (field.strip_prefix("openings["), &args.openings) {
-                (Some(rest), Some(path)) => {
-                    let index: usize = rest
-                        .split(']')
-                        .next()
-                        .and_then(|i| i.parse().ok())
-                        .unwrap_or(0);
-                    let line = opening_lines.get(index).copied().unwrap_or(0);
-                    format!(
-                        "--openings {}, line {line}: {}",
-                        path.display(),
-                        problem.detail
-                    )
-                }
-                _ => flagged(problem),
-            },
-        }
-    })?;
-    if args.pgn.is_some() && !job.is_pgn() {
-        return Err(format!(
-            "--pgn: PGN records chess games, not {}",
-            job.setup().game
-        ));
-    }
-    let games = match &args.shard {
-        None => job.setup().games.clone(),
-        Some(text) => {
-            let (index, count) = text
-                .split_once('/')
-                .and_then(|(i, n)| {
-                    Some((i.trim().parse::<u64>().ok()?, n.trim().parse::<u64>().ok()?))
-                })
-                .filter(|&(index, count)| index < count && count <= 1_000_000)
-                .ok_or_else(|| {
-                    format!("--shard: expected I/N with 0 <= I < N, e.g. 3/8, got {text:?}")
-                })?;
-            tournament::shard(&job.setup().games, index, count)
-        }
-    };
-    let threads = args
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let started = Instant::now();
-    let bar = progress_bar(games.end - games.start, job.setup().sprt.is_some());
-    let results = job.play(games, threads, |results| {
-        let report = tournament::report(job.setup(), results.clone(), started.elapsed(), None);
-        bar.set_position(report.games);
-        let mut message = match &report.estimate {
-            Some(estimate) => format!(
-                "Elo {:+.1} [{:+.1}, {:+.1}]",
-                estimate.elo, estimate.elo_95[0], estimate.elo_95[1]
-            ),
-            None => "Elo -".to_owned(),
-        };
-        if let Some(sprt) = &report.sprt {
-            message.push_str(&format!(
-                "  LLR {:.2} [{:.2}, {:.2}]",
-                sprt.llr, sprt.bounds[0], sprt.bounds[1]
-            ));
-        }
-        bar.set_message(message);
-    });
-    bar.finish_and_clear();
-    if let Some(path) = &args.pgn {
-        std::fs::write(path, tournament::pgn(job.setup(), &results))
-            .map_err(|error| format!("--pgn {}: {error}", path.display()))?;
-    }
-    if let Some(text) = &args.shard {
-        let (index, count) = text.split_once('/').expect("checked above");
-        let shard = tournament::ShardFile {
-            setup: job.setup().clone(),
-            shard: [
-                index.trim().parse().expect("checked"),
-                count.trim().parse().expect("checked"),
-            ],
-            elapsed_ms: started.elapsed().as_secs_f64() * 1e3,
-            results,
-        };
-        return write_json(&shard, args.output.as_deref());
-    }
-    let mut report = tournament::report(job.setup(), results, started.elapsed(), None);
-    if !args.records {
-        report.records = None;
-    }
-    write_json(&report, args.output.as_deref())
-}
-
-/// The engines `--engine` gives, each `NAME=PATH[,OPTION=VALUE...]`.
-fn engines(texts: &[String]) -> Result<Vec<std::sync::Arc<tournament::EngineConfig>>, String> {
-    texts
-        .iter()
-        .map(|text| {
-            tournament::EngineConfig::parse(text)
-                .map(std::sync::Arc::new)
-                .map_err(|error| format!("--engine: {error}"))
-        })
-        .collect()
-}
-
-/// A progress bar on stderr, with the running Elo; drawn only when stderr is a terminal.
-fn progress_bar(games: u64, sprt: bool) -> indicatif::ProgressBar {
-    let bar = indicatif::ProgressBar::new(games);
-    let template = if sprt {
-        "{elapsed_precise} [{bar:30}] {pos} games (of {len} at most)  {msg}"
-    } else {
-        "{elapsed_precise} [{bar:30}] {pos}/{len} games  {msg}"
-    };
-    bar.set_style(
-        indicatif::ProgressStyle::with_template(template)
-            .expect("a valid template")
-            .progress_chars("=> "),
-    );
-    bar
-}
-
-/// `KEY=VALUE,...` as a JSON object, each value read as JSON where it can be (numbers).
-fn key_values(flag: &str, text: &str) -> Result<serde_json::Value, String> {
-    let mut object = serde_json::Map::new();
-    for item in text
-        .split(',')
-        .map(str::trim)
-        .filter(|item| !item.is_empty())
-    {
-        let (key, value) = item
-            .split_once('=')
-            .ok_or_else(|| format!("{flag}: expected KEY=VALUE, got {item:?}"))?;
-        let value = serde_json::from_str(value.trim())
-            .unwrap_or_else(|_| serde_json::Value::String(value.trim().to_owned()));
-        object.insert(key.trim().to_owned(), value);
-    }
-    Ok(serde_json::Value::Object(object))
-}
-
-/// serde's message without its Rust words.
-fn plain(message: &str) -> String {
-    message
-        .replace("i128", "an integer")
-        .replace("f64", "a number")
-}
-
-/// The openings of a file, and the line each begins on: by its extension, an EPD book
-/// (`.epd`), a PGN book (`.pgn`, each game's main line), or else one opening a line (a board in
-/// text form when it has a '/', else the moves from the start).
-fn read_openings(path: &std::path::Path) -> Result<(Vec<PositionSpec>, Vec<usize>), String> {
-    use sente::games::chess::book;
-    let text = std::fs::read_to_string(path)
-        .map_err(|error| format!("--openings {}: {error}", path.display()))?;
-    let in_file = |error: String| format!("--openings {}: {error}", path.display());
-    let extension = path
-        .extension()
-        .and_then(|e| e.to_str())
-        .map(str::to_lowercase);
-    let book = match extension.as_deref() {
-        Some("epd") => Some(book::read_epd(&text).map_err(in_file)?),
-        Some("pgn") => Some(book::read_pgn(&text).map_err(in_file)?),
-        _ => None,
-    };
-    if let Some(book) = book {
-        let lines = book.iter().map(|opening| opening.line).collect();
-        let openings = book
-            .into_iter()
-            .map(|opening| PositionSpec {
-                board: opening.fen.map(BoardSpec::Text),
-                moves: Some(opening.moves.into_iter().map(Notation::Text).collect()),
-            })
-            .collect();
-        return Ok((openings, lines));
-    }
-    let mut openings = Vec::new();
-    let mut lines = Vec::new();
-    for (index, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        openings.push(match line.contains('/') {
-            true => position(Some(line.to_owned()), None)?,
-            false => position(None, Some(line))?,
-        });
-        lines.push(index + 1);
-    }
-    Ok((openings, lines))
 }
 
 /// The position of `--board` or `--moves` (comma-separated, spaces allowed; numbers as
