@@ -810,6 +810,24 @@ async fn a_tournament_stops_at_the_servers_time_limit() {
     .unwrap();
     assert_eq!(body["complete"], false);
     assert!(body["games"].as_u64().unwrap() < 100_000);
+    // Drawing balanced openings searches too, and stops at the limit like the games.
+    let started = std::time::Instant::now();
+    let body: Value = post(
+        &url,
+        "/tournament",
+        json!({"game": "gomoku", "players": [{"algorithm": "random"}, {"algorithm": "random"}],
+               "games": 100000, "openings": {"random_plies": 40, "balanced": 0}}),
+    )
+    .await
+    .json()
+    .await
+    .unwrap();
+    assert_eq!(body["stopped_by"], "time_limit", "{body}");
+    assert!(
+        started.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        started.elapsed()
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

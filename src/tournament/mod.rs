@@ -107,7 +107,10 @@ impl<G: Solve> Tournament<G> {
     ) -> Option<(GameResult, Option<GameRecord>)> {
         let first: Seat = (index % 2) as Seat;
         let game_seed = seed::derive(self.seed, index);
-        let opening = self.openings.for_pair(self.seed, index / 2);
+        // Drawing an opening searches: the budget holds for it too.
+        let opening = self
+            .openings
+            .for_pair_within(self.seed, index / 2, budget)?;
         let first_side = opening.position.side_to_move();
         let seat_of = |side: Side| if side == first_side { first } else { 1 - first };
         let mut game = opening.position.clone();

@@ -7,7 +7,7 @@ use rand::{RngExt, SeedableRng};
 use serde::{Deserialize, Serialize};
 
 use crate::game::Game;
-use crate::search::{self, AlphaBetaParams, SearchRng, Solve, Strategy, seed};
+use crate::search::{self, AlphaBetaParams, Budget, SearchRng, Solve, Strategy, seed};
 
 use super::score_units;
 
@@ -49,16 +49,25 @@ pub struct Opening<G: Game> {
 impl<G: Solve> Openings<G> {
     /// The opening of pair `pair` in a tournament seeded `seed`.
     pub fn for_pair(&self, seed: u64, pair: u64) -> Opening<G> {
+        self.for_pair_within(seed, pair, &Budget::unlimited())
+            .expect("an unlimited budget never runs out")
+    }
+
+    /// [`Openings::for_pair`], or `None` if `budget` runs out while an opening is drawn (the
+    /// searches that judge its balance look at it).
+    pub fn for_pair_within(&self, seed: u64, pair: u64, budget: &Budget) -> Option<Opening<G>> {
         match self {
             Openings::Listed(positions) => {
                 let position = positions[(pair % positions.len() as u64) as usize].clone();
-                Opening {
+                Some(Opening {
                     base: position.clone(),
                     position,
                     moves: Vec::new(),
-                }
+                })
             }
-            Openings::Random(random) => random.draw(seed::derive(seed ^ OPENINGS_STREAM, pair)),
+            Openings::Random(random) => {
+                random.draw(seed::derive(seed ^ OPENINGS_STREAM, pair), budget)
+            }
         }
     }
 
@@ -76,9 +85,12 @@ impl<G: Solve> Openings<G> {
 const OPENINGS_STREAM: u64 = 0x6f70_656e_696e_6773;
 
 impl RandomOpenings {
-    fn draw<G: Solve>(&self, seed: u64) -> Opening<G> {
+    fn draw<G: Solve>(&self, seed: u64, budget: &Budget) -> Option<Opening<G>> {
         let mut best: Option<(i32, Opening<G>)> = None;
         for attempt in 0..DRAWS {
+            if budget.is_due() {
+                return None;
+            }
             let mut rng = SearchRng::seed_from_u64(seed::derive(seed, attempt));
             let base = G::start();
             let mut position = base.clone();
@@ -103,7 +115,11 @@ impl RandomOpenings {
                         AlphaBetaParams::textbook(Some(BALANCE_DEPTH)),
                         search::Tiebreak::First,
                     );
-                    let result = search::search(&position, &judge, 0).expect("in progress");
+                    let result =
+                        search::search_within(&position, &judge, 0, budget).expect("in progress");
+                    if budget.is_due() {
+                        return None;
+                    }
                     score_units::<G>(result.score).abs()
                 }
             };
@@ -113,13 +129,13 @@ impl RandomOpenings {
                 moves,
             };
             if self.balanced.is_none_or(|margin| imbalance <= margin) {
-                return opening;
+                return Some(opening);
             }
             if best.as_ref().is_none_or(|(least, _)| imbalance < *least) {
                 best = Some((imbalance, opening));
             }
         }
-        match best {
+        Some(match best {
             Some((_, opening)) => opening,
             // Every draw ended the game: a game too short for this many random plies.
             None => Opening {
@@ -127,7 +143,7 @@ impl RandomOpenings {
                 base: G::start(),
                 moves: Vec::new(),
             },
-        }
+        })
     }
 }
 
