@@ -511,3 +511,80 @@ fn eight_shards_played_apart_merge_into_the_single_run() {
     assert!(stderr.contains("given twice"), "{stderr}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn sente_uci_is_an_engine_that_stops_when_told() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::Stdio;
+    let mut engine = binary()
+        .arg("uci")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = engine.stdin.take().unwrap();
+    let mut output = BufReader::new(engine.stdout.take().unwrap()).lines();
+    let mut transcript = Vec::new();
+    let mut send = |line: &str, transcript: &mut Vec<String>| {
+        writeln!(input, "{line}").unwrap();
+        input.flush().unwrap();
+        transcript.push(format!("> {line}"));
+    };
+    let mut read_until = |end: &str, transcript: &mut Vec<String>| -> Vec<String> {
+        let mut lines = Vec::new();
+        for line in output.by_ref() {
+            let line = line.unwrap();
+            transcript.push(format!("< {line}"));
+            let done = line.starts_with(end);
+            lines.push(line);
+            if done {
+                return lines;
+            }
+        }
+        panic!("the engine ended before {end:?}: {transcript:#?}");
+    };
+    send("uci", &mut transcript);
+    let lines = read_until("uciok", &mut transcript);
+    assert!(lines[0].starts_with("id name Sente"), "{transcript:#?}");
+    assert!(
+        lines
+            .iter()
+            .any(|line| line.starts_with("option name Hash type spin"))
+    );
+    send("isready", &mut transcript);
+    read_until("readyok", &mut transcript);
+    send("position startpos moves e2e4 e7e5", &mut transcript);
+    send("go infinite", &mut transcript);
+    // Thinking until told: nothing but readyok before the stop.
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    send("isready", &mut transcript);
+    assert_eq!(
+        read_until("readyok", &mut transcript),
+        ["readyok"],
+        "{transcript:#?}"
+    );
+    send("stop", &mut transcript);
+    let lines = read_until("bestmove", &mut transcript);
+    let info = &lines[lines.len() - 2];
+    assert!(
+        info.starts_with("info depth ") && info.contains(" pv "),
+        "{transcript:#?}"
+    );
+    let best = lines.last().unwrap().strip_prefix("bestmove ").unwrap();
+    assert_eq!(best.len(), 4, "{transcript:#?}");
+    // A mate in one, found at a fixed depth.
+    send(
+        "position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1",
+        &mut transcript,
+    );
+    send("go depth 2", &mut transcript);
+    let lines = read_until("bestmove", &mut transcript);
+    assert!(
+        lines[lines.len() - 2].contains("score mate 1"),
+        "{transcript:#?}"
+    );
+    assert_eq!(lines.last().unwrap(), "bestmove a1a8");
+    send("quit", &mut transcript);
+    assert!(engine.wait().unwrap().success());
+    println!("{}", transcript.join("\n"));
+}

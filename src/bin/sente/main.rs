@@ -56,6 +56,9 @@ enum Command {
     /// Count the move paths DEPTH plies long from a position (perft), to check the rules
     /// against published figures, and print the count and its speed as JSON.
     Perft(PerftArgs),
+    /// Speak UCI on standard input and output: Sente's chess engine for chess GUIs, match
+    /// runners (fastchess, cutechess) and lichess-bot.
+    Uci,
 }
 
 #[derive(Args)]
@@ -169,6 +172,8 @@ fn main() -> ExitCode {
         Some(Command::Analyze(args)) => run_search(args, Search::Analyze),
         Some(Command::Tournament(args)) => tournament::run(*args),
         Some(Command::Perft(args)) => run_perft(args),
+        Some(Command::Uci) => sente::uci::serve(std::io::stdin().lock(), std::io::stdout())
+            .map_err(|error| format!("uci: {error}")),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,0 +1,390 @@
+//! Sente as a UCI engine (`sente uci`): chess GUIs, match runners (fastchess, cutechess) and
+//! lichess-bot speak to it on standard input and output as to any engine.
+//!
+//! The commands read one a line: `uci`, `isready`, `ucinewgame`, `setoption name Hash value N`,
+//! `position startpos|fen FEN [moves ...]`, `go` (with `wtime`, `btime`, `winc`, `binc`,
+//! `movestogo`, `movetime`, `depth`, `nodes`, `infinite`), `stop` and `quit`. A search runs on a
+//! thread of its own, so that `stop` and `isready` are answered while it thinks; it ends with an
+//! `info` line of what it found and `bestmove`. A line that is not understood is answered with
+//! `info string` saying why, as engines do, and changes nothing.
+
+use std::io::{self, BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use crate::game::{Game, Notation, Player};
+use crate::games::Chess;
+use crate::search::{self, Budget, EngineParams, Strategy};
+
+/// The engine's name, as `id name` gives it.
+pub const NAME: &str = concat!("Sente ", env!("CARGO_PKG_VERSION"));
+
+/// The most MiB the `Hash` option takes.
+pub const MAX_HASH_MB: u32 = 1024;
+
+/// How long `go infinite` may think: until `stop`, in practice.
+const INFINITE: Duration = Duration::from_secs(7 * 24 * 3600);
+
+/// Speaks UCI on `input` and `output` until `quit` or the end of the input.
+pub fn serve(input: impl BufRead, output: impl Write + Send + 'static) -> io::Result<()> {
+    let output = Arc::new(Mutex::new(output));
+    let mut session = Session {
+        position: Chess::start(),
+        hash_mb: search::DEFAULT_HASH_MB,
+        output,
+        search: None,
+    };
+    for line in input.lines() {
+        let line = line?;
+        let mut words = line.split_whitespace();
+        match words.next() {
+            Some("uci") => session.say(&[
+                &format!("id name {NAME}"),
+                "id author the Sente developers",
+                &format!(
+                    "option name Hash type spin default {} min 1 max {MAX_HASH_MB}",
+                    search::DEFAULT_HASH_MB
+                ),
+                "uciok",
+            ])?,
+            Some("isready") => session.say(&["readyok"])?,
+            Some("ucinewgame") => {
+                session.stop();
+                session.position = Chess::start();
+            }
+            Some("setoption") => {
+                let said = session.set_option(&words.collect::<Vec<_>>());
+                if let Err(error) = said {
+                    session.say(&[&format!("info string {error}")])?;
+                }
+            }
+            Some("position") => {
+                session.stop();
+                match position(&words.collect::<Vec<_>>()) {
+                    Ok(position) => session.position = position,
+                    Err(error) => session.say(&[&format!("info string {error}")])?,
+                }
+            }
+            Some("go") => {
+                session.stop();
+                let go = Go::read(&words.collect::<Vec<_>>());
+                session.go(go)?;
+            }
+            Some("stop") => session.stop(),
+            Some("quit") => {
+                session.stop();
+                return Ok(());
+            }
+            Some(other) => session.say(&[&format!("info string unknown command {other:?}")])?,
+            None => {}
+        }
+    }
+    // The input ended without `quit` (a script piped in): the search in progress finishes,
+    // unless it would wait for a `stop` that cannot come.
+    session.finish();
+    Ok(())
+}
+
+struct Session<W> {
+    position: Chess,
+    hash_mb: u32,
+    output: Arc<Mutex<W>>,
+    search: Option<Search>,
+}
+
+/// A search in progress: its stop flag and its thread, which answers `bestmove`.
+struct Search {
+    stop: Arc<AtomicBool>,
+    infinite: bool,
+    thread: JoinHandle<()>,
+}
+
+impl<W: Write + Send + 'static> Session<W> {
+    fn say(&self, lines: &[&str]) -> io::Result<()> {
+        say(&self.output, lines)
+    }
+
+    /// Stops the search in progress, if any, once it has answered.
+    fn stop(&mut self) {
+        if let Some(search) = self.search.take() {
+            search.stop.store(true, Ordering::Relaxed);
+            let _ = search.thread.join();
+        }
+    }
+
+    /// Waits for the search in progress to answer; one that would wait for `stop` is stopped.
+    fn finish(&mut self) {
+        if let Some(search) = self.search.take() {
+            if search.infinite {
+                search.stop.store(true, Ordering::Relaxed);
+            }
+            let _ = search.thread.join();
+        }
+    }
+
+    fn set_option(&mut self, words: &[&str]) -> Result<(), String> {
+        let text = words.join(" ");
+        let (name, value) = text
+            .strip_prefix("name ")
+            .and_then(|rest| rest.split_once(" value "))
+            .ok_or_else(|| format!("expected setoption name NAME value VALUE, got {text:?}"))?;
+        match name.trim() {
+            name if name.eq_ignore_ascii_case("hash") => {
+                self.hash_mb = value
+                    .trim()
+                    .parse()
+                    .ok()
+                    .filter(|mb| (1..=MAX_HASH_MB).contains(mb))
+                    .ok_or_else(|| format!("Hash is 1 to {MAX_HASH_MB} MiB, got {value:?}"))?;
+                Ok(())
+            }
+            other => Err(format!("no option {other:?}")),
+        }
+    }
+
+    fn go(&mut self, go: Go) -> io::Result<()> {
+        if self.position.outcome().is_over() {
+            return self.say(&["info string the game is over", "bestmove 0000"]);
+        }
+        let white = self.position.side_to_move() == Player::X;
+        let params = EngineParams {
+            time_limit: Some(go.time(white)),
+            depth: go.depth,
+            hash_mb: self.hash_mb,
+        };
+        let stop = Arc::new(AtomicBool::new(false));
+        let budget = Budget {
+            max_nodes: go.nodes,
+            cancelled: Some(Arc::clone(&stop)),
+            ..Budget::default()
+        };
+        let position = self.position.clone();
+        let output = Arc::clone(&self.output);
+        let stopped = Arc::clone(&stop);
+        let thread = std::thread::spawn(move || {
+            let result = search::search_within(&position, &Strategy::Engine(params), 0, &budget)
+                .expect("the game is in progress");
+            // In `go infinite` the answer waits for `stop`, as UCI asks, even when the search
+            // has nothing left to search.
+            while go.infinite && !stopped.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            let uci = |mv| match position.notation(mv) {
+                Notation::Text(text) => text,
+                Notation::Number(number) => number.to_string(),
+            };
+            let score = match (result.exact, result.plies_to_end) {
+                (true, Some(plies)) if result.score != 0.0 => {
+                    let moves = plies.div_ceil(2) as i64;
+                    format!("mate {}", if result.score > 0.0 { moves } else { -moves })
+                }
+                _ => format!("cp {}", Chess::centipawns(result.score).unwrap_or(0)),
+            };
+            let millis = result.elapsed.as_millis().max(1);
+            let mut line = format!(
+                "info depth {} score {score} nodes {} nps {} time {}",
+                result.depth.unwrap_or(1),
+                result.nodes,
+                u128::from(result.nodes) * 1000 / millis,
+                result.elapsed.as_millis(),
+            );
+            if !result.pv.is_empty() {
+                line.push_str(" pv ");
+                // Each move of the line is written in the position it is played in.
+                let mut at = position.clone();
+                let moves: Vec<String> = result
+                    .pv
+                    .iter()
+                    .map(|&mv| {
+                        let written = match at.notation(mv) {
+                            Notation::Text(text) => text,
+                            Notation::Number(number) => number.to_string(),
+                        };
+                        at = at.play(mv);
+                        written
+                    })
+                    .collect();
+                line.push_str(&moves.join(" "));
+            }
+            let _ = say(
+                &output,
+                &[&line, &format!("bestmove {}", uci(result.best_move))],
+            );
+        });
+        self.search = Some(Search {
+            stop,
+            infinite: go.infinite,
+            thread,
+        });
+        Ok(())
+    }
+}
+
+fn say(output: &Mutex<impl Write>, lines: &[&str]) -> io::Result<()> {
+    let mut output = output.lock().expect("no thread panics holding it");
+    for line in lines {
+        writeln!(output, "{line}")?;
+    }
+    output.flush()
+}
+
+/// The position of `position startpos|fen FEN [moves ...]`.
+fn position(words: &[&str]) -> Result<Chess, String> {
+    let (mut position, rest) = match words {
+        ["startpos", rest @ ..] => (Chess::start(), rest),
+        ["fen", rest @ ..] => {
+            let fields = rest.iter().take_while(|word| **word != "moves").count();
+            let fen = rest[..fields].join(" ");
+            let position = fen
+                .parse::<Chess>()
+                .map_err(|error| format!("position fen {fen}: {error}"))?;
+            (position, &rest[fields..])
+        }
+        _ => return Err("expected position startpos|fen FEN [moves ...]".into()),
+    };
+    if let ["moves", moves @ ..] = rest {
+        for (index, mv) in moves.iter().enumerate() {
+            let read = position
+                .read_move(&Notation::Text((*mv).to_owned()))
+                .map_err(|error| format!("position: move {} ({mv}): {error}", index + 1))?;
+            position = position.play(read);
+        }
+    }
+    Ok(position)
+}
+
+/// What `go` asks.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct Go {
+    wtime: Option<u64>,
+    btime: Option<u64>,
+    winc: Option<u64>,
+    binc: Option<u64>,
+    movestogo: Option<u64>,
+    movetime: Option<u64>,
+    depth: Option<u32>,
+    nodes: Option<u64>,
+    infinite: bool,
+}
+
+impl Go {
+    fn read(words: &[&str]) -> Go {
+        let mut go = Go::default();
+        let mut words = words.iter();
+        while let Some(word) = words.next() {
+            let mut number = || words.next().and_then(|value| value.parse::<i64>().ok());
+            let millis = |value: Option<i64>| value.map(|ms| ms.max(0) as u64);
+            match *word {
+                "wtime" => go.wtime = millis(number()),
+                "btime" => go.btime = millis(number()),
+                "winc" => go.winc = millis(number()),
+                "binc" => go.binc = millis(number()),
+                "movestogo" => go.movestogo = millis(number()),
+                "movetime" => go.movetime = millis(number()),
+                "depth" => go.depth = number().map(|depth| depth.clamp(1, 64) as u32),
+                "nodes" => go.nodes = millis(number()).map(|nodes| nodes.max(1)),
+                "infinite" => go.infinite = true,
+                _ => {}
+            }
+        }
+        go
+    }
+
+    /// How long to think: the time per move, or a share of the clock (what is left over the
+    /// moves to go, or a twentieth, and most of the increment, never more than half of what is
+    /// left), or without either until told to stop (or the depth or nodes are reached).
+    fn time(&self, white: bool) -> Duration {
+        if let Some(movetime) = self.movetime {
+            return Duration::from_millis(movetime.max(1));
+        }
+        let (left, increment) = if white {
+            (self.wtime, self.winc)
+        } else {
+            (self.btime, self.binc)
+        };
+        match left {
+            Some(left) if !self.infinite => {
+                let share = left / self.movestogo.unwrap_or(20).clamp(1, 50)
+                    + increment.unwrap_or(0) * 3 / 4;
+                Duration::from_millis(share.min(left / 2).max(1))
+            }
+            _ => INFINITE,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn go_reads_its_limits_and_shares_the_clock() {
+        let go = Go::read(&[
+            "wtime", "10000", "btime", "8000", "winc", "100", "binc", "100",
+        ]);
+        assert_eq!(go.time(true), Duration::from_millis(575));
+        assert_eq!(go.time(false), Duration::from_millis(475));
+        let go = Go::read(&["wtime", "10000", "movestogo", "4"]);
+        assert_eq!(go.time(true), Duration::from_millis(2500));
+        assert_eq!(
+            Go::read(&["movetime", "100"]).time(false),
+            Duration::from_millis(100)
+        );
+        assert_eq!(Go::read(&["infinite"]).time(true), INFINITE);
+        assert_eq!(Go::read(&["depth", "99", "nodes", "0"]).depth, Some(64));
+        assert_eq!(Go::read(&["nodes", "0"]).nodes, Some(1));
+    }
+
+    #[test]
+    fn positions_are_read_with_their_moves() {
+        let after = position(&["startpos", "moves", "e2e4", "e7e5"]).unwrap();
+        assert_eq!(after.ply(), 2);
+        let fen = "4k3/8/8/8/8/8/8/4K2R w K - 0 1";
+        let words: Vec<&str> = format!("fen {fen} moves e1g1")
+            .split_whitespace()
+            .map(|w| Box::leak(w.to_owned().into_boxed_str()) as &str)
+            .collect();
+        assert_eq!(
+            position(&words).unwrap().to_string(),
+            "4k3/8/8/8/8/8/8/5RK1 b - - 1 1"
+        );
+        assert!(
+            position(&["startpos", "moves", "e2e5"])
+                .unwrap_err()
+                .contains("move 1 (e2e5)")
+        );
+        assert!(position(&["fen", "nonsense"]).is_err());
+    }
+
+    #[test]
+    fn a_session_answers_as_a_uci_engine_does() {
+        let input = "uci\nsetoption name Hash value 16\nsetoption name Colour value red\nisready\n\
+                     ucinewgame\nposition startpos moves f2f3 e7e5 g2g4\ngo depth 3\nisready\n";
+        let output = Arc::new(Mutex::new(Vec::new()));
+        struct Shared(Arc<Mutex<Vec<u8>>>);
+        impl Write for Shared {
+            fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+                self.0.lock().unwrap().write(bytes)
+            }
+            fn flush(&mut self) -> io::Result<()> {
+                Ok(())
+            }
+        }
+        serve(input.as_bytes(), Shared(Arc::clone(&output))).unwrap();
+        let text = String::from_utf8(output.lock().unwrap().clone()).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[0], format!("id name {NAME}"));
+        assert!(lines.contains(&"uciok"), "{text}");
+        assert!(text.contains("info string no option \"Colour\""), "{text}");
+        assert_eq!(
+            lines.iter().filter(|line| **line == "readyok").count(),
+            2,
+            "{text}"
+        );
+        // Black mates in one: Qh4#.
+        assert!(text.contains("score mate 1"), "{text}");
+        assert_eq!(*lines.last().unwrap(), "bestmove d8h4", "{text}");
+    }
+}
