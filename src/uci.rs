@@ -14,7 +14,7 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use crate::game::{Game, Notation, Player};
+use crate::game::{Game, Notation, Player, in_pawns, written};
 use crate::games::Chess;
 use crate::search::{self, Budget, EngineParams, Strategy};
 
@@ -171,16 +171,9 @@ impl<W: Write + Send + 'static> Session<W> {
             while go.infinite && !stopped.load(Ordering::Relaxed) {
                 std::thread::sleep(Duration::from_millis(5));
             }
-            let uci = |mv| match position.notation(mv) {
-                Notation::Text(text) => text,
-                Notation::Number(number) => number.to_string(),
-            };
-            let score = match (result.exact, result.plies_to_end) {
-                (true, Some(plies)) if result.score != 0.0 => {
-                    let moves = plies.div_ceil(2) as i64;
-                    format!("mate {}", if result.score > 0.0 { moves } else { -moves })
-                }
-                _ => format!("cp {}", Chess::centipawns(result.score).unwrap_or(0)),
+            let score = match in_pawns::<Chess>(result.score, result.exact, result.plies_to_end) {
+                (_, Some(mate)) => format!("mate {mate}"),
+                (cp, None) => format!("cp {}", cp.unwrap_or(0)),
             };
             let millis = result.elapsed.as_millis().max(1);
             let mut line = format!(
@@ -192,25 +185,19 @@ impl<W: Write + Send + 'static> Session<W> {
             );
             if !result.pv.is_empty() {
                 line.push_str(" pv ");
-                // Each move of the line is written in the position it is played in.
-                let mut at = position.clone();
-                let moves: Vec<String> = result
-                    .pv
-                    .iter()
-                    .map(|&mv| {
-                        let written = match at.notation(mv) {
-                            Notation::Text(text) => text,
-                            Notation::Number(number) => number.to_string(),
-                        };
-                        at = at.play(mv);
-                        written
-                    })
-                    .collect();
+                let moves = written(&position, &result.pv, Chess::notation);
+                let moves: Vec<String> = moves.into_iter().map(Notation::into_text).collect();
                 line.push_str(&moves.join(" "));
             }
             let _ = say(
                 &output,
-                &[&line, &format!("bestmove {}", uci(result.best_move))],
+                &[
+                    &line,
+                    &format!(
+                        "bestmove {}",
+                        position.notation(result.best_move).into_text()
+                    ),
+                ],
             );
         });
         self.search = Some(Search {

@@ -5,7 +5,7 @@
 
 use serde::Serialize;
 
-use crate::game::{Game, Notation};
+use crate::game::{Game, Notation, in_pawns, written};
 
 /// One move and its value for the side to move before it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -57,7 +57,7 @@ impl ScoredMove {
         visits: Option<u32>,
     ) -> ScoredMove {
         let (row, col) = game.move_cell(mv);
-        let (cp, mate) = in_pawns::<G>(judgement);
+        let (cp, mate) = in_pawns::<G>(judgement.score, judgement.exact, judgement.plies_to_end);
         let san = game.san(mv);
         ScoredMove {
             mv: game.notation(mv),
@@ -77,46 +77,5 @@ impl ScoredMove {
             pv: written(game, line, G::notation),
             visits,
         }
-    }
-}
-
-/// Each move of a line from `game` written by `write` in the position it is played in.
-fn written<G: Game, T>(game: &G, line: &[G::Move], write: impl Fn(&G, G::Move) -> T) -> Vec<T> {
-    let mut position = game.clone();
-    line.iter()
-        .map(|&mv| {
-            let written = write(&position, mv);
-            position = position.play(mv);
-            written
-        })
-        .collect()
-}
-
-/// `cp` and `mate` for a score of the side to move, when the game counts in pawns: `mate` is
-/// the moves (not plies) to a proven mate, positive when the side to move mates; `cp` the
-/// centipawns an unproven score stands for.
-fn in_pawns<G: Game>(judgement: Judgement) -> (Option<i32>, Option<i32>) {
-    let Judgement {
-        score,
-        exact,
-        plies_to_end,
-    } = judgement;
-    let Some(cp) = G::centipawns(score) else {
-        return (None, None);
-    };
-    match plies_to_end {
-        Some(plies) if exact && score != 0.0 => {
-            // The side that mates makes the last move: a win in p plies is (p + 1) / 2 of its
-            // moves, a loss in p plies p / 2 of the opponent's.
-            let plies = plies as i32;
-            let mate = if score > 0.0 {
-                (plies + 1) / 2
-            } else {
-                -(plies / 2)
-            };
-            (None, Some(mate))
-        }
-        _ if exact => (Some(0), None),
-        _ => (Some(cp), None),
     }
 }

@@ -372,6 +372,56 @@ impl Display for Notation {
     }
 }
 
+impl Notation {
+    /// The move as plain text (a number in digits), as protocols that are not JSON write it.
+    pub fn into_text(self) -> String {
+        match self {
+            Notation::Number(number) => number.to_string(),
+            Notation::Text(text) => text,
+        }
+    }
+}
+
+/// Each move of a line from `game` written by `write` in the position it is played in.
+pub fn written<G: Game, T>(game: &G, line: &[G::Move], write: impl Fn(&G, G::Move) -> T) -> Vec<T> {
+    let mut position = game.clone();
+    line.iter()
+        .map(|&mv| {
+            let written = write(&position, mv);
+            position = position.play(mv);
+            written
+        })
+        .collect()
+}
+
+/// `cp` and `mate` for a score of the side to move, when the game counts in pawns: `mate` is
+/// the moves (not plies) to a proven mate, positive when the side to move mates; `cp` the
+/// centipawns an unproven score stands for.
+pub fn in_pawns<G: Game>(
+    score: f64,
+    exact: bool,
+    plies_to_end: Option<u32>,
+) -> (Option<i32>, Option<i32>) {
+    let Some(cp) = G::centipawns(score) else {
+        return (None, None);
+    };
+    match plies_to_end {
+        Some(plies) if exact && score != 0.0 => {
+            // The side that mates makes the last move: a win in p plies is (p + 1) / 2 of its
+            // moves, a loss in p plies p / 2 of the opponent's.
+            let plies = plies as i32;
+            let mate = if score > 0.0 {
+                (plies + 1) / 2
+            } else {
+                -(plies / 2)
+            };
+            (None, Some(mate))
+        }
+        _ if exact => (Some(0), None),
+        _ => (Some(cp), None),
+    }
+}
+
 /// Reads a number (a whole one, however JSON writes it) or a string; anything else is "a move
 /// written as a number or as text", in the request's 400.
 impl<'de> serde::Deserialize<'de> for Notation {

@@ -27,14 +27,14 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use crate::game::{Game, Outcome, Player as Side};
+use crate::game::{Game, Notation, Outcome, Player as Side, in_pawns, written};
 use crate::search::{self, Budget, Solve, Strategy, seed};
 use adjudication::{Adjudged, Adjudication};
 use engines::{Ask, Engine, Failure};
 use openings::{Opening, Openings};
 use player::{Player, PlayerKind, TimeControl};
 pub use results::{Ending, GameRecord, GameResult, MoveRecord, Results, Seat, Tally};
-use statistics::{Sprt, Verdict};
+use statistics::Sprt;
 
 /// A tournament's configuration.
 #[derive(Clone, Debug)]
@@ -74,6 +74,11 @@ pub fn score_units<G: Game>(score: f64) -> i32 {
 
 /// A proven win's score in centipawns, less the moves to mate: beyond any evaluation.
 const MATE_UNITS: i32 = 100_000;
+
+/// A mate in `mate` moves (negative when mated) in the units of [`score_units`].
+fn mate_units(mate: i32) -> i32 {
+    mate.signum() * (MATE_UNITS - mate.abs())
+}
 
 /// The engines a worker runs for the two seats: started when first needed, restarted after a
 /// failure, killed when the worker ends.
@@ -213,7 +218,7 @@ impl<G: Solve> Tournament<G> {
                 index,
                 opening: opening.position.to_string(),
                 from_start: opening.position == G::start(),
-                opening_moves: notations(&opening.base, &opening.moves),
+                opening_moves: written(&opening.base, &opening.moves, G::notation),
                 first: label(first),
                 moves: records,
                 winner: winner.map(label),
@@ -307,15 +312,9 @@ impl<G: Solve> Tournament<G> {
                 if limits.time != TimeControl::None && spent > allotment.flag {
                     return flagged(spent);
                 }
-                let (cp, mate) = match (result.exact, result.plies_to_end) {
-                    (true, Some(plies)) if result.score != 0.0 => (
-                        None,
-                        Some(result.score.signum() as i32 * plies.div_ceil(2) as i32),
-                    ),
-                    _ => (G::centipawns(result.score), None),
-                };
+                let (cp, mate) = in_pawns::<G>(result.score, result.exact, result.plies_to_end);
                 let units = match mate {
-                    Some(mate) => mate.signum() * (MATE_UNITS - mate.abs()),
+                    Some(mate) => mate_units(mate),
                     None => score_units::<G>(result.score),
                 };
                 let record = MoveRecord {
@@ -334,14 +333,10 @@ impl<G: Solve> Tournament<G> {
                 let Some(engine) = engines.0[seat].as_mut() else {
                     return Turn::Lost(Ending::EngineCrash, "the engine is not running".into());
                 };
-                let text = |written: crate::game::Notation| match written {
-                    crate::game::Notation::Text(text) => text,
-                    crate::game::Notation::Number(number) => number.to_string(),
-                };
-                let moves: Vec<String> = notations(&opening.base, &opening.moves)
+                let moves: Vec<String> = written(&opening.base, &opening.moves, G::notation)
                     .into_iter()
-                    .chain(notations(&opening.position, played))
-                    .map(text)
+                    .chain(written(&opening.position, played, G::notation))
+                    .map(Notation::into_text)
                     .collect();
                 let start = (opening.base != G::start()).then(|| opening.base.to_string());
                 let ask = Ask {
@@ -372,8 +367,8 @@ impl<G: Solve> Tournament<G> {
                 if limits.time != TimeControl::None && spent > allotment.flag {
                     return flagged(spent);
                 }
-                let written = crate::game::Notation::Text(thought.best_move.clone());
-                let Ok(mv) = game.read_move(&written) else {
+                let best = Notation::Text(thought.best_move.clone());
+                let Ok(mv) = game.read_move(&best) else {
                     // What an engine that played an illegal move thinks of the game is not to
                     // be trusted for the next: it starts afresh.
                     engines.0[seat] = None;
@@ -383,7 +378,7 @@ impl<G: Solve> Tournament<G> {
                     );
                 };
                 let units = match (thought.mate, thought.centipawns) {
-                    (Some(mate), _) => Some(mate.signum() * (MATE_UNITS - mate.abs())),
+                    (Some(mate), _) => Some(mate_units(mate)),
                     (None, cp) => cp,
                 };
                 let record = MoveRecord {
@@ -408,19 +403,6 @@ fn describe(failure: Failure) -> String {
         Failure::Resigned => "resigned".into(),
         Failure::Stopped => "stopped".into(),
     }
-}
-
-/// The moves in the game's notation, from `base`.
-fn notations<G: Game>(base: &G, moves: &[G::Move]) -> Vec<crate::game::Notation> {
-    let mut position = base.clone();
-    moves
-        .iter()
-        .map(|&mv| {
-            let written = position.notation(mv);
-            position = position.play(mv);
-            written
-        })
-        .collect()
 }
 
 /// A tournament in progress: its games handed out to workers a pair at a time in index order,
@@ -460,15 +442,6 @@ impl Run {
                 .expect("no worker panics holding it")
                 .results,
         )
-    }
-
-    /// Whether the SPRT has decided.
-    pub fn decided(&self) -> Option<Verdict> {
-        let state = self.state.lock().expect("no worker panics holding it");
-        state
-            .sprt
-            .as_ref()
-            .and_then(|watch| watch.decided.map(|(_, verdict)| verdict))
     }
 
     /// The results so far, without the games past the one at which the SPRT decided, so that

@@ -4,6 +4,7 @@ use super::adjudication::DrawRule;
 use super::engines::{EngineConfig, Protocol};
 use super::openings::RandomOpenings;
 use super::player::Limits;
+use super::statistics::Verdict;
 use super::*;
 use crate::games::{Chess, ConnectFour, TicTacToe};
 use crate::search::{AlphaBetaParams, Tiebreak};
