@@ -153,6 +153,7 @@ impl<W: Write + Send + 'static> Session<W> {
             time_limit: Some(go.time(white)),
             depth: go.depth,
             hash_mb: self.hash_mb,
+            without: None,
         };
         let stop = Arc::new(AtomicBool::new(false));
         let budget = Budget {

@@ -76,7 +76,7 @@ pub const MAX_DEPTH: u64 = search::MAX_DEPTH as u64;
 pub const MAX_TIME_LIMIT_MS: u64 = 10_000;
 
 /// Every player's knob, in the order the catalogue lists them.
-pub const KNOBS: [Knob; 13] = [
+pub const KNOBS: [Knob; 14] = [
     Knob {
         name: "depth",
         label: "Depth (plies)",
@@ -310,6 +310,29 @@ pub const KNOBS: [Knob; 13] = [
         },
         description: "The size of the engine's transposition table, in MiB (UCI's Hash). Each \
                       search allocates its own.",
+        on_game: same_on_every_game,
+    },
+    Knob {
+        name: "without",
+        label: "Without",
+        algorithms: &[A::Engine],
+        kind: Kind::Choice {
+            values: |_| {
+                let mut values = vec!["nothing"];
+                values.extend(search::Step::ALL.map(search::Step::name));
+                values
+            },
+            set: |strategy, index| {
+                if let Strategy::Engine(params) = strategy {
+                    params.without = index.checked_sub(1).map(|step| search::Step::ALL[step]);
+                }
+            },
+        },
+        description: "One step of the chess engine turned off, to measure what it gains: \
+                      aspiration windows, null-move pruning, late move reductions, reverse \
+                      futility pruning, late move and futility pruning, static exchange \
+                      evaluation, or the evaluation's terms beyond PeSTO's tables. For \
+                      measurement (docs/chess.md); the engine plays best with nothing.",
         on_game: same_on_every_game,
     },
     Knob {

@@ -243,6 +243,57 @@ pub struct EngineParams {
     /// The size of the engine's transposition table, in MiB (rounded down to a power of two
     /// of entries), as UCI's `Hash` option gives it.
     pub hash_mb: u32,
+    /// One of the engine's steps turned off, to measure what it gains (a self-play SPRT of
+    /// the engine against itself without it).
+    pub without: Option<Step>,
+}
+
+/// The parts of the chess engine's search that can be turned off one at a time, each kept
+/// because a self-play SPRT said it gains (`docs/chess.md` has the table).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// Aspiration windows: each iteration first searches a narrow window around the last
+    /// iteration's value.
+    Aspiration,
+    /// Null-move pruning: a position still above beta when the side to move passes is cut.
+    NullMove,
+    /// Late move reductions: quiet moves late in the order are searched less deep first.
+    Reductions,
+    /// Reverse futility pruning: near the horizon, a static evaluation far above beta cuts.
+    ReverseFutility,
+    /// Late move pruning and futility pruning: near the horizon, quiet moves late in the order,
+    /// or that cannot lift a hopeless evaluation to alpha, are not searched.
+    LateMovePruning,
+    /// Static exchange evaluation: captures that lose material are searched last, skipped
+    /// near the horizon and in quiescence.
+    Exchange,
+    /// The evaluation's terms beyond PeSTO's tables: mobility, king safety, pawn structure,
+    /// passed pawns, the bishop pair.
+    Terms,
+}
+
+impl Step {
+    pub const ALL: [Step; 7] = [
+        Step::Aspiration,
+        Step::NullMove,
+        Step::Reductions,
+        Step::ReverseFutility,
+        Step::LateMovePruning,
+        Step::Exchange,
+        Step::Terms,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Step::Aspiration => "aspiration",
+            Step::NullMove => "null_move",
+            Step::Reductions => "reductions",
+            Step::ReverseFutility => "reverse_futility",
+            Step::LateMovePruning => "late_move_pruning",
+            Step::Exchange => "exchange",
+            Step::Terms => "terms",
+        }
+    }
 }
 
 /// The engine's table size when a request gives none.
@@ -254,6 +305,7 @@ impl Default for EngineParams {
             time_limit: None,
             depth: None,
             hash_mb: DEFAULT_HASH_MB,
+            without: None,
         }
     }
 }

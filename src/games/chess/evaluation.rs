@@ -76,6 +76,11 @@ const EG_VALUE: [i32; 6] = [94, 281, 297, 512, 936, 0];
 /// How much each piece counts toward the middlegame: a full board is 24.
 const PHASE: [i32; 6] = [0, 1, 1, 2, 4, 0];
 
+/// The engine's evaluation for the side to move, in centipawns: PeSTO's, for now.
+pub fn engine(position: &shakmaty::Chess) -> i32 {
+    pesto(position)
+}
+
 /// PeSTO for the side to move, in centipawns.
 pub fn pesto(position: &shakmaty::Chess) -> i32 {
     let board = position.board();

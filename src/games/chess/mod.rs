@@ -109,6 +109,25 @@ impl Chess {
         self.key
     }
 
+    /// The keys of the positions before this one that it could repeat, oldest first.
+    pub(crate) fn earlier_keys(&self) -> Vec<u64> {
+        let mut keys = Vec::with_capacity(256);
+        let mut link = self.history.as_deref();
+        while let Some(earlier) = link {
+            keys.push(earlier.key);
+            link = earlier.previous.as_deref();
+        }
+        keys.reverse();
+        keys
+    }
+
+    /// Whether neither side can mate: checked first by what is cheapest and almost always
+    /// settles it (a pawn, rook or queen on the board means mate is possible).
+    pub(crate) fn lacks_mating_material(position: &shakmaty::Chess) -> bool {
+        let board = position.board();
+        (board.pawns() | board.rooks_and_queens()).is_empty() && position.is_insufficient_material()
+    }
+
     /// How many times this position occurred before, with the same side to move.
     pub fn repetitions(&self) -> usize {
         let mut count = 0;
@@ -126,16 +145,11 @@ impl Chess {
     }
 
     /// Whether a rule other than mate ends the game here: checked before the moves are
-    /// generated, since it needs none of them. Each test starts with what is cheapest and
-    /// almost always settles it: a pawn, rook or queen on the board means mate is possible,
-    /// and a third occurrence needs eight reversible plies since the last capture or pawn move
-    /// (out and back is four plies for each side's piece).
+    /// generated, since it needs none of them. A third occurrence needs eight reversible plies
+    /// since the last capture or pawn move (out and back is four plies for each side's piece).
     fn drawn_by_rule(&self) -> Option<Ending> {
-        let board = self.position.board();
         let halfmoves = self.position.halfmoves();
-        if (board.pawns() | board.rooks_and_queens()).is_empty()
-            && self.position.is_insufficient_material()
-        {
+        if Chess::lacks_mating_material(&self.position) {
             Some(Ending::InsufficientMaterial)
         } else if halfmoves >= 100 {
             Some(Ending::FiftyMoveRule)

@@ -1,0 +1,247 @@
+//! The chess engine: the `engine` algorithm on chess, Sente's strongest chess player.
+//!
+//! Iterative deepening (with aspiration windows) of a principal variation search, with
+//! - a quiescence search at the horizon, over captures and queen promotions, so that a leaf is
+//!   never scored in the middle of an exchange (the horizon effect); captures that lose
+//!   material by static exchange, or cannot reach alpha, are left out;
+//! - a transposition table keyed by the Zobrist key ([`table`]), whose move is tried first;
+//! - move ordering ([`ordering`]): the table's move, captures that do not lose material by
+//!   exchange ([`exchange`]), the two killer moves of the ply, quiet moves by history, captures
+//!   that lose;
+//! - pruning where a node is unlikely to matter: null moves, reverse futility, late move and
+//!   futility pruning near the horizon, and late move reductions (each step can be turned off,
+//!   [`Step`], which is how `docs/chess.md` measured what each gains);
+//! - a check extension, so that a mate behind a series of checks is not cut off by the horizon;
+//! - mate scores: a mate `n` plies from the root is worth `WIN - n`, so the engine takes the
+//!   fastest mate and delays being mated; draws by repetition (within the game and the search
+//!   line), the fifty-move rule and insufficient material are worth 0.
+//!
+//! It works on shakmaty's position directly, not through the game contract: a search keeps its
+//! line's keys on a stack of its own rather than in each position.
+
+mod exchange;
+mod ordering;
+mod search;
+mod table;
+
+use shakmaty::{Move, Position};
+
+use self::search::Engine;
+use super::evaluation::{self, winning_chances};
+use super::{Chess, ChessMove};
+use crate::game::Game;
+use crate::search::kit::{self, INFINITY, PROVEN, Value, WIN};
+use crate::search::{Analysis, Budget, Cutoff, EngineParams, MoveAnalysis, SearchResult, Step};
+
+/// The time an engine move takes when a request gives no limit.
+pub const DEFAULT_TIME_LIMIT_MS: u64 = 1_000;
+
+/// Plies below the root the search may reach, quiescence and extensions included.
+const MAX_PLY: usize = Chess::MAX_PLIES;
+/// The deepest iteration.
+const MAX_DEPTH: i32 = kit::MAX_DEPTH as i32;
+
+/// The static evaluation, kept below the mate scores: PeSTO's tables, and with `terms` the
+/// engine's own terms beyond them.
+fn evaluate(position: &shakmaty::Chess, terms: bool) -> Value {
+    let value = if terms {
+        evaluation::engine(position)
+    } else {
+        evaluation::pesto(position)
+    };
+    value.clamp(-PROVEN + 1, PROVEN - 1)
+}
+
+impl Engine {
+    /// Readies the iteration `depth` plies deep. The first is not timed, so that there is
+    /// always a move to answer with; only the service's budget can stop it.
+    fn begin_iteration(&mut self, depth: i32) {
+        let deadline = self.started + self.time_limit;
+        self.meter.set_time_limit((depth > 1).then_some(deadline));
+    }
+
+    /// Whether to stop deepening after an iteration: one takes several times the one before,
+    /// so an iteration that could not finish in the time left is not started.
+    fn out_of_time(&self) -> bool {
+        self.started.elapsed() * 2 >= self.time_limit
+    }
+}
+
+/// What a value says: the winning chances, whether proven, the plies to the end.
+fn judge(value: Value) -> (f64, bool, Option<u32>) {
+    if value.abs() >= PROVEN {
+        (f64::from(value.signum()), true, Some((WIN - value.abs()) as u32))
+    } else {
+        (winning_chances(value), false, None)
+    }
+}
+
+/// What the deepening loop ends with: the last iteration that completed (its result and depth),
+/// and why it stopped before the deepest, if it did.
+struct Deepened<T> {
+    completed: Option<(T, i32)>,
+    stopped_by: Option<Cutoff>,
+}
+
+/// Iterative deepening, for the engine's move and its analysis alike: `iterate` searches one
+/// depth and says what it found and whether that is proven (no deeper search can change it).
+/// The loop stops at a proof, at the deepest iteration, when the service's budget runs out (the
+/// iteration it stopped is thrown away), or when the time left could not finish another.
+fn deepen<T>(
+    engine: &mut Engine,
+    mut iterate: impl FnMut(&mut Engine, i32) -> (T, bool),
+) -> Deepened<T> {
+    let mut completed = None;
+    let mut stopped_by = None;
+    let max_depth = engine.max_depth;
+    for depth in 1..=max_depth {
+        engine.begin_iteration(depth);
+        let (found, proven) = iterate(engine, depth);
+        if let Some(cutoff) = engine.meter.stopped_by {
+            stopped_by = Some(cutoff);
+            break;
+        }
+        completed = Some((found, depth));
+        if proven {
+            break;
+        }
+        if engine.out_of_time() {
+            if depth < max_depth {
+                stopped_by = Some(Cutoff::TimeLimit);
+            }
+            break;
+        }
+    }
+    Deepened {
+        completed,
+        stopped_by,
+    }
+}
+
+/// The root searched `depth` plies deep. From the fifth iteration on, it first searches a
+/// narrow window around the last iteration's value, which cuts more; a value outside the window
+/// is only a bound, and the window widens on that side until the value falls inside.
+fn aspire(
+    engine: &mut Engine,
+    root: &shakmaty::Chess,
+    key: u64,
+    depth: i32,
+    last: Option<Value>,
+) -> Value {
+    let guess = last.filter(|value| {
+        engine.uses(Step::Aspiration) && depth >= 5 && value.abs() < PROVEN
+    });
+    let Some(guess) = guess else {
+        return engine.search(root, key, depth, 0, -INFINITY, INFINITY, true);
+    };
+    let mut window = 25;
+    let (mut alpha, mut beta) = (guess - window, guess + window);
+    loop {
+        let value = engine.search(root, key, depth, 0, alpha, beta, true);
+        if engine.meter.is_stopped() {
+            return value;
+        }
+        window *= 2;
+        if value <= alpha {
+            alpha = if window > 500 { -INFINITY } else { value - window };
+        } else if value >= beta {
+            beta = if window > 500 { INFINITY } else { value + window };
+        } else {
+            return value;
+        }
+    }
+}
+
+/// Whether `value`, found by an iteration `depth` plies deep, is a mate that no deeper search
+/// can change: one within the depth searched.
+fn proven_within(value: Value, depth: i32) -> bool {
+    value.abs() >= PROVEN && (WIN - value.abs()) <= depth
+}
+
+/// The engine's move in `game`, deepening within `params` (by default a second).
+pub(super) fn search(
+    game: &Chess,
+    params: &EngineParams,
+    budget: &Budget,
+) -> SearchResult<ChessMove> {
+    let mut engine = Engine::new(game, params, budget);
+    let root = game.position();
+    let mut last = None;
+    let deepened = deepen(&mut engine, |engine, depth| {
+        let value = aspire(engine, root, game.key, depth, last);
+        last = Some(value);
+        ((value, engine.line(0)), proven_within(value, depth))
+    });
+    let ((value, pv), depth) = match deepened.completed {
+        Some(completed) => completed,
+        None => {
+            // Stopped by the service's budget within the first iteration: any legal move.
+            let mv = game.legal_moves().next().expect("a game in progress has a move");
+            ((0, vec![mv]), 0)
+        }
+    };
+    let (score, exact, plies_to_end) = judge(value);
+    SearchResult {
+        best_move: pv[0],
+        score,
+        exact,
+        plies_to_end,
+        nodes: engine.nodes,
+        pv,
+        depth: Some(depth as u32),
+        elapsed: engine.started.elapsed(),
+        stopped_by: deepened.stopped_by,
+    }
+}
+
+/// Every legal move of `game` with its value, each searched with a full window so that every
+/// value is the engine's, not a bound; deepening within `params`, best moves first at each
+/// iteration, until every move's value is proven.
+pub(super) fn analyze(game: &Chess, params: &EngineParams, budget: &Budget) -> Analysis<ChessMove> {
+    let mut engine = Engine::new(game, params, budget);
+    let root = game.position();
+    let mut moves: Vec<Move> = root.legal_moves().to_vec();
+    engine.keys.push(game.key);
+    let deepened = deepen(&mut engine, |engine, depth| {
+        let mut values = Vec::with_capacity(moves.len());
+        for &mv in &moves {
+            let mut child = root.clone();
+            child.play_unchecked(mv);
+            let key = super::key::after(root, game.key, mv, &child);
+            let value = -engine.search(&child, key, depth - 1, 1, -INFINITY, INFINITY, true);
+            if engine.meter.is_stopped() {
+                break;
+            }
+            let mut line = vec![ChessMove(Some(mv))];
+            line.extend(engine.line(1));
+            values.push((value, mv, line));
+        }
+        // Best first; the next iteration searches them in this order.
+        values.sort_by_key(|(value, _, _)| std::cmp::Reverse(*value));
+        if !engine.meter.is_stopped() {
+            moves = values.iter().map(|(_, mv, _)| *mv).collect();
+        }
+        let proven = values.iter().all(|(value, _, _)| proven_within(*value, depth));
+        (values, proven)
+    });
+    let completed = deepened.completed.map_or_else(Vec::new, |(values, _)| values);
+    Analysis {
+        moves: completed
+            .into_iter()
+            .map(|(value, mv, line)| {
+                let (score, exact, plies_to_end) = judge(value);
+                MoveAnalysis {
+                    mv: ChessMove(Some(mv)),
+                    score,
+                    exact,
+                    plies_to_end,
+                    visits: None,
+                    pv: line,
+                }
+            })
+            .collect(),
+        nodes: engine.nodes,
+        elapsed: engine.started.elapsed(),
+        stopped_by: deepened.stopped_by,
+    }
+}

@@ -1,0 +1,459 @@
+//! The search itself: a principal variation search to the horizon, then quiescence.
+
+use std::time::{Duration, Instant};
+
+use shakmaty::zobrist::{Zobrist64, ZobristValue};
+use shakmaty::{Move, Position, Role};
+
+use super::exchange::{exchange, value as piece_value};
+use super::ordering::{MAX_HISTORY, Memory, Picker};
+use super::table::{Bound, Entry, Table, to_table};
+use super::{MAX_DEPTH, MAX_PLY, evaluate};
+use crate::games::chess::{Chess, ChessMove, key};
+use crate::search::kit::{INFINITY, Meter, PROVEN, Value, WIN};
+use crate::search::{Budget, EngineParams, Step};
+
+pub(super) struct Engine {
+    pub table: Table,
+    memory: Memory,
+    /// The keys of the positions before the current one: the game's since its last capture
+    /// or pawn move, then the search line's.
+    pub keys: Vec<u64>,
+    /// Where in `keys` the last null move was: no position before it can be repeated, since
+    /// a null move is no move of the game.
+    null_barrier: usize,
+    /// The static evaluation at each ply of the line, to tell whether the side to move is
+    /// improving on its position two plies before.
+    evals: [Value; MAX_PLY + 2],
+    pub pv: Vec<[Option<Move>; MAX_PLY + 1]>,
+    pub pv_length: [usize; MAX_PLY + 2],
+    pub nodes: u64,
+    /// The deepest ply reached, quiescence included.
+    pub seldepth: usize,
+    pub meter: Meter,
+    /// When the search started, and how long it may take.
+    pub started: Instant,
+    pub time_limit: Duration,
+    /// The deepest iteration.
+    pub max_depth: i32,
+    without: Option<Step>,
+    /// Late move reductions by depth and move number: both logarithmic, so that deep nodes
+    /// and late moves are reduced most but never to nothing.
+    reductions: Box<[[i8; 64]; 64]>,
+}
+
+impl Engine {
+    pub fn new(game: &Chess, params: &EngineParams, budget: &Budget) -> Engine {
+        let mut reductions = Box::new([[0; 64]; 64]);
+        for (depth, row) in reductions.iter_mut().enumerate().skip(1) {
+            for (moves, reduction) in row.iter_mut().enumerate().skip(1) {
+                let plies = 0.75 + (depth as f64).ln() * (moves as f64).ln() / 2.25;
+                *reduction = plies as i8;
+            }
+        }
+        Engine {
+            table: Table::new(params.hash_mb),
+            memory: Memory::new(MAX_PLY + 1),
+            keys: game.earlier_keys(),
+            null_barrier: 0,
+            evals: [0; MAX_PLY + 2],
+            pv: vec![[None; MAX_PLY + 1]; MAX_PLY + 1],
+            pv_length: [0; MAX_PLY + 2],
+            nodes: 0,
+            seldepth: 0,
+            meter: Meter::new(budget),
+            started: Instant::now(),
+            time_limit: params.time_limit.unwrap_or(Duration::from_millis(
+                super::DEFAULT_TIME_LIMIT_MS,
+            )),
+            max_depth: params
+                .depth
+                .map_or(MAX_DEPTH, |depth| (depth as i32).clamp(1, MAX_DEPTH)),
+            without: params.without,
+            reductions,
+        }
+    }
+
+    pub fn uses(&self, step: Step) -> bool {
+        self.without != Some(step)
+    }
+
+    /// Whether the position with `key` (and `halfmoves` on its clock) repeats one of the line:
+    /// only positions since the last capture or pawn move (or null move) can, and only every
+    /// second one has the same side to move.
+    fn repeats(&self, key: u64, halfmoves: u32) -> bool {
+        let reach = (halfmoves as usize).min(self.keys.len() - self.null_barrier);
+        self.keys[self.keys.len() - reach..]
+            .iter()
+            .rev()
+            .skip(1)
+            .step_by(2)
+            .any(|&earlier| earlier == key)
+    }
+
+    fn update_pv(&mut self, ply: usize, mv: Move) {
+        let child = self.pv_length[ply + 1].min(MAX_PLY - ply);
+        self.pv[ply][0] = Some(mv);
+        for index in 0..child {
+            self.pv[ply][index + 1] = self.pv[ply + 1][index];
+        }
+        self.pv_length[ply] = child + 1;
+    }
+
+    /// The principal variation from `ply`.
+    pub fn line(&self, ply: usize) -> Vec<ChessMove> {
+        self.pv[ply][..self.pv_length[ply]]
+            .iter()
+            .map_while(|&mv| mv.map(|mv| ChessMove(Some(mv))))
+            .collect()
+    }
+
+    /// Counts a node at `ply` and clears its line; true if the search must stop.
+    fn enter(&mut self, ply: usize) -> bool {
+        self.pv_length[ply] = 0;
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+        self.meter.tick(self.nodes)
+    }
+
+    /// The value of `position` for the side to move, searched `depth` plies deep (and then to
+    /// quiet positions), within the window (`alpha`, `beta`). A window wider than a point is a
+    /// node of the principal variation, searched in full; the others only need to say on which
+    /// side of the window they fall, which is what lets the search prune.
+    #[allow(clippy::too_many_arguments)]
+    pub fn search(
+        &mut self,
+        position: &shakmaty::Chess,
+        key: u64,
+        depth: i32,
+        ply: usize,
+        mut alpha: Value,
+        mut beta: Value,
+        null_allowed: bool,
+    ) -> Value {
+        let pv_node = beta - alpha > 1;
+        if self.enter(ply) {
+            return 0;
+        }
+        if ply > 0 {
+            if position.halfmoves() >= 100
+                || Chess::lacks_mating_material(position)
+                || self.repeats(key, position.halfmoves())
+            {
+                return 0;
+            }
+            // No line from here can do better than mating at once or worse than being mated
+            // now: a window outside that is already decided.
+            alpha = alpha.max(-(WIN - ply as Value));
+            beta = beta.min(WIN - ply as Value - 1);
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+        let in_check = position.is_check();
+        if ply >= MAX_PLY - 1 {
+            return evaluate(position, self.uses(Step::Terms));
+        }
+        // A position in check is searched a ply deeper: its moves are few and forced.
+        let mut depth = if in_check { depth.max(0) + 1 } else { depth };
+        if depth <= 0 {
+            return self.quiescence(position, ply, alpha, beta);
+        }
+
+        let entry = self.table.probe(key);
+        if let Some(entry) = entry
+            && !pv_node
+            && let Some(value) = entry.cutoff(depth, ply, alpha, beta)
+        {
+            return value;
+        }
+
+        let eval = if in_check {
+            -INFINITY
+        } else {
+            evaluate(position, self.uses(Step::Terms))
+        };
+        self.evals[ply] = eval;
+        let improving = !in_check && (ply < 2 || eval > self.evals[ply - 2]);
+
+        if !pv_node && !in_check && beta.abs() < PROVEN {
+            // Reverse futility: so far above beta this close to the horizon that no move of
+            // the opponent's is likely to bring it back.
+            let margin = 80 * (depth - Value::from(improving));
+            if self.uses(Step::ReverseFutility) && depth <= 7 && eval - margin >= beta {
+                return eval;
+            }
+            // Null move: if passing still leaves the side to move above beta, a real move
+            // would too (zugzwang aside, which needs few pieces: not tried without them).
+            if self.uses(Step::NullMove)
+                && null_allowed
+                && depth >= 3
+                && eval >= beta
+                && has_pieces(position)
+            {
+                let reduction = 3 + depth / 4 + ((eval - beta) / 200).min(3);
+                let value = self.null_move(position, key, depth - 1 - reduction, ply, beta);
+                if self.meter.is_stopped() {
+                    return 0;
+                }
+                if value >= beta {
+                    // A mate found after a pass is no proof: the pass was not a move.
+                    return if value >= PROVEN { beta } else { value };
+                }
+            }
+        }
+
+        let table_move = entry.and_then(|entry| entry.mv);
+        // A node the table knows nothing of is searched a ply shallower: the next iteration
+        // will find its move in the table.
+        if self.uses(Step::Reductions) && table_move.is_none() && depth >= 4 {
+            depth -= 1;
+        }
+
+        let moves = position.legal_moves();
+        if moves.is_empty() {
+            return if in_check { -(WIN - ply as Value) } else { 0 };
+        }
+        let turn = position.turn();
+        let mut picker = Picker::new(
+            position,
+            moves,
+            table_move,
+            &self.memory,
+            ply,
+            self.uses(Step::Exchange),
+        );
+
+        let original_alpha = alpha;
+        let mut best = -INFINITY;
+        let mut best_move = None;
+        let mut searched = 0;
+        let mut quiets = [Move::Put {
+            role: Role::Pawn,
+            to: shakmaty::Square::A1,
+        }; 64];
+        let mut quiets_tried = 0;
+        self.keys.push(key);
+        while let Some((mv, rank)) = picker.next() {
+            let quiet = !mv.is_capture() && mv.promotion().is_none();
+            let prunable = !pv_node && !in_check && searched > 0 && best > -PROVEN;
+            if prunable && quiet && self.uses(Step::LateMovePruning) {
+                // Late move pruning: this close to the horizon, quiet moves this late in the
+                // order almost never cut.
+                let late = (3 + depth * depth) / if improving { 1 } else { 2 };
+                if depth <= 4 && quiets_tried as i32 >= late {
+                    continue;
+                }
+            }
+            if prunable
+                && !quiet
+                && self.uses(Step::Exchange)
+                && depth <= 5
+                && Picker::is_bad_capture(rank)
+                && exchange(position, mv) < -100 * depth
+            {
+                continue;
+            }
+            let mut child = position.clone();
+            child.play_unchecked(mv);
+            let gives_check = child.is_check();
+            // Futility: a quiet move cannot lift an evaluation this far below alpha this
+            // close to the horizon, unless it checks.
+            if prunable
+                && quiet
+                && !gives_check
+                && self.uses(Step::LateMovePruning)
+                && depth <= 5
+                && eval + 100 + 90 * depth <= alpha
+            {
+                continue;
+            }
+            let child_key = key::after(position, key, mv, &child);
+            let value = if searched == 0 {
+                -self.search(&child, child_key, depth - 1, ply + 1, -beta, -alpha, true)
+            } else {
+                let mut reduction = 0;
+                if self.uses(Step::Reductions)
+                    && depth >= 3
+                    && searched > usize::from(pv_node)
+                    && quiet
+                    && !in_check
+                    && !gives_check
+                {
+                    reduction = i32::from(
+                        self.reductions[(depth as usize).min(63)][searched.min(63)],
+                    );
+                    reduction -= i32::from(pv_node);
+                    reduction += i32::from(!improving);
+                    reduction -= i32::from(self.memory.is_killer(ply, mv));
+                    reduction -= self.memory.history(turn, mv) * 2 / MAX_HISTORY;
+                    reduction = reduction.clamp(0, depth - 2);
+                }
+                // The first move is most likely best: the others need only be shown worse,
+                // which a null window (and, for late quiet moves, less depth) does cheaply;
+                // one that is not is searched again in full.
+                let mut value = -self.search(
+                    &child,
+                    child_key,
+                    depth - 1 - reduction,
+                    ply + 1,
+                    -alpha - 1,
+                    -alpha,
+                    true,
+                );
+                if reduction > 0 && value > alpha {
+                    value =
+                        -self.search(&child, child_key, depth - 1, ply + 1, -alpha - 1, -alpha, true);
+                }
+                if value > alpha && value < beta {
+                    value = -self.search(&child, child_key, depth - 1, ply + 1, -beta, -alpha, true);
+                }
+                value
+            };
+            searched += 1;
+            if self.meter.is_stopped() {
+                self.keys.pop();
+                return 0;
+            }
+            if value > best {
+                best = value;
+                best_move = Some(mv);
+                if value > alpha {
+                    alpha = value;
+                    self.update_pv(ply, mv);
+                    if alpha >= beta {
+                        if quiet {
+                            self.memory
+                                .reward(turn, ply, depth, mv, &quiets[..quiets_tried]);
+                        }
+                        break;
+                    }
+                }
+            }
+            if quiet && quiets_tried < quiets.len() {
+                quiets[quiets_tried] = mv;
+                quiets_tried += 1;
+            }
+        }
+        self.keys.pop();
+
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.table.store(Entry {
+            key,
+            mv: best_move,
+            value: to_table(best, ply),
+            depth: depth.min(i32::from(i8::MAX)) as i8,
+            bound,
+        });
+        best
+    }
+
+    /// The value of `position` after the side to move passes, searched `depth` plies deep
+    /// with a null window at `beta`.
+    fn null_move(
+        &mut self,
+        position: &shakmaty::Chess,
+        key: u64,
+        depth: i32,
+        ply: usize,
+        beta: Value,
+    ) -> Value {
+        let Ok(passed) = position.clone().swap_turn() else {
+            return -INFINITY;
+        };
+        let mut passed_key = Zobrist64(key) ^ Zobrist64::zobrist_for_white_turn();
+        if let Some(square) = position.legal_ep_square() {
+            passed_key ^= Zobrist64::zobrist_for_en_passant_file(square.file());
+        }
+        self.keys.push(key);
+        let barrier = std::mem::replace(&mut self.null_barrier, self.keys.len());
+        let value = -self.search(&passed, passed_key.0, depth, ply + 1, -beta, -beta + 1, false);
+        self.null_barrier = barrier;
+        self.keys.pop();
+        value
+    }
+
+    /// The value of `position` once the captures are over: the side to move may stand on the
+    /// static evaluation or capture; in check it must answer the check.
+    fn quiescence(
+        &mut self,
+        position: &shakmaty::Chess,
+        ply: usize,
+        mut alpha: Value,
+        beta: Value,
+    ) -> Value {
+        if self.enter(ply) {
+            return 0;
+        }
+        if Chess::lacks_mating_material(position) {
+            return 0;
+        }
+        let evaluation = self.uses(Step::Terms);
+        if ply >= MAX_PLY - 1 {
+            return evaluate(position, evaluation);
+        }
+        let in_check = position.is_check();
+        let mut moves = position.legal_moves();
+        let mut best = -INFINITY;
+        let mut eval = -INFINITY;
+        if in_check {
+            if moves.is_empty() {
+                return -(WIN - ply as Value);
+            }
+        } else {
+            eval = evaluate(position, evaluation);
+            if eval >= beta {
+                return eval;
+            }
+            best = eval;
+            alpha = alpha.max(eval);
+            moves.retain(|mv| mv.is_capture() || mv.promotion() == Some(Role::Queen));
+        }
+        let exchanges = self.uses(Step::Exchange);
+        let mut picker = Picker::new(position, moves, None, &self.memory, ply, exchanges);
+        while let Some((mv, rank)) = picker.next() {
+            if !in_check && exchanges {
+                // Delta pruning: even winning the piece outright would not reach alpha.
+                let gain = mv.capture().map_or(0, piece_value)
+                    + mv.promotion().map_or(0, |role| piece_value(role) - 100);
+                if eval + gain + 200 <= alpha {
+                    continue;
+                }
+                // A capture that loses material by exchange is no way out of trouble.
+                if Picker::is_bad_capture(rank) {
+                    continue;
+                }
+            }
+            let mut child = position.clone();
+            child.play_unchecked(mv);
+            let value = -self.quiescence(&child, ply + 1, -beta, -alpha);
+            if self.meter.is_stopped() {
+                return 0;
+            }
+            if value > best {
+                best = value;
+                if value > alpha {
+                    alpha = value;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+}
+
+/// Whether the side to move has a piece other than pawns and its king: without one, zugzwang
+/// (where passing would be best) is common, and the null move's reasoning fails.
+fn has_pieces(position: &shakmaty::Chess) -> bool {
+    let board = position.board();
+    let ours = board.by_color(position.turn());
+    (ours & !(board.pawns() | board.kings())).any()
+}

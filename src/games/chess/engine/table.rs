@@ -1,0 +1,104 @@
+//! The transposition table: what the search found about a position, found again when the
+//! position comes back by another order of moves, or at the next iteration.
+
+use shakmaty::Move;
+
+use crate::search::kit::{PROVEN, Value};
+
+#[derive(Copy, Clone, PartialEq, Eq)]
+pub(super) enum Bound {
+    Exact,
+    /// The value is at least this (the search failed high).
+    Lower,
+    /// The value is at most this (every move failed low).
+    Upper,
+}
+
+#[derive(Copy, Clone)]
+pub(super) struct Entry {
+    pub key: u64,
+    pub mv: Option<Move>,
+    /// The value, relative to the node for mates (see [`to_table`]).
+    pub value: i16,
+    pub depth: i8,
+    pub bound: Bound,
+}
+
+impl Entry {
+    /// The stored value, if it settles a search `depth` deep within (`alpha`, `beta`).
+    pub fn cutoff(&self, depth: i32, ply: usize, alpha: Value, beta: Value) -> Option<Value> {
+        if i32::from(self.depth) < depth {
+            return None;
+        }
+        let value = from_table(self.value, ply);
+        let usable = match self.bound {
+            Bound::Exact => true,
+            Bound::Lower => value >= beta,
+            Bound::Upper => value <= alpha,
+        };
+        usable.then_some(value)
+    }
+}
+
+/// A power of two of entries, indexed by a key's top bits; a new entry replaces the old one in
+/// its slot unless the old one is of the same position and searched deeper.
+pub(super) struct Table {
+    entries: Vec<Option<Entry>>,
+    /// How far a key is shifted to index the table: 64 less the table's bits.
+    shift: u32,
+}
+
+impl Table {
+    /// As many entries as `mib` holds, rounded down to a power of two.
+    pub fn new(mib: u32) -> Table {
+        let bytes = mib as usize * (1 << 20);
+        let entries = (bytes / std::mem::size_of::<Option<Entry>>()).max(1);
+        let bits = entries.ilog2();
+        Table {
+            entries: vec![None; 1 << bits],
+            shift: 64 - bits,
+        }
+    }
+
+    fn slot(&self, key: u64) -> usize {
+        (key >> self.shift) as usize
+    }
+
+    pub fn probe(&self, key: u64) -> Option<Entry> {
+        self.entries[self.slot(key)].filter(|entry| entry.key == key)
+    }
+
+    pub fn store(&mut self, entry: Entry) {
+        let slot = self.slot(entry.key);
+        let keep = self.entries[slot].is_some_and(|old| {
+            old.key == entry.key && old.depth > entry.depth && entry.bound != Bound::Exact
+        });
+        if !keep {
+            self.entries[slot] = Some(entry);
+        }
+    }
+}
+
+/// Mate scores are stored relative to the node, not the root, so that an entry reached at a
+/// different ply still says how far the mate is.
+pub(super) fn to_table(value: Value, ply: usize) -> i16 {
+    let value = if value >= PROVEN {
+        value + ply as Value
+    } else if value <= -PROVEN {
+        value - ply as Value
+    } else {
+        value
+    };
+    value as i16
+}
+
+fn from_table(value: i16, ply: usize) -> Value {
+    let value = Value::from(value);
+    if value >= PROVEN {
+        value - ply as Value
+    } else if value <= -PROVEN {
+        value + ply as Value
+    } else {
+        value
+    }
+}
