@@ -16,7 +16,7 @@ use std::time::Duration;
 
 use crate::game::{Game, Notation, Player, in_pawns, written};
 use crate::games::Chess;
-use crate::search::{self, Budget, EngineParams, Strategy};
+use crate::search::{self, Budget, Clock, EngineParams, Strategy};
 
 /// The engine's name, as `id name` gives it.
 pub const NAME: &str = concat!("Sente ", env!("CARGO_PKG_VERSION"));
@@ -150,14 +150,15 @@ impl<W: Write + Send + 'static> Session<W> {
         }
         let white = self.position.side_to_move() == Player::X;
         let params = EngineParams {
-            time_limit: Some(go.time(white)),
+            time_limit: go.time(white),
             depth: go.depth,
             hash_mb: self.hash_mb,
-            without: None,
+            nodes: go.nodes,
+            clock: go.clock,
+            ..EngineParams::default()
         };
         let stop = Arc::new(AtomicBool::new(false));
         let budget = Budget {
-            max_nodes: go.nodes,
             cancelled: Some(Arc::clone(&stop)),
             ..Budget::default()
         };
@@ -246,11 +247,7 @@ fn position(words: &[&str]) -> Result<Chess, String> {
 /// What `go` asks.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 struct Go {
-    wtime: Option<u64>,
-    btime: Option<u64>,
-    winc: Option<u64>,
-    binc: Option<u64>,
-    movestogo: Option<u64>,
+    clock: Clock,
     movetime: Option<u64>,
     depth: Option<u32>,
     nodes: Option<u64>,
@@ -264,12 +261,15 @@ impl Go {
         while let Some(word) = words.next() {
             let mut number = || words.next().and_then(|value| value.parse::<i64>().ok());
             let millis = |value: Option<i64>| value.map(|ms| ms.max(0) as u64);
+            let duration = |value: Option<i64>| millis(value).map(Duration::from_millis);
             match *word {
-                "wtime" => go.wtime = millis(number()),
-                "btime" => go.btime = millis(number()),
-                "winc" => go.winc = millis(number()),
-                "binc" => go.binc = millis(number()),
-                "movestogo" => go.movestogo = millis(number()),
+                "wtime" => go.clock.wtime = duration(number()),
+                "btime" => go.clock.btime = duration(number()),
+                "winc" => go.clock.winc = duration(number()),
+                "binc" => go.clock.binc = duration(number()),
+                "movestogo" => {
+                    go.clock.movestogo = millis(number()).map(|moves| moves.clamp(1, 1_000) as u32);
+                }
                 "movetime" => go.movetime = millis(number()),
                 "depth" => go.depth = number().map(|depth| depth.clamp(1, 64) as u32),
                 "nodes" => go.nodes = millis(number()).map(|nodes| nodes.max(1)),
@@ -280,25 +280,16 @@ impl Go {
         go
     }
 
-    /// How long to think: the time per move, or a share of the clock (what is left over the
-    /// moves to go, or a twentieth, and most of the increment, never more than half of what is
-    /// left), or without either until told to stop (or the depth or nodes are reached).
-    fn time(&self, white: bool) -> Duration {
+    /// How long to think when the clock does not say: the time per move, or until told to
+    /// stop (or the depth or nodes are reached). With the mover's clock, the engine shares it
+    /// out itself.
+    fn time(&self, white: bool) -> Option<Duration> {
         if let Some(movetime) = self.movetime {
-            return Duration::from_millis(movetime.max(1));
+            return Some(Duration::from_millis(movetime.max(1)));
         }
-        let (left, increment) = if white {
-            (self.wtime, self.winc)
-        } else {
-            (self.btime, self.binc)
-        };
-        match left {
-            Some(left) if !self.infinite => {
-                let share = left / self.movestogo.unwrap_or(20).clamp(1, 50)
-                    + increment.unwrap_or(0) * 3 / 4;
-                Duration::from_millis(share.min(left / 2).max(1))
-            }
-            _ => INFINITE,
+        match self.clock.of(white) {
+            Some(_) if !self.infinite => None,
+            _ => Some(INFINITE),
         }
     }
 }
@@ -312,15 +303,19 @@ mod tests {
         let go = Go::read(&[
             "wtime", "10000", "btime", "8000", "winc", "100", "binc", "100",
         ]);
-        assert_eq!(go.time(true), Duration::from_millis(575));
-        assert_eq!(go.time(false), Duration::from_millis(475));
+        assert_eq!(
+            go.clock.of(false),
+            Some((Duration::from_millis(8000), Duration::from_millis(100)))
+        );
+        assert_eq!(go.time(true), None);
         let go = Go::read(&["wtime", "10000", "movestogo", "4"]);
-        assert_eq!(go.time(true), Duration::from_millis(2500));
+        assert_eq!(go.clock.movestogo, Some(4));
+        assert_eq!(go.time(false), Some(INFINITE));
         assert_eq!(
             Go::read(&["movetime", "100"]).time(false),
-            Duration::from_millis(100)
+            Some(Duration::from_millis(100))
         );
-        assert_eq!(Go::read(&["infinite"]).time(true), INFINITE);
+        assert_eq!(Go::read(&["infinite"]).time(true), Some(INFINITE));
         assert_eq!(Go::read(&["depth", "99", "nodes", "0"]).depth, Some(64));
         assert_eq!(Go::read(&["nodes", "0"]).nodes, Some(1));
     }

@@ -76,7 +76,7 @@ pub const MAX_DEPTH: u64 = search::MAX_DEPTH as u64;
 pub const MAX_TIME_LIMIT_MS: u64 = 10_000;
 
 /// Every player's knob, in the order the catalogue lists them.
-pub const KNOBS: [Knob; 14] = [
+pub const KNOBS: [Knob; 20] = [
     Knob {
         name: "depth",
         label: "Depth (plies)",
@@ -313,6 +313,85 @@ pub const KNOBS: [Knob; 14] = [
         on_game: same_on_every_game,
     },
     Knob {
+        name: "nodes",
+        label: "Nodes",
+        algorithms: &[A::Engine],
+        kind: Kind::Integer {
+            min: 1,
+            max: 1_000_000_000_000,
+            default: None,
+            set: |strategy, nodes| {
+                if let Strategy::Engine(params) = strategy {
+                    params.nodes = Some(nodes);
+                }
+            },
+        },
+        description: "The most nodes the chess engine searches (UCI's go nodes); it answers \
+                      with its last completed iteration. The service's max_nodes bounds it too.",
+        on_game: same_on_every_game,
+    },
+    clock(
+        "wtime",
+        "White's clock (ms)",
+        1,
+        MAX_CLOCK_MS,
+        "Milliseconds left on White's clock (UCI's wtime).",
+        |strategy, ms| {
+            if let Some(clock) = engine_clock(strategy) {
+                clock.wtime = Some(Duration::from_millis(ms));
+            }
+        },
+    ),
+    clock(
+        "btime",
+        "Black's clock (ms)",
+        1,
+        MAX_CLOCK_MS,
+        "Milliseconds left on Black's clock (UCI's btime).",
+        |strategy, ms| {
+            if let Some(clock) = engine_clock(strategy) {
+                clock.btime = Some(Duration::from_millis(ms));
+            }
+        },
+    ),
+    clock(
+        "winc",
+        "White's increment (ms)",
+        0,
+        MAX_INCREMENT_MS,
+        "Milliseconds White's clock gains with each move (UCI's winc).",
+        |strategy, ms| {
+            if let Some(clock) = engine_clock(strategy) {
+                clock.winc = Some(Duration::from_millis(ms));
+            }
+        },
+    ),
+    clock(
+        "binc",
+        "Black's increment (ms)",
+        0,
+        MAX_INCREMENT_MS,
+        "Milliseconds Black's clock gains with each move (UCI's binc).",
+        |strategy, ms| {
+            if let Some(clock) = engine_clock(strategy) {
+                clock.binc = Some(Duration::from_millis(ms));
+            }
+        },
+    ),
+    clock(
+        "movestogo",
+        "Moves to go",
+        1,
+        1_000,
+        "Moves until the clock's next time control (UCI's movestogo); absent, the engine \
+         plans for 25.",
+        |strategy, moves| {
+            if let Some(clock) = engine_clock(strategy) {
+                clock.movestogo = Some(moves as u32);
+            }
+        },
+    ),
+    Knob {
         name: "without",
         label: "Without",
         algorithms: &[A::Engine],
@@ -397,6 +476,51 @@ pub const SEED: Knob = Knob {
 };
 
 fn same_on_every_game(_: &mut KnobInfo, _: Algorithm, _: &GameRef) {}
+
+/// The longest clock a request may give, a day.
+pub const MAX_CLOCK_MS: u64 = 86_400_000;
+/// The largest increment, ten minutes.
+pub const MAX_INCREMENT_MS: u64 = 600_000;
+
+/// A part of the engine's clock, as UCI's `go` names it.
+const fn clock(
+    name: &'static str,
+    label: &'static str,
+    min: u64,
+    max: u64,
+    description: &'static str,
+    set: fn(&mut Strategy, u64),
+) -> Knob {
+    Knob {
+        name,
+        label,
+        algorithms: &[A::Engine],
+        kind: Kind::Integer {
+            min,
+            max,
+            default: None,
+            set,
+        },
+        description,
+        on_game: |knob, _, _| {
+            knob.description = format!(
+                "{} The chess engine shares out the clock of the side to move itself, \
+                 spending more where the position needs it (docs/chess.md#time); a time_limit_ms \
+                 as well caps the move.",
+                knob.description
+            )
+            .into();
+        },
+    }
+}
+
+/// The engine's clock in `strategy`, if it is the engine.
+fn engine_clock(strategy: &mut Strategy) -> Option<&mut search::Clock> {
+    match strategy {
+        Strategy::Engine(params) => Some(&mut params.clock),
+        _ => None,
+    }
+}
 
 /// An on-off knob, off by default.
 const fn switch(

@@ -52,11 +52,12 @@ pub async fn get_limits(State(state): State<AppState>) -> Json<Value> {
         "read_timeout_ms": state.read_timeout.as_millis() as u64,
         "max_games": crate::api::tournament::MAX_GAMES,
     });
-    // Every numeric knob's maximum, from the table of knobs.
-    limits
-        .as_object_mut()
-        .expect("an object")
-        .extend(crate::api::knobs::maxima());
+    // Every numeric knob's maximum, from the table of knobs; the service's own `max_nodes`
+    // stays, since it bounds the `nodes` knob too.
+    let object = limits.as_object_mut().expect("an object");
+    for (key, max) in crate::api::knobs::maxima() {
+        object.entry(key).or_insert(max);
+    }
     Json(limits)
 }
 

@@ -246,6 +246,34 @@ pub struct EngineParams {
     /// One of the engine's steps turned off, to measure what it gains (a self-play SPRT of
     /// the engine against itself without it).
     pub without: Option<Step>,
+    /// The most nodes to search.
+    pub nodes: Option<u64>,
+    /// The players' clocks, as UCI's `go` gives them: the engine shares out the time of the
+    /// side to move.
+    pub clock: Clock,
+}
+
+/// What is left on each player's clock, their increments, and the moves until the next time
+/// control, as UCI names them; each is optional.
+#[derive(Copy, Clone, Debug, Default, PartialEq)]
+pub struct Clock {
+    pub wtime: Option<Duration>,
+    pub btime: Option<Duration>,
+    pub winc: Option<Duration>,
+    pub binc: Option<Duration>,
+    pub movestogo: Option<u32>,
+}
+
+impl Clock {
+    /// The time left and the increment of one side, if its clock is given.
+    pub fn of(&self, white: bool) -> Option<(Duration, Duration)> {
+        let (left, increment) = if white {
+            (self.wtime, self.winc)
+        } else {
+            (self.btime, self.binc)
+        };
+        left.map(|left| (left, increment.unwrap_or_default()))
+    }
 }
 
 /// The parts of the chess engine's search that can be turned off one at a time, each kept
@@ -306,6 +334,8 @@ impl Default for EngineParams {
             depth: None,
             hash_mb: DEFAULT_HASH_MB,
             without: None,
+            nodes: None,
+            clock: Clock::default(),
         }
     }
 }
@@ -384,6 +414,24 @@ impl Strategy {
         };
         *limit = Some(limit.map_or(time, |own| own.min(time)));
         self
+    }
+
+    /// The strategy playing on a clock with `left` and `increment` for the side to move, if
+    /// it shares out a clock itself (the engine); the others are given a time per move.
+    pub fn on_clock(self, left: Duration, increment: Duration) -> Option<Strategy> {
+        match self {
+            Strategy::Engine(mut params) => {
+                params.clock = Clock {
+                    wtime: Some(left),
+                    btime: Some(left),
+                    winc: Some(increment),
+                    binc: Some(increment),
+                    movestogo: None,
+                };
+                Some(Strategy::Engine(params))
+            }
+            _ => None,
+        }
     }
 
     /// Which of the game's evaluations a depth-limited search scores its leaves with.

@@ -282,9 +282,13 @@ impl<G: Solve> Tournament<G> {
         };
         match &self.players[seat].kind {
             PlayerKind::Search(strategy) => {
-                let strategy = match allotment.aim {
-                    Some(aim) => strategy.within(aim),
-                    None => *strategy,
+                let clocked = allotment
+                    .clock
+                    .and_then(|(left, increment)| strategy.on_clock(left, increment));
+                let strategy = match (clocked, allotment.aim) {
+                    (Some(clocked), _) => clocked,
+                    (None, Some(aim)) => strategy.within(aim),
+                    (None, None) => *strategy,
                 };
                 let limited = |deadline: Option<Instant>| -> Option<Instant> {
                     let flag = (limits.time != TimeControl::None).then(|| started + allotment.flag);

@@ -118,16 +118,19 @@ impl TimeControl {
         match (*self, clock) {
             (TimeControl::PerMove(time), _) => Allotment {
                 aim: Some(time),
+                clock: None,
                 flag: time + MOVE_TIME_MARGIN,
             },
             (TimeControl::Clock { increment, .. }, Some(left)) => Allotment {
                 // A twentieth of what is left and most of the increment: enough moves remain
                 // in most games for the clock never to fall, yet late moves still get time.
                 aim: Some((left / 20 + increment * 3 / 4).min(left / 2)),
+                clock: Some((left, increment)),
                 flag: left,
             },
             _ => Allotment {
                 aim: None,
+                clock: None,
                 flag: UNTIMED_MOVE_LIMIT,
             },
         }
@@ -139,6 +142,9 @@ impl TimeControl {
 pub struct Allotment {
     /// What the player should aim to spend.
     pub aim: Option<Duration>,
+    /// What is left on the player's clock and its increment, for a player that shares out
+    /// its clock itself (Sente's chess engine, as engines over UCI do).
+    pub clock: Option<(Duration, Duration)>,
     /// Past this, the move loses on time.
     pub flag: Duration,
 }

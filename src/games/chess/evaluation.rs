@@ -76,14 +76,30 @@ const EG_VALUE: [i32; 6] = [94, 281, 297, 512, 936, 0];
 /// How much each piece counts toward the middlegame: a full board is 24.
 const PHASE: [i32; 6] = [0, 1, 1, 2, 4, 0];
 
-/// The engine's evaluation for the side to move, in centipawns: PeSTO's, for now.
+/// The engine's evaluation for the side to move, in centipawns: PeSTO's tables and the terms
+/// beyond them ([`terms`](super::terms)), tapered alike.
 pub fn engine(position: &shakmaty::Chess) -> i32 {
-    pesto(position)
+    let (mg, eg, phase) = tables(position.board());
+    let (terms_mg, terms_eg) = super::terms::white(position.board());
+    taper(position, mg + terms_mg, eg + terms_eg, phase)
 }
 
 /// PeSTO for the side to move, in centipawns.
 pub fn pesto(position: &shakmaty::Chess) -> i32 {
-    let board = position.board();
+    let (mg, eg, phase) = tables(position.board());
+    taper(position, mg, eg, phase)
+}
+
+/// The blend of a middlegame and an endgame value (White's) by the phase, for the side to
+/// move.
+fn taper(position: &shakmaty::Chess, mg: i32, eg: i32, phase: i32) -> i32 {
+    let white = (mg * phase + eg * (24 - phase)) / 24;
+    position.turn().fold_wb(white, -white)
+}
+
+/// PeSTO's middlegame and endgame values for White, and the phase: 24 for a full board's
+/// pieces, 0 for kings and pawns.
+fn tables(board: &Board) -> (i32, i32, i32) {
     let (mut mg, mut eg, mut phase) = (0, 0, 0);
     for (index, &role) in ROLES.iter().enumerate() {
         for color in Color::ALL {
@@ -99,9 +115,7 @@ pub fn pesto(position: &shakmaty::Chess) -> i32 {
         }
     }
     // Promotions can take the phase past a full board's.
-    let phase = phase.min(24);
-    let white = (mg * phase + eg * (24 - phase)) / 24;
-    position.turn().fold_wb(white, -white)
+    (mg, eg, phase.min(24))
 }
 
 /// A move's static promise, for ordering: captures of big pieces by small ones first

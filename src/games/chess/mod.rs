@@ -9,6 +9,7 @@ pub mod book;
 mod engine;
 mod evaluation;
 mod fen;
+mod terms;
 mod key;
 
 use std::fmt;

@@ -23,6 +23,7 @@ mod exchange;
 mod ordering;
 mod search;
 mod table;
+mod time;
 
 use shakmaty::{Move, Position};
 
@@ -56,14 +57,15 @@ impl Engine {
     /// Readies the iteration `depth` plies deep. The first is not timed, so that there is
     /// always a move to answer with; only the service's budget can stop it.
     fn begin_iteration(&mut self, depth: i32) {
-        let deadline = self.started + self.time_limit;
+        let deadline = self.started + self.plan.maximum;
         self.meter.set_time_limit((depth > 1).then_some(deadline));
     }
 
-    /// Whether to stop deepening after an iteration: one takes several times the one before,
-    /// so an iteration that could not finish in the time left is not started.
+    /// Whether to stop deepening after an iteration, as the time plan says.
     fn out_of_time(&self) -> bool {
-        self.started.elapsed() * 2 >= self.time_limit
+        !self
+            .plan
+            .deepen_further(self.started.elapsed(), self.steady, self.fell)
     }
 }
 
@@ -166,10 +168,15 @@ pub(super) fn search(
 ) -> SearchResult<ChessMove> {
     let mut engine = Engine::new(game, params, budget);
     let root = game.position();
-    let mut last = None;
+    let mut last: Option<(Value, Option<Move>)> = None;
     let deepened = deepen(&mut engine, |engine, depth| {
-        let value = aspire(engine, root, game.key, depth, last);
-        last = Some(value);
+        let value = aspire(engine, root, game.key, depth, last.map(|(value, _)| value));
+        let best = engine.pv[0][0];
+        if let Some((last_value, last_best)) = last {
+            engine.steady = if best == last_best { engine.steady + 1 } else { 0 };
+            engine.fell = value < last_value - 30;
+        }
+        last = Some((value, best));
         ((value, engine.line(0)), proven_within(value, depth))
     });
     let ((value, pv), depth) = match deepened.completed {

@@ -3,11 +3,12 @@
 use std::time::{Duration, Instant};
 
 use shakmaty::zobrist::{Zobrist64, ZobristValue};
-use shakmaty::{Move, Position, Role};
+use shakmaty::{Color, Move, Position, Role};
 
 use super::exchange::{exchange, value as piece_value};
 use super::ordering::{MAX_HISTORY, Memory, Picker};
 use super::table::{Bound, Entry, Table, to_table};
+use super::time::Plan;
 use super::{MAX_DEPTH, MAX_PLY, evaluate};
 use crate::games::chess::{Chess, ChessMove, key};
 use crate::search::kit::{INFINITY, Meter, PROVEN, Value, WIN};
@@ -33,7 +34,11 @@ pub(super) struct Engine {
     pub meter: Meter,
     /// When the search started, and how long it may take.
     pub started: Instant,
-    pub time_limit: Duration,
+    pub plan: Plan,
+    /// How many iterations in a row the best move has stayed the same, and whether the value
+    /// fell in the last one: what the time plan reads.
+    pub steady: u32,
+    pub fell: bool,
     /// The deepest iteration.
     pub max_depth: i32,
     without: Option<Step>,
@@ -61,11 +66,21 @@ impl Engine {
             pv_length: [0; MAX_PLY + 2],
             nodes: 0,
             seldepth: 0,
-            meter: Meter::new(budget),
+            meter: Meter::new(&Budget {
+                max_nodes: match (budget.max_nodes, params.nodes) {
+                    (Some(service), Some(own)) => Some(service.min(own)),
+                    (service, own) => service.or(own),
+                },
+                ..budget.clone()
+            }),
             started: Instant::now(),
-            time_limit: params.time_limit.unwrap_or(Duration::from_millis(
-                super::DEFAULT_TIME_LIMIT_MS,
-            )),
+            plan: Plan::new(
+                params,
+                game.position().turn() == Color::White,
+                Duration::from_millis(super::DEFAULT_TIME_LIMIT_MS),
+            ),
+            steady: 0,
+            fell: false,
             max_depth: params
                 .depth
                 .map_or(MAX_DEPTH, |depth| (depth as i32).clamp(1, MAX_DEPTH)),
