@@ -154,6 +154,7 @@ fn a_search_within_its_budget_is_the_search_without_one() {
         deadline: Some(Instant::now() + Duration::from_secs(600)),
         cancelled: Some(Arc::new(AtomicBool::new(false))),
         halted: None,
+        watch: None,
     };
     let minimax = Strategy::Minimax {
         depth: None,

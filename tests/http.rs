@@ -1529,11 +1529,15 @@ async fn a_panic_becomes_a_500_problem_and_the_server_lives_on() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_move_floor_hook_answers_what_move_answers() {
     use sente::http::hooks::{BENCH_MOVE_ANSWER, BENCH_MOVE_BODY};
-    // `"elapsed_us":N` with N replaced by 0.
+    // `"elapsed_us":N` and `"nps":N` with N replaced by 0.
     let timeless = |text: &str| {
-        let (before, after) = text.split_once(r#""elapsed_us":"#).expect(text);
-        let after = after.trim_start_matches(|c: char| c.is_ascii_digit());
-        format!(r#"{before}"elapsed_us":0{after}"#)
+        let mut text = text.to_owned();
+        for field in [r#""elapsed_us":"#, r#""nps":"#] {
+            let (before, after) = text.split_once(field).expect(field);
+            let after = after.trim_start_matches(|c: char| c.is_ascii_digit());
+            text = format!("{before}{field}0{after}");
+        }
+        text
     };
     let url = start().await;
     let mut answers = Vec::new();
@@ -2753,4 +2757,97 @@ async fn a_streamed_tournament_whose_reader_goes_away_stops_and_frees_its_slot()
         "{:?}",
         started.elapsed()
     );
+}
+
+/// `/move` and `/analyze` stream the chess engine's iterations when asked, deepening one by
+/// one, then the answer, whose move and depth are the last iteration's.
+#[tokio::test]
+async fn a_watched_search_streams_its_iterations_then_its_answer() {
+    let url = start().await;
+    for path in ["/move", "/analyze"] {
+        let response = Client::new()
+            .post(format!("{url}{path}"))
+            .header("accept", "application/x-ndjson")
+            .json(&json!({"game": "chess", "moves": ["e4", "e5"], "depth": 6}))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), StatusCode::OK);
+        assert_eq!(
+            header_text(&response, "content-type"),
+            "application/x-ndjson"
+        );
+        let text = response.text().await.unwrap();
+        let lines: Vec<Value> = text
+            .lines()
+            .map(|line| serde_json::from_str(line).unwrap())
+            .collect();
+        let (last, iterations) = lines.split_last().unwrap();
+        let depths: Vec<u64> = iterations
+            .iter()
+            .map(|line| line["iteration"]["depth"].as_u64().unwrap())
+            .collect();
+        assert_eq!(depths, [1, 2, 3, 4, 5, 6], "{path}: {text}");
+        let deepest = &iterations[5]["iteration"];
+        for field in ["seldepth", "cp", "nodes", "nps", "time_ms", "pv", "pv_san"] {
+            assert!(!deepest[field].is_null(), "{path}: {field} in {deepest}");
+        }
+        assert!(deepest["seldepth"].as_u64().unwrap() >= 6, "{deepest}");
+        let result = &last["result"];
+        let best = if path == "/move" {
+            assert_eq!(result["depth"], 6, "{result}");
+            assert!(result["seldepth"].as_u64().unwrap() >= 6, "{result}");
+            &result["move"]
+        } else {
+            &result["moves"][0]["move"]
+        };
+        assert_eq!(best, &deepest["pv"][0], "{path}: {text}");
+    }
+    // A problem found before searching is the usual 422, not a stream.
+    let response = Client::new()
+        .post(format!("{url}/move"))
+        .header("accept", "application/x-ndjson")
+        .json(&json!({"game": "chess", "moves": ["e5"]}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY);
+}
+
+/// A client that stops reading a watched search stops it: the one heavy slot is free again at
+/// once, not after the search's ten seconds.
+#[tokio::test]
+async fn a_watched_search_whose_reader_goes_away_stops() {
+    let url = start_with_one_heavy_slot(0).await;
+    let mut response = Client::new()
+        .post(format!("{url}/move"))
+        .header("accept", "application/x-ndjson")
+        .json(&json!({"game": "chess", "moves": [], "time_limit_ms": 10000}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    let first = response.chunk().await.unwrap().unwrap();
+    let first = std::str::from_utf8(&first).unwrap().lines().next().unwrap();
+    let line: Value = serde_json::from_str(first).unwrap();
+    assert_eq!(line["iteration"]["depth"], 1, "{line}");
+    drop(response);
+    let started = std::time::Instant::now();
+    loop {
+        let answer = post(
+            &url,
+            "/analyze",
+            json!({"moves": [], "algorithm": "solver"}),
+        )
+        .await;
+        if answer.status() == StatusCode::OK {
+            break;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "the slot is still taken after {:?}",
+            started.elapsed()
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
 }

@@ -16,6 +16,8 @@ pub struct AnalyzeResponse {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub seed: Option<u64>,
     pub nodes: u64,
+    /// Nodes a second.
+    pub nps: u64,
     pub elapsed_us: u64,
     /// Why the analysis stopped early, if it did (as in the answer to `/move`); an exact
     /// algorithm stopped before valuing every move lists only those it valued.
@@ -80,6 +82,7 @@ fn analyze<G: Solve>(checked: &Checked<G>, budget: &Budget) -> Result<AnalyzeRes
         algorithm: strategy.algorithm(),
         seed: strategy.is_randomized().then_some(*seed),
         nodes: analysis.nodes,
+        nps: crate::search::Iteration::nps(analysis.nodes, analysis.elapsed),
         elapsed_us: analysis.elapsed.as_micros() as u64,
         stopped_by: analysis.stopped_by.map(|cutoff| cutoff.name()),
         moves: analysis

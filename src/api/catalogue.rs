@@ -131,11 +131,11 @@ pub fn description(algorithm: Algorithm) -> &'static str {
              with every enhancement, deepening within the time limit."
         }
         Algorithm::Engine => {
-            "The game's strongest player within the time limit. On chess, Sente's engine: \
-             iterative deepening principal variation search with a quiescence search, a \
-             transposition table, move ordering (the table's move, MVV-LVA, killers, history), \
-             a check extension and mate scores, over PeSTO's evaluation. On the other games, \
-             their solver."
+            "The game's strongest player within its time, clock, depth or nodes. On chess, \
+             Sente's engine: iterative deepening principal variation search with aspiration \
+             windows, quiescence, a transposition table, null-move pruning, late move \
+             reductions, futility pruning and static exchange evaluation, over PeSTO's tables \
+             and terms for mobility, pawns and king safety. On the other games, their solver."
         }
         Algorithm::Mcts => {
             "UCT: select by UCB1, expand after expand_threshold visits, random playout, back up; \

@@ -6,7 +6,7 @@ use super::request::{Checked, MoveRequest, Run, Search};
 use super::scored_move::{Judgement, ScoredMove};
 use super::{Problem, Status};
 use crate::game::{Game, Notation, Player};
-use crate::search::{self, Algorithm, Budget, Solve, Strategy, Tiebreak};
+use crate::search::{self, Algorithm, Budget, Iteration, Solve, Strategy, Tiebreak};
 
 /// The answer to a move request.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -17,7 +17,12 @@ pub struct MoveResponse {
     /// The depth of the last completed iteration, for the deepening searches.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub depth: Option<u32>,
+    /// The deepest ply reached, quiescence and extensions included (the chess engine's).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seldepth: Option<u32>,
     pub nodes: u64,
+    /// Nodes a second.
+    pub nps: u64,
     pub algorithm: Algorithm,
     pub game: &'static str,
     /// The seed used, for randomised algorithms.
@@ -136,7 +141,9 @@ fn choose<G: Solve>(checked: &Checked<G>, budget: &Budget) -> Result<MoveRespons
     Ok(MoveResponse {
         chosen: ScoredMove::new(position, result.best_move, judgement, &result.pv, None),
         depth: result.depth,
+        seldepth: result.seldepth,
         nodes: result.nodes,
+        nps: Iteration::nps(result.nodes, result.elapsed),
         algorithm: strategy.algorithm(),
         game: G::NAME,
         seed: strategy.is_randomized().then_some(*seed),

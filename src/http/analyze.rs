@@ -1,21 +1,44 @@
-//! `POST /analyze`.
+//! `POST /analyze`: answered as JSON, or as a stream of the search's iterations and then the
+//! answer (`Accept: application/x-ndjson`).
 
 use axum::extract::State;
+use axum::http::HeaderMap;
+use axum::response::{IntoResponse, Response};
 
 use super::AppState;
 use super::body::JsonBody;
 use super::json::Json;
+use super::ndjson::{self, NDJSON};
 use crate::api::Problem;
 use crate::api::analyze::{AnalyzeJob, AnalyzeResponse};
 use crate::api::request::MoveRequest;
+use crate::search::{Budget, Watch};
 
 pub async fn post_analyze(
     State(state): State<AppState>,
+    headers: HeaderMap,
     JsonBody(body): JsonBody,
-) -> Result<Json<AnalyzeResponse>, Problem> {
+) -> Result<Response, Problem> {
     let job = AnalyzeJob::new(MoveRequest::from_json(&body)?)?;
+    if ndjson::accepts(&headers, NDJSON) {
+        return Ok(ndjson::watched(|watch| analyze(state, job, Some(watch))));
+    }
+    Ok(Json(analyze(state, job, None).await?).into_response())
+}
+
+async fn analyze(
+    state: AppState,
+    job: AnalyzeJob,
+    watch: Option<Watch>,
+) -> Result<AnalyzeResponse, Problem> {
     // Analysis searches every move on its own: always heavy, blocking work.
-    let response = super::heavy::run_one(&state, move |budget| job.run(budget)).await??;
+    let response = super::heavy::run_one(&state, move |budget| {
+        job.run(&Budget {
+            watch: watch.clone(),
+            ..budget.clone()
+        })
+    })
+    .await??;
     state.metrics.add_nodes(response.algorithm, response.nodes);
-    Ok(Json(response))
+    Ok(response)
 }

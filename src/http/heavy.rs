@@ -34,6 +34,7 @@ where
         max_nodes: state.search_limits.max_nodes,
         cancelled: Some(cancel.flag()),
         halted: None,
+        watch: None,
     };
     let work = Arc::new(work);
     let tasks: Vec<_> = parts

@@ -20,6 +20,7 @@ mod heavy;
 pub mod hooks;
 mod json;
 pub mod metrics;
+mod ndjson;
 mod playground;
 mod problem;
 pub mod shutdown;

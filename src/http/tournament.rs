@@ -2,19 +2,17 @@
 //! as JSON, as a stream of progress lines (`Accept: application/x-ndjson`), or as PGN
 //! (`Accept: application/x-chess-pgn`, for chess).
 
-use std::convert::Infallible;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use axum::body::Body;
 use axum::extract::State;
 use axum::http::{HeaderMap, HeaderValue, header};
 use axum::response::{IntoResponse, Response};
-use serde::Serialize;
 
 use super::AppState;
 use super::body::JsonBody;
 use super::json::Json;
+use super::ndjson::{self, NDJSON};
 use crate::api::Problem;
 use crate::api::tournament::{
     self, Results, Run, TournamentJob, TournamentRequest, TournamentResponse,
@@ -27,7 +25,6 @@ pub const PROGRESS_INTERVAL: Duration = Duration::from_millis(250);
 /// How often the stream looks for finished games.
 const LOOK_INTERVAL: Duration = Duration::from_millis(20);
 
-const NDJSON: &str = "application/x-ndjson";
 const PGN: &str = "application/x-chess-pgn";
 
 /// The answer's form, from the request's `Accept`.
@@ -40,16 +37,9 @@ enum Form {
 
 impl Form {
     fn of(headers: &HeaderMap) -> Form {
-        let accepts = |kind: &str| {
-            headers
-                .get_all(header::ACCEPT)
-                .iter()
-                .filter_map(|value| value.to_str().ok())
-                .any(|value| value.split(',').any(|item| item.trim().starts_with(kind)))
-        };
-        if accepts(NDJSON) {
+        if ndjson::accepts(headers, NDJSON) {
             Form::Progress
-        } else if accepts(PGN) {
+        } else if ndjson::accepts(headers, PGN) {
             Form::Pgn
         } else {
             Form::Json
@@ -126,20 +116,9 @@ fn answer(
     report
 }
 
-/// A line of a streamed tournament.
-#[derive(Serialize)]
-#[serde(rename_all = "snake_case")]
-enum Line<'a> {
-    /// The totals so far.
-    Progress(&'a TournamentResponse),
-    /// The answer, last.
-    Result(&'a TournamentResponse),
-    /// What stopped it, last.
-    Problem(&'a Problem),
-}
-
-/// The tournament as a stream of lines: its totals as games finish, then its answer. A client
-/// that goes away drops the stream, which drops `play`, which cancels the games.
+/// The tournament as a stream of lines: its totals as games finish (`{"progress": ...}`), then
+/// its answer. A client that goes away drops the stream, which drops `play`, which cancels the
+/// games.
 fn stream(
     state: AppState,
     job: Arc<TournamentJob>,
@@ -147,13 +126,7 @@ fn stream(
     started: Instant,
     play: impl Future<Output = Result<(), Problem>> + Send + 'static,
 ) -> Response {
-    let (sender, receiver) = tokio::sync::mpsc::channel::<Vec<u8>>(4);
-    let line = |line: &Line<'_>| {
-        let mut bytes = serde_json::to_vec(line).expect("answers serialise");
-        bytes.push(b'\n');
-        bytes
-    };
-    tokio::spawn(async move {
+    ndjson::stream(move |lines| async move {
         tokio::pin!(play);
         let mut looks = tokio::time::interval(LOOK_INTERVAL);
         let mut reported = 0;
@@ -173,26 +146,16 @@ fn stream(
                     let mut progress =
                         tournament::report(job.setup(), results, started.elapsed(), None);
                     progress.records = None;
-                    if sender.send(line(&Line::Progress(&progress))).await.is_err() {
+                    if lines.send(ndjson::line("progress", &progress)).is_err() {
                         return;
                     }
                 }
-                () = sender.closed() => return,
             }
         };
         let last = match last {
-            Ok(()) => line(&Line::Result(&answer(&state, &job, run.results(), started))),
-            Err(problem) => line(&Line::Problem(&problem)),
+            Ok(()) => ndjson::line("result", &answer(&state, &job, run.results(), started)),
+            Err(problem) => ndjson::line("problem", &problem),
         };
-        let _ = sender.send(last).await;
-    });
-    let body = futures_util::stream::unfold(receiver, |mut receiver| async move {
-        let line = receiver.recv().await?;
-        Some((Ok::<_, Infallible>(line), receiver))
-    });
-    (
-        [(header::CONTENT_TYPE, HeaderValue::from_static(NDJSON))],
-        Body::from_stream(body),
-    )
-        .into_response()
+        let _ = lines.send(last);
+    })
 }

@@ -432,6 +432,7 @@ fn choose_among_ties<G: Solve>(
         nodes,
         pv: chosen.line.clone(),
         depth: None,
+        seldepth: None,
         elapsed: Duration::ZERO,
         stopped_by,
     }

@@ -23,6 +23,9 @@ pub struct Budget {
     /// Set by the larger task the search is part of, when it has its answer (a tournament whose
     /// test has decided): the search stops as if cancelled.
     pub halted: Option<Arc<AtomicBool>>,
+    /// Told what each iteration found, by the searches that deepen and can tell (the chess
+    /// engine).
+    pub watch: Option<super::Watch>,
 }
 
 /// Why a search stopped before it finished what it was asked (its depth, playouts or
@@ -141,6 +144,11 @@ impl Meter {
     #[inline(always)]
     pub(crate) fn tick(&mut self, nodes: u64) -> bool {
         nodes >= self.next_check && self.check(nodes)
+    }
+
+    /// Who watches the search, if anyone.
+    pub(crate) fn watch(&self) -> Option<&super::Watch> {
+        self.budget.watch.as_ref()
     }
 
     /// Whether the search must stop.

@@ -126,6 +126,7 @@ pub(super) fn search<G: Game>(
         nodes: sample.nodes,
         pv: Vec::new(),
         depth: None,
+        seldepth: None,
         elapsed: Default::default(),
         stopped_by: sample.stopped_by,
     }

@@ -257,6 +257,7 @@ pub(super) fn search<G: Game>(
         nodes,
         pv,
         depth: None,
+        seldepth: None,
         elapsed: Default::default(),
         stopped_by,
     }

@@ -25,6 +25,7 @@ mod default_solver;
 mod random;
 pub mod seed;
 mod table;
+mod watch;
 
 use std::fmt;
 use std::str::FromStr;
@@ -40,6 +41,7 @@ pub use mcts::{
     DEFAULT_EXPAND_THRESHOLD, DEFAULT_SIMULATIONS, DEFAULT_UCT_C, MAX_TREE_NODES, MctsParams,
 };
 use pv::PvTable;
+pub use watch::{Iteration, Watch};
 
 /// What a game's own solver builds on, kept beside its rules in the game's folder: the budget's
 /// meter, search values, alphabeta as a fallback.
@@ -477,6 +479,9 @@ pub struct SearchResult<M> {
     pub pv: Vec<M>,
     /// The depth of the last completed iteration, for the deepening searches.
     pub depth: Option<u32>,
+    /// The deepest ply the search reached, quiescence and extensions included (the chess
+    /// engine's).
+    pub seldepth: Option<u32>,
     pub elapsed: Duration,
     /// Set when a limit stopped the search before it finished what it was asked: the result
     /// is then the best it had completed, exact only if that part proved it.
@@ -698,6 +703,7 @@ pub(crate) fn exact_search_result<G: Game>(
         nodes,
         pv,
         depth: None,
+        seldepth: None,
         elapsed: Duration::ZERO,
         stopped_by: None,
     }
@@ -746,6 +752,7 @@ fn stopped_search_result<G: Game>(
         nodes,
         pv,
         depth: None,
+        seldepth: None,
         elapsed: Duration::ZERO,
         stopped_by: Some(stopped_by),
     }

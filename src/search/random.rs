@@ -20,6 +20,7 @@ pub(super) fn search<G: Game>(game: &G, seed: u64) -> SearchResult<G::Move> {
         nodes: 1,
         pv: Vec::new(),
         depth: None,
+        seldepth: None,
         elapsed: Default::default(),
         stopped_by: None,
     }

@@ -248,6 +248,20 @@ try {
   assert.match(await page.locator('#engine-info dd[data-field="score"]').textContent(), /cp -?\d+|mate/);
   await page.screenshot({ path: `${shots}/playground-chess.png`, fullPage: true });
 
+  // The engine is watched as it deepens: an analysis of two seconds streams its iterations
+  // (depth, score, line) before its answer, which then replaces them.
+  await page.fill("#knob-time_limit_ms", "2000");
+  await page.click("#analyse");
+  await page.waitForFunction(() => Number(document.getElementById("thinking").dataset.depth) >= 4, null, { timeout: 15000 });
+  const thinking = await page.locator("#thinking").textContent();
+  assert.match(thinking, /^depth \d+\/\d+ · ([+-]?\d+\.\d\d|mate -?\d+) · [\d,]+ nodes · \S+/, `an iteration: ${thinking}`);
+  assert.equal(await page.locator("#analysis").count(), 0, "the iterations come before the answer");
+  await page.screenshot({ path: `${shots}/playground-chess-thinking.png`, fullPage: true });
+  await page.waitForSelector("#analysis", { timeout: 15000 });
+  assert.ok(await page.locator("#thinking").isHidden(), "the answer replaces the iterations");
+  console.log(`chess, watched: ${thinking}`);
+  await page.fill("#knob-time_limit_ms", "100");
+
   // A promotion from a position set up by FEN: the player picks the piece, and a knight
   // (not the queen a page might assume) is what lands.
   await page.evaluate(() => { document.getElementById("setup").open = true; });

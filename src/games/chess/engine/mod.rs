@@ -30,9 +30,11 @@ use shakmaty::{Move, Position};
 use self::search::Engine;
 use super::evaluation::{self, winning_chances};
 use super::{Chess, ChessMove};
-use crate::game::Game;
+use crate::game::{Game, in_pawns, written};
 use crate::search::kit::{self, INFINITY, PROVEN, Value, WIN};
-use crate::search::{Analysis, Budget, Cutoff, EngineParams, MoveAnalysis, SearchResult, Step};
+use crate::search::{
+    Analysis, Budget, Cutoff, EngineParams, Iteration, MoveAnalysis, SearchResult, Step,
+};
 
 /// The time an engine move takes when a request gives no limit.
 pub const DEFAULT_TIME_LIMIT_MS: u64 = 1_000;
@@ -59,6 +61,29 @@ impl Engine {
     fn begin_iteration(&mut self, depth: i32) {
         let deadline = self.started + self.plan.maximum;
         self.meter.set_time_limit((depth > 1).then_some(deadline));
+    }
+
+    /// Tells whoever watches the search what the iteration `depth` plies deep found: `value`
+    /// and its line from the root `game`.
+    fn tell(&self, game: &Chess, depth: i32, value: Value, line: &[ChessMove]) {
+        let Some(watch) = &self.meter.watch() else {
+            return;
+        };
+        let (score, exact, plies_to_end) = judge(value);
+        let (cp, mate) = in_pawns::<Chess>(score, exact, plies_to_end);
+        let elapsed = self.started.elapsed();
+        watch.tell(&Iteration {
+            depth: depth as u32,
+            seldepth: self.seldepth as u32,
+            score,
+            cp: cp.filter(|_| mate.is_none()),
+            mate,
+            nodes: self.nodes,
+            nps: Iteration::nps(self.nodes, elapsed),
+            time_ms: elapsed.as_millis() as u64,
+            pv: written(game, line, |_, mv| Chess::uci_of(mv)),
+            pv_san: Some(written(game, line, Chess::san_of)),
+        });
     }
 
     /// Whether to stop deepening after an iteration, as the time plan says.
@@ -177,7 +202,11 @@ pub(super) fn search(
             engine.fell = value < last_value - 30;
         }
         last = Some((value, best));
-        ((value, engine.line(0)), proven_within(value, depth))
+        let line = engine.line(0);
+        if !engine.meter.is_stopped() {
+            engine.tell(game, depth, value, &line);
+        }
+        ((value, line), proven_within(value, depth))
     });
     let ((value, pv), depth) = match deepened.completed {
         Some(completed) => completed,
@@ -196,6 +225,7 @@ pub(super) fn search(
         nodes: engine.nodes,
         pv,
         depth: Some(depth as u32),
+        seldepth: Some(engine.seldepth as u32),
         elapsed: engine.started.elapsed(),
         stopped_by: deepened.stopped_by,
     }
@@ -229,6 +259,11 @@ pub(super) fn analyze(game: &Chess, params: &EngineParams, budget: &Budget) -> A
             moves = values.iter().map(|(_, mv, _)| *mv).collect();
         }
         let proven = values.iter().all(|(value, _, _)| proven_within(*value, depth));
+        if let Some((value, _, line)) = values.first()
+            && !engine.meter.is_stopped()
+        {
+            engine.tell(game, depth, *value, line);
+        }
         (values, proven)
     });
     let completed = deepened.completed.map_or_else(Vec::new, |(values, _)| values);
