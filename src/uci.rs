@@ -14,9 +14,10 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use crate::game::{Game, Notation, Player, in_pawns, written};
+use crate::game::{Game, Notation, Player};
 use crate::games::Chess;
-use crate::search::{self, Budget, Clock, EngineParams, Strategy};
+use crate::games::chess::{KeptTable, search_keeping};
+use crate::search::{self, Budget, Clock, EngineParams, Iteration, Watch};
 
 /// The engine's name, as `id name` gives it.
 pub const NAME: &str = concat!("Sente ", env!("CARGO_PKG_VERSION"));
@@ -33,6 +34,7 @@ pub fn serve(input: impl BufRead, output: impl Write + Send + 'static) -> io::Re
     let mut session = Session {
         position: Chess::start(),
         hash_mb: search::DEFAULT_HASH_MB,
+        table: Arc::new(Mutex::new(KeptTable::default())),
         output,
         search: None,
     };
@@ -47,12 +49,21 @@ pub fn serve(input: impl BufRead, output: impl Write + Send + 'static) -> io::Re
                     "option name Hash type spin default {} min 1 max {MAX_HASH_MB}",
                     search::DEFAULT_HASH_MB
                 ),
+                // One thread and one line: declared, so that GUIs and match runners that set
+                // them find them.
+                "option name Threads type spin default 1 min 1 max 1",
+                "option name MultiPV type spin default 1 min 1 max 1",
                 "uciok",
             ])?,
             Some("isready") => session.say(&["readyok"])?,
             Some("ucinewgame") => {
                 session.stop();
                 session.position = Chess::start();
+                session
+                    .table
+                    .lock()
+                    .expect("no thread panics holding it")
+                    .clear();
             }
             Some("setoption") => {
                 let said = session.set_option(&words.collect::<Vec<_>>());
@@ -90,6 +101,8 @@ pub fn serve(input: impl BufRead, output: impl Write + Send + 'static) -> io::Re
 struct Session<W> {
     position: Chess,
     hash_mb: u32,
+    /// The engine's table, kept from one move to the next until `ucinewgame`.
+    table: Arc<Mutex<KeptTable>>,
     output: Arc<Mutex<W>>,
     search: Option<Search>,
 }
@@ -140,6 +153,16 @@ impl<W: Write + Send + 'static> Session<W> {
                     .ok_or_else(|| format!("Hash is 1 to {MAX_HASH_MB} MiB, got {value:?}"))?;
                 Ok(())
             }
+            name if name.eq_ignore_ascii_case("threads")
+                || name.eq_ignore_ascii_case("multipv") =>
+            {
+                match value.trim() {
+                    "1" => Ok(()),
+                    _ => Err(format!(
+                        "{name} is 1: Sente searches one line on one thread"
+                    )),
+                }
+            }
             other => Err(format!("no option {other:?}")),
         }
     }
@@ -165,42 +188,51 @@ impl<W: Write + Send + 'static> Session<W> {
         let position = self.position.clone();
         let output = Arc::clone(&self.output);
         let stopped = Arc::clone(&stop);
+        let table = Arc::clone(&self.table);
+        // Each finished iteration is an `info` line as it comes, as engines report.
+        let told = Arc::new(AtomicBool::new(false));
+        let watch = {
+            let (output, told) = (Arc::clone(&output), Arc::clone(&told));
+            Watch::new(move |iteration| {
+                told.store(true, Ordering::Relaxed);
+                let _ = say(&output, &[&info(iteration)]);
+            })
+        };
+        let budget = Budget {
+            watch: Some(watch),
+            ..budget
+        };
         let thread = std::thread::spawn(move || {
-            let result = search::search_within(&position, &Strategy::Engine(params), 0, &budget)
-                .expect("the game is in progress");
+            let mut table = table.lock().expect("no thread panics holding it");
+            let result = search_keeping(&position, &params, &budget, &mut table);
+            drop(table);
             // In `go infinite` the answer waits for `stop`, as UCI asks, even when the search
             // has nothing left to search.
             while go.infinite && !stopped.load(Ordering::Relaxed) {
                 std::thread::sleep(Duration::from_millis(5));
             }
-            let score = match in_pawns::<Chess>(result.score, result.exact, result.plies_to_end) {
-                (_, Some(mate)) => format!("mate {mate}"),
-                (cp, None) => format!("cp {}", cp.unwrap_or(0)),
-            };
-            let millis = result.elapsed.as_millis().max(1);
-            let mut line = format!(
-                "info depth {} score {score} nodes {} nps {} time {}",
-                result.depth.unwrap_or(1),
-                result.nodes,
-                u128::from(result.nodes) * 1000 / millis,
-                result.elapsed.as_millis(),
-            );
-            if !result.pv.is_empty() {
-                line.push_str(" pv ");
-                let moves = written(&position, &result.pv, Chess::notation);
-                let moves: Vec<String> = moves.into_iter().map(Notation::into_text).collect();
-                line.push_str(&moves.join(" "));
+            let mut lines = Vec::new();
+            if !told.load(Ordering::Relaxed) {
+                // Stopped within its first iteration: what it has, said once.
+                lines.push(info(&Iteration {
+                    depth: result.depth.unwrap_or(0).max(1),
+                    seldepth: result.seldepth.unwrap_or(0),
+                    score: result.score,
+                    cp: Some(0),
+                    mate: None,
+                    nodes: result.nodes,
+                    nps: Iteration::nps(result.nodes, result.elapsed),
+                    time_ms: result.elapsed.as_millis() as u64,
+                    pv: Vec::new(),
+                    pv_san: None,
+                }));
             }
-            let _ = say(
-                &output,
-                &[
-                    &line,
-                    &format!(
-                        "bestmove {}",
-                        position.notation(result.best_move).into_text()
-                    ),
-                ],
-            );
+            lines.push(format!(
+                "bestmove {}",
+                position.notation(result.best_move).into_text()
+            ));
+            let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
+            let _ = say(&output, &lines);
         });
         self.search = Some(Search {
             stop,
@@ -209,6 +241,23 @@ impl<W: Write + Send + 'static> Session<W> {
         });
         Ok(())
     }
+}
+
+/// An iteration as UCI's `info` line gives it.
+fn info(iteration: &Iteration) -> String {
+    let score = match (iteration.mate, iteration.cp) {
+        (Some(mate), _) => format!("mate {mate}"),
+        (None, cp) => format!("cp {}", cp.unwrap_or(0)),
+    };
+    let mut line = format!(
+        "info depth {} seldepth {} score {score} nodes {} nps {} time {}",
+        iteration.depth, iteration.seldepth, iteration.nodes, iteration.nps, iteration.time_ms,
+    );
+    if !iteration.pv.is_empty() {
+        line.push_str(" pv ");
+        line.push_str(&iteration.pv.join(" "));
+    }
+    line
 }
 
 fn say(output: &Mutex<impl Write>, lines: &[&str]) -> io::Result<()> {

@@ -555,23 +555,62 @@ fn sente_uci_is_an_engine_that_stops_when_told() {
     read_until("readyok", &mut transcript);
     send("position startpos moves e2e4 e7e5", &mut transcript);
     send("go infinite", &mut transcript);
-    // Thinking until told: nothing but readyok before the stop.
+    // Thinking until told: an info line for each finished iteration, deeper each time, and
+    // no bestmove before the stop.
     std::thread::sleep(std::time::Duration::from_millis(300));
     send("isready", &mut transcript);
-    assert_eq!(
-        read_until("readyok", &mut transcript),
-        ["readyok"],
-        "{transcript:#?}"
-    );
+    let mut lines = read_until("readyok", &mut transcript);
     send("stop", &mut transcript);
-    let lines = read_until("bestmove", &mut transcript);
-    let info = &lines[lines.len() - 2];
+    lines.extend(read_until("bestmove", &mut transcript));
+    let depths: Vec<u32> = lines
+        .iter()
+        .filter_map(|line| line.strip_prefix("info depth "))
+        .map(|rest| rest.split(' ').next().unwrap().parse().unwrap())
+        .collect();
+    assert!(depths.len() >= 5, "{transcript:#?}");
     assert!(
-        info.starts_with("info depth ") && info.contains(" pv "),
+        depths.windows(2).all(|pair| pair[1] == pair[0] + 1),
         "{transcript:#?}"
     );
+    let info = lines
+        .iter()
+        .rfind(|line| line.starts_with("info depth "))
+        .unwrap();
+    for field in [
+        " seldepth ",
+        " score cp ",
+        " nodes ",
+        " nps ",
+        " time ",
+        " pv ",
+    ] {
+        assert!(info.contains(field), "{field} in {transcript:#?}");
+    }
     let best = lines.last().unwrap().strip_prefix("bestmove ").unwrap();
     assert_eq!(best.len(), 4, "{transcript:#?}");
+    // The table is kept from one search to the next of a game: the same search again costs
+    // fewer nodes, until ucinewgame forgets it.
+    let mut nodes = |new_game: bool, transcript: &mut Vec<String>| -> u64 {
+        if new_game {
+            send("ucinewgame", transcript);
+        }
+        send("position startpos moves d2d4 d7d5", transcript);
+        send("go depth 9", transcript);
+        let lines = read_until("bestmove", transcript);
+        let info = &lines[lines.len() - 2];
+        let (_, after) = info.split_once(" nodes ").unwrap();
+        after.split(' ').next().unwrap().parse().unwrap()
+    };
+    let first = nodes(true, &mut transcript);
+    let again = nodes(false, &mut transcript);
+    let anew = nodes(true, &mut transcript);
+    assert!(again < first, "{first} then {again}: {transcript:#?}");
+    assert_eq!(anew, first, "{transcript:#?}");
+    drop(nodes);
+    send("setoption name Threads value 1", &mut transcript);
+    send("setoption name MultiPV value 3", &mut transcript);
+    let lines = read_until("info string", &mut transcript);
+    assert!(lines[0].contains("MultiPV is 1"), "{transcript:#?}");
     // A mate in one, found at a fixed depth.
     send(
         "position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1",

@@ -26,7 +26,7 @@ use crate::game::{
 };
 use crate::search::{Analysis, Budget, EngineParams, SearchResult, Solve};
 
-pub use engine::DEFAULT_TIME_LIMIT_MS;
+pub use engine::{DEFAULT_TIME_LIMIT_MS, KeptTable, search_keeping};
 
 /// A chess position and the keys of the positions before it that it could repeat.
 #[derive(Clone)]

@@ -28,6 +28,7 @@ mod time;
 use shakmaty::{Move, Position};
 
 use self::search::Engine;
+use self::table::Table;
 use super::evaluation::{self, winning_chances};
 use super::{Chess, ChessMove};
 use crate::game::{Game, in_pawns, written};
@@ -191,10 +192,40 @@ pub(super) fn search(
     params: &EngineParams,
     budget: &Budget,
 ) -> SearchResult<ChessMove> {
-    let mut engine = Engine::new(game, params, budget);
+    search_keeping(game, params, budget, &mut KeptTable::default())
+}
+
+/// The engine's transposition table, kept from one search to the next of the same game, where
+/// the caller allows it (`sente uci`, until `ucinewgame`): what earlier moves' searches found
+/// about the positions still ahead is found again at once.
+#[derive(Default)]
+pub struct KeptTable(Option<Table>);
+
+impl KeptTable {
+    /// Forgets what it holds: a new game begins.
+    pub fn clear(&mut self) {
+        self.0 = None;
+    }
+}
+
+/// The engine's move in `game`, searched with the table `kept` holds (a new one if it holds
+/// none, or one of another size), which it then keeps.
+pub fn search_keeping(
+    game: &Chess,
+    params: &EngineParams,
+    budget: &Budget,
+    kept: &mut KeptTable,
+) -> SearchResult<ChessMove> {
+    let mut engine = Engine::new(game, params, budget, kept.0.take());
+    let result = deepen_root(game, &mut engine);
+    kept.0 = Some(engine.table);
+    result
+}
+
+fn deepen_root(game: &Chess, engine: &mut Engine) -> SearchResult<ChessMove> {
     let root = game.position();
     let mut last: Option<(Value, Option<Move>)> = None;
-    let deepened = deepen(&mut engine, |engine, depth| {
+    let deepened = deepen(engine, |engine, depth| {
         let value = aspire(engine, root, game.key, depth, last.map(|(value, _)| value));
         let best = engine.pv[0][0];
         if let Some((last_value, last_best)) = last {
@@ -235,7 +266,7 @@ pub(super) fn search(
 /// value is the engine's, not a bound; deepening within `params`, best moves first at each
 /// iteration, until every move's value is proven.
 pub(super) fn analyze(game: &Chess, params: &EngineParams, budget: &Budget) -> Analysis<ChessMove> {
-    let mut engine = Engine::new(game, params, budget);
+    let mut engine = Engine::new(game, params, budget, None);
     let root = game.position();
     let mut moves: Vec<Move> = root.legal_moves().to_vec();
     engine.keys.push(game.key);

@@ -48,7 +48,9 @@ pub(super) struct Engine {
 }
 
 impl Engine {
-    pub fn new(game: &Chess, params: &EngineParams, budget: &Budget) -> Engine {
+    /// An engine for `game` with a table of its own, or with `table`: one kept from earlier
+    /// searches of the same game, if its size is what `params` asks.
+    pub fn new(game: &Chess, params: &EngineParams, budget: &Budget, table: Option<Table>) -> Engine {
         let mut reductions = Box::new([[0; 64]; 64]);
         for (depth, row) in reductions.iter_mut().enumerate().skip(1) {
             for (moves, reduction) in row.iter_mut().enumerate().skip(1) {
@@ -57,7 +59,9 @@ impl Engine {
             }
         }
         Engine {
-            table: Table::new(params.hash_mb),
+            table: table
+                .filter(|table| table.mib() == params.hash_mb)
+                .unwrap_or_else(|| Table::new(params.hash_mb)),
             memory: Memory::new(MAX_PLY + 1),
             keys: game.earlier_keys(),
             null_barrier: 0,

@@ -42,7 +42,9 @@ impl Entry {
 
 /// A power of two of entries, indexed by a key's top bits; a new entry replaces the old one in
 /// its slot unless the old one is of the same position and searched deeper.
-pub(super) struct Table {
+pub(crate) struct Table {
+    /// The size it was asked for.
+    mib: u32,
     entries: Vec<Option<Entry>>,
     /// How far a key is shifted to index the table: 64 less the table's bits.
     shift: u32,
@@ -55,9 +57,14 @@ impl Table {
         let entries = (bytes / std::mem::size_of::<Option<Entry>>()).max(1);
         let bits = entries.ilog2();
         Table {
+            mib,
             entries: vec![None; 1 << bits],
             shift: 64 - bits,
         }
+    }
+
+    pub fn mib(&self) -> u32 {
+        self.mib
     }
 
     fn slot(&self, key: u64) -> usize {
