@@ -606,7 +606,6 @@ fn sente_uci_is_an_engine_that_stops_when_told() {
     let anew = nodes(true, &mut transcript);
     assert!(again < first, "{first} then {again}: {transcript:#?}");
     assert_eq!(anew, first, "{transcript:#?}");
-    drop(nodes);
     send("setoption name Threads value 1", &mut transcript);
     send("setoption name MultiPV value 3", &mut transcript);
     let lines = read_until("info string", &mut transcript);
