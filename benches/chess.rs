@@ -13,7 +13,9 @@ use std::time::{Duration, Instant};
 use criterion::{Criterion, criterion_group, criterion_main};
 use sente::game::perft::perft;
 use sente::games::Chess;
-use sente::search::{AlphaBetaParams, Budget, EngineParams, Solve, Strategy, Tiebreak, search};
+use sente::search::{
+    AlphaBetaParams, Budget, EngineParams, Solve, Step, Strategy, Tiebreak, search,
+};
 
 /// Positions and depths whose perft takes a few hundred milliseconds.
 const PERFT: [(&str, &str, u32); 3] = [
@@ -73,26 +75,37 @@ fn overhead() {
     }
 }
 
+/// The engine's speed on the middlegame positions, a second each: as it plays, and without the
+/// evaluation's terms beyond PeSTO's tables (what those terms cost in speed).
 fn engine_speed() {
-    let second = Duration::from_secs(1);
-    let (mut nodes, mut elapsed) = (0, Duration::ZERO);
-    for fen in MIDDLEGAMES {
-        let game: Chess = fen.parse().unwrap();
-        let result = game.engine(&EngineParams::for_time(second), &Budget::unlimited());
-        nodes += result.nodes;
-        elapsed += result.elapsed;
+    for (label, without) in [
+        ("engine", None),
+        ("engine without its terms", Some(Step::Terms)),
+    ] {
+        let (mut nodes, mut elapsed) = (0, Duration::ZERO);
+        for fen in MIDDLEGAMES {
+            let game: Chess = fen.parse().unwrap();
+            let params = EngineParams {
+                without,
+                ..EngineParams::for_time(Duration::from_secs(1))
+            };
+            let result = game.engine(&params, &Budget::unlimited());
+            nodes += result.nodes;
+            elapsed += result.elapsed;
+            println!(
+                "  {fen}: depth {}, seldepth {}, {} nodes, {:.2} M nodes/s",
+                result.depth.unwrap_or(0),
+                result.seldepth.unwrap_or(0),
+                result.nodes,
+                result.nodes as f64 / result.elapsed.as_secs_f64() / 1e6
+            );
+        }
         println!(
-            "  {fen}: depth {}, {} nodes, {:.2} M nodes/s",
-            result.depth.unwrap_or(0),
-            result.nodes,
-            result.nodes as f64 / result.elapsed.as_secs_f64() / 1e6
+            "{label}: {:.2} M nodes/s over {} middlegame positions, a second each",
+            nodes as f64 / elapsed.as_secs_f64() / 1e6,
+            MIDDLEGAMES.len()
         );
     }
-    println!(
-        "engine: {:.2} M nodes/s over {} middlegame positions, a second each",
-        nodes as f64 / elapsed.as_secs_f64() / 1e6,
-        MIDDLEGAMES.len()
-    );
 }
 
 fn benches(c: &mut Criterion) {

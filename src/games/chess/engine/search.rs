@@ -3,7 +3,7 @@
 use std::time::{Duration, Instant};
 
 use shakmaty::zobrist::{Zobrist64, ZobristValue};
-use shakmaty::{Color, Move, Position, Role};
+use shakmaty::{Color, Move, MoveList, Position, Role};
 
 use super::exchange::{exchange, value as piece_value};
 use super::ordering::{MAX_HISTORY, Memory, Picker};
@@ -247,11 +247,8 @@ impl Engine {
         let mut best = -INFINITY;
         let mut best_move = None;
         let mut searched = 0;
-        let mut quiets = [Move::Put {
-            role: Role::Pawn,
-            to: shakmaty::Square::A1,
-        }; 64];
-        let mut quiets_tried = 0;
+        // The quiet moves searched so far, which a cutoff by a later move penalises.
+        let mut quiets = MoveList::new();
         self.keys.push(key);
         while let Some((mv, rank)) = picker.next() {
             let quiet = !mv.is_capture() && mv.promotion().is_none();
@@ -260,7 +257,7 @@ impl Engine {
                 // Late move pruning: this close to the horizon, quiet moves this late in the
                 // order almost never cut.
                 let late = (3 + depth * depth) / if improving { 1 } else { 2 };
-                if depth <= 4 && quiets_tried as i32 >= late {
+                if depth <= 4 && quiets.len() as i32 >= late {
                     continue;
                 }
             }
@@ -342,16 +339,14 @@ impl Engine {
                     self.update_pv(ply, mv);
                     if alpha >= beta {
                         if quiet {
-                            self.memory
-                                .reward(turn, ply, depth, mv, &quiets[..quiets_tried]);
+                            self.memory.reward(turn, ply, depth, mv, &quiets);
                         }
                         break;
                     }
                 }
             }
-            if quiet && quiets_tried < quiets.len() {
-                quiets[quiets_tried] = mv;
-                quiets_tried += 1;
+            if quiet {
+                quiets.push(mv);
             }
         }
         self.keys.pop();

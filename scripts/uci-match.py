@@ -1,0 +1,143 @@
+"""Sente's engine as an outside program sees it: `sente uci` driven by python-chess's UCI
+driver, first through the protocol's paces, then in a match against Debian's stockfish.
+
+    python scripts/uci-match.py SENTE [--games N] [--elo E] [--movetime S] [--pgn FILE]
+
+The checks: the engine names itself; `go infinite` reports deepening iterations until
+`stop`, then answers a legal move; a move at 100 ms comes back in time with its score; a mate
+in one (Qxf7#) is announced as one. Then N games (0 for none) against stockfish with UCI_LimitStrength
+at UCI_Elo E, each side MOVETIME seconds a move, from openings of 8 random plies (the same
+opening twice, colours swapped), each engine pinned to a core of its own when the machine has
+two. Games end by the rules (claimed draws count) or at 300 plies as a draw.
+"""
+
+import argparse
+import os
+import random
+import sys
+import time
+
+import chess
+import chess.engine
+import chess.pgn
+
+
+def pinned(command, core):
+    """The command run on one core, when there are two or more to share out."""
+    if (os.cpu_count() or 1) >= 2 and os.path.exists("/usr/bin/taskset"):
+        return ["taskset", "-c", str(core)] + command
+    return command
+
+
+def check_protocol(sente):
+    engine = chess.engine.SimpleEngine.popen_uci(pinned([sente, "uci"], 0))
+    try:
+        assert engine.id["name"].startswith("Sente"), engine.id
+        board = chess.Board()
+        board.push_uci("e2e4")
+        depths = []
+        with engine.analysis(board) as analysis:  # go infinite
+            for info in analysis:
+                if "depth" in info:
+                    depths.append(info["depth"])
+                if len(depths) >= 6:
+                    break
+            analysis.stop()
+            best = analysis.wait()
+        assert depths == sorted(depths) and depths[-1] >= 6, depths
+        assert best.move in board.legal_moves, best
+        started = time.monotonic()
+        played = engine.play(board, chess.engine.Limit(time=0.1), info=chess.engine.INFO_ALL)
+        spent = time.monotonic() - started
+        assert played.move in board.legal_moves and spent < 0.2, (played, spent)
+        assert "score" in played.info and "seldepth" in played.info, played.info
+        mate = chess.Board("r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4")
+        answer = engine.play(mate, chess.engine.Limit(depth=4), info=chess.engine.INFO_ALL)
+        assert answer.move == chess.Move.from_uci("h5f7"), answer
+        assert answer.info["score"].relative == chess.engine.Mate(1), answer.info
+        print(f"protocol: go infinite gave depths {depths} until stop, then {best.move}; "
+              f"a move at 100 ms took {spent * 1000:.0f} ms; Qxf7# announced as mate 1")
+    finally:
+        engine.quit()
+
+
+def opening(rng):
+    board = chess.Board()
+    for _ in range(8):
+        moves = list(board.legal_moves)
+        board.push(rng.choice(moves))
+        if board.is_game_over():
+            return opening(rng)
+    return board
+
+
+def play(sente, stockfish, board, sente_white, movetime, elo):
+    game = chess.pgn.Game()
+    game.setup(board)
+    node = game
+    white, black = (sente, stockfish) if sente_white else (stockfish, sente)
+    game.headers["White"] = "Sente" if sente_white else f"stockfish {elo}"
+    game.headers["Black"] = f"stockfish {elo}" if sente_white else "Sente"
+    board = board.copy()
+    while not board.is_game_over(claim_draw=True) and board.ply() < 300:
+        engine = white if board.turn == chess.WHITE else black
+        move = engine.play(board, chess.engine.Limit(time=movetime)).move
+        board.push(move)
+        node = node.add_variation(move)
+    result = board.result(claim_draw=True) if board.is_game_over(claim_draw=True) else "1/2-1/2"
+    game.headers["Result"] = result
+    return game, result
+
+
+def match(sente, games, elo, movetime, pgn_path, seed):
+    rng = random.Random(seed)
+    engines = {
+        "sente": chess.engine.SimpleEngine.popen_uci(pinned([sente, "uci"], 0)),
+        "stockfish": chess.engine.SimpleEngine.popen_uci(pinned(["/usr/games/stockfish"], 1)),
+    }
+    engines["stockfish"].configure({"UCI_LimitStrength": True, "UCI_Elo": elo, "Threads": 1})
+    score = {"wins": 0, "draws": 0, "losses": 0}
+    out = open(pgn_path, "w") if pgn_path else None
+    try:
+        for index in range(games):
+            if index % 2 == 0:
+                start = opening(rng)
+            sente_white = index % 2 == 0
+            game, result = play(engines["sente"], engines["stockfish"], start, sente_white, movetime, elo)
+            game.headers["Round"] = str(index + 1)
+            if result == "1/2-1/2":
+                score["draws"] += 1
+            elif (result == "1-0") == sente_white:
+                score["wins"] += 1
+            else:
+                score["losses"] += 1
+            if out:
+                print(game, file=out, end="\n\n")
+            print(f"game {index + 1}: {result} (Sente {'White' if sente_white else 'Black'}); "
+                  f"+{score['wins']} ={score['draws']} -{score['losses']}", flush=True)
+    finally:
+        for engine in engines.values():
+            engine.quit()
+        if out:
+            out.close()
+    return score
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("sente")
+    parser.add_argument("--games", type=int, default=2)
+    parser.add_argument("--elo", type=int, default=1900)
+    parser.add_argument("--movetime", type=float, default=0.1)
+    parser.add_argument("--pgn")
+    parser.add_argument("--seed", type=int, default=2026)
+    args = parser.parse_args()
+    check_protocol(args.sente)
+    if args.games:
+        score = match(args.sente, args.games, args.elo, args.movetime, args.pgn, args.seed)
+        print(f"Sente against stockfish at UCI_Elo {args.elo}, {args.movetime * 1000:.0f} ms a move, "
+              f"through sente uci: +{score['wins']} ={score['draws']} -{score['losses']}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
