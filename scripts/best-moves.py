@@ -10,6 +10,7 @@ and runs on one core.
 """
 
 import argparse
+import logging
 import time
 
 import chess
@@ -40,6 +41,9 @@ def main():
     parser.add_argument("--epd", default="data/chess/best-moves.epd")
     parser.add_argument("--phalanx", action="store_true")
     args = parser.parse_args()
+    # Phalanx chats on its output (time settings, who plays which side), which the driver
+    # would log at every position.
+    logging.getLogger("chess.engine").setLevel(logging.ERROR)
     positions = []
     for line in open(args.epd):
         if line.strip():

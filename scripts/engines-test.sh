@@ -3,7 +3,8 @@
 # and Phalanx over the xboard protocol. Each plays a pair of games on a clock against Sente's
 # engine; every game must end by the rules or an adjudication (no crash, illegal move or loss on
 # time), the PGN must read back in python-chess with the same moves and results, and no engine
-# process may outlive its tournament. Installs the engines (apt) and python-chess (a virtualenv
+# process may outlive its tournament. Then `sente uci` as python-chess's UCI driver sees it
+# (scripts/uci-match.py). Installs the engines (apt) and python-chess (a virtualenv
 # under target/) when missing.
 #
 #   scripts/engines-test.sh
@@ -61,4 +62,7 @@ EOF
 play stockfish "stockfish=$bin/stockfish,Threads=1" "stockfish:UCI_LimitStrength=true,UCI_Elo=1500,tc=5+0.05"
 play fairymax "fairymax=$bin/fairymax,protocol=xboard" fairymax:tc=5+0.05
 play phalanx "phalanx=$bin/phalanx,protocol=xboard" phalanx:tc=5+0.05
+# And the other way round: Sente's engine as an external engine, `sente uci` driven by
+# python-chess, through the protocol's paces and two games against stockfish.
+"$venv/bin/python" scripts/uci-match.py target/release/sente --games 2 --elo 1500 --movetime 0.05
 echo "engines test passed"

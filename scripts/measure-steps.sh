@@ -29,8 +29,10 @@ print(f"| {sys.argv[1]} | {e['elo']:+.0f} [{e['elo_95'][0]:+.0f}, {e['elo_95'][1
 PY
 }
 
+draw="move_number=40,move_count=8,score=10"
+resign="move_count=3,score=600"
 common=(--game chess --random-plies 8 --balanced 100 --max-plies 300
-        --draw move_number=40,move_count=8,score=10 --resign move_count=3,score=600)
+        --draw "$draw" --resign "$resign")
 for step in aspiration null_move reductions reverse_futility late_move_pruning exchange terms; do
     $sente tournament "engine:nodes=$nodes" "engine:nodes=$nodes,without=$step" \
         "${common[@]}" --seed 2026 --sprt elo0=0,elo1=10 --games "$games" --threads 2 \

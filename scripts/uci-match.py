@@ -3,12 +3,13 @@ driver, first through the protocol's paces, then in a match against Debian's sto
 
     python scripts/uci-match.py SENTE [--games N] [--elo E] [--movetime S] [--pgn FILE]
 
-The checks: the engine names itself; `go infinite` reports deepening iterations until
-`stop`, then answers a legal move; a move at 100 ms comes back in time with its score; a mate
-in one (Qxf7#) is announced as one. Then N games (0 for none) against stockfish with UCI_LimitStrength
-at UCI_Elo E, each side MOVETIME seconds a move, from openings of 8 random plies (the same
-opening twice, colours swapped), each engine pinned to a core of its own when the machine has
-two. Games end by the rules (claimed draws count) or at 300 plies as a draw.
+The checks: the engine names itself; `go infinite` reports deepening iterations until `stop`,
+then answers a legal move; a move at 100 ms comes back with its score (the time it took is
+reported, not checked); a mate in one (Qxf7#) is announced as one. Then N games (0 for none)
+against stockfish with UCI_LimitStrength at UCI_Elo E, each side MOVETIME seconds a move, from
+openings of 8 random plies (the same opening twice, colours swapped), each engine pinned to a
+core of its own when the machine has two. Games end by the rules (claimed draws count) or at
+300 plies as a draw.
 """
 
 import argparse
@@ -49,7 +50,8 @@ def check_protocol(sente):
         started = time.monotonic()
         played = engine.play(board, chess.engine.Limit(time=0.1), info=chess.engine.INFO_ALL)
         spent = time.monotonic() - started
-        assert played.move in board.legal_moves and spent < 0.2, (played, spent)
+        # How long it took is reported, not checked: the machines are shared.
+        assert played.move in board.legal_moves, played
         assert "score" in played.info and "seldepth" in played.info, played.info
         mate = chess.Board("r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4")
         answer = engine.play(mate, chess.engine.Limit(depth=4), info=chess.engine.INFO_ALL)
