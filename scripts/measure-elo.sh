@@ -18,17 +18,7 @@ shift || true
 levels=("$@")
 [ ${#levels[@]} -gt 0 ] || levels=(1900 2200 2500)
 
-if [ ! -x /usr/games/stockfish ]; then
-    sudo_if_needed=()
-    [ "$(id -u)" -ne 0 ] && sudo_if_needed=(sudo)
-    "${sudo_if_needed[@]}" apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive "${sudo_if_needed[@]}" apt-get install -y -qq stockfish >/dev/null
-fi
-venv=target/chess-venv
-if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import chess' 2>/dev/null; then
-    python3 -m venv "$venv"
-    "$venv/bin/pip" install --quiet --disable-pip-version-check 'chess==1.11.2'
-fi
+. scripts/chess-tools.sh
 cargo build --release --locked --quiet
 out=target/elo
 mkdir -p "$out"

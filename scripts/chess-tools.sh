@@ -1,0 +1,15 @@
+# Sourced by the chess measurement scripts: Debian's stockfish (apt) and python-chess (a
+# virtualenv under target/), installed when missing. Sets `venv`.
+# shellcheck shell=bash
+
+if [ ! -x /usr/games/stockfish ]; then
+    sudo_if_needed=()
+    [ "$(id -u)" -ne 0 ] && sudo_if_needed=(sudo)
+    "${sudo_if_needed[@]}" apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive "${sudo_if_needed[@]}" apt-get install -y -qq stockfish >/dev/null
+fi
+venv=target/chess-venv
+if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import chess' 2>/dev/null; then
+    python3 -m venv "$venv"
+    "$venv/bin/pip" install --quiet --disable-pip-version-check 'chess==1.11.2'
+fi
