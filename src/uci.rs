@@ -14,7 +14,7 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use crate::game::{Game, Notation, Player};
+use crate::game::{Game, Notation, Player, in_pawns};
 use crate::games::Chess;
 use crate::games::chess::{KeptTable, search_keeping};
 use crate::search::{self, Budget, Clock, EngineParams, Iteration, Watch};
@@ -214,12 +214,13 @@ impl<W: Write + Send + 'static> Session<W> {
             let mut lines = Vec::new();
             if !told.load(Ordering::Relaxed) {
                 // Stopped within its first iteration: what it has, said once.
+                let (cp, mate) = in_pawns::<Chess>(result.score, result.exact, result.plies_to_end);
                 lines.push(info(&Iteration {
                     depth: result.depth.unwrap_or(0).max(1),
                     seldepth: result.seldepth.unwrap_or(0),
                     score: result.score,
-                    cp: Some(0),
-                    mate: None,
+                    cp,
+                    mate,
                     nodes: result.nodes,
                     nps: Iteration::nps(result.nodes, result.elapsed),
                     time_ms: result.elapsed.as_millis() as u64,
