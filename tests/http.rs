@@ -2075,6 +2075,130 @@ async fn gomoku_is_served_by_every_endpoint_and_algorithm() {
     assert_eq!(report["complete"], true, "{report}");
 }
 
+/// Othello, added as docs/adding-a-game.md says: every algorithm answers /move and /analyze on
+/// it in its notation, a player without a square passes (a move without a cell), and a game of
+/// mcts against alphabeta plays to its end.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn othello_is_served_by_every_endpoint_and_algorithm_and_passes() {
+    let url = start().await;
+    let games = get_json(&url, "/games").await;
+    let othello = games
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|game| game["name"] == "othello")
+        .expect("othello is in the catalogue");
+    assert_eq!(othello["sides"], json!(["Black", "White"]));
+    let opening: Value = post(
+        &url,
+        "/position",
+        json!({"game": "othello", "moves": ["d3", "c5"]}),
+    )
+    .await
+    .json()
+    .await
+    .unwrap();
+    let squares: Vec<&Value> = opening["legal_moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|legal| &legal["move"])
+        .collect();
+    assert_eq!(squares.len(), 5, "{opening}");
+    for (algorithm, knobs) in [
+        ("random", json!({})),
+        ("minimax", json!({"depth": 2})),
+        ("negamax", json!({"depth": 3})),
+        ("alphabeta", json!({"depth": 4, "ordering": true})),
+        ("alphabeta", json!({"time_limit_ms": 50})),
+        ("mcs", json!({"playouts": 5})),
+        ("mcts", json!({"simulations": 200})),
+        ("solver", json!({"time_limit_ms": 50})),
+        ("engine", json!({"time_limit_ms": 50})),
+    ] {
+        let mut body = json!({"game": "othello", "moves": ["d3", "c5"], "algorithm": algorithm});
+        for (name, value) in knobs.as_object().unwrap() {
+            body[name] = value.clone();
+        }
+        let answer: Value = post(&url, "/move", body.clone())
+            .await
+            .json()
+            .await
+            .unwrap();
+        let mv = answer["move"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{body}: {answer}"));
+        assert!(squares.contains(&&json!(mv)), "{body}: {answer}");
+        assert_eq!(answer["side_to_move"], "O", "{answer}");
+        let analysis: Value = post(&url, "/analyze", body.clone())
+            .await
+            .json()
+            .await
+            .unwrap();
+        let moves = analysis["moves"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{body}: {analysis}"));
+        assert!(
+            !moves.is_empty() && moves[0]["move"].is_string(),
+            "{analysis}"
+        );
+    }
+    // Black has no square after these eight plies: its one move is a pass, with no cell.
+    let line = json!(["d3", "c3", "b3", "b2", "f5", "a3", "a1", "c1"]);
+    let position: Value = post(&url, "/position", json!({"game": "othello", "moves": line}))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(
+        position["legal_moves"],
+        json!([{"move": "pass", "row": null, "col": null}]),
+        "{position}"
+    );
+    let answer: Value = post(
+        &url,
+        "/move",
+        json!({"game": "othello", "moves": line, "algorithm": "alphabeta", "depth": 3}),
+    )
+    .await
+    .json()
+    .await
+    .unwrap();
+    assert_eq!(
+        (&answer["move"], &answer["row"], &answer["col"]),
+        (&json!("pass"), &Value::Null, &Value::Null),
+        "{answer}"
+    );
+    assert_eq!(answer["side_to_move"], "O", "{answer}");
+    // A pass while a square is legal is refused, saying why.
+    let problem = problem(
+        &url,
+        "/move",
+        json!({"game": "othello", "moves": ["pass"]}),
+        422,
+    )
+    .await;
+    assert!(
+        problem["detail"]
+            .as_str()
+            .unwrap()
+            .contains("only legal when no square is"),
+        "{problem}"
+    );
+    // A whole game, mcts against alphabeta, plays to its end.
+    let report: Value = post(
+        &url,
+        "/tournament",
+        json!({"game": "othello", "players": [{"algorithm": "mcts", "simulations": 100}, {"algorithm": "alphabeta", "depth": 2}], "games": 2, "seed": 7}),
+    )
+    .await
+    .json()
+    .await
+    .unwrap();
+    assert_eq!(report["games"], 2, "{report}");
+    assert_eq!(report["complete"], true, "{report}");
+}
+
 /// `POST /position` says what a position is, finished or not, so that a front end draws it and
 /// offers the legal moves without the rules: the board, the status, the side to move, each
 /// legal move with its cell, the winning line.

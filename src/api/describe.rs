@@ -75,8 +75,9 @@ pub struct LegalMove {
     /// The move in the notation players write, for games that have one (chess's SAN).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub san: Option<String>,
-    pub row: usize,
-    pub col: usize,
+    /// The cell the move fills; `null` for a move that fills none (a pass).
+    pub row: Option<usize>,
+    pub col: Option<usize>,
     /// The square the piece moves from, for games whose pieces move.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub from: Option<Cell>,
@@ -125,7 +126,7 @@ fn describe<G: Game>(game: &G) -> PositionResponse {
         legal_moves: game
             .legal_moves()
             .map(|mv| {
-                let (row, col) = game.move_cell(mv);
+                let (row, col) = game.move_cell(mv).unzip();
                 LegalMove {
                     mv: game.notation(mv),
                     san: game.san(mv),

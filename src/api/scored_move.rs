@@ -16,8 +16,9 @@ pub struct ScoredMove {
     /// The move in the notation players write, for games that have one (chess's SAN).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub san: Option<String>,
-    pub row: usize,
-    pub col: usize,
+    /// The cell the move fills; `null` for a move that fills none (a pass).
+    pub row: Option<usize>,
+    pub col: Option<usize>,
     pub score: f64,
     pub exact: bool,
     /// For a proven result, the plies to the end under perfect play (fastest win, slowest loss).
@@ -56,7 +57,7 @@ impl ScoredMove {
         line: &[G::Move],
         visits: Option<u32>,
     ) -> ScoredMove {
-        let (row, col) = game.move_cell(mv);
+        let (row, col) = game.move_cell(mv).unzip();
         let (cp, mate) = in_pawns::<G>(judgement.score, judgement.exact, judgement.plies_to_end);
         let san = game.san(mv);
         ScoredMove {

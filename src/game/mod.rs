@@ -85,6 +85,9 @@ pub trait Game:
     const MAX_PLIES: usize;
     /// Number of distinct move ids: [`Game::move_id`] is below it.
     const MOVE_IDS: usize;
+    /// Whether perft counts a game that ends before the depth as one path, as Othello's
+    /// published figures (and Edax) do, rather than as none, as chess's do.
+    const PERFT_COUNTS_FINISHED_GAMES: bool = false;
     /// The number of positions reachable from the start, when it is small enough to tabulate
     /// every one of them; `None` for larger games.
     const REACHABLE_POSITIONS: Option<usize>;
@@ -141,8 +144,8 @@ pub trait Game:
     }
 
     /// The (row, column) of the cell the move fills, rows counted as the game's declaration
-    /// says ([`Declaration::rows_from_bottom`]).
-    fn move_cell(&self, mv: Self::Move) -> (usize, usize);
+    /// says ([`Declaration::rows_from_bottom`]); `None` for a move that fills no cell (a pass).
+    fn move_cell(&self, mv: Self::Move) -> Option<(usize, usize)>;
 
     /// Number of moves played so far.
     fn ply(&self) -> usize;

@@ -44,6 +44,7 @@ registry! {
     connect_four => ConnectFour,
     gomoku => Gomoku,
     chess => Chess,
+    othello => Othello,
 }
 
 /// The game of a request that names none: the registry's first.

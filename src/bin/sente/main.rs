@@ -63,7 +63,9 @@ enum Command {
 
 #[derive(Args)]
 struct PerftArgs {
-    /// The position, in the game's text form (a FEN for chess).
+    /// The position, in the game's text form (a FEN for chess); it may start with '-' (an
+    /// Othello board).
+    #[arg(allow_hyphen_values = true)]
     board: String,
     /// Plies to count.
     depth: u32,
@@ -139,7 +141,7 @@ struct PositionArgs {
     game: Option<String>,
     /// The board in text form, e.g. X.O/.X./..O, or a FEN for chess (GET /games describes each
     /// game's).
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     board: Option<String>,
     /// The moves played from the board (or from the start), comma-separated, e.g. 4,0,8 or
     /// e2e4,e7e5; '' is the start.

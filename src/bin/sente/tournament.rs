@@ -42,7 +42,7 @@ pub(crate) struct TournamentArgs {
     #[arg(long)]
     game: Option<String>,
     /// The board every game starts from, in text form (a FEN for chess) [default: the start].
-    #[arg(long, conflicts_with_all = ["openings", "random_plies"])]
+    #[arg(long, allow_hyphen_values = true, conflicts_with_all = ["openings", "random_plies"])]
     board: Option<String>,
     /// The moves every game starts after (from --board, or the start), comma-separated
     /// [default: none].

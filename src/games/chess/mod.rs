@@ -389,12 +389,12 @@ impl Game for Chess {
     }
 
     /// The square the piece goes to (the king's, for castling), rows counted from White's side.
-    fn move_cell(&self, mv: ChessMove) -> (usize, usize) {
+    fn move_cell(&self, mv: ChessMove) -> Option<(usize, usize)> {
         let square = match UciMove::from_move(mv.get(), CastlingMode::Standard) {
             UciMove::Normal { to, .. } | UciMove::Put { to, .. } => to,
             UciMove::Null => shakmaty::Square::A1,
         };
-        (usize::from(square.rank()), usize::from(square.file()))
+        Some((usize::from(square.rank()), usize::from(square.file())))
     }
 
     fn cell(&self, row: usize, col: usize) -> Option<(Player, char)> {

@@ -56,7 +56,7 @@ fn moves_are_read_in_uci_or_san_and_written_in_both() {
     let short = castles.read_move(&Notation::Text("O-O".into())).unwrap();
     assert_eq!(castles.notation(short), Notation::Text("e1g1".into()));
     assert_eq!(castles.read_move(&Notation::Text("e1g1".into())).unwrap(), short);
-    assert_eq!(castles.move_cell(short), (0, 6), "the king's square, from White's side");
+    assert_eq!(castles.move_cell(short), Some((0, 6)), "the king's square, from White's side");
     let promotion = fen("8/4P3/8/8/8/8/k7/4K3 w - - 0 1");
     let queen = promotion.read_move(&Notation::Text("e7e8q".into())).unwrap();
     assert_eq!(promotion.san(queen).as_deref(), Some("e8=Q"));

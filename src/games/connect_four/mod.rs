@@ -410,8 +410,8 @@ impl Game for ConnectFour {
     }
 
     /// The row the disc lands on (0 = bottom) and the column.
-    fn move_cell(&self, column: u8) -> (usize, usize) {
-        (self.landing_row(usize::from(column)), usize::from(column))
+    fn move_cell(&self, column: u8) -> Option<(usize, usize)> {
+        Some((self.landing_row(usize::from(column)), usize::from(column)))
     }
 
     fn ply(&self) -> usize {
@@ -603,7 +603,7 @@ mod tests {
             "......./......./......./......./...O.../..OXX.."
         );
         assert_eq!(game.to_string().parse::<ConnectFour>(), Ok(game));
-        assert_eq!(game.move_cell(3), (2, 3));
+        assert_eq!(game.move_cell(3), Some((2, 3)));
         assert_eq!(game.side_to_move(), Player::X);
     }
 

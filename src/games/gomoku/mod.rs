@@ -323,8 +323,8 @@ impl Game for Gomoku {
         })
     }
 
-    fn move_cell(&self, cell: u8) -> (usize, usize) {
-        (usize::from(cell) / SIZE, usize::from(cell) % SIZE)
+    fn move_cell(&self, cell: u8) -> Option<(usize, usize)> {
+        Some((usize::from(cell) / SIZE, usize::from(cell) % SIZE))
     }
 
     fn ply(&self) -> usize {
@@ -474,7 +474,7 @@ mod tests {
     fn notation_round_trips_and_names_the_centre_h8() {
         let game = Gomoku::start();
         let centre = game.read_move(&Notation::Text("h8".into())).unwrap();
-        assert_eq!(game.move_cell(centre), (7, 7));
+        assert_eq!(game.move_cell(centre), Some((7, 7)));
         assert_eq!(game.notation(0), Notation::Text("a15".into()));
         assert_eq!(game.notation(224), Notation::Text("o1".into()));
         for cell in game.legal_moves() {

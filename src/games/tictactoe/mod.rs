@@ -287,8 +287,8 @@ impl Game for TicTacToe {
         Ok(index as u8)
     }
 
-    fn move_cell(&self, mv: u8) -> (usize, usize) {
-        (usize::from(mv) / 3, usize::from(mv) % 3)
+    fn move_cell(&self, mv: u8) -> Option<(usize, usize)> {
+        Some((usize::from(mv) / 3, usize::from(mv) % 3))
     }
 
     fn ply(&self) -> usize {

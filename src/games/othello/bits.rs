@@ -1,0 +1,205 @@
+//! Othello's moves and flips on bitboards, for every square at once.
+//!
+//! A square is bit `row * 8 + column`. One step east is a shift left by 1, south (a row down)
+//! by 8, south-east by 9, south-west by 7; their opposites shift right. A shift east or west
+//! also carries a disc on the edge column over to the other edge of the next row; the mask
+//! [`INNER`] (columns b-g) on the discs a line may run through stops that: a line that is to be
+//! flanked cannot pass through the a or h column in a direction that moves along the row, and a
+//! line that ends there ends at the board's edge.
+
+/// Columns b to g: where a line that moves along the rows may run.
+const INNER: u64 = 0x7E7E_7E7E_7E7E_7E7E;
+
+/// The eight directions: the shift, and the squares a line of discs may run through.
+const DIRECTIONS: [(i32, u64); 8] = [
+    (1, INNER),
+    (-1, INNER),
+    (8, u64::MAX),
+    (-8, u64::MAX),
+    (9, INNER),
+    (-9, INNER),
+    (7, INNER),
+    (-7, INNER),
+];
+
+#[inline(always)]
+fn shift(discs: u64, by: i32) -> u64 {
+    if by > 0 { discs << by } else { discs >> -by }
+}
+
+/// The opponent's discs in lines that start next to one of `from` along the direction: each
+/// step lengthens every line by a square, and a line between two discs is at most six long.
+#[inline(always)]
+fn lines(from: u64, through: u64, by: i32) -> u64 {
+    let mut line = shift(from, by) & through;
+    line |= shift(line, by) & through;
+    line |= shift(line, by) & through;
+    line |= shift(line, by) & through;
+    line |= shift(line, by) & through;
+    line |= shift(line, by) & through;
+    line
+}
+
+/// The empty squares where a disc of `mover` would flank a line of `other`'s discs.
+#[inline]
+pub fn moves(mover: u64, other: u64) -> u64 {
+    let empty = !(mover | other);
+    let mut moves = 0;
+    for (by, inner) in DIRECTIONS {
+        moves |= shift(lines(mover, other & inner, by), by) & empty;
+    }
+    moves
+}
+
+/// The discs of `other` that a disc of `mover` on `square` turns over: in each direction, the
+/// line of `other`'s discs from the square, if one of `mover`'s ends it.
+#[inline]
+pub fn flips(mover: u64, other: u64, square: u8) -> u64 {
+    let placed = 1u64 << square;
+    let mut flipped = 0;
+    for (by, inner) in DIRECTIONS {
+        let line = lines(placed, other & inner, by);
+        // The square after each disc of the line is the line's next disc or the one past its
+        // end: only the latter can be the mover's.
+        if shift(line, by) & mover != 0 {
+            flipped |= line;
+        }
+    }
+    flipped
+}
+
+/// The board upside down: row 1 becomes row 8.
+fn flip_rows(discs: u64) -> u64 {
+    discs.swap_bytes()
+}
+
+/// The board left to right: column a becomes column h. Swaps neighbouring bits, then pairs,
+/// then nibbles, within each byte (a row).
+fn flip_columns(discs: u64) -> u64 {
+    const K1: u64 = 0x5555_5555_5555_5555;
+    const K2: u64 = 0x3333_3333_3333_3333;
+    const K4: u64 = 0x0F0F_0F0F_0F0F_0F0F;
+    let discs = ((discs >> 1) & K1) | ((discs & K1) << 1);
+    let discs = ((discs >> 2) & K2) | ((discs & K2) << 2);
+    ((discs >> 4) & K4) | ((discs & K4) << 4)
+}
+
+/// The board mirrored in its a1-h8 diagonal: rows become columns. Swaps the off-diagonal 4 x 4
+/// blocks, then 2 x 2 blocks within them, then single squares (three delta swaps).
+fn transpose(discs: u64) -> u64 {
+    const K1: u64 = 0x5500_5500_5500_5500;
+    const K2: u64 = 0x3333_0000_3333_0000;
+    const K4: u64 = 0x0F0F_0F0F_0000_0000;
+    let mut discs = discs;
+    let t = K4 & (discs ^ (discs << 28));
+    discs ^= t ^ (t >> 28);
+    let t = K2 & (discs ^ (discs << 14));
+    discs ^= t ^ (t >> 14);
+    let t = K1 & (discs ^ (discs << 7));
+    discs ^ t ^ (t >> 7)
+}
+
+/// The eight images of a board (a pair of disc sets) under the square's symmetries.
+pub fn symmetries(black: u64, white: u64) -> [(u64, u64); 8] {
+    let mut images = [(black, white); 8];
+    for (index, image) in images.iter_mut().enumerate() {
+        let transform = |mut discs: u64| {
+            if index & 1 != 0 {
+                discs = flip_rows(discs);
+            }
+            if index & 2 != 0 {
+                discs = flip_columns(discs);
+            }
+            if index & 4 != 0 {
+                discs = transpose(discs);
+            }
+            discs
+        };
+        *image = (transform(black), transform(white));
+    }
+    images
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Moves and flips the slow way: walking from the square in each direction.
+    fn walked_flips(mover: u64, other: u64, square: u8) -> u64 {
+        let (row, column) = (i32::from(square / 8), i32::from(square % 8));
+        let mut flipped = 0;
+        for (dr, dc) in [(0, 1), (0, -1), (1, 0), (-1, 0), (1, 1), (-1, -1), (1, -1), (-1, 1)] {
+            let mut line = 0;
+            let (mut r, mut c) = (row + dr, column + dc);
+            while (0..8).contains(&r) && (0..8).contains(&c) {
+                let bit = 1u64 << (r * 8 + c);
+                if other & bit != 0 {
+                    line |= bit;
+                } else {
+                    if mover & bit != 0 {
+                        flipped |= line;
+                    }
+                    break;
+                }
+                r += dr;
+                c += dc;
+            }
+        }
+        flipped
+    }
+
+    /// Boards from a fixed seed, half of them crowded (an eighth empty, as late in a game),
+    /// half sparse (five eighths empty).
+    fn boards() -> impl Iterator<Item = (u64, u64)> {
+        let mut state = 0x0123_4567_89AB_CDEFu64;
+        let mut next = move || {
+            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            super::super::mix(state)
+        };
+        (0..2000).map(move |index| {
+            let (a, b, c) = (next(), next(), next());
+            if index % 2 == 0 {
+                (a & b, (a ^ b) | (c & !a & !b))
+            } else {
+                (a & b & c, (a ^ b) & c)
+            }
+        })
+    }
+
+    #[test]
+    fn moves_and_flips_agree_with_walking_every_direction() {
+        for (mover, other) in boards() {
+            let empty = !(mover | other);
+            let mut expected_moves = 0;
+            for square in 0..64u8 {
+                if empty >> square & 1 == 1 {
+                    let walked = walked_flips(mover, other, square);
+                    if walked != 0 {
+                        expected_moves |= 1 << square;
+                        assert_eq!(flips(mover, other, square), walked, "{mover:x} {other:x} {square}");
+                    }
+                }
+            }
+            assert_eq!(moves(mover, other), expected_moves, "{mover:x} {other:x}");
+        }
+    }
+
+    #[test]
+    fn the_symmetries_are_eight_distinct_images_that_keep_disc_counts() {
+        // An asymmetric board: a1, b1 and a3.
+        let discs = 0b1 | 0b10 | 1 << 16;
+        let images = symmetries(discs, 0);
+        let mut sets: Vec<u64> = images.iter().map(|image| image.0).collect();
+        sets.sort_unstable();
+        sets.dedup();
+        assert_eq!(sets.len(), 8);
+        assert!(images.iter().all(|image| image.0.count_ones() == 3));
+        // Each transform undoes itself.
+        for transform in [flip_rows, flip_columns, transpose] {
+            assert_eq!(transform(transform(0xDEAD_BEEF_0BAD_F00D)), 0xDEAD_BEEF_0BAD_F00D);
+        }
+        // b1 goes to a2 in the diagonal mirror, and to g1 left to right.
+        assert_eq!(transpose(1 << 1), 1 << 8);
+        assert_eq!(flip_columns(1 << 1), 1 << 6);
+    }
+}

@@ -1,0 +1,179 @@
+use super::*;
+use crate::game::perft::perft;
+
+fn play(moves: &[&str]) -> Othello {
+    let mut game = Othello::start();
+    for written in moves {
+        let mv = game.read_move(&Notation::Text((*written).into())).unwrap();
+        game = game.play(mv);
+    }
+    game
+}
+
+/// Games of random moves from a fixed seed, each position of each game in turn.
+fn random_positions(games: usize) -> Vec<Othello> {
+    let mut state = 2026u64;
+    let mut positions = Vec::new();
+    for _ in 0..games {
+        let mut game = Othello::start();
+        loop {
+            positions.push(game);
+            let moves: Vec<u8> = game.legal_moves().collect();
+            if moves.is_empty() {
+                break;
+            }
+            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            game = game.play(moves[(mix(state) % moves.len() as u64) as usize]);
+        }
+    }
+    positions
+}
+
+/// The published figures, as Edax counts them: a pass is a ply, and a game that ends before the
+/// depth is one path (228 games end at the ninth ply, which depth 10 counts).
+#[test]
+fn perft_from_the_start_counts_passes_as_plies() {
+    let expected = [
+        4, 12, 56, 244, 1_396, 8_200, 55_092, 390_216, 3_005_288, 24_571_284,
+    ];
+    for (depth, &paths) in (1..).zip(&expected) {
+        assert_eq!(perft(&Othello::start(), depth), paths, "depth {depth}");
+    }
+}
+
+#[test]
+fn the_start_has_black_to_move_with_four_moves() {
+    let start = Othello::start();
+    assert_eq!(start.side_to_move(), Player::X);
+    let moves: Vec<Notation> = start.legal_moves().map(|mv| start.notation(mv)).collect();
+    let names: Vec<String> = moves.into_iter().map(Notation::into_text).collect();
+    assert_eq!(names, ["d3", "c4", "f5", "e6"]);
+    // d3 turns d4 over: Black has four discs, White one.
+    let after = play(&["d3"]);
+    let (black, white) = after.discs();
+    assert_eq!((black.count_ones(), white.count_ones()), (4, 1));
+    assert_eq!(after.side_to_move(), Player::O);
+    assert_eq!(after.ply(), 1);
+}
+
+#[test]
+fn the_text_form_is_obf_and_reads_back() {
+    let start = Othello::start();
+    let text = start.to_string();
+    assert_eq!(text.len(), 66);
+    assert!(
+        Othello::DECLARATION.board.contains(&text),
+        "the declaration shows the start"
+    );
+    assert_eq!(text.parse::<Othello>(), Ok(start));
+    for position in random_positions(20) {
+        let read: Othello = position.to_string().parse().unwrap();
+        assert_eq!(read, position);
+        assert_eq!(read.key(), position.key());
+    }
+    // Rows separated, dots for empty squares, lower case, an FFO line's scores.
+    let rows = "......../......../......../...ox.../...xo.../......../......../........ x";
+    assert_eq!(rows.parse::<Othello>(), Ok(start));
+    let ffo = "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X; A2:+38; C7:+36;";
+    let position: Othello = ffo.parse().unwrap();
+    assert_eq!(position.empties().count_ones(), 20);
+    assert!(position.read_move(&Notation::Text("A2".into())).is_ok());
+}
+
+#[test]
+fn boards_without_a_side_or_with_an_empty_centre_are_refused() {
+    let cells = Othello::start().to_string()[..64].to_owned();
+    for bad in [cells.clone(), format!("{cells} W"), format!("{cells}X")] {
+        let error = bad.parse::<Othello>().unwrap_err().to_string();
+        assert!(error.contains("side to move"), "{bad}: {error}");
+    }
+    let empty_centre = format!("{} X", "-".repeat(64));
+    assert!(matches!(
+        empty_centre.parse::<Othello>(),
+        Err(BoardError::Impossible(_))
+    ));
+    assert!(matches!(
+        format!("{} X", "-".repeat(63)).parse::<Othello>(),
+        Err(BoardError::TooFewCells { .. })
+    ));
+}
+
+#[test]
+fn moves_are_squares_and_illegal_ones_say_why() {
+    let start = Othello::start();
+    for mv in start.legal_moves() {
+        assert_eq!(start.read_move(&start.notation(mv)), Ok(mv));
+        assert_eq!(start.parse_move(usize::from(mv)), Ok(mv));
+    }
+    let reason = |written: &str| start.read_move(&Notation::Text(written.into())).unwrap_err();
+    assert!(reason("d4").to_string().contains("taken"));
+    assert!(reason("a1").to_string().contains("turns no disc"));
+    assert!(reason("pass").to_string().contains("only legal when no square is"));
+    for bad in ["i1", "a9", "a0", "d", "33", ""] {
+        assert!(matches!(reason(bad), MoveError::Unreadable { .. }), "{bad}");
+    }
+    assert!(start.read_move(&Notation::Number(19)).is_err());
+    assert!(matches!(
+        start.parse_move(65),
+        Err(MoveError::OutOfRange { last: 64, .. })
+    ));
+}
+
+#[test]
+fn a_player_without_a_square_passes_and_the_game_ends_when_neither_can_move() {
+    let positions = random_positions(200);
+    let passing: Vec<&Othello> = positions
+        .iter()
+        .filter(|position| position.legal_moves().collect::<Vec<_>>() == [PASS])
+        .collect();
+    assert!(!passing.is_empty(), "random games pass now and then");
+    for position in passing {
+        assert_eq!(position.count_moves(), 1);
+        assert_eq!(position.notation(PASS), Notation::Text("pass".into()));
+        assert_eq!(position.move_cell(PASS), None);
+        assert_eq!(position.read_move(&Notation::Text("pass".into())), Ok(PASS));
+        let after = position.play(PASS);
+        assert_eq!(after.side_to_move(), position.side_to_move().opponent());
+        assert_eq!(after.discs(), position.discs());
+        assert!(after.placements() != 0, "a pass is followed by a disc");
+        assert_eq!(after.outcome(), Outcome::InProgress);
+    }
+    for position in positions.iter().filter(|position| position.count_moves() == 0) {
+        let (black, white) = position.discs();
+        let (black, white) = (black.count_ones() as i32, white.count_ones() as i32);
+        let expected = match black.cmp(&white) {
+            std::cmp::Ordering::Greater => Outcome::Won(Player::X),
+            std::cmp::Ordering::Less => Outcome::Won(Player::O),
+            std::cmp::Ordering::Equal => Outcome::Draw,
+        };
+        assert_eq!(position.outcome(), expected, "{position}");
+        assert!(position.parse_move(usize::from(PASS)) == Err(MoveError::GameOver));
+    }
+}
+
+#[test]
+fn a_finished_game_gives_the_empty_squares_to_the_winner() {
+    // Black's 13 discs against White's 0, 51 squares empty: +64 for Black.
+    let mut cells = ["-"; 64];
+    for square in [0, 1, 2, 3, 4, 5, 6, 7, 8, 27, 28, 35, 36] {
+        cells[square] = "X";
+    }
+    let wiped: Othello = format!("{} O", cells.concat()).parse().unwrap();
+    assert_eq!(wiped.outcome(), Outcome::Won(Player::X));
+    assert_eq!(wiped.final_margin(), -64);
+    assert_eq!(wiped.legal_moves().len(), 0);
+}
+
+#[test]
+fn symmetric_images_share_a_key_and_others_do_not() {
+    let d3 = play(&["d3"]);
+    let images: Vec<u64> = ["c4", "f5", "e6"]
+        .iter()
+        .map(|first| play(&[first]).symmetric_key())
+        .collect();
+    assert!(images.iter().all(|&key| key == d3.symmetric_key()));
+    assert_ne!(play(&["d3", "c3"]).symmetric_key(), play(&["d3", "e3"]).symmetric_key());
+    assert_ne!(d3.key(), play(&["c4"]).key());
+}
+
+
