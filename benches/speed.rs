@@ -1,6 +1,7 @@
 //! The figures a change that is not about speed must keep, one line each, quickly: full-tree
 //! minimax and mcts on tic-tac-toe, alphabeta with every enhancement and the solver on Connect
-//! Four, the chess engine's nodes per second. Each is the best of several runs, as a time
+//! Four, a search of each other game through the contract (gomoku, chess, Othello) and perft
+//! through it, the chess engine's nodes per second. Each is the best of several runs, as a time
 //! (lower is better) or a rate (higher is better).
 //!
 //!     cargo bench --bench speed [-- FIGURE...]   # every figure, or those whose names contain
@@ -13,8 +14,9 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use sente::game::Game;
-use sente::games::{Chess, ConnectFour, TicTacToe};
+use sente::game::perft::perft;
+use sente::game::{Game, Notation};
+use sente::games::{Chess, ConnectFour, Gomoku, Othello, TicTacToe};
 use sente::search::{
     Algorithm, AlphaBetaParams, Budget, EngineParams, Enhancements, MctsParams, Solve, Strategy,
     Tiebreak, search,
@@ -101,6 +103,63 @@ fn main() {
             positions.iter().map(solve).sum()
         };
         report("connect4_solver_middle_medium_40", best(3, solve_all));
+    }
+
+    let textbook =
+        |depth| Strategy::AlphaBeta(AlphaBetaParams::textbook(Some(depth)), Tiebreak::First);
+    let all_to = |depth| {
+        Strategy::AlphaBeta(
+            AlphaBetaParams {
+                depth: Some(depth),
+                enhancements: Enhancements::ALL,
+                time_limit: None,
+                evaluation: 0,
+            },
+            Tiebreak::First,
+        )
+    };
+    let gomoku: Gomoku = ["h8", "h9", "i8"].iter().fold(Gomoku::start(), |game, mv| {
+        game.play(game.read_move(&Notation::Text((*mv).into())).unwrap())
+    });
+    if wanted("gomoku_alphabeta_all_depth_3") {
+        let strategy = all_to(3);
+        report(
+            "gomoku_alphabeta_all_depth_3",
+            best(5, || search(&gomoku, &strategy, 0).unwrap().nodes),
+        );
+    }
+    let chess = Chess::start();
+    if wanted("chess_alphabeta_textbook_depth_5") {
+        let strategy = textbook(5);
+        report(
+            "chess_alphabeta_textbook_depth_5",
+            best(5, || search(&chess, &strategy, 0).unwrap().nodes),
+        );
+    }
+    if wanted("chess_perft_start_5") {
+        report("chess_perft_start_5", best(5, || perft(&chess, 5)));
+    }
+    let othello = Othello::start();
+    if wanted("othello_alphabeta_all_depth_12") {
+        let strategy = all_to(12);
+        report(
+            "othello_alphabeta_all_depth_12",
+            best(5, || search(&othello, &strategy, 0).unwrap().nodes),
+        );
+    }
+    if wanted("othello_negamax_depth_8") {
+        let strategy = Strategy::Negamax {
+            depth: Some(8),
+            tiebreak: Tiebreak::First,
+            evaluation: 0,
+        };
+        report(
+            "othello_negamax_depth_8",
+            best(5, || search(&othello, &strategy, 0).unwrap().nodes),
+        );
+    }
+    if wanted("othello_perft_9") {
+        report("othello_perft_9", best(5, || perft(&othello, 9)));
     }
 
     if !wanted("chess_engine") {

@@ -62,6 +62,13 @@ impl Outcome {
     }
 }
 
+/// What the side to move has: its legal moves, or the end of the game.
+#[derive(Clone, Debug)]
+pub enum Turn<M> {
+    Moves(M),
+    Over(Outcome),
+}
+
 /// The rules of a game.
 ///
 /// Positions are immutable: [`Game::play`] returns the next position. Moves are small `Copy`
@@ -110,6 +117,20 @@ pub trait Game:
     fn play(&self, mv: Self::Move) -> Self;
 
     fn outcome(&self) -> Outcome;
+
+    /// The legal moves, or how the game ended when there are none: what a search asks at each
+    /// node, so that the moves are generated once. By default the legal moves, and the outcome
+    /// only when there are none; a game whose outcome costs a move generation (chess's mate,
+    /// Othello's end) gives both from one.
+    #[inline]
+    fn turn(&self) -> Turn<Self::Moves> {
+        let moves = self.legal_moves();
+        if moves.len() == 0 {
+            Turn::Over(self.outcome())
+        } else {
+            Turn::Moves(moves)
+        }
+    }
 
     /// The game's evaluations, apart from its rules: the first is the default, the others
     /// are chosen by the `evaluation` knob.

@@ -57,3 +57,47 @@ pub fn for_each_game<J: ForGame + Clone>(job: J) -> Vec<J::Output> {
         .map(|name| for_game(name, job.clone()).expect("a name of the registry"))
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{Game, Turn};
+
+    /// Every game's contract agrees with itself along random games: `turn` gives the legal moves
+    /// or the outcome, as `legal_moves` and `outcome` do; there are moves exactly while the game
+    /// is in progress; `count_moves` counts them.
+    #[derive(Clone)]
+    struct Consistent;
+
+    impl ForGame for Consistent {
+        type Output = ();
+        fn run<G: Solve>(self) {
+            let mut state = 11u64;
+            for _ in 0..20 {
+                let mut game = G::start();
+                for _ in 0..300 {
+                    let moves: Vec<G::Move> = game.legal_moves().collect();
+                    let outcome = game.outcome();
+                    assert_eq!(moves.is_empty(), outcome.is_over(), "{} {game}", G::NAME);
+                    assert_eq!(game.count_moves(), moves.len(), "{} {game}", G::NAME);
+                    match game.turn() {
+                        Turn::Moves(turn) => assert_eq!(turn.collect::<Vec<_>>(), moves),
+                        Turn::Over(over) => assert_eq!(over, outcome, "{} {game}", G::NAME),
+                    }
+                    if moves.is_empty() {
+                        break;
+                    }
+                    state = state
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    game = game.play(moves[(state >> 33) as usize % moves.len()]);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn every_games_contract_agrees_with_itself() {
+        for_each_game(Consistent);
+    }
+}

@@ -39,7 +39,7 @@ use super::{
     depth_limit, evaluation, exact_search_result, fixed_depth_result, heuristic,
     stopped_search_result, terminal_value,
 };
-use crate::game::Game;
+use crate::game::{Game, Turn};
 
 /// The enhancements of [`Enhancements`], each on or off.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
@@ -178,14 +178,19 @@ impl<G: Game, const ENHANCED: bool> AlphaBeta<G, ENHANCED> {
     ) -> Value {
         self.nodes += 1;
         self.pv.clear(ply);
-        let outcome = game.outcome();
-        if outcome.is_over() {
-            return terminal_value(outcome, game.side_to_move(), ply);
-        }
+        // At the depth limit only the outcome matters; above it the moves, generated once.
         if depth == 0 {
+            let outcome = game.outcome();
+            if outcome.is_over() {
+                return terminal_value(outcome, game.side_to_move(), ply);
+            }
             self.hit_horizon = true;
             return heuristic(game, self.evaluate);
         }
+        let moves = match game.turn() {
+            Turn::Over(outcome) => return terminal_value(outcome, game.side_to_move(), ply),
+            Turn::Moves(moves) => moves,
+        };
         // Only nodes with children look at the budget: a leaf costs nothing to finish.
         if self.meter.tick(self.nodes) {
             return 0;
@@ -223,11 +228,11 @@ impl<G: Game, const ENHANCED: bool> AlphaBeta<G, ENHANCED> {
         // Each enhancement costs only when it is on: the textbook search walks the moves as the
         // game yields them, with nothing collected or sorted.
         let mut moves = if ENHANCED && self.enhancements.ordering {
-            let mut moves = std::mem::take(&mut self.move_lists[ply]);
-            self.order(game, &mut moves, ply, table_move);
-            MoveOrder::<G>::Sorted(moves, 0)
+            let mut sorted = std::mem::take(&mut self.move_lists[ply]);
+            self.order(game, moves, &mut sorted, ply, table_move);
+            MoveOrder::<G>::Sorted(sorted, 0)
         } else {
-            MoveOrder::Natural(game.legal_moves())
+            MoveOrder::Natural(moves)
         };
         let mut seen = (ENHANCED && self.enhancements.symmetry).then(SiblingKeys::new);
         let mut best = -INFINITY;
@@ -306,11 +311,12 @@ impl<G: Game, const ENHANCED: bool> AlphaBeta<G, ENHANCED> {
         }
     }
 
-    /// Fills `moves` with the legal moves, sorted: table move, killers, then history and
-    /// static priority.
+    /// Fills `moves` with the legal moves `legal`, sorted: table move, killers, then history
+    /// and static priority.
     fn order(
         &self,
         game: &G,
+        legal: G::Moves,
         moves: &mut Vec<(i64, G::Move)>,
         ply: usize,
         table_move: Option<u16>,
@@ -331,7 +337,7 @@ impl<G: Game, const ENHANCED: bool> AlphaBeta<G, ENHANCED> {
             }
         };
         moves.clear();
-        moves.extend(game.legal_moves().map(|mv| (rank(mv), mv)));
+        moves.extend(legal.map(|mv| (rank(mv), mv)));
         // Stable, so ties keep the natural order. Insertion sort for the handful of moves of
         // small games; the library's sort (which allocates) for games with hundreds.
         if moves.len() <= 32 {

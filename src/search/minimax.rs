@@ -14,7 +14,7 @@ use super::{
     Budget, INFINITY, Meter, PvTable, SearchResult, Value, WIN, depth_limit, evaluation,
     fixed_depth_result, heuristic,
 };
-use crate::game::{Game, Outcome, Player};
+use crate::game::{Game, Outcome, Player, Turn};
 
 /// The searcher; `E` is the evaluation that scores the leaves at the depth limit (an index
 /// into the game's evaluations, a constant: see [`MAX_EVALUATIONS`](super::MAX_EVALUATIONS)).
@@ -29,15 +29,21 @@ impl<G: Game, const E: u8> Minimax<G, E> {
     pub(super) fn value(&mut self, game: &G, depth: u32, ply: usize, maximizing: bool) -> Value {
         self.nodes += 1;
         self.pv.clear(ply);
-        match game.outcome() {
-            Outcome::Won(Player::X) => return WIN - ply as Value,
-            Outcome::Won(Player::O) => return -(WIN - ply as Value),
-            Outcome::Draw => return 0,
-            Outcome::InProgress => {}
-        }
-        if depth == 0 {
-            return self.leaf(game);
-        }
+        // At the depth limit only the outcome matters; above it the moves, generated once.
+        let turn = if depth == 0 {
+            match game.outcome() {
+                Outcome::InProgress => return self.leaf(game),
+                over => Turn::Over(over),
+            }
+        } else {
+            game.turn()
+        };
+        let moves = match turn {
+            Turn::Over(Outcome::Won(Player::X)) => return WIN - ply as Value,
+            Turn::Over(Outcome::Won(Player::O)) => return -(WIN - ply as Value),
+            Turn::Over(_) => return 0,
+            Turn::Moves(moves) => moves,
+        };
         // Only nodes with children look at the budget: a leaf costs nothing to finish, and
         // leaves are half the nodes.
         if self.meter.tick(self.nodes) {
@@ -45,7 +51,7 @@ impl<G: Game, const E: u8> Minimax<G, E> {
         }
         if maximizing {
             let mut best = -INFINITY;
-            for mv in game.legal_moves() {
+            for mv in moves {
                 let value = self.value(&game.play(mv), depth - 1, ply + 1, false);
                 // A stopped search's values are meaningless: the root keeps the best of the
                 // moves it completed. (Below the root, every node after the stop returns at
@@ -61,7 +67,7 @@ impl<G: Game, const E: u8> Minimax<G, E> {
             best
         } else {
             let mut best = INFINITY;
-            for mv in game.legal_moves() {
+            for mv in moves {
                 let value = self.value(&game.play(mv), depth - 1, ply + 1, true);
                 if ply == 0 && self.meter.is_stopped() {
                     break;

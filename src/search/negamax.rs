@@ -10,7 +10,7 @@ use super::{
     Budget, INFINITY, Meter, PvTable, SearchResult, Value, depth_limit, evaluation,
     fixed_depth_result, heuristic, terminal_value,
 };
-use crate::game::Game;
+use crate::game::{Game, Turn};
 
 /// The searcher; `E` is the evaluation that scores the leaves at the depth limit (an index
 /// into the game's evaluations, a constant: see [`MAX_EVALUATIONS`](super::MAX_EVALUATIONS)).
@@ -25,19 +25,24 @@ impl<G: Game, const E: u8> Negamax<G, E> {
     pub(super) fn value(&mut self, game: &G, depth: u32, ply: usize) -> Value {
         self.nodes += 1;
         self.pv.clear(ply);
-        let outcome = game.outcome();
-        if outcome.is_over() {
-            return terminal_value(outcome, game.side_to_move(), ply);
-        }
+        // At the depth limit only the outcome matters; above it the moves, generated once.
         if depth == 0 {
+            let outcome = game.outcome();
+            if outcome.is_over() {
+                return terminal_value(outcome, game.side_to_move(), ply);
+            }
             return self.leaf(game);
         }
+        let moves = match game.turn() {
+            Turn::Over(outcome) => return terminal_value(outcome, game.side_to_move(), ply),
+            Turn::Moves(moves) => moves,
+        };
         // Only nodes with children look at the budget: a leaf costs nothing to finish.
         if self.meter.tick(self.nodes) {
             return 0;
         }
         let mut best = -INFINITY;
-        for mv in game.legal_moves() {
+        for mv in moves {
             let value = -self.value(&game.play(mv), depth - 1, ply + 1);
             // A stopped search's values are meaningless: the root keeps the best of the moves
             // it completed. (Below the root, every node after the stop returns at once.)

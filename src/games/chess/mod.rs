@@ -22,7 +22,7 @@ use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Color, EnPassantMode, Position, Role};
 
 use crate::game::{
-    BoardError, Declaration, Evaluation, Game, Limits, MoveError, Notation, Outcome, Player,
+    BoardError, Declaration, Evaluation, Game, Limits, MoveError, Notation, Outcome, Player, Turn,
 };
 use crate::search::{Analysis, Budget, EngineParams, SearchResult, Solve};
 
@@ -314,6 +314,31 @@ impl Game for Chess {
             }));
         }
         next
+    }
+
+    /// The moves, or the end, from one move generation: the draws by rule need none, and mate
+    /// or stalemate are then read from the check.
+    #[inline]
+    fn turn(&self) -> Turn<ChessMoves> {
+        let mated = || Outcome::Won(player(!self.position.turn()));
+        if self.drawn_by_rule().is_some() {
+            // Mate on the move that makes the draw stands.
+            return Turn::Over(
+                if self.position.is_check() && self.position.legal_moves().is_empty() {
+                    mated()
+                } else {
+                    Outcome::Draw
+                },
+            );
+        }
+        let moves = self.position.legal_moves();
+        if !moves.is_empty() {
+            Turn::Moves(moves.into_iter().map(|mv| ChessMove(Some(mv))))
+        } else if self.position.is_check() {
+            Turn::Over(mated())
+        } else {
+            Turn::Over(Outcome::Draw)
+        }
     }
 
     fn outcome(&self) -> Outcome {

@@ -22,7 +22,7 @@ use std::str::FromStr;
 
 use crate::game::{
     Bits, BoardError, Declaration, Evaluation, Game, Limits, MoveError, Notation, Outcome, Player,
-    text,
+    Turn, text,
 };
 use crate::search::Solve;
 
@@ -131,6 +131,15 @@ impl Othello {
             std::cmp::Ordering::Greater => mine - theirs + empties,
             std::cmp::Ordering::Less => mine - theirs - empties,
             std::cmp::Ordering::Equal => 0,
+        }
+    }
+
+    /// Who won a finished game, by its discs.
+    fn result(&self) -> Outcome {
+        match self.final_margin() {
+            0 => Outcome::Draw,
+            margin if margin > 0 => Outcome::Won(self.side),
+            _ => Outcome::Won(self.side.opponent()),
         }
     }
 
@@ -267,15 +276,30 @@ impl Game for Othello {
         }
     }
 
+    /// The moves, or the end, from at most the two sides' move generations.
+    #[inline]
+    fn turn(&self) -> Turn<Moves> {
+        let squares = self.placements();
+        if squares != 0 {
+            Turn::Moves(Moves {
+                squares: Bits(squares),
+                pass: false,
+            })
+        } else if bits::moves(self.other, self.mover) != 0 {
+            Turn::Moves(Moves {
+                squares: Bits(0),
+                pass: true,
+            })
+        } else {
+            Turn::Over(self.result())
+        }
+    }
+
     fn outcome(&self) -> Outcome {
         if !self.finished() {
             return Outcome::InProgress;
         }
-        match self.final_margin() {
-            0 => Outcome::Draw,
-            margin if margin > 0 => Outcome::Won(self.side),
-            _ => Outcome::Won(self.side.opponent()),
-        }
+        self.result()
     }
 
     fn move_id(mv: u8) -> u16 {
