@@ -61,7 +61,7 @@ pub fn for_each_game<J: ForGame + Clone>(job: J) -> Vec<J::Output> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{Game, Turn};
+    use crate::game::Turn;
 
     /// Every game's contract agrees with itself along random games: `turn` gives the legal moves
     /// or the outcome, as `legal_moves` and `outcome` do; there are moves exactly while the game
