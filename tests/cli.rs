@@ -196,6 +196,15 @@ fn perft_counts_move_paths_of_the_game_that_reads_the_board() {
         (code, &json["game"], &json["nodes"]),
         (0, &Value::from("chess"), &Value::from(8_902))
     );
+    // Through a capture that leaves two bare kings, as Stockfish and python-chess count.
+    let (code, json, _) = sente(&["perft", "3r4/3KP3/8/8/8/8/8/3k4 w - - 2 2", "3"]);
+    assert_eq!((code, &json["nodes"]), (0, &Value::from(873)));
+    let othello = "---------------------------OX------XO--------------------------- X";
+    let (code, json, _) = sente(&["perft", othello, "8"]);
+    assert_eq!(
+        (code, &json["game"], &json["nodes"]),
+        (0, &Value::from("othello"), &Value::from(390_216))
+    );
     let (code, json, _) = sente(&["perft", "X.O/.../...", "3"]);
     assert_eq!(
         (code, &json["game"], &json["nodes"]),

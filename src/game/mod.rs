@@ -107,14 +107,29 @@ pub trait Game:
     /// The legal moves; none once the game is over.
     fn legal_moves(&self) -> Self::Moves;
 
-    /// The number of legal moves: [`Game::legal_moves`]' length, which a game may count
-    /// without building the iterator.
-    fn count_moves(&self) -> usize {
-        self.legal_moves().len()
+    /// The moves perft counts: those the rules of movement allow, whatever a rule that ends a
+    /// game without a move says (chess's fifty moves, repetition and dead positions, which
+    /// published perft figures ignore). By default the legal moves.
+    fn perft_moves(&self) -> Self::Moves {
+        self.legal_moves()
+    }
+
+    /// The number of [`Game::perft_moves`], which a game may count without building the
+    /// iterator.
+    fn count_perft_moves(&self) -> usize {
+        self.perft_moves().len()
     }
 
     /// The position after `mv`, which must be one of [`Game::legal_moves`].
     fn play(&self, mv: Self::Move) -> Self;
+
+    /// Writes the position after `mv` into `next`, a slot the caller owns and reuses: a large
+    /// position is then written once, where returning one writes it and moves it. By default
+    /// `*next = self.play(mv)`.
+    #[inline]
+    fn play_into(&self, mv: Self::Move, next: &mut Self) {
+        *next = self.play(mv);
+    }
 
     fn outcome(&self) -> Outcome;
 

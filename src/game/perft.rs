@@ -3,7 +3,8 @@
 
 use super::Game;
 
-/// The number of legal move sequences `depth` plies long from `game`. A game that ends sooner
+/// The number of move sequences `depth` plies long from `game` that the rules of movement allow
+/// ([`Game::perft_moves`]: chess's draws by rule do not stop the count). A game that ends sooner
 /// counts as the game's published figures count it ([`Game::PERFT_COUNTS_FINISHED_GAMES`]): as
 /// no path (chess) or as one (Othello).
 ///
@@ -13,20 +14,20 @@ pub fn perft<G: Game>(game: &G, depth: u32) -> u64 {
     let finished = u64::from(G::PERFT_COUNTS_FINISHED_GAMES);
     match depth {
         0 => 1,
-        1 => match game.count_moves() {
+        1 => match game.count_perft_moves() {
             0 => finished,
             moves => moves as u64,
         },
         _ => {
-            // A loop rather than an iterator chain: the child is built where it is used
-            // rather than built and then moved, a copy per move that shows in chess.
-            let moves = game.legal_moves();
+            let moves = game.perft_moves();
             if moves.len() == 0 {
                 return finished;
             }
+            // One slot for the children, each written into it in turn.
+            let mut child = game.clone();
             let mut paths = 0;
             for mv in moves {
-                let child = game.play(mv);
+                game.play_into(mv, &mut child);
                 paths += perft(&child, depth - 1);
             }
             paths

@@ -238,8 +238,10 @@ impl<G: Game, const ENHANCED: bool> AlphaBeta<G, ENHANCED> {
         let mut best = -INFINITY;
         let mut best_move = None;
         let mut searched = 0;
+        // One slot for the children, each written into it in turn (see `Game::play_into`).
+        let mut child = game.clone();
         for mv in moves.by_ref() {
-            let child = game.play(mv);
+            game.play_into(mv, &mut child);
             if ENHANCED
                 && let Some(seen) = &mut seen
                 && !seen.insert(child.symmetric_key())

@@ -42,8 +42,11 @@ impl<G: Game, const E: u8> Negamax<G, E> {
             return 0;
         }
         let mut best = -INFINITY;
+        // One slot for the children, each written into it in turn (see `Game::play_into`).
+        let mut child = game.clone();
         for mv in moves {
-            let value = -self.value(&game.play(mv), depth - 1, ply + 1);
+            game.play_into(mv, &mut child);
+            let value = -self.value(&child, depth - 1, ply + 1);
             // A stopped search's values are meaningless: the root keeps the best of the moves
             // it completed. (Below the root, every node after the stop returns at once.)
             if ply == 0 && self.meter.is_stopped() {

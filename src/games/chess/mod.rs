@@ -36,7 +36,10 @@ pub struct Chess {
     key: u64,
     /// The positions since the last capture or pawn move, most recent first: only those can
     /// repeat, since those moves cannot be undone. Shared between the positions of a game, so
-    /// that a move adds one link rather than copying the list.
+    /// that a move adds one link rather than copying the list, and between siblings: their
+    /// link is the same, their parent's key before their parent's history. Read through
+    /// [`Chess::earlier`], since a position after a capture or pawn move keeps whatever link
+    /// its slot held (see [`Game::play_into`]).
     history: Option<Arc<Link>>,
 }
 
@@ -110,10 +113,49 @@ impl Chess {
         self.key
     }
 
+    /// The positions before this one that it could repeat, most recent first.
+    fn earlier(&self) -> Option<&Arc<Link>> {
+        if self.position.halfmoves() == 0 {
+            None
+        } else {
+            self.history.as_ref()
+        }
+    }
+
+    /// Plays `mv` on `next`, which holds this position's board: the board, its key, and the
+    /// history's link.
+    #[inline]
+    fn advance(&self, mv: ChessMove, next: &mut Chess) {
+        let mv = mv.get();
+        next.position.play_unchecked(mv);
+        next.key = key::after(&self.position, self.key, mv, &next.position);
+        // A capture or a pawn move starts the clock again, and nothing before it can repeat:
+        // the slot's link is then left as it is, unread. Otherwise the link is this position's
+        // key before its history, which the slot already holds when it held a sibling: a node's
+        // children share one link, allocated once.
+        if next.position.halfmoves() > 0 {
+            let earlier = self.earlier();
+            let held = next.history.as_ref().is_some_and(|link| {
+                link.key == self.key
+                    && match (&link.previous, earlier) {
+                        (Some(previous), Some(earlier)) => Arc::ptr_eq(previous, earlier),
+                        (None, None) => true,
+                        _ => false,
+                    }
+            });
+            if !held {
+                next.history = Some(Arc::new(Link {
+                    key: self.key,
+                    previous: earlier.cloned(),
+                }));
+            }
+        }
+    }
+
     /// The keys of the positions before this one that it could repeat, oldest first.
     pub(crate) fn earlier_keys(&self) -> Vec<u64> {
         let mut keys = Vec::with_capacity(256);
-        let mut link = self.history.as_deref();
+        let mut link = self.earlier().map(Arc::as_ref);
         while let Some(earlier) = link {
             keys.push(earlier.key);
             link = earlier.previous.as_deref();
@@ -132,7 +174,7 @@ impl Chess {
     /// How many times this position occurred before, with the same side to move.
     pub fn repetitions(&self) -> usize {
         let mut count = 0;
-        let mut link = self.history.as_deref();
+        let mut link = self.earlier().map(Arc::as_ref);
         let mut parity = true;
         while let Some(earlier) = link {
             // Only every second position has the same side to move.
@@ -213,7 +255,7 @@ impl PartialEq for Chess {
     fn eq(&self, other: &Chess) -> bool {
         let keys = |chess: &Chess| {
             let mut keys = Vec::new();
-            let mut link = chess.history.as_deref();
+            let mut link = chess.earlier().map(Arc::as_ref);
             while let Some(earlier) = link {
                 keys.push(earlier.key);
                 link = earlier.previous.as_deref();
@@ -287,33 +329,30 @@ impl Game for Chess {
         moves.into_iter().map(|mv| ChessMove(Some(mv)))
     }
 
-    fn count_moves(&self) -> usize {
-        if self.drawn_by_rule().is_some() {
-            0
-        } else {
-            self.position.legal_moves().len()
-        }
+    /// shakmaty's legal moves: perft counts through the draws by rule.
+    fn perft_moves(&self) -> ChessMoves {
+        self.position.legal_moves().into_iter().map(|mv| ChessMove(Some(mv)))
+    }
+
+    fn count_perft_moves(&self) -> usize {
+        self.position.legal_moves().len()
     }
 
     #[inline]
     fn play(&self, mv: ChessMove) -> Self {
-        let mv = mv.get();
-        // Built in place and then moved by the move: a position is copied once.
         let mut next = Chess {
             position: self.position.clone(),
             key: 0,
             history: None,
         };
-        next.position.play_unchecked(mv);
-        next.key = key::after(&self.position, self.key, mv, &next.position);
-        // A capture or a pawn move starts the clock again, and nothing before it can repeat.
-        if next.position.halfmoves() > 0 {
-            next.history = Some(Arc::new(Link {
-                key: self.key,
-                previous: self.history.clone(),
-            }));
-        }
+        self.advance(mv, &mut next);
         next
+    }
+
+    #[inline]
+    fn play_into(&self, mv: ChessMove, next: &mut Self) {
+        next.position.clone_from(&self.position);
+        self.advance(mv, next);
     }
 
     /// The moves, or the end, from one move generation: the draws by rule need none, and mate

@@ -45,6 +45,32 @@ fn perft_matches_the_published_figures() {
     }
 }
 
+/// perft counts what the pieces may do, as Stockfish, python-chess and shakmaty count it: a
+/// capture that leaves too little material to mate, or a fifty-move clock run out, ends the
+/// game in a tournament, not the count.
+#[test]
+fn perft_counts_through_the_draws_by_rule() {
+    for (board, depth) in [
+        // exd8=N and exd8=B leave a king and a minor piece against a bare king.
+        ("3r4/3KP3/8/8/8/8/8/3k4 w - - 2 2", 3),
+        // The fifty-move rule's clock at 100.
+        ("8/8/4k3/8/8/3K4/3R4/8 w - - 100 80", 3),
+        ("8/8/4k3/8/8/3K4/3N4/8 w - - 0 80", 3),
+    ] {
+        let game = fen(board);
+        assert_eq!(
+            perft(&game, depth),
+            shakmaty::perft(game.position(), depth),
+            "{board}"
+        );
+    }
+    assert_eq!(perft(&fen("3r4/3KP3/8/8/8/8/8/3k4 w - - 2 2"), 3), 873);
+    // The game itself is over: no legal move to play.
+    let fifty = fen("8/8/4k3/8/8/3K4/3R4/8 w - - 100 80");
+    assert_eq!(fifty.legal_moves().len(), 0);
+    assert!(perft(&fifty, 1) > 0);
+}
+
 #[test]
 fn moves_are_read_in_uci_or_san_and_written_in_both() {
     let game = Chess::start();

@@ -253,7 +253,7 @@ impl Game for Othello {
     }
 
     #[inline]
-    fn count_moves(&self) -> usize {
+    fn count_perft_moves(&self) -> usize {
         match self.placements().count_ones() {
             0 => usize::from(bits::moves(self.other, self.mover) != 0),
             n => n as usize,

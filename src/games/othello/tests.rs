@@ -128,7 +128,7 @@ fn a_player_without_a_square_passes_and_the_game_ends_when_neither_can_move() {
         .collect();
     assert!(!passing.is_empty(), "random games pass now and then");
     for position in passing {
-        assert_eq!(position.count_moves(), 1);
+        assert_eq!(position.count_perft_moves(), 1);
         assert_eq!(position.notation(PASS), Notation::Text("pass".into()));
         assert_eq!(position.move_cell(PASS), None);
         assert_eq!(position.read_move(&Notation::Text("pass".into())), Ok(PASS));
@@ -138,7 +138,7 @@ fn a_player_without_a_square_passes_and_the_game_ends_when_neither_can_move() {
         assert!(after.placements() != 0, "a pass is followed by a disc");
         assert_eq!(after.outcome(), Outcome::InProgress);
     }
-    for position in positions.iter().filter(|position| position.count_moves() == 0) {
+    for position in positions.iter().filter(|position| position.count_perft_moves() == 0) {
         let (black, white) = position.discs();
         let (black, white) = (black.count_ones() as i32, white.count_ones() as i32);
         let expected = match black.cmp(&white) {
