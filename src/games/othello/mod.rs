@@ -13,7 +13,7 @@
 //! of opponent discs that starts beside one of ours by one square a step, and a line can be at
 //! most six long. See [`bits`].
 
-mod bits;
+pub mod bits;
 mod evaluation;
 
 use std::fmt;
