@@ -225,12 +225,37 @@ try {
   console.log(`gomoku: ${await page.locator("#move-list").textContent()}`);
   await page.screenshot({ path: `${shots}/playground-gomoku.png`, fullPage: true });
 
+  // Othello: the legal squares marked, the discs counted, a move and the reply in its
+  // notation; then a position where the human has no square, whose one move is the pass button.
+  await page.selectOption("#game", "othello");
+  await page.waitForFunction(() => document.querySelectorAll("#board .cell").length === 64
+    && document.querySelectorAll("#board .cell.legal").length === 4);
+  await boardFits(page, "othello at 1280 x 900");
+  await page.evaluate(() => { document.getElementById("settings").open = true; });
+  await page.fill("#knob-time_limit_ms", "100");
+  assert.equal(await page.locator('#sides .count[data-side="X"]').textContent(), " · 2");
+  await page.locator('#board .cell[data-cell="19"]').click();
+  await page.waitForFunction(() => document.querySelectorAll("#move-list li").length === 2, null, { timeout: 15000 });
+  assert.match(await page.locator("#move-list li").nth(1).textContent(), /^2\.O [a-h][1-8]$/);
+  assert.equal(await page.locator("#pass-row").isHidden(), true, "no pass while a square is legal");
+  await page.evaluate(() => { document.getElementById("setup").open = true; });
+  await page.fill("#setup-board", "");
+  await page.fill("#position", "d3 c3 b3 b2 f5 a3 a1 c1");
+  await page.click("#load-position");
+  await page.waitForFunction(() => !document.getElementById("pass-row").hidden);
+  assert.equal(await page.locator("#board .cell.legal").count(), 0, "no square is legal");
+  await page.click("#pass");
+  await page.waitForFunction(() => document.querySelectorAll("#move-list li").length === 10, null, { timeout: 15000 });
+  assert.match(await page.locator("#move-list li").nth(8).textContent(), /pass$/);
+  console.log(`othello: ${await page.locator("#move-list").textContent()}; ${await page.locator("#sides").textContent()}`);
+  await page.screenshot({ path: `${shots}/playground-othello.png`, fullPage: true });
+
   // Chess, drawn by the page from POST /position: the engine is the default opponent; a pawn
   // is moved by clicking it and then its square, the engine answers, the move list is in SAN
   // and the engine's line, depth and centipawns are shown.
   await page.selectOption("#game", "chess");
   await page.waitForFunction(() => document.querySelectorAll("#board .cell").length === 64
-    && document.querySelector('#board [data-square="e2"]').textContent === "♙");
+    && document.querySelector('#board [data-square="e2"]')?.textContent === "♙");
   assert.equal(await page.locator("#algorithm").inputValue(), "engine", "chess's default opponent");
   await boardFits(page, "chess at 1280 x 900");
   await page.evaluate(() => { document.getElementById("settings").open = true; });
@@ -299,13 +324,15 @@ try {
 }
 /// The board's last row is within the screen without scrolling.
 async function boardFits(page, context) {
-  const bottom = await page.evaluate(() => {
+  const [bottom, right, panel] = await page.evaluate(() => {
     window.scrollTo(0, 0);
     const cells = document.querySelectorAll("#board .cell");
-    return cells[cells.length - 1].getBoundingClientRect().bottom;
+    const last = cells[cells.length - 1].getBoundingClientRect();
+    return [last.bottom, last.right, document.getElementById("board").parentElement.getBoundingClientRect().right];
   });
   const height = page.viewportSize().height;
   assert.ok(bottom <= height, `${context}: the board's last row ends at ${bottom}px, below the ${height}px screen`);
+  assert.ok(right <= panel, `${context}: the board's last column ends at ${right}px, past its panel's ${panel}px`);
   console.log(`${context}: the board ends at ${Math.round(bottom)} of ${height}px`);
 }
 
