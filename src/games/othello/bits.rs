@@ -3,7 +3,7 @@
 //! A square is bit `row * 8 + column`. One step east is a shift left by 1, south (a row down)
 //! by 8, south-east by 9, south-west by 7; their opposites shift right. A shift east or west
 //! also carries a disc on the edge column over to the other edge of the next row; the mask
-//! [`INNER`] (columns b-g) on the discs a line may run through stops that: a line that is to be
+//! `INNER` (columns b-g) on the discs a line may run through stops that: a line that is to be
 //! flanked cannot pass through the a or h column in a direction that moves along the row, and a
 //! line that ends there ends at the board's edge.
 

@@ -15,6 +15,7 @@
 
 pub mod bits;
 mod evaluation;
+pub mod solver;
 
 use std::fmt;
 use std::hash::{Hash, Hasher};

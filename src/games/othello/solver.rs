@@ -1,0 +1,417 @@
+//! Othello's exact endgame solver: the final disc difference under perfect play, and a move
+//! that achieves it, as Edax finds them.
+//!
+//! A negamax alpha-beta search on the two bitboards, to the end of the game, with the
+//! techniques that make endgame solvers fast, each where it pays:
+//!
+//! - **Null windows.** Every move after the first is searched with the window (alpha, alpha + 1),
+//!   which only asks whether it is better, and again with the full window only when it is
+//!   (principal variation search). Most of the tree is then searched with null windows, which
+//!   cut most.
+//! - **A transposition table** of lower and upper bounds and the best move, for positions with
+//!   enough empty squares to be worth it: transpositions are frequent in Othello endgames,
+//!   where the same squares are filled in different orders.
+//! - **Fastest first.** Moves are tried in the order of the opponent's mobility after them,
+//!   fewest replies first (corners counting double): a move that leaves the opponent few
+//!   replies is likely best, and its subtree is small. The table's move goes before them all.
+//! - **Parity** in the last few empties, where ordering by mobility costs more than it saves:
+//!   the empty squares of quadrants with an odd number of them first, since the last move in a
+//!   region is usually an advantage.
+//! - **The last square** is counted, not searched: the one move, or the opponent's, or none.
+//!
+//! Scores are from the side to move: its discs minus the opponent's at the end, the empty
+//! squares going to the winner.
+
+use super::bits::{flips, moves};
+use super::{Othello, PASS};
+use crate::game::Bits;
+use crate::search::{Budget, Cutoff};
+
+/// Below this many empty squares a node is searched without the table, by parity.
+const SHALLOW: u32 = 6;
+/// The table's size, as a power of two of entries (24 bytes each).
+const TABLE_BITS: u32 = 21;
+/// The four quadrants of the board, for parity.
+const QUADRANTS: [u64; 4] = [
+    0x0000_0000_0F0F_0F0F,
+    0x0000_0000_F0F0_F0F0,
+    0x0F0F_0F0F_0000_0000,
+    0xF0F0_F0F0_0000_0000,
+];
+const CORNERS: u64 = 0x8100_0000_0000_0081;
+/// How often the budget is looked at, in nodes.
+const CHECK_INTERVAL: u64 = 1 << 16;
+
+/// A solved position: its exact margin for the side to move, and a move that gets it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Solved {
+    /// The final disc difference for the side to move under perfect play.
+    pub margin: i32,
+    /// A best move: a square, or [`PASS`].
+    pub best: u8,
+    pub nodes: u64,
+}
+
+/// A table entry: the position it holds, bounds on its value, its best move.
+#[derive(Copy, Clone, Default)]
+struct Entry {
+    mover: u64,
+    other: u64,
+    lower: i8,
+    upper: i8,
+    best: u8,
+}
+
+/// The solver's state: its table, the nodes searched, the budget.
+pub struct Solver {
+    table: Vec<Entry>,
+    pub nodes: u64,
+    budget: Budget,
+    next_check: u64,
+    /// Why the solver stopped early, if it did: its values are then meaningless.
+    pub stopped_by: Option<Cutoff>,
+}
+
+/// The final score of a finished game for `mover`: the empties go to the winner.
+fn final_score(mover: u64, other: u64) -> i32 {
+    let (mine, theirs) = (mover.count_ones() as i32, other.count_ones() as i32);
+    let empties = 64 - mine - theirs;
+    match mine.cmp(&theirs) {
+        std::cmp::Ordering::Greater => mine - theirs + empties,
+        std::cmp::Ordering::Less => mine - theirs - empties,
+        std::cmp::Ordering::Equal => 0,
+    }
+}
+
+/// The score with one empty square left, `square`: the mover fills it if it can, else the
+/// opponent does, else it goes to whoever leads. No search: 63 discs are on the board, so the
+/// difference is odd and someone leads.
+fn last_square(mover: u64, other: u64, square: u8) -> i32 {
+    let mine = mover.count_ones() as i32;
+    let flipped = flips(mover, other, square);
+    if flipped != 0 {
+        return 2 * (mine + flipped.count_ones() as i32 + 1) - 64;
+    }
+    let flipped = flips(other, mover, square);
+    if flipped != 0 {
+        return 2 * (mine - flipped.count_ones() as i32) - 64;
+    }
+    let difference = 2 * mine - 63;
+    difference + difference.signum()
+}
+
+/// The empty squares in parity order: those of quadrants with an odd number of empties first.
+fn by_parity(empties: u64) -> [u64; 2] {
+    let mut odd = 0;
+    for quadrant in QUADRANTS {
+        if (empties & quadrant).count_ones() % 2 == 1 {
+            odd |= quadrant;
+        }
+    }
+    [empties & odd, empties & !odd]
+}
+
+impl Solver {
+    pub fn new(budget: &Budget) -> Solver {
+        Solver {
+            table: vec![Entry::default(); 1 << TABLE_BITS],
+            nodes: 0,
+            budget: budget.clone(),
+            next_check: CHECK_INTERVAL,
+            stopped_by: None,
+        }
+    }
+
+    /// Whether the budget has run out, looked at every [`CHECK_INTERVAL`] nodes.
+    #[inline]
+    fn stopped(&mut self) -> bool {
+        if self.nodes >= self.next_check {
+            self.next_check = self.nodes + CHECK_INTERVAL;
+            if self.stopped_by.is_none() {
+                self.stopped_by = self.budget.check(self.nodes);
+            }
+        }
+        self.stopped_by.is_some()
+    }
+
+    fn slot(mover: u64, other: u64) -> usize {
+        (Othello::key_of(mover, other, crate::game::Player::X) >> (64 - TABLE_BITS)) as usize
+    }
+
+    /// Solves `position` exactly, or stops when the budget runs out (`stopped_by`).
+    pub fn solve(&mut self, position: &Othello) -> Solved {
+        let (mover, other) = position.sides();
+        let start = self.nodes;
+        let placements = moves(mover, other);
+        let (margin, best) = if placements == 0 {
+            if moves(other, mover) == 0 {
+                (final_score(mover, other), PASS)
+            } else {
+                self.nodes += 1;
+                (-self.search(other, mover, -64, 64), PASS)
+            }
+        } else {
+            self.root(mover, other, placements)
+        };
+        Solved {
+            margin,
+            best,
+            nodes: self.nodes - start,
+        }
+    }
+
+    /// The root: every move, the best kept.
+    fn root(&mut self, mover: u64, other: u64, placements: u64) -> (i32, u8) {
+        self.nodes += 1;
+        let (list, count) = self.ordered(mover, other, placements, PASS);
+        let (mut alpha, beta) = (-65, 65);
+        let mut best = list[0].2;
+        for (index, &(child_mover, child_other, square, _)) in list[..count].iter().enumerate() {
+            let value = if index == 0 {
+                -self.search(child_mover, child_other, -beta, -alpha)
+            } else {
+                let probe = -self.search(child_mover, child_other, -alpha - 1, -alpha);
+                if probe > alpha {
+                    -self.search(child_mover, child_other, -beta, -alpha)
+                } else {
+                    probe
+                }
+            };
+            if self.stopped_by.is_some() {
+                break;
+            }
+            if value > alpha {
+                alpha = value;
+                best = square;
+            }
+        }
+        (alpha, best)
+    }
+
+    /// The children of a position after each of `placements`, the table's move first and the
+    /// rest fewest replies first: (the child's mover, its other side, the square, the rank).
+    #[allow(clippy::type_complexity)]
+    fn ordered(
+        &self,
+        mover: u64,
+        other: u64,
+        placements: u64,
+        table_move: u8,
+    ) -> ([(u64, u64, u8, i32); 32], usize) {
+        let mut list = [(0, 0, 0, 0); 32];
+        let mut count = 0;
+        for square in Bits(placements) {
+            let flipped = flips(mover, other, square);
+            let (next_other, next_mover) = (mover | flipped | 1 << square, other ^ flipped);
+            let replies = moves(next_mover, next_other);
+            let rank = if square == table_move {
+                -1000
+            } else {
+                replies.count_ones() as i32 + (replies & CORNERS).count_ones() as i32
+            };
+            // Insertion into the sorted list: a few dozen moves at most.
+            let mut at = count;
+            while at > 0 && list[at - 1].3 > rank {
+                list[at] = list[at - 1];
+                at -= 1;
+            }
+            list[at] = (next_mover, next_other, square, rank);
+            count += 1;
+        }
+        (list, count)
+    }
+
+    /// The value of the position for `mover`, searched to the end with the window (alpha,
+    /// beta), fail-soft.
+    fn search(&mut self, mover: u64, other: u64, mut alpha: i32, mut beta: i32) -> i32 {
+        let empties = !(mover | other);
+        let count = empties.count_ones();
+        if count <= SHALLOW {
+            return self.shallow(mover, other, alpha, beta, empties);
+        }
+        self.nodes += 1;
+        if self.stopped() {
+            return 0;
+        }
+        let slot = Solver::slot(mover, other);
+        let entry = self.table[slot];
+        let mut table_move = PASS;
+        if entry.mover == mover && entry.other == other {
+            let (lower, upper) = (i32::from(entry.lower), i32::from(entry.upper));
+            if lower >= beta {
+                return lower;
+            }
+            if upper <= alpha {
+                return upper;
+            }
+            alpha = alpha.max(lower);
+            beta = beta.min(upper);
+            table_move = entry.best;
+        }
+        let placements = moves(mover, other);
+        if placements == 0 {
+            return if moves(other, mover) == 0 {
+                final_score(mover, other)
+            } else {
+                -self.search(other, mover, -beta, -alpha)
+            };
+        }
+        let (alpha_before, beta_before) = (alpha, beta);
+        let (list, moves_count) = self.ordered(mover, other, placements, table_move);
+        let mut best = -65;
+        let mut best_move = PASS;
+        for (index, &(child_mover, child_other, square, _)) in
+            list[..moves_count].iter().enumerate()
+        {
+            let value = if index == 0 {
+                -self.search(child_mover, child_other, -beta, -alpha)
+            } else {
+                let probe = -self.search(child_mover, child_other, -alpha - 1, -alpha);
+                if probe > alpha && probe < beta {
+                    -self.search(child_mover, child_other, -beta, -alpha)
+                } else {
+                    probe
+                }
+            };
+            if value > best {
+                best = value;
+                best_move = square;
+                if value > alpha {
+                    alpha = value;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        if self.stopped_by.is_some() {
+            return best;
+        }
+        let (lower, upper) = if best <= alpha_before {
+            (-64, best)
+        } else if best >= beta_before {
+            (best, 64)
+        } else {
+            (best, best)
+        };
+        self.table[slot] = Entry {
+            mover,
+            other,
+            lower: lower as i8,
+            upper: upper as i8,
+            best: best_move,
+        };
+        best
+    }
+
+    /// The last few empties: no table, the squares in parity order, the last one counted.
+    fn shallow(&mut self, mover: u64, other: u64, mut alpha: i32, beta: i32, empties: u64) -> i32 {
+        self.nodes += 1;
+        if empties.count_ones() == 1 {
+            return last_square(mover, other, empties.trailing_zeros() as u8);
+        }
+        let mut best = -65;
+        for group in by_parity(empties) {
+            for square in Bits(group) {
+                let flipped = flips(mover, other, square);
+                if flipped == 0 {
+                    continue;
+                }
+                let value = -self.shallow(
+                    other ^ flipped,
+                    mover | flipped | 1 << square,
+                    -beta,
+                    -alpha,
+                    empties & !(1 << square),
+                );
+                if value > best {
+                    best = value;
+                    if value > alpha {
+                        alpha = value;
+                        if alpha >= beta {
+                            return best;
+                        }
+                    }
+                }
+            }
+        }
+        if best > -65 {
+            return best;
+        }
+        // No square for the mover: the opponent's, or the end.
+        if moves(other, mover) == 0 {
+            final_score(mover, other)
+        } else {
+            -self.shallow(other, mover, -beta, -alpha, empties)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Game;
+
+    /// The exact value by plain negamax over the contract: slow, obviously right.
+    fn negamax(game: &Othello) -> i32 {
+        let moves: Vec<u8> = game.legal_moves().collect();
+        if moves.is_empty() {
+            return game.final_margin();
+        }
+        moves
+            .iter()
+            .map(|&mv| -negamax(&game.play(mv)))
+            .max()
+            .unwrap()
+    }
+
+    /// Positions from random games, with `empties` squares left.
+    fn endgames(empties: u32, count: usize) -> Vec<Othello> {
+        let mut state = 7u64;
+        let mut found = Vec::new();
+        while found.len() < count {
+            let mut game = Othello::start();
+            while game.empties().count_ones() > empties {
+                let moves: Vec<u8> = game.legal_moves().collect();
+                if moves.is_empty() {
+                    break;
+                }
+                state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                game = game.play(moves[(state >> 33) as usize % moves.len()]);
+            }
+            if game.empties().count_ones() == empties && !game.outcome().is_over() {
+                found.push(game);
+            }
+        }
+        found
+    }
+
+    #[test]
+    fn the_solver_agrees_with_plain_negamax_and_its_move_gets_the_margin() {
+        for empties in [1, 2, 5, 7, 9, 10] {
+            for position in endgames(empties, 12) {
+                let solved = Solver::new(&Budget::unlimited()).solve(&position);
+                let exact = negamax(&position);
+                assert_eq!(solved.margin, exact, "{position}");
+                let after = position.play(solved.best);
+                assert_eq!(-negamax(&after), exact, "{position}: {}", solved.best);
+            }
+        }
+    }
+
+    #[test]
+    fn the_last_square_goes_to_whoever_can_fill_it_or_to_the_leader() {
+        // Black fills a1 and turns b1 over: all 64 discs are Black's.
+        let mut cells = vec!["X"; 64];
+        cells[0] = "-";
+        cells[1] = "O";
+        let game: Othello = format!("{} X", cells.concat()).parse().unwrap();
+        let solved = Solver::new(&Budget::unlimited()).solve(&game);
+        assert_eq!((solved.margin, solved.best), (64, 0));
+        // Nobody can fill it: the leader gets it.
+        let mut cells = vec!["X"; 64];
+        cells[0] = "-";
+        let game: Othello = format!("{} O", cells.concat()).parse().unwrap();
+        assert_eq!(Solver::new(&Budget::unlimited()).solve(&game).margin, -64);
+    }
+}
