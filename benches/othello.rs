@@ -98,7 +98,7 @@ fn ffo(first: usize, last: usize) {
             .map(|(square, _)| square.to_ascii_lowercase())
             .collect();
         let started = Instant::now();
-        let solved = Solver::new(&Budget::unlimited()).solve(&position);
+        let solved = Solver::new(&Budget::unlimited(), None).solve(&position);
         let elapsed = started.elapsed();
         let mv = position.notation(solved.best).into_text();
         assert_eq!(solved.margin, best_score, "#{number}");

@@ -218,6 +218,20 @@ fn perft_counts_move_paths_of_the_game_that_reads_the_board() {
     assert!(error.contains("empty"), "{error}");
 }
 
+/// Othello's solver on FFO #1 (docs/othello.md's example): g8, a margin of +18.
+#[test]
+fn othello_solver_answers_ffo_1_exactly() {
+    let ffo_1 = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X";
+    let (code, json, error) = sente(&["move", "solver", "--game", "othello", "--board", ffo_1]);
+    assert_eq!(code, 0, "{error}");
+    assert_eq!(
+        (&json["move"], &json["exact"], &json["margin"]),
+        (&Value::from("g8"), &Value::from(true), &Value::from(18)),
+        "{json}"
+    );
+    assert_eq!(json["pv"][0], "g8");
+}
+
 /// A chess game from its moves in SAN, the engine's answer in both notations.
 #[test]
 fn chess_moves_are_read_in_san_and_answered_in_both_notations() {

@@ -1,18 +1,23 @@
 //! The reference suite: Sente against outside data with known answers. Connect Four's solver
-//! against Pascal Pons' benchmark positions, whose exact scores are known.
+//! against Pascal Pons' benchmark positions, and Othello's against the FFO endgame positions,
+//! whose exact scores are known.
 //!
-//! It needs the sets in `../shared/data/connect4/` beside the project (format in its README), so
-//! it is not part of `cargo test`: it runs with
+//! It needs the sets in `../shared/data/connect4/` and `../shared/data/othello/` beside the
+//! project (formats in their READMEs), so it is not part of `cargo test`: it runs with
 //! `cargo test --release --features reference-data --test reference` (as `.ci/run` does), and
 //! fails at once, saying what is missing, when the data is not there. It checks every position of
 //! End-Easy (L3_R1) and Middle-Easy (L2_R1), and a fixed sample of the harder sets; the full sets
-//! run in `cargo bench --bench connect_four`. The Connect Four checks that need no outside data
+//! run in `cargo bench --bench connect_four`. It solves FFO #1-#19; #40-#59 run in `cargo bench
+//! --bench othello -- ffo`. The Connect Four checks that need no outside data
 //! are in `tests/connect_four.rs`.
 
 use std::path::PathBuf;
 
-use sente::games::ConnectFour;
+use sente::game::Game;
 use sente::games::connect_four::solver::Solver;
+use sente::games::othello::solver::Solver as OthelloSolver;
+use sente::games::{ConnectFour, Othello};
+use sente::search::Budget;
 
 /// The positions of a set with their scores; panics with a clear message when the data is
 /// missing, rather than letting the tests pass without it.
@@ -73,4 +78,55 @@ fn begin_easy_sample() {
 #[test]
 fn begin_medium_sample() {
     check("Test_L1_R2", 200);
+}
+
+/// The FFO endgame positions of a file, with every move's exact score, best first.
+fn ffo(file: &str) -> Vec<(String, Othello, Vec<(String, i32)>)> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data/othello");
+    let path = dir.join(file);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|error| {
+        panic!(
+            "the reference suite needs the FFO endgame positions, and {} cannot be read \
+             ({error}). Put Edax's problem files (fforum-1-19.obf ... fforum-60-79.obf, from \
+             https://github.com/abulmo/edax-reversi, folder problem/) in {}, or run the default \
+             suite alone: cargo test --release",
+            path.display(),
+            dir.display()
+        )
+    });
+    text.lines()
+        .filter(|line| !line.trim().is_empty())
+        .map(|line| {
+            let position: Othello = line.parse().expect("an FFO line is a board");
+            let scores = line
+                .split(';')
+                .skip(1)
+                .filter_map(|entry| {
+                    let (square, score) = entry.trim().split_once(':')?;
+                    Some((square.to_ascii_lowercase(), score.parse().expect("a score")))
+                })
+                .collect();
+            (line.to_owned(), position, scores)
+        })
+        .collect()
+}
+
+/// Othello's solver on FFO #1-#19 (14 to 16 empty squares): the exact score of each, and a
+/// move that gets it. #40-#59 run in `cargo bench --bench othello -- ffo`.
+#[test]
+fn othello_solves_ffo_1_to_19() {
+    let positions = ffo("fforum-1-19.obf");
+    assert_eq!(positions.len(), 19);
+    for (number, (line, position, scores)) in (1..).zip(&positions) {
+        let solved = OthelloSolver::new(&Budget::unlimited(), None).solve(position);
+        let best = scores[0].1;
+        assert_eq!(solved.margin, best, "#{number}: {line}");
+        let mv = position.notation(solved.best).into_text();
+        assert!(
+            scores
+                .iter()
+                .any(|(square, score)| *square == mv && *score == best),
+            "#{number}: {mv} does not score {best}: {line}"
+        );
+    }
 }

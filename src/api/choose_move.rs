@@ -137,6 +137,7 @@ fn choose<G: Solve>(checked: &Checked<G>, budget: &Budget) -> Result<MoveRespons
         score: result.score,
         exact: result.exact,
         plies_to_end: result.plies_to_end,
+        margin: result.margin,
     };
     Ok(MoveResponse {
         chosen: ScoredMove::new(position, result.best_move, judgement, &result.pv, None),

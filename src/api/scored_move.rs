@@ -30,6 +30,10 @@ pub struct ScoredMove {
     /// For games counted in pawns: moves to a proven mate, positive when the side to move mates.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub mate: Option<i32>,
+    /// For games scored by discs (Othello): the proven final disc difference for the side to
+    /// move, the empty squares going to the winner.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub margin: Option<i32>,
     /// The line the move leads to, starting with it, for the searches that have one.
     pub pv: Vec<Notation>,
     /// The line in the notation players write, where the game has one.
@@ -46,6 +50,8 @@ pub struct Judgement {
     pub score: f64,
     pub exact: bool,
     pub plies_to_end: Option<u32>,
+    /// A proven final disc difference, for games scored by discs (Othello).
+    pub margin: Option<i32>,
 }
 
 impl ScoredMove {
@@ -75,6 +81,7 @@ impl ScoredMove {
             plies_to_end: judgement.plies_to_end,
             cp,
             mate,
+            margin: judgement.margin.filter(|_| judgement.exact),
             pv: written(game, line, G::notation),
             visits,
         }

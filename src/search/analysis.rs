@@ -433,6 +433,7 @@ fn choose_among_ties<G: Solve>(
         pv: chosen.line.clone(),
         depth: None,
         seldepth: None,
+        margin: None,
         elapsed: Duration::ZERO,
         stopped_by,
     }

@@ -127,6 +127,7 @@ pub(super) fn search<G: Game>(
         pv: Vec::new(),
         depth: None,
         seldepth: None,
+        margin: None,
         elapsed: Default::default(),
         stopped_by: sample.stopped_by,
     }

@@ -258,6 +258,7 @@ pub(super) fn search<G: Game>(
         pv,
         depth: None,
         seldepth: None,
+        margin: None,
         elapsed: Default::default(),
         stopped_by,
     }

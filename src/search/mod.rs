@@ -482,6 +482,9 @@ pub struct SearchResult<M> {
     /// The deepest ply the search reached, quiescence and extensions included (the chess
     /// engine's).
     pub seldepth: Option<u32>,
+    /// For games scored by their discs (Othello), a proven result's final disc difference for
+    /// the side to move under perfect play, the empty squares going to the winner.
+    pub margin: Option<i32>,
     pub elapsed: Duration,
     /// Set when a limit stopped the search before it finished what it was asked: the result
     /// is then the best it had completed, exact only if that part proved it.
@@ -704,6 +707,7 @@ pub(crate) fn exact_search_result<G: Game>(
         pv,
         depth: None,
         seldepth: None,
+        margin: None,
         elapsed: Duration::ZERO,
         stopped_by: None,
     }
@@ -753,6 +757,7 @@ fn stopped_search_result<G: Game>(
         pv,
         depth: None,
         seldepth: None,
+        margin: None,
         elapsed: Duration::ZERO,
         stopped_by: Some(stopped_by),
     }

@@ -21,6 +21,7 @@ pub(super) fn search<G: Game>(game: &G, seed: u64) -> SearchResult<G::Move> {
         pv: Vec::new(),
         depth: None,
         seldepth: None,
+        margin: None,
         elapsed: Default::default(),
         stopped_by: None,
     }

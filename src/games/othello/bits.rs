@@ -28,15 +28,16 @@ fn shift(discs: u64, by: i32) -> u64 {
 }
 
 /// The opponent's discs in lines that start next to one of `from` along the direction: each
-/// step lengthens every line by a square, and a line between two discs is at most six long.
+/// step lengthens every line, and a line between two discs is at most six long. After two
+/// single steps the lines are grown two squares a step, through the squares whose neighbour
+/// along the direction is one of the opponent's too (`pairs`): four steps instead of six.
 #[inline(always)]
 fn lines(from: u64, through: u64, by: i32) -> u64 {
     let mut line = shift(from, by) & through;
     line |= shift(line, by) & through;
-    line |= shift(line, by) & through;
-    line |= shift(line, by) & through;
-    line |= shift(line, by) & through;
-    line |= shift(line, by) & through;
+    let pairs = through & shift(through, by);
+    line |= shift(line, 2 * by) & pairs;
+    line |= shift(line, 2 * by) & pairs;
     line
 }
 
@@ -58,6 +59,10 @@ pub fn flips(mover: u64, other: u64, square: u8) -> u64 {
     let placed = 1u64 << square;
     let mut flipped = 0;
     for (by, inner) in DIRECTIONS {
+        // Most directions have no opponent disc next to the square: nothing to grow.
+        if shift(placed, by) & other & inner == 0 {
+            continue;
+        }
         let line = lines(placed, other & inner, by);
         // The square after each disc of the line is the line's next disc or the one past its
         // end: only the latter can be the mover's.
@@ -66,6 +71,50 @@ pub fn flips(mover: u64, other: u64, square: u8) -> u64 {
         }
     }
     flipped
+}
+
+/// Columns b to h and a to g: where a shift east or west may land without wrapping.
+const NOT_A: u64 = 0xFEFE_FEFE_FEFE_FEFE;
+const NOT_H: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+
+/// `discs` one step along the direction `by`, without wrapping from one row to the next.
+#[inline(always)]
+fn step(discs: u64, by: i32) -> u64 {
+    match by {
+        1 | 9 | -7 => shift(discs, by) & NOT_A,
+        -1 | -9 | 7 => shift(discs, by) & NOT_H,
+        _ => shift(discs, by),
+    }
+}
+
+/// The squares of `mover` that can never be turned over, or some of them: those that, along
+/// each of the four lines through them, lie on the board's edge, on a full line, or beside a
+/// disc of theirs already known to be stable. Grown from nothing until it grows no more (the
+/// corners come first, as the only discs on two edges at once).
+pub fn stable(mover: u64, other: u64) -> u64 {
+    let empty = !(mover | other);
+    // Per line direction: the squares the line can be flanked along, and the full lines.
+    let lines: [(i32, u64); 4] = [(1, 0x8181_8181_8181_8181), (8, 0xFF00_0000_0000_00FF), (9, 0xFF81_8181_8181_81FF), (7, 0xFF81_8181_8181_81FF)];
+    let mut protected = [0u64; 4];
+    for (index, (by, edge)) in lines.into_iter().enumerate() {
+        // The squares an empty square reaches along the line, both ways: not full.
+        let mut open = empty;
+        for _ in 0..7 {
+            open |= step(open, by) | step(open, -by);
+        }
+        protected[index] = edge | !open;
+    }
+    let mut stable = 0;
+    loop {
+        let mut grown = mover;
+        for (index, (by, _)) in lines.into_iter().enumerate() {
+            grown &= protected[index] | step(stable, by) | step(stable, -by);
+        }
+        if grown == stable {
+            return stable;
+        }
+        stable = grown;
+    }
 }
 
 /// The board upside down: row 1 becomes row 8.
@@ -123,6 +172,7 @@ pub fn symmetries(black: u64, white: u64) -> [(u64, u64); 8] {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Bits;
 
     /// Moves and flips the slow way: walking from the square in each direction.
     fn walked_flips(mover: u64, other: u64, square: u8) -> u64 {
@@ -183,6 +233,41 @@ mod tests {
             assert_eq!(moves(mover, other), expected_moves, "{mover:x} {other:x}");
         }
     }
+
+    /// Stable discs are never turned over: along random games, every disc found stable stays
+    /// its side's to the end; and a corner is always stable.
+    #[test]
+    fn stable_discs_stay() {
+        let mut state = 99u64;
+        for _ in 0..200 {
+            let (mut black, mut white) = (0x0000_0008_1000_0000u64, 0x0000_0010_0800_0000u64);
+            let mut black_to_move = true;
+            let mut known = (0u64, 0u64);
+            loop {
+                let (mover, other) = if black_to_move { (black, white) } else { (white, black) };
+                let placements = moves(mover, other);
+                if placements == 0 && moves(other, mover) == 0 {
+                    break;
+                }
+                known.0 |= stable(black, white);
+                known.1 |= stable(white, black);
+                assert_eq!(stable(black, white) & CORNER_SQUARES, black & CORNER_SQUARES);
+                if placements != 0 {
+                    state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                    let pick = (state >> 33) as usize % placements.count_ones() as usize;
+                    let square = Bits(placements).nth(pick).unwrap();
+                    let flipped = flips(mover, other, square);
+                    let (mover, other) = (mover | flipped | 1 << square, other ^ flipped);
+                    (black, white) = if black_to_move { (mover, other) } else { (other, mover) };
+                }
+                assert_eq!(known.0 & black, known.0, "a stable black disc was turned over");
+                assert_eq!(known.1 & white, known.1, "a stable white disc was turned over");
+                black_to_move = !black_to_move;
+            }
+        }
+    }
+
+    const CORNER_SQUARES: u64 = 0x8100_0000_0000_0081;
 
     #[test]
     fn the_symmetries_are_eight_distinct_images_that_keep_disc_counts() {

@@ -20,12 +20,14 @@ pub mod solver;
 use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::str::FromStr;
+use std::time::{Duration, Instant};
 
 use crate::game::{
     Bits, BoardError, Declaration, Evaluation, Game, Limits, MoveError, Notation, Outcome, Player,
     Turn, text,
 };
-use crate::search::Solve;
+use crate::search::kit::alphabeta;
+use crate::search::{AlphaBetaParams, Budget, SearchResult, Solve};
 
 /// The board's side.
 const SIZE: usize = 8;
@@ -419,8 +421,38 @@ impl Game for Othello {
     }
 }
 
-/// Solved by the default: alphabeta with every enhancement, deepening within the time limit.
-impl Solve for Othello {}
+/// The exact endgame solver where it finishes within a time limit (up to [`SOLVED_EMPTIES`]
+/// empty squares, or any number without a limit); alphabeta with every enhancement, deepening
+/// within the time limit, before that.
+impl Solve for Othello {
+    fn solve(&self, time_limit: Option<Duration>, budget: &Budget) -> SearchResult<u8> {
+        let empties = self.empties().count_ones();
+        if time_limit.is_some() && empties > SOLVED_EMPTIES {
+            return alphabeta::search(self, &AlphaBetaParams::strongest(time_limit), budget);
+        }
+        let started = Instant::now();
+        let mut solver = solver::Solver::new(budget, time_limit.map(|limit| started + limit));
+        let solved = solver.solve(self);
+        let exact = solver.stopped_by.is_none();
+        SearchResult {
+            best_move: solved.best,
+            score: if exact { f64::from(solved.margin.signum()) } else { 0.0 },
+            exact,
+            plies_to_end: None,
+            nodes: solved.nodes,
+            pv: solver.line(self, solved.best),
+            depth: None,
+            seldepth: None,
+            margin: exact.then_some(solved.margin),
+            elapsed: started.elapsed(),
+            stopped_by: solver.stopped_by,
+        }
+    }
+}
+
+/// The most empty squares the solver is asked to solve within a time limit: a second or so at
+/// most, on this machine.
+pub const SOLVED_EMPTIES: u32 = 18;
 
 /// The `.obf` form: 64 cells from A1 to H8, `X`, `O` or `-`, a space and the side to move.
 impl fmt::Display for Othello {

@@ -17,14 +17,18 @@
 //! - **Parity** in the last few empties, where ordering by mobility costs more than it saves:
 //!   the empty squares of quadrants with an odd number of them first, since the last move in a
 //!   region is usually an advantage.
+//! - **Stability.** Discs that can never be turned over bound the score: where the opponent's
+//!   stable discs already keep the mover's best below the window, the node is cut at once.
 //! - **The last square** is counted, not searched: the one move, or the opponent's, or none.
 //!
 //! Scores are from the side to move: its discs minus the opponent's at the end, the empty
 //! squares going to the winner.
 
-use super::bits::{flips, moves};
+use super::bits::{flips, moves, stable};
 use super::{Othello, PASS};
-use crate::game::Bits;
+use crate::game::{Bits, Game};
+use std::time::Instant;
+use crate::search::kit::Meter;
 use crate::search::{Budget, Cutoff};
 
 /// Below this many empty squares a node is searched without the table, by parity.
@@ -39,8 +43,6 @@ const QUADRANTS: [u64; 4] = [
     0xF0F0_F0F0_0000_0000,
 ];
 const CORNERS: u64 = 0x8100_0000_0000_0081;
-/// How often the budget is looked at, in nodes.
-const CHECK_INTERVAL: u64 = 1 << 16;
 
 /// A solved position: its exact margin for the side to move, and a move that gets it.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -66,8 +68,7 @@ struct Entry {
 pub struct Solver {
     table: Vec<Entry>,
     pub nodes: u64,
-    budget: Budget,
-    next_check: u64,
+    meter: Meter,
     /// Why the solver stopped early, if it did: its values are then meaningless.
     pub stopped_by: Option<Cutoff>,
 }
@@ -112,26 +113,49 @@ fn by_parity(empties: u64) -> [u64; 2] {
 }
 
 impl Solver {
-    pub fn new(budget: &Budget) -> Solver {
+    /// A solver within `budget`, and its own `time_limit` if it has one.
+    pub fn new(budget: &Budget, time_limit: Option<Instant>) -> Solver {
+        let mut meter = Meter::new(budget);
+        meter.set_time_limit(time_limit);
         Solver {
             table: vec![Entry::default(); 1 << TABLE_BITS],
             nodes: 0,
-            budget: budget.clone(),
-            next_check: CHECK_INTERVAL,
+            meter,
             stopped_by: None,
         }
     }
 
-    /// Whether the budget has run out, looked at every [`CHECK_INTERVAL`] nodes.
+    /// Whether the budget or the time has run out (the meter looks every so many nodes).
     #[inline]
     fn stopped(&mut self) -> bool {
-        if self.nodes >= self.next_check {
-            self.next_check = self.nodes + CHECK_INTERVAL;
-            if self.stopped_by.is_none() {
-                self.stopped_by = self.budget.check(self.nodes);
-            }
+        if self.meter.tick(self.nodes) {
+            self.stopped_by = self.meter.stopped_by;
         }
         self.stopped_by.is_some()
+    }
+
+    /// The line from `position` after `best`: the table's best moves while it has them.
+    pub fn line(&self, position: &Othello, best: u8) -> Vec<u8> {
+        let mut line = vec![best];
+        let mut game = position.play(best);
+        while line.len() < 60 {
+            let (mover, other) = game.sides();
+            let entry = self.table[Solver::slot(mover, other)];
+            let known = entry.mover == mover && entry.other == other;
+            let next = if known {
+                entry.best
+            } else if moves(mover, other) == 0 && moves(other, mover) != 0 {
+                PASS
+            } else {
+                break;
+            };
+            if !game.legal_moves().any(|mv| mv == next) {
+                break;
+            }
+            line.push(next);
+            game = game.play(next);
+        }
+        line
     }
 
     fn slot(mover: u64, other: u64) -> usize {
@@ -232,6 +256,15 @@ impl Solver {
         self.nodes += 1;
         if self.stopped() {
             return 0;
+        }
+        // Stability: the most the mover can end with is every disc but the opponent's stable
+        // ones. Worth computing only where that could be below the window, which the
+        // opponent's disc count alone already rules out in most nodes.
+        if 64 - 2 * other.count_ones() as i32 <= alpha {
+            let most = 64 - 2 * stable(other, mover).count_ones() as i32;
+            if most <= alpha {
+                return most;
+            }
         }
         let slot = Solver::slot(mover, other);
         let entry = self.table[slot];
@@ -350,7 +383,6 @@ impl Solver {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Game;
 
     /// The exact value by plain negamax over the contract: slow, obviously right.
     fn negamax(game: &Othello) -> i32 {
@@ -390,13 +422,38 @@ mod tests {
     fn the_solver_agrees_with_plain_negamax_and_its_move_gets_the_margin() {
         for empties in [1, 2, 5, 7, 9, 10] {
             for position in endgames(empties, 12) {
-                let solved = Solver::new(&Budget::unlimited()).solve(&position);
+                let solved = Solver::new(&Budget::unlimited(), None).solve(&position);
                 let exact = negamax(&position);
                 assert_eq!(solved.margin, exact, "{position}");
                 let after = position.play(solved.best);
                 assert_eq!(-negamax(&after), exact, "{position}: {}", solved.best);
             }
         }
+    }
+
+    /// The `solver` algorithm on Othello: exact, with the margin, a line of legal moves; and a
+    /// time limit too short for the position stops it, inexact.
+    #[test]
+    fn the_solver_algorithm_answers_the_exact_margin_and_a_legal_line() {
+        use crate::search::Solve;
+        for position in endgames(9, 4) {
+            let exact = negamax(&position);
+            let result = position.solve(Some(std::time::Duration::from_secs(10)), &Budget::unlimited());
+            assert!(result.exact && result.stopped_by.is_none(), "{position}");
+            assert_eq!(result.margin, Some(exact), "{position}");
+            assert_eq!(result.score, f64::from(exact.signum()));
+            assert_eq!(result.pv[0], result.best_move);
+            let mut game = position;
+            for &mv in &result.pv {
+                assert!(game.legal_moves().any(|legal| legal == mv), "{position}: {:?}", result.pv);
+                game = game.play(mv);
+            }
+        }
+        let position = endgames(18, 1)[0];
+        let result = position.solve(Some(std::time::Duration::from_millis(1)), &Budget::unlimited());
+        assert_eq!(result.stopped_by, Some(Cutoff::TimeLimit));
+        assert!(!result.exact && result.margin.is_none());
+        assert!(position.legal_moves().any(|legal| legal == result.best_move));
     }
 
     #[test]
@@ -406,12 +463,12 @@ mod tests {
         cells[0] = "-";
         cells[1] = "O";
         let game: Othello = format!("{} X", cells.concat()).parse().unwrap();
-        let solved = Solver::new(&Budget::unlimited()).solve(&game);
+        let solved = Solver::new(&Budget::unlimited(), None).solve(&game);
         assert_eq!((solved.margin, solved.best), (64, 0));
         // Nobody can fill it: the leader gets it.
         let mut cells = vec!["X"; 64];
         cells[0] = "-";
         let game: Othello = format!("{} O", cells.concat()).parse().unwrap();
-        assert_eq!(Solver::new(&Budget::unlimited()).solve(&game).margin, -64);
+        assert_eq!(Solver::new(&Budget::unlimited(), None).solve(&game).margin, -64);
     }
 }

@@ -257,6 +257,7 @@ fn deepen_root(game: &Chess, engine: &mut Engine) -> SearchResult<ChessMove> {
         pv,
         depth: Some(depth as u32),
         seldepth: Some(engine.seldepth as u32),
+        margin: None,
         elapsed: engine.started.elapsed(),
         stopped_by: deepened.stopped_by,
     }
