@@ -1974,6 +1974,38 @@ async fn a_tournament_says_what_was_asked_and_what_was_done() {
     }
 }
 
+/// Asks /move and /analyze of each algorithm with its knobs in `position`, checking that every
+/// analysis lists moves in the game's notation; the /move requests with their answers.
+async fn every_algorithm_answers(
+    url: &str,
+    position: &Value,
+    players: &[(&str, Value)],
+) -> Vec<(Value, Value)> {
+    let mut answers = Vec::new();
+    for (algorithm, knobs) in players {
+        let mut body = position.clone();
+        body["algorithm"] = json!(algorithm);
+        for (name, value) in knobs.as_object().unwrap() {
+            body[name] = value.clone();
+        }
+        let answer: Value = post(url, "/move", body.clone()).await.json().await.unwrap();
+        let analysis: Value = post(url, "/analyze", body.clone())
+            .await
+            .json()
+            .await
+            .unwrap();
+        let moves = analysis["moves"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{body}: {analysis}"));
+        assert!(
+            !moves.is_empty() && moves[0]["move"].is_string(),
+            "{analysis}"
+        );
+        answers.push((body, answer));
+    }
+    answers
+}
+
 /// Gomoku, the game added by following docs/adding-a-game.md: every algorithm answers /move
 /// and /analyze on it in its notation, and a game of mcts against alphabeta plays to its end.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1992,7 +2024,7 @@ async fn gomoku_is_served_by_every_endpoint_and_algorithm() {
     );
     assert_eq!(gomoku["sides"], json!(["X", "O"]));
     // Small knobs: a whole-board search of gomoku is large.
-    for (algorithm, knobs) in [
+    let players = [
         ("random", json!({})),
         ("minimax", json!({"depth": 1})),
         ("negamax", json!({"depth": 2})),
@@ -2001,16 +2033,9 @@ async fn gomoku_is_served_by_every_endpoint_and_algorithm() {
         ("mcs", json!({"playouts": 2})),
         ("mcts", json!({"simulations": 200})),
         ("solver", json!({"time_limit_ms": 50})),
-    ] {
-        let mut body = json!({"game": "gomoku", "moves": ["h8", "h9"], "algorithm": algorithm});
-        for (name, value) in knobs.as_object().unwrap() {
-            body[name] = value.clone();
-        }
-        let answer: Value = post(&url, "/move", body.clone())
-            .await
-            .json()
-            .await
-            .unwrap();
+    ];
+    let position = json!({"game": "gomoku", "moves": ["h8", "h9"]});
+    for (body, answer) in every_algorithm_answers(&url, &position, &players).await {
         let mv = answer["move"]
             .as_str()
             .unwrap_or_else(|| panic!("{body}: {answer}"));
@@ -2026,18 +2051,6 @@ async fn gomoku_is_served_by_every_endpoint_and_algorithm() {
                 .as_array()
                 .unwrap()
                 .contains(&json!(mv))
-        );
-        let analysis: Value = post(&url, "/analyze", body.clone())
-            .await
-            .json()
-            .await
-            .unwrap();
-        let moves = analysis["moves"]
-            .as_array()
-            .unwrap_or_else(|| panic!("{body}: {analysis}"));
-        assert!(
-            !moves.is_empty() && moves[0]["move"].is_string(),
-            "{analysis}"
         );
     }
     // A win in one is found and named.
@@ -2105,7 +2118,7 @@ async fn othello_is_served_by_every_endpoint_and_algorithm_and_passes() {
         .map(|legal| &legal["move"])
         .collect();
     assert_eq!(squares.len(), 5, "{opening}");
-    for (algorithm, knobs) in [
+    let players = [
         ("random", json!({})),
         ("minimax", json!({"depth": 2})),
         ("negamax", json!({"depth": 3})),
@@ -2115,33 +2128,14 @@ async fn othello_is_served_by_every_endpoint_and_algorithm_and_passes() {
         ("mcts", json!({"simulations": 200})),
         ("solver", json!({"time_limit_ms": 50})),
         ("engine", json!({"time_limit_ms": 50})),
-    ] {
-        let mut body = json!({"game": "othello", "moves": ["d3", "c5"], "algorithm": algorithm});
-        for (name, value) in knobs.as_object().unwrap() {
-            body[name] = value.clone();
-        }
-        let answer: Value = post(&url, "/move", body.clone())
-            .await
-            .json()
-            .await
-            .unwrap();
+    ];
+    let position = json!({"game": "othello", "moves": ["d3", "c5"]});
+    for (body, answer) in every_algorithm_answers(&url, &position, &players).await {
         let mv = answer["move"]
             .as_str()
             .unwrap_or_else(|| panic!("{body}: {answer}"));
         assert!(squares.contains(&&json!(mv)), "{body}: {answer}");
         assert_eq!(answer["side_to_move"], "O", "{answer}");
-        let analysis: Value = post(&url, "/analyze", body.clone())
-            .await
-            .json()
-            .await
-            .unwrap();
-        let moves = analysis["moves"]
-            .as_array()
-            .unwrap_or_else(|| panic!("{body}: {analysis}"));
-        assert!(
-            !moves.is_empty() && moves[0]["move"].is_string(),
-            "{analysis}"
-        );
     }
     // Black has no square after these eight plies: its one move is a pass, with no cell.
     let line = json!(["d3", "c3", "b3", "b2", "f5", "a3", "a1", "c1"]);
