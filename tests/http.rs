@@ -2137,6 +2137,29 @@ async fn othello_is_served_by_every_endpoint_and_algorithm_and_passes() {
         assert!(squares.contains(&&json!(mv)), "{body}: {answer}");
         assert_eq!(answer["side_to_move"], "O", "{answer}");
     }
+    // FFO #1, 14 empties: solved, every move with its final disc difference.
+    let ffo_1 = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X";
+    let body = json!({"game": "othello", "board": ffo_1, "algorithm": "solver"});
+    let answer: Value = post(&url, "/move", body.clone())
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(
+        (&answer["move"], &answer["margin"]),
+        (&json!("g8"), &json!(18)),
+        "{answer}"
+    );
+    let analysis: Value = post(&url, "/analyze", body).await.json().await.unwrap();
+    let margins: Vec<(&Value, &Value)> = analysis["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|entry| (&entry["move"], &entry["margin"]))
+        .collect();
+    assert_eq!(margins.len(), 8, "{analysis}");
+    assert_eq!(margins[0], (&json!("g8"), &json!(18)), "{analysis}");
+    assert_eq!(margins[7], (&json!("g2"), &json!(-24)), "{analysis}");
     // Black has no square after these eight plies: its one move is a pass, with no cell.
     let line = json!(["d3", "c3", "b3", "b2", "f5", "a3", "a1", "c1"]);
     let position: Value = post(&url, "/position", json!({"game": "othello", "moves": line}))

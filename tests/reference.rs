@@ -17,7 +17,7 @@ use sente::game::Game;
 use sente::games::connect_four::solver::Solver;
 use sente::games::othello::solver::Solver as OthelloSolver;
 use sente::games::{ConnectFour, Othello};
-use sente::search::Budget;
+use sente::search::{Budget, Solve};
 
 /// The positions of a set with their scores; panics with a clear message when the data is
 /// missing, rather than letting the tests pass without it.
@@ -111,8 +111,8 @@ fn ffo(file: &str) -> Vec<(String, Othello, Vec<(String, i32)>)> {
         .collect()
 }
 
-/// Othello's solver on FFO #1-#19 (14 to 16 empty squares): the exact score of each, and a
-/// move that gets it. #40-#59 run in `cargo bench --bench othello -- ffo`.
+/// Othello's solver on FFO #1-#19 (14 to 16 empty squares): the exact score of each, a move
+/// that gets it, and every move's exact score (the solver's analysis). #40-#59 run in `cargo bench --bench othello -- ffo`.
 #[test]
 fn othello_solves_ffo_1_to_19() {
     let positions = ffo("fforum-1-19.obf");
@@ -128,5 +128,21 @@ fn othello_solves_ffo_1_to_19() {
                 .any(|(square, score)| *square == mv && *score == best),
             "#{number}: {mv} does not score {best}: {line}"
         );
+        // Every move's exact score, as /analyze gives them.
+        let analysis = position.solver_analysis(None, &Budget::unlimited());
+        let mut margins: Vec<(String, i32)> = analysis
+            .moves
+            .iter()
+            .map(|entry| {
+                (
+                    position.notation(entry.mv).into_text(),
+                    entry.margin.unwrap(),
+                )
+            })
+            .collect();
+        let mut expected = scores.clone();
+        margins.sort();
+        expected.sort();
+        assert_eq!(margins, expected, "#{number}: {line}");
     }
 }

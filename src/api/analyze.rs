@@ -93,7 +93,7 @@ fn analyze<G: Solve>(checked: &Checked<G>, budget: &Budget) -> Result<AnalyzeRes
                     score: entry.score,
                     exact: entry.exact,
                     plies_to_end: entry.plies_to_end,
-                    margin: None,
+                    margin: entry.margin,
                 };
                 ScoredMove::new(position, entry.mv, judgement, &entry.pv, entry.visits)
             })

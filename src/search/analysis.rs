@@ -32,11 +32,14 @@ pub struct MoveAnalysis<M> {
     pub visits: Option<u32>,
     /// The line the move leads to, starting with it, for the searches that have one.
     pub pv: Vec<M>,
+    /// For games scored by their discs (Othello): the proven final disc difference after the
+    /// move, for the side to move before it.
+    pub margin: Option<i32>,
 }
 
 impl<M> MoveAnalysis<M> {
     /// `mv`, scored so, without a line.
-    pub(super) fn new(
+    pub(crate) fn new(
         mv: M,
         (score, exact, plies_to_end): (f64, bool, Option<u32>),
         visits: Option<u32>,
@@ -48,6 +51,7 @@ impl<M> MoveAnalysis<M> {
             plies_to_end,
             visits,
             pv: Vec::new(),
+            margin: None,
         }
     }
 }
@@ -215,7 +219,7 @@ impl<G: Solve, X: Exact<G>> Searcher<G> for Tied<X> {
 }
 
 /// Every legal move of a game in progress valued by its solver, best first.
-pub(super) fn solver_analysis<G: Solve>(
+pub(crate) fn solver_analysis<G: Solve>(
     game: &G,
     time_limit: Option<Duration>,
     budget: &Budget,

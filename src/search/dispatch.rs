@@ -5,7 +5,9 @@
 //! negamax compiled for the evaluation it names) and hands it to the question asked, so that
 //! adding an algorithm is one arm here and its two answers beside it.
 
-use super::analysis::{AlphaBetaSearch, MinimaxSearch, NegamaxSearch, SolverSearch, with_tiebreak};
+use super::analysis::{
+    AlphaBetaSearch, MinimaxSearch, NegamaxSearch, SolverSearch, Tied, with_tiebreak,
+};
 use super::{
     Analysis, Budget, EngineParams, SearchResult, Solve, Strategy, mcs, mcts, random,
     with_evaluation,
@@ -77,7 +79,10 @@ pub(super) fn dispatch<G: Solve, A: Ask<G>>(
         Strategy::Solver {
             time_limit,
             tiebreak,
-        } => question.ask(&with_tiebreak(SolverSearch { time_limit }, tiebreak, seed)),
+        } => question.ask(&Solver {
+            exact: with_tiebreak(SolverSearch { time_limit }, tiebreak, seed),
+            time_limit,
+        }),
         Strategy::Mcs {
             playouts,
             time_limit,
@@ -88,6 +93,23 @@ pub(super) fn dispatch<G: Solve, A: Ask<G>>(
         }),
         Strategy::Mcts(params) => question.ask(&mcts::Mcts { params, seed }),
         Strategy::Engine(params) => question.ask(&Engine(params)),
+    }
+}
+
+/// The game's solver: its move as its tie-break chooses it, every move as the game's
+/// [`Solve::solver_analysis`] values them.
+struct Solver {
+    exact: Tied<SolverSearch>,
+    time_limit: Option<std::time::Duration>,
+}
+
+impl<G: Solve> Searcher<G> for Solver {
+    fn best_move(&self, game: &G, budget: &Budget) -> SearchResult<G::Move> {
+        self.exact.best_move(game, budget)
+    }
+
+    fn every_move(&self, game: &G, budget: &Budget) -> Analysis<G::Move> {
+        game.solver_analysis(self.time_limit, budget)
     }
 }
 

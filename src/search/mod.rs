@@ -46,6 +46,7 @@ pub use watch::{Iteration, Watch};
 /// What a game's own solver builds on, kept beside its rules in the game's folder: the budget's
 /// meter, search values, alphabeta as a fallback.
 pub(crate) mod kit {
+    pub(crate) use super::analysis::solver_analysis;
     pub(crate) use super::budget::Meter;
     pub(crate) use super::{
         INFINITY, MAX_DEPTH, PROVEN, Value, WIN, alphabeta, exact_search_result,
@@ -508,6 +509,16 @@ pub trait Solve: Game {
         default_solver::search(self, time_limit, budget)
     }
 
+    /// Every legal move valued by the solver, best first; by default the exact values of the
+    /// search [`Solve::solve`] runs.
+    fn solver_analysis(
+        &self,
+        time_limit: Option<Duration>,
+        budget: &Budget,
+    ) -> Analysis<Self::Move> {
+        analysis::solver_analysis(self, time_limit, budget)
+    }
+
     /// Computes now what the solver builds once (a perfect table, a large transposition
     /// table), so that no request waits for it.
     fn warm_up() {
@@ -523,12 +534,12 @@ pub trait Solve: Game {
         }
     }
 
-    /// Every legal move valued by the engine; by default the solver's exact values (as
-    /// [`Solve::engine`] searches).
+    /// Every legal move valued by the engine; by default the solver's (as [`Solve::engine`]
+    /// searches).
     fn engine_analysis(&self, params: &EngineParams, budget: &Budget) -> Analysis<Self::Move> {
         match depth_limited(params) {
             Some(strategy) => dispatch::dispatch(&strategy, 0, dispatch::EveryMove(self, budget)),
-            None => analysis::solver_analysis(self, params.time_limit, budget),
+            None => self.solver_analysis(params.time_limit, budget),
         }
     }
 }

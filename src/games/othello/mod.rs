@@ -26,8 +26,8 @@ use crate::game::{
     Bits, BoardError, Declaration, Evaluation, Game, Limits, MoveError, Notation, Outcome, Player,
     Turn, text,
 };
-use crate::search::kit::alphabeta;
-use crate::search::{AlphaBetaParams, Budget, SearchResult, Solve};
+use crate::search::kit::{alphabeta, solver_analysis};
+use crate::search::{AlphaBetaParams, Analysis, Budget, MoveAnalysis, SearchResult, Solve};
 
 /// The board's side.
 const SIZE: usize = 8;
@@ -444,6 +444,41 @@ impl Solve for Othello {
             depth: None,
             seldepth: None,
             margin: exact.then_some(solved.margin),
+            elapsed: started.elapsed(),
+            stopped_by: solver.stopped_by,
+        }
+    }
+
+    /// Every move solved, with its margin, best first, one table shared by the moves; the
+    /// default (alphabeta's values) where [`Solve::solve`] would not solve.
+    fn solver_analysis(&self, time_limit: Option<Duration>, budget: &Budget) -> Analysis<u8> {
+        if time_limit.is_some() && self.empties().count_ones() > SOLVED_EMPTIES {
+            return solver_analysis(self, time_limit, budget);
+        }
+        let started = Instant::now();
+        let mut solver = solver::Solver::new(budget, time_limit.map(|limit| started + limit));
+        let mut moves = Vec::new();
+        for mv in self.legal_moves() {
+            let child = self.play(mv);
+            let solved = solver.solve(&child);
+            if solver.stopped_by.is_some() {
+                break;
+            }
+            let margin = -solved.margin;
+            let mut line = vec![mv];
+            if !child.outcome().is_over() {
+                line.extend(solver.line(&child, solved.best));
+            }
+            let mut analysis = MoveAnalysis::new(mv, (f64::from(margin.signum()), true, None), None);
+            analysis.pv = line;
+            analysis.margin = Some(margin);
+            moves.push(analysis);
+        }
+        // Best first; equal margins keep the moves' order.
+        moves.sort_by_key(|analysis| std::cmp::Reverse(analysis.margin));
+        Analysis {
+            moves,
+            nodes: solver.nodes + 1,
             elapsed: started.elapsed(),
             stopped_by: solver.stopped_by,
         }

@@ -311,6 +311,7 @@ pub(super) fn analyze(game: &Chess, params: &EngineParams, budget: &Budget) -> A
                     plies_to_end,
                     visits: None,
                     pv: line,
+                    margin: None,
                 }
             })
             .collect(),
