@@ -80,8 +80,11 @@ fn begin_medium_sample() {
     check("Test_L1_R2", 200);
 }
 
-/// The FFO endgame positions of a file, with every move's exact score, best first.
-fn ffo(file: &str) -> Vec<(String, Othello, Vec<(String, i32)>)> {
+/// An FFO endgame position: its line, the position, every move's exact score, best first.
+type Ffo = (String, Othello, Vec<(String, i32)>);
+
+/// The FFO endgame positions of a file.
+fn ffo(file: &str) -> Vec<Ffo> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data/othello");
     let path = dir.join(file);
     let text = std::fs::read_to_string(&path).unwrap_or_else(|error| {
