@@ -485,8 +485,9 @@ impl Solve for Othello {
     }
 }
 
-/// The most empty squares the solver is asked to solve within a time limit: a second or so at
-/// most, on this machine.
+/// The most empty squares the solver is asked to solve within a time limit: each more empty
+/// square multiplies its work several times, and past this a request's default second is
+/// rarely enough (docs/othello.md has the figures).
 pub const SOLVED_EMPTIES: u32 = 18;
 
 /// The `.obf` form: 64 cells from A1 to H8, `X`, `O` or `-`, a space and the side to move.
