@@ -125,16 +125,7 @@ impl Othello {
     /// The final disc difference for the side to move, the empty squares going to the winner:
     /// what a finished game scores.
     pub fn final_margin(&self) -> i32 {
-        let (mine, theirs) = (
-            self.mover.count_ones() as i32,
-            self.other.count_ones() as i32,
-        );
-        let empties = 64 - mine - theirs;
-        match mine.cmp(&theirs) {
-            std::cmp::Ordering::Greater => mine - theirs + empties,
-            std::cmp::Ordering::Less => mine - theirs - empties,
-            std::cmp::Ordering::Equal => 0,
-        }
+        final_margin(self.mover, self.other)
     }
 
     /// Who won a finished game, by its discs.
@@ -165,6 +156,18 @@ impl Othello {
             Player::O => 0x9E37_79B9_7F4A_7C15,
         };
         mix(mix(black) ^ white ^ side)
+    }
+}
+
+/// The final disc difference for `mover` in a finished game, the empty squares going to the
+/// winner.
+fn final_margin(mover: u64, other: u64) -> i32 {
+    let (mine, theirs) = (mover.count_ones() as i32, other.count_ones() as i32);
+    let empties = 64 - mine - theirs;
+    match mine.cmp(&theirs) {
+        std::cmp::Ordering::Greater => mine - theirs + empties,
+        std::cmp::Ordering::Less => mine - theirs - empties,
+        std::cmp::Ordering::Equal => 0,
     }
 }
 
@@ -248,10 +251,12 @@ impl Game for Othello {
 
     #[inline]
     fn legal_moves(&self) -> Moves {
-        let squares = self.placements();
-        Moves {
-            squares: Bits(squares),
-            pass: squares == 0 && bits::moves(self.other, self.mover) != 0,
+        match self.turn() {
+            Turn::Moves(moves) => moves,
+            Turn::Over(_) => Moves {
+                squares: Bits(0),
+                pass: false,
+            },
         }
     }
 

@@ -25,7 +25,7 @@
 //! squares going to the winner.
 
 use super::bits::{flips, moves, stable};
-use super::{Othello, PASS};
+use super::{Othello, PASS, final_margin};
 use crate::game::{Bits, Game};
 use std::time::Instant;
 use crate::search::kit::Meter;
@@ -71,17 +71,6 @@ pub struct Solver {
     meter: Meter,
     /// Why the solver stopped early, if it did: its values are then meaningless.
     pub stopped_by: Option<Cutoff>,
-}
-
-/// The final score of a finished game for `mover`: the empties go to the winner.
-fn final_score(mover: u64, other: u64) -> i32 {
-    let (mine, theirs) = (mover.count_ones() as i32, other.count_ones() as i32);
-    let empties = 64 - mine - theirs;
-    match mine.cmp(&theirs) {
-        std::cmp::Ordering::Greater => mine - theirs + empties,
-        std::cmp::Ordering::Less => mine - theirs - empties,
-        std::cmp::Ordering::Equal => 0,
-    }
 }
 
 /// The score with one empty square left, `square`: the mover fills it if it can, else the
@@ -169,7 +158,7 @@ impl Solver {
         let placements = moves(mover, other);
         let (margin, best) = if placements == 0 {
             if moves(other, mover) == 0 {
-                (final_score(mover, other), PASS)
+                (final_margin(mover, other), PASS)
             } else {
                 self.nodes += 1;
                 (-self.search(other, mover, -64, 64), PASS)
@@ -284,7 +273,7 @@ impl Solver {
         let placements = moves(mover, other);
         if placements == 0 {
             return if moves(other, mover) == 0 {
-                final_score(mover, other)
+                final_margin(mover, other)
             } else {
                 -self.search(other, mover, -beta, -alpha)
             };
@@ -373,7 +362,7 @@ impl Solver {
         }
         // No square for the mover: the opponent's, or the end.
         if moves(other, mover) == 0 {
-            final_score(mover, other)
+            final_margin(mover, other)
         } else {
             -self.shallow(other, mover, -beta, -alpha, empties)
         }
