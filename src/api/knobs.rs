@@ -326,8 +326,9 @@ pub const KNOBS: [Knob; 20] = [
                 }
             },
         },
-        description: "The most nodes the chess engine searches (UCI's go nodes); it answers \
-                      with its last completed iteration. The service's max_nodes bounds it too.",
+        description: "The most nodes the chess or Othello engine searches (UCI's go nodes); \
+                      it answers with its last completed iteration. The service's max_nodes \
+                      bounds it too.",
         on_game: same_on_every_game,
     },
     clock(

@@ -46,7 +46,6 @@ pub use watch::{Iteration, Watch};
 /// What a game's own solver builds on, kept beside its rules in the game's folder: the budget's
 /// meter, search values, alphabeta as a fallback.
 pub(crate) mod kit {
-    pub(crate) use super::analysis::solver_analysis;
     pub(crate) use super::budget::Meter;
     pub(crate) use super::{
         INFINITY, MAX_DEPTH, PROVEN, Value, WIN, alphabeta, exact_search_result,

@@ -87,6 +87,14 @@ fn step(discs: u64, by: i32) -> u64 {
     }
 }
 
+/// The squares next to a disc of `discs` in any of the eight directions, with the discs' own
+/// squares: a row's neighbours across, then those squares' neighbours up and down.
+#[inline]
+pub fn around(discs: u64) -> u64 {
+    let across = discs | step(discs, 1) | step(discs, -1);
+    across | step(across, 8) | step(across, -8)
+}
+
 /// The squares of `mover` that can never be turned over, or some of them: those that, along
 /// each of the four lines through them, lie on the board's edge, on a full line, or beside a
 /// disc of theirs already known to be stable. Grown from nothing until it grows no more (the

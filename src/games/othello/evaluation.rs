@@ -6,17 +6,35 @@
 //! the edges, the X-squares diagonally inside) hand a corner to the opponent and are worth
 //! least; the other edge squares are good, the centre neutral. The weights are those of
 //! Peter Norvig's Othello chapter in "Paradigms of Artificial Intelligence Programming".
-
-use super::Othello;
+//!
+//! `mobility` is what stronger programs learnt to value instead of squares: the moves each
+//! side has (a player short of moves must soon give up corners), the empty squares next to the
+//! opponent's discs (the moves it will have: fewer discs on the frontier is better), corners,
+//! the X- and C-squares beside an empty corner, discs that can never be turned over, the disc
+//! count and who gets the last move. What each is worth changes as the board fills (discs count
+//! against a player in the opening and are all that counts at the end), so each stage of the
+//! game has its own weights, fitted by Sente from its own games: `cargo run --release --example
+//! fit-othello` plays them, labels each position with the game's final disc difference (the last
+//! 14 empties solved exactly) and fits the weights by least squares; it prints the table below.
+use super::{Othello, bits};
 use crate::game::Evaluation;
 
-pub const EVALUATIONS: &[Evaluation<Othello>] = &[Evaluation {
-    name: "positional",
-    description: "A weight for each square, the side to move's discs counting for it and the \
-                  opponent's against: corners 120, edges 20 or 5, the centre 3 or -5, the \
-                  squares beside a corner -20 (on the edge) and -40 (inside).",
-    evaluate: positional,
-}];
+pub const EVALUATIONS: &[Evaluation<Othello>] = &[
+    Evaluation {
+        name: "positional",
+        description: "A weight for each square, the side to move's discs counting for it and \
+                      the opponent's against: corners 120, edges 20 or 5, the centre 3 or -5, \
+                      the squares beside a corner -20 (on the edge) and -40 (inside).",
+        evaluate: positional,
+    },
+    Evaluation {
+        name: "mobility",
+        description: "Moves, frontier, corners, the squares beside empty corners, stable discs, \
+                      discs and parity, each side's counted, weighted by the stage of the game \
+                      (weights fitted by Sente from its own games).",
+        evaluate: mobility,
+    },
+];
 
 /// The weight of each square, A1 to H8.
 #[rustfmt::skip]
@@ -46,6 +64,105 @@ pub fn weighted(game: &Othello) -> i32 {
 fn positional(game: &Othello) -> f64 {
     let value = f64::from(weighted(game));
     value / (value.abs() + 240.0)
+}
+
+/// The index of `mobility` in [`EVALUATIONS`].
+pub const MOBILITY: u8 = 1;
+
+/// What [`features`] measures, in its order.
+pub const FEATURE_NAMES: [&str; FEATURES] = [
+    "mobility",
+    "frontier",
+    "corners",
+    "x_squares",
+    "c_squares",
+    "stable",
+    "discs",
+    "parity",
+    "tempo",
+];
+pub const FEATURES: usize = 9;
+
+/// The corners, and the X-square and the two C-squares beside each.
+const CORNERS: [(u64, u64, u64); 4] = [
+    (1 << 0, 1 << 9, (1 << 1) | (1 << 8)),
+    (1 << 7, 1 << 14, (1 << 6) | (1 << 15)),
+    (1 << 56, 1 << 49, (1 << 48) | (1 << 57)),
+    (1 << 63, 1 << 54, (1 << 55) | (1 << 62)),
+];
+const CORNER_SQUARES: u64 = 0x8100_0000_0000_0081;
+
+/// The features of a position with `mover` to move against `other`, each the mover's count
+/// less the opponent's (so that the position seen from the other side negates them), except
+/// `parity` (1 when the empty squares are odd: the mover would play last if nobody passed)
+/// and `tempo` (always 1: being the side to move).
+pub fn features(mover: u64, other: u64) -> [i32; FEATURES] {
+    let count = |discs: u64| discs.count_ones() as i32;
+    let empty = !(mover | other);
+    let mut x_squares = 0;
+    let mut c_squares = 0;
+    for (corner, x, c) in CORNERS {
+        if empty & corner != 0 {
+            x_squares |= x;
+            c_squares |= c;
+        }
+    }
+    [
+        count(bits::moves(mover, other)) - count(bits::moves(other, mover)),
+        // The empty squares beside the opponent's discs are the mover's future moves.
+        count(bits::around(other) & empty) - count(bits::around(mover) & empty),
+        count(mover & CORNER_SQUARES) - count(other & CORNER_SQUARES),
+        count(mover & x_squares) - count(other & x_squares),
+        count(mover & c_squares) - count(other & c_squares),
+        count(bits::stable(mover, other)) - count(bits::stable(other, mover)),
+        count(mover) - count(other),
+        if count(empty) % 2 == 1 { 1 } else { -1 },
+        1,
+    ]
+}
+
+/// The stages of the game that have weights of their own, by the empty squares.
+pub const STAGES: usize = 6;
+
+/// The stage of a position with `empties` empty squares: ten empties a stage.
+pub fn stage(empties: u32) -> usize {
+    (empties as usize / 10).min(STAGES - 1)
+}
+
+/// The weight of each feature in each stage (0-9 empties first), in final discs: what one
+/// more of it is worth to the mover in the disc difference at the end.
+#[rustfmt::skip]
+pub const WEIGHTS_BY_STAGE: [[f32; FEATURES]; STAGES] = [
+    // 0-9 empties
+    [3.516, -1.062, 0.286, -0.894, -1.415, 1.131, -0.124, 0.872, -0.278],
+    // 10-19 empties
+    [2.481, -0.390, 3.769, -4.127, -1.538, 1.166, -0.287, -0.446, -1.975],
+    // 20-29 empties
+    [1.522, 0.296, 7.080, -7.712, -0.935, 1.363, -0.447, -0.337, -2.536],
+    // 30-39 empties
+    [1.298, 0.378, 9.519, -11.875, -0.727, 1.994, -0.587, -0.374, -2.433],
+    // 40-49 empties
+    [0.849, 0.361, 10.653, -13.894, -2.408, 3.617, -0.812, -0.411, -2.408],
+    // 50-59 empties
+    [0.493, 0.113, 7.848, -13.698, -7.168, 8.083, -0.925, -0.595, -2.278],
+];
+
+/// The final disc difference that `mover`, to move against `other`, can expect: the features
+/// weighted by their stage's weights.
+pub fn expected_margin(mover: u64, other: u64) -> f32 {
+    let weights = &WEIGHTS_BY_STAGE[stage((!(mover | other)).count_ones())];
+    features(mover, other)
+        .iter()
+        .zip(weights)
+        .map(|(&feature, weight)| feature as f32 * weight)
+        .sum()
+}
+
+/// [`expected_margin`] mapped into (-1, 1): a lead of 16 discs is half way.
+fn mobility(game: &Othello) -> f64 {
+    let (mover, other) = game.sides();
+    let margin = f64::from(expected_margin(mover, other));
+    margin / (margin.abs() + 16.0)
 }
 
 #[cfg(test)]

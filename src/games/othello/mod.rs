@@ -14,7 +14,7 @@
 //! most six long. See [`bits`].
 
 pub mod bits;
-mod evaluation;
+pub mod evaluation;
 pub mod solver;
 
 use std::fmt;
@@ -26,8 +26,10 @@ use crate::game::{
     Bits, BoardError, Declaration, Evaluation, Game, Limits, MoveError, Notation, Outcome, Player,
     Turn, text,
 };
-use crate::search::kit::{alphabeta, solver_analysis};
-use crate::search::{AlphaBetaParams, Analysis, Budget, MoveAnalysis, SearchResult, Solve};
+use crate::search::{
+    AlphaBetaParams, Analysis, Budget, Cutoff, EngineParams, MoveAnalysis, SearchResult, Solve,
+    Strategy, Tiebreak, analyze_within, search_within,
+};
 
 /// The board's side.
 const SIZE: usize = 8;
@@ -220,7 +222,7 @@ impl Game for Othello {
         rows_from_bottom: false,
         pieces: false,
         uci: false,
-        default_algorithm: "alphabeta",
+        default_algorithm: "engine",
         // The default players think for a second a move, and a game lasts about sixty.
         tournament_games: 2,
         limits: Limits {
@@ -426,39 +428,122 @@ impl Game for Othello {
     }
 }
 
-/// The exact endgame solver where it finishes within a time limit (up to [`SOLVED_EMPTIES`]
-/// empty squares, or any number without a limit); alphabeta with every enhancement, deepening
-/// within the time limit, before that.
+/// The exact endgame solver where it can finish within the time limit ([`solved_empties`]), or
+/// without one; before that, alphabeta with every enhancement and the `mobility` evaluation,
+/// deepening within the time limit. `solver` and `engine` play the same; `engine` also takes a
+/// depth (a depth-limited search with `mobility`) and a node limit.
 impl Solve for Othello {
     fn solve(&self, time_limit: Option<Duration>, budget: &Budget) -> SearchResult<u8> {
-        let empties = self.empties().count_ones();
-        if time_limit.is_some() && empties > SOLVED_EMPTIES {
-            return alphabeta::search(self, &AlphaBetaParams::strongest(time_limit), budget);
-        }
+        self.solve_or_search(time_limit, None, budget)
+    }
+
+    fn solver_analysis(&self, time_limit: Option<Duration>, budget: &Budget) -> Analysis<u8> {
+        self.analyze_or_search(time_limit, None, budget)
+    }
+
+    fn engine(&self, params: &EngineParams, budget: &Budget) -> SearchResult<u8> {
+        self.solve_or_search(params.time_limit, params.depth, &engine_budget(params, budget))
+    }
+
+    fn engine_analysis(&self, params: &EngineParams, budget: &Budget) -> Analysis<u8> {
+        self.analyze_or_search(params.time_limit, params.depth, &engine_budget(params, budget))
+    }
+}
+
+/// The budget with the engine's node limit, if it has one, as well as the service's.
+fn engine_budget(params: &EngineParams, budget: &Budget) -> Budget {
+    let mut budget = budget.clone();
+    budget.max_nodes = match (budget.max_nodes, params.nodes) {
+        (Some(service), Some(engine)) => Some(service.min(engine)),
+        (service, engine) => service.or(engine),
+    };
+    budget
+}
+
+/// The most empty squares the solver is asked to solve within `time_limit`: 18 in a second,
+/// one more each time the time doubles. Each more empty square about doubles the solver's
+/// work, and past this the time is rarely enough (docs/othello.md has the figures).
+pub fn solved_empties(time_limit: Duration) -> u32 {
+    let doublings = (time_limit.as_secs_f64().max(1e-3)).log2().floor() as i32;
+    (18 + doublings).clamp(8, 40) as u32
+}
+
+/// The share of the time limit the solver may take before the midgame search takes over
+/// with the rest.
+const SOLVER_SHARE: f64 = 0.75;
+
+impl Othello {
+    /// Whether the solver is to solve this position within `time_limit`.
+    fn solvable(&self, time_limit: Option<Duration>) -> bool {
+        time_limit.is_none_or(|limit| self.empties().count_ones() <= solved_empties(limit))
+    }
+
+    /// The midgame search: alphabeta with every enhancement and the `mobility` evaluation.
+    fn midgame(time_limit: Option<Duration>, depth: Option<u32>) -> Strategy {
+        Strategy::AlphaBeta(
+            AlphaBetaParams {
+                depth,
+                evaluation: evaluation::MOBILITY,
+                ..AlphaBetaParams::strongest(time_limit)
+            },
+            Tiebreak::First,
+        )
+    }
+
+    /// The solver's answer where it can finish (with most of the time limit); else, or if it
+    /// does not finish, the midgame search's.
+    fn solve_or_search(
+        &self,
+        time_limit: Option<Duration>,
+        depth: Option<u32>,
+        budget: &Budget,
+    ) -> SearchResult<u8> {
         let started = Instant::now();
-        let mut solver = solver::Solver::new(budget, time_limit.map(|limit| started + limit));
+        let search = |time_limit| {
+            search_within(self, &Othello::midgame(time_limit, depth), 0, budget)
+                .expect("the engine and the solver are asked of games in progress")
+        };
+        if depth.is_some() || !self.solvable(time_limit) {
+            return search(time_limit);
+        }
+        let share = time_limit.map(|limit| limit.mul_f64(SOLVER_SHARE));
+        let mut solver = solver::Solver::new(budget, share.map(|share| started + share));
         let solved = solver.solve(self);
-        let exact = solver.stopped_by.is_none();
-        SearchResult {
-            best_move: solved.best,
-            score: if exact { f64::from(solved.margin.signum()) } else { 0.0 },
-            exact,
-            plies_to_end: None,
-            nodes: solved.nodes,
-            pv: solver.line(self, solved.best),
-            depth: None,
-            seldepth: None,
-            margin: exact.then_some(solved.margin),
-            elapsed: started.elapsed(),
-            stopped_by: solver.stopped_by,
+        match solver.stopped_by {
+            Some(Cutoff::TimeLimit) => {
+                let left = time_limit.map(|limit| limit.saturating_sub(started.elapsed()));
+                let mut result = search(left);
+                result.nodes += solved.nodes;
+                result.elapsed = started.elapsed();
+                result
+            }
+            stopped_by => SearchResult {
+                best_move: solved.best,
+                score: if stopped_by.is_none() { f64::from(solved.margin.signum()) } else { 0.0 },
+                exact: stopped_by.is_none(),
+                plies_to_end: None,
+                nodes: solved.nodes,
+                pv: solver.line(self, solved.best),
+                depth: None,
+                seldepth: None,
+                margin: stopped_by.is_none().then_some(solved.margin),
+                elapsed: started.elapsed(),
+                stopped_by,
+            },
         }
     }
 
-    /// Every move solved, with its margin, best first, one table shared by the moves; the
-    /// default (alphabeta's values) where [`Solve::solve`] would not solve.
-    fn solver_analysis(&self, time_limit: Option<Duration>, budget: &Budget) -> Analysis<u8> {
-        if time_limit.is_some() && self.empties().count_ones() > SOLVED_EMPTIES {
-            return solver_analysis(self, time_limit, budget);
+    /// Every move solved, with its margin, best first, one table shared by the moves, where
+    /// the solver can finish; else every move valued by the midgame search.
+    fn analyze_or_search(
+        &self,
+        time_limit: Option<Duration>,
+        depth: Option<u32>,
+        budget: &Budget,
+    ) -> Analysis<u8> {
+        if depth.is_some() || !self.solvable(time_limit) {
+            return analyze_within(self, &Othello::midgame(time_limit, depth), 0, budget)
+                .expect("the engine and the solver are asked of games in progress");
         }
         let started = Instant::now();
         let mut solver = solver::Solver::new(budget, time_limit.map(|limit| started + limit));
@@ -489,11 +574,6 @@ impl Solve for Othello {
         }
     }
 }
-
-/// The most empty squares the solver is asked to solve within a time limit: each more empty
-/// square multiplies its work several times, and past this a request's default second is
-/// rarely enough (docs/othello.md has the figures).
-pub const SOLVED_EMPTIES: u32 = 18;
 
 /// The `.obf` form: 64 cells from A1 to H8, `X`, `O` or `-`, a space and the side to move.
 impl fmt::Display for Othello {

@@ -177,3 +177,127 @@ fn symmetric_images_share_a_key_and_others_do_not() {
 }
 
 
+
+#[test]
+fn features_change_sign_with_the_side_and_stay_under_symmetries() {
+    use evaluation::features;
+    for position in random_positions(20) {
+        let (mover, other) = position.sides();
+        let mine = features(mover, other);
+        let theirs = features(other, mover);
+        // All but parity and tempo are the mover's count less the opponent's.
+        for (index, name) in evaluation::FEATURE_NAMES.iter().enumerate().take(7) {
+            assert_eq!(mine[index], -theirs[index], "{name} in {position}");
+        }
+        for (image, image_other) in bits::symmetries(mover, other) {
+            assert_eq!(features(image, image_other), mine, "{position}");
+        }
+    }
+}
+
+#[test]
+fn mobility_values_stay_inside_one_and_see_a_corner() {
+    let mobility = &Othello::EVALUATIONS[usize::from(evaluation::MOBILITY)];
+    assert_eq!(mobility.name, "mobility");
+    for position in random_positions(10) {
+        assert!((mobility.evaluate)(&position).abs() < 1.0, "{position}");
+    }
+    // Black has the four corners and the centre; White to move is far behind.
+    let mut cells = ["-"; 64];
+    for square in [0, 7, 56, 63, 27, 28, 35, 36] {
+        cells[square] = "X";
+    }
+    let corners: Othello = format!("{} O", cells.concat()).parse().unwrap();
+    assert!((mobility.evaluate)(&corners) < -0.5);
+}
+
+/// The score of `first` against `second`, each alphabeta `depth` plies deep with its own
+/// evaluation, over pairs of games from random openings, each opening played with both colours.
+fn match_points(first: u8, second: u8, depth: u32, pairs: u64) -> f64 {
+    let strategy = |evaluation| {
+        Strategy::AlphaBeta(
+            AlphaBetaParams {
+                depth: Some(depth),
+                evaluation,
+                ..AlphaBetaParams::strongest(None)
+            },
+            Tiebreak::First,
+        )
+    };
+    let players = [strategy(first), strategy(second)];
+    let mut points = 0.0;
+    for pair in 0..pairs {
+        let mut opening = Othello::start();
+        let mut state = pair;
+        while opening.ply() < 6 {
+            let moves: Vec<u8> = opening.legal_moves().collect();
+            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            opening = opening.play(moves[(mix(state) % moves.len() as u64) as usize]);
+        }
+        for first_plays in [Player::X, Player::O] {
+            let mut game = opening;
+            while !game.outcome().is_over() {
+                let player = usize::from(game.side_to_move() != first_plays);
+                let result = crate::search::search(&game, &players[player], 0).unwrap();
+                game = game.play(result.best_move);
+            }
+            points += match game.outcome() {
+                Outcome::Won(winner) if winner == first_plays => 1.0,
+                Outcome::Draw => 0.5,
+                _ => 0.0,
+            };
+        }
+    }
+    points / (2 * pairs) as f64
+}
+
+/// What the fitted weights buy: at equal depth `mobility` wins most games against the square
+/// weights (docs/othello.md has the tournament).
+#[test]
+fn mobility_beats_positional_at_equal_depth() {
+    let score = match_points(evaluation::MOBILITY, 0, 4, 12);
+    assert!(score >= 0.75, "mobility scored {score} against positional");
+}
+
+#[test]
+fn the_time_limit_sets_how_many_empties_are_solved() {
+    assert_eq!(solved_empties(Duration::from_secs(1)), 18);
+    assert_eq!(solved_empties(Duration::from_millis(2_000)), 19);
+    assert_eq!(solved_empties(Duration::from_secs(10)), 21);
+    assert_eq!(solved_empties(Duration::from_millis(100)), 14);
+}
+
+/// FFO #1, 14 empties: +18 for Black by g8.
+const FFO_1: &str = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X";
+
+#[test]
+fn the_engine_solves_when_the_time_allows_and_searches_with_mobility_before() {
+    let second = EngineParams {
+        time_limit: Some(Duration::from_secs(1)),
+        ..EngineParams::default()
+    };
+    let ffo: Othello = FFO_1.parse().unwrap();
+    let solved = ffo.engine(&second, &Budget::unlimited());
+    assert!(solved.exact && solved.stopped_by.is_none());
+    assert_eq!((solved.margin, solved.best_move), (Some(18), 62));
+    // Three plies deep: the midgame search, whatever the empties.
+    let shallow = ffo.engine(&EngineParams { depth: Some(3), ..second }, &Budget::unlimited());
+    assert!(!shallow.exact && shallow.margin.is_none(), "{shallow:?}");
+    assert!((1..=3).contains(&shallow.pv.len()), "{shallow:?}");
+    // The start is far from the end: the midgame search, within the time.
+    let quick = EngineParams {
+        time_limit: Some(Duration::from_millis(50)),
+        ..second
+    };
+    let start = Othello::start().engine(&quick, &Budget::unlimited());
+    assert!(!start.exact && start.margin.is_none(), "{start:?}");
+    assert!(start.elapsed < Duration::from_millis(1_000));
+    assert!(Othello::start().legal_moves().any(|mv| mv == start.best_move));
+    // A node limit stops it.
+    let limited = EngineParams {
+        nodes: Some(5_000),
+        ..second
+    };
+    let stopped = Othello::start().engine(&limited, &Budget::unlimited());
+    assert!(stopped.nodes < 5_000 + 2_048, "{}", stopped.nodes);
+}
