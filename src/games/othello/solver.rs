@@ -11,9 +11,15 @@
 //! - **A transposition table** of lower and upper bounds and the best move, for positions with
 //!   enough empty squares to be worth it: transpositions are frequent in Othello endgames,
 //!   where the same squares are filled in different orders.
-//! - **Fastest first.** Moves are tried in the order of the opponent's mobility after them,
-//!   fewest replies first (corners counting double): a move that leaves the opponent few
-//!   replies is likely best, and its subtree is small. The table's move goes before them all.
+//! - **Fastest first, and the evaluation.** Moves are tried in the order of the opponent's
+//!   mobility after them, fewest replies first (corners counting double): a move that leaves
+//!   the opponent few replies is likely best, and its subtree is small. Where enough squares
+//!   are empty for the subtrees to be large, the `mobility` evaluation of the position after
+//!   the move joins the replies in the order: it knows corners, stable discs and the frontier,
+//!   which the replies alone miss. The table's move goes before them all.
+//! - **Iterative widening at the root.** The root is searched first with a window a few discs
+//!   either side of the evaluation's guess, widened only on the side where it fails: a narrow
+//!   window cuts more than the full one.
 //! - **Parity** in the last few empties, where ordering by mobility costs more than it saves:
 //!   the empty squares of quadrants with an odd number of them first, since the last move in a
 //!   region is usually an advantage.
@@ -25,6 +31,7 @@
 //! squares going to the winner.
 
 use super::bits::{flips, moves, stable};
+use super::evaluation::expected_margin;
 use super::{Othello, PASS, final_margin};
 use crate::game::{Bits, Game};
 use std::time::Instant;
@@ -33,6 +40,13 @@ use crate::search::{Budget, Cutoff};
 
 /// Below this many empty squares a node is searched without the table, by parity.
 const SHALLOW: u32 = 6;
+/// From this many empty squares the moves are ordered by the evaluation of the position after
+/// them as well as by the replies they leave: there the subtrees are large enough to pay for it.
+const EVALUATED: u32 = 12;
+/// What one reply more weighs against one disc of expected margin, in that ordering.
+const REPLY_WEIGHT: i32 = 4;
+/// The root's first window: the evaluation's guess, give or take this.
+const WIDTH: i32 = 7;
 /// The table's size, as a power of two of entries (24 bytes each).
 const TABLE_BITS: u32 = 21;
 /// The four quadrants of the board, for parity.
@@ -173,19 +187,45 @@ impl Solver {
         }
     }
 
-    /// The root: every move, the best kept.
+    /// The root, searched first with a narrow window around the evaluation's guess, widened
+    /// on the side it fails (iterative widening): most of the tree is then searched with
+    /// windows a few discs wide, which cut more than the full one.
     fn root(&mut self, mover: u64, other: u64, placements: u64) -> (i32, u8) {
+        // Margins are even (the discs and the empty squares make 64), so odd bounds waste
+        // nothing: this window holds the guess and the even values either side of it.
+        let guess = (expected_margin(mover, other) as i32 / 2 * 2).clamp(-64, 64);
+        let (mut low, mut high) = (guess - WIDTH, guess + WIDTH);
+        loop {
+            let (value, best) = self.root_window(mover, other, placements, low, high);
+            if self.stopped_by.is_some() || (low < value && value < high) {
+                return (value, best);
+            }
+            // Fail-soft: the value bounds the margin on the side it failed.
+            (low, high) = if value <= low { (-65, value + 1) } else { (value - 1, 65) };
+        }
+    }
+
+    /// Every move of the root within the window (low, high), the best kept; fail-soft.
+    fn root_window(
+        &mut self,
+        mover: u64,
+        other: u64,
+        placements: u64,
+        low: i32,
+        high: i32,
+    ) -> (i32, u8) {
         self.nodes += 1;
-        let (list, count) = self.ordered(mover, other, placements, PASS);
-        let (mut alpha, beta) = (-65, 65);
+        let (list, count) = self.ordered(mover, other, placements, PASS, true);
+        let mut alpha = low;
+        let mut best_value = -65;
         let mut best = list[0].2;
         for (index, &(child_mover, child_other, square, _)) in list[..count].iter().enumerate() {
             let value = if index == 0 {
-                -self.search(child_mover, child_other, -beta, -alpha)
+                -self.search(child_mover, child_other, -high, -alpha)
             } else {
                 let probe = -self.search(child_mover, child_other, -alpha - 1, -alpha);
-                if probe > alpha {
-                    -self.search(child_mover, child_other, -beta, -alpha)
+                if probe > alpha && probe < high {
+                    -self.search(child_mover, child_other, -high, -alpha)
                 } else {
                     probe
                 }
@@ -193,12 +233,18 @@ impl Solver {
             if self.stopped_by.is_some() {
                 break;
             }
-            if value > alpha {
-                alpha = value;
+            if value > best_value {
+                best_value = value;
                 best = square;
+                if value > alpha {
+                    alpha = value;
+                    if alpha >= high {
+                        break;
+                    }
+                }
             }
         }
-        (alpha, best)
+        (best_value, best)
     }
 
     /// The children of a position after each of `placements`, the table's move first and the
@@ -210,6 +256,7 @@ impl Solver {
         other: u64,
         placements: u64,
         table_move: u8,
+        evaluated: bool,
     ) -> ([(u64, u64, u8, i32); 32], usize) {
         let mut list = [(0, 0, 0, 0); 32];
         let mut count = 0;
@@ -217,10 +264,14 @@ impl Solver {
             let flipped = flips(mover, other, square);
             let (next_other, next_mover) = (mover | flipped | 1 << square, other ^ flipped);
             let replies = moves(next_mover, next_other);
+            let fastest = replies.count_ones() as i32 + (replies & CORNERS).count_ones() as i32;
             let rank = if square == table_move {
                 -1000
+            } else if evaluated {
+                // The opponent's expected margin after the move, in discs, and the replies.
+                REPLY_WEIGHT * fastest + expected_margin(next_mover, next_other) as i32
             } else {
-                replies.count_ones() as i32 + (replies & CORNERS).count_ones() as i32
+                fastest
             };
             // Insertion into the sorted list: a few dozen moves at most.
             let mut at = count;
@@ -279,7 +330,8 @@ impl Solver {
             };
         }
         let (alpha_before, beta_before) = (alpha, beta);
-        let (list, moves_count) = self.ordered(mover, other, placements, table_move);
+        let (list, moves_count) =
+            self.ordered(mover, other, placements, table_move, count >= EVALUATED);
         let mut best = -65;
         let mut best_move = PASS;
         for (index, &(child_mover, child_other, square, _)) in
