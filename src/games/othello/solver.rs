@@ -47,8 +47,10 @@ const EVALUATED: u32 = 12;
 const REPLY_WEIGHT: i32 = 4;
 /// The root's first window: the evaluation's guess, give or take this.
 const WIDTH: i32 = 7;
-/// The table's size, as a power of two of entries (24 bytes each).
+/// The table's largest size, as a power of two of entries (24 bytes each): 48 MiB.
 const TABLE_BITS: u32 = 21;
+/// The table's smallest size.
+const MIN_TABLE_BITS: u32 = 10;
 /// The four quadrants of the board, for parity.
 const QUADRANTS: [u64; 4] = [
     0x0000_0000_0F0F_0F0F,
@@ -80,7 +82,11 @@ struct Entry {
 
 /// The solver's state: its table, the nodes searched, the budget.
 pub struct Solver {
+    /// Sized by the largest position solved yet, so that a small endgame does not pay for
+    /// clearing a large table.
     table: Vec<Entry>,
+    /// The table holds `1 << table_bits` entries.
+    table_bits: u32,
     pub nodes: u64,
     meter: Meter,
     /// Why the solver stopped early, if it did: its values are then meaningless.
@@ -121,7 +127,8 @@ impl Solver {
         let mut meter = Meter::new(budget);
         meter.set_time_limit(time_limit);
         Solver {
-            table: vec![Entry::default(); 1 << TABLE_BITS],
+            table: Vec::new(),
+            table_bits: 0,
             nodes: 0,
             meter,
             stopped_by: None,
@@ -143,7 +150,7 @@ impl Solver {
         let mut game = position.play(best);
         while line.len() < 60 {
             let (mover, other) = game.sides();
-            let entry = self.table[Solver::slot(mover, other)];
+            let entry = self.table[self.slot(mover, other)];
             let known = entry.mover == mover && entry.other == other;
             let next = if known {
                 entry.best
@@ -161,13 +168,19 @@ impl Solver {
         line
     }
 
-    fn slot(mover: u64, other: u64) -> usize {
-        (Othello::key_of(mover, other, crate::game::Player::X) >> (64 - TABLE_BITS)) as usize
+    fn slot(&self, mover: u64, other: u64) -> usize {
+        (Othello::key_of(mover, other, crate::game::Player::X) >> (64 - self.table_bits)) as usize
     }
 
     /// Solves `position` exactly, or stops when the budget runs out (`stopped_by`).
     pub fn solve(&mut self, position: &Othello) -> Solved {
         let (mover, other) = position.sides();
+        // A tree about doubles with each empty square, and so does the table it needs.
+        let bits = (position.empties().count_ones() + 1).clamp(MIN_TABLE_BITS, TABLE_BITS);
+        if bits > self.table_bits {
+            self.table = vec![Entry::default(); 1 << bits];
+            self.table_bits = bits;
+        }
         let start = self.nodes;
         let placements = moves(mover, other);
         let (margin, best) = if placements == 0 {
@@ -306,7 +319,7 @@ impl Solver {
                 return most;
             }
         }
-        let slot = Solver::slot(mover, other);
+        let slot = self.slot(mover, other);
         let entry = self.table[slot];
         let mut table_move = PASS;
         if entry.mover == mover && entry.other == other {
