@@ -52,3 +52,7 @@ play engine-alphabeta "engine against positional alphabeta, 100 ms a move" "$tim
     engine:tc=0.1/move alphabeta:tc=0.1/move
 play engine-mcts "engine against mcts, 100 ms a move" "$timed" \
     engine:tc=0.1/move mcts:tc=0.1/move
+play engine-handicap "engine at 10 ms a move against positional alphabeta at 100 ms" "$timed" \
+    engine:tc=0.01/move alphabeta:tc=0.1/move
+play engine-mcts-handicap "engine at 10 ms a move against mcts at 100 ms" "$timed" \
+    engine:tc=0.01/move mcts:tc=0.1/move

@@ -310,7 +310,15 @@ pub const KNOBS: [Knob; 20] = [
         },
         description: "The size of the engine's transposition table, in MiB (UCI's Hash). Each \
                       search allocates its own.",
-        on_game: same_on_every_game,
+        on_game: |knob, _, game| {
+            if game.name != "chess" {
+                knob.description = format!(
+                    "{} Only the chess engine's table is sized by it: {} ignores it.",
+                    knob.description, game.name
+                )
+                .into();
+            }
+        },
     },
     Knob {
         name: "nodes",
@@ -503,14 +511,21 @@ const fn clock(
             set,
         },
         description,
-        on_game: |knob, _, _| {
-            knob.description = format!(
-                "{} The chess engine shares out the clock of the side to move itself, \
-                 spending more where the position needs it (docs/chess.md#time); a time_limit_ms \
-                 as well caps the move.",
-                knob.description
-            )
-            .into();
+        on_game: |knob, _, game| {
+            let how = match game.name {
+                "chess" => {
+                    "The chess engine shares out the clock of the side to move itself, spending \
+                     more where the position needs it (docs/chess.md#time); a time_limit_ms as \
+                     well caps the move."
+                }
+                "othello" => {
+                    "The Othello engine shares the mover's clock (White's is O's) over its moves \
+                     left, about half the empty squares (docs/othello.md); a time_limit_ms as \
+                     well caps the move."
+                }
+                _ => "This game's engine has no use for a clock: it thinks for its time limit.",
+            };
+            knob.description = format!("{} {how}", knob.description).into();
         },
     }
 }

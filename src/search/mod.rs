@@ -276,7 +276,23 @@ impl Clock {
         };
         left.map(|left| (left, increment.unwrap_or_default()))
     }
+
+    /// The time one side's clock allows a move, if its clock is given: what is left (less a
+    /// margin for passing the answer on) over the moves to go (`movestogo`, or `moves` when
+    /// it is not given), and most of the increment; never more than half of what is left.
+    pub fn share(&self, white: bool, moves: u32) -> Option<Duration> {
+        let (left, increment) = self.of(white)?;
+        let left = left
+            .saturating_sub(CLOCK_OVERHEAD)
+            .max(Duration::from_millis(1));
+        let moves = self.movestogo.unwrap_or(moves).clamp(1, 50);
+        Some((left / moves + increment * 3 / 4).min(left / 2))
+    }
 }
+
+/// Kept back from a clock for what the answer takes beyond the search: writing it, and the
+/// time a match runner or the network takes to pass it on.
+pub(crate) const CLOCK_OVERHEAD: Duration = Duration::from_millis(20);
 
 /// The parts of the chess engine's search that can be turned off one at a time, each kept
 /// because a self-play SPRT said it gains (`docs/chess.md` has the table).

@@ -442,11 +442,13 @@ impl Solve for Othello {
     }
 
     fn engine(&self, params: &EngineParams, budget: &Budget) -> SearchResult<u8> {
-        self.solve_or_search(params.time_limit, params.depth, &engine_budget(params, budget))
+        let time_limit = self.engine_time(params);
+        self.solve_or_search(time_limit, params.depth, &engine_budget(params, budget))
     }
 
     fn engine_analysis(&self, params: &EngineParams, budget: &Budget) -> Analysis<u8> {
-        self.analyze_or_search(params.time_limit, params.depth, &engine_budget(params, budget))
+        let time_limit = self.engine_time(params);
+        self.analyze_or_search(time_limit, params.depth, &engine_budget(params, budget))
     }
 }
 
@@ -473,6 +475,18 @@ pub fn solved_empties(time_limit: Duration) -> u32 {
 const SOLVER_SHARE: f64 = 0.75;
 
 impl Othello {
+    /// The engine's time for this move: its time limit, or its share of the mover's clock
+    /// (White's is O's) over the mover's moves left, about half the empty squares, if that is
+    /// shorter.
+    fn engine_time(&self, params: &EngineParams) -> Option<Duration> {
+        let white = self.side == Player::O;
+        let moves = (self.empties().count_ones() / 2).max(1);
+        match (params.clock.share(white, moves), params.time_limit) {
+            (Some(share), Some(limit)) => Some(share.min(limit)),
+            (share, limit) => share.or(limit),
+        }
+    }
+
     /// Whether the solver is to solve this position within `time_limit`.
     fn solvable(&self, time_limit: Option<Duration>) -> bool {
         time_limit.is_none_or(|limit| self.empties().count_ones() <= solved_empties(limit))

@@ -301,3 +301,29 @@ fn the_engine_solves_when_the_time_allows_and_searches_with_mobility_before() {
     let stopped = Othello::start().engine(&limited, &Budget::unlimited());
     assert!(stopped.nodes < 5_000 + 2_048, "{}", stopped.nodes);
 }
+
+#[test]
+fn on_a_clock_the_engine_shares_the_movers_time_over_its_moves_left() {
+    use crate::search::Clock;
+    let clocked = EngineParams {
+        time_limit: Some(Duration::from_secs(1)),
+        clock: Clock {
+            btime: Some(Duration::from_millis(3_020)),
+            wtime: Some(Duration::from_secs(100)),
+            ..Clock::default()
+        },
+        ..EngineParams::default()
+    };
+    // Black to move with 60 empties: 3 s over its 30 moves left.
+    let start = Othello::start();
+    assert_eq!(start.engine_time(&clocked), Some(Duration::from_millis(100)));
+    // White's clock is long: the time limit is shorter.
+    let after = play(&["d3"]);
+    assert_eq!(after.engine_time(&clocked), Some(Duration::from_secs(1)));
+    // No clock: the time limit.
+    let unclocked = EngineParams {
+        clock: Clock::default(),
+        ..clocked
+    };
+    assert_eq!(start.engine_time(&unclocked), Some(Duration::from_secs(1)));
+}

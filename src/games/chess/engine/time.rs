@@ -11,11 +11,8 @@
 
 use std::time::Duration;
 
-use crate::search::EngineParams;
+use crate::search::{CLOCK_OVERHEAD, EngineParams};
 
-/// Kept back from a clock for what the answer takes beyond the search: writing it, and the
-/// time a match runner or the network takes to pass it on.
-const OVERHEAD: Duration = Duration::from_millis(20);
 /// The moves a clock is shared over when `movestogo` is not given.
 const MOVES_TO_GO: u32 = 25;
 
@@ -37,12 +34,13 @@ impl Plan {
             maximum: limit,
             flexible: false,
         };
-        let Some((left, increment)) = params.clock.of(white) else {
+        let (Some((left, _)), Some(optimum)) = (
+            params.clock.of(white),
+            params.clock.share(white, MOVES_TO_GO),
+        ) else {
             return per_move(params.time_limit.unwrap_or(default));
         };
-        let left = left.saturating_sub(OVERHEAD).max(Duration::from_millis(1));
-        let moves = params.clock.movestogo.unwrap_or(MOVES_TO_GO).clamp(1, 50);
-        let optimum = (left / moves + increment * 3 / 4).min(left / 2);
+        let left = left.saturating_sub(CLOCK_OVERHEAD).max(Duration::from_millis(1));
         let maximum = (optimum * 3).min(left * 3 / 4).max(optimum);
         let plan = Plan {
             optimum,
