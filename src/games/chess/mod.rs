@@ -218,19 +218,29 @@ impl Chess {
 
     /// The shakmaty move a notation names: UCI first, then SAN.
     fn read(&self, text: &str) -> Result<shakmaty::Move, MoveError> {
-        let text = text.trim();
+        let written = text.trim();
+        // Castling written with zeros, as in FIDE's handbook and many books.
+        let text = match written.strip_prefix("0-0") {
+            Some(rest) => &format!("O-O{}", rest.replace("-0", "-O")),
+            None => written,
+        };
         if let Ok(uci) = UciMove::from_ascii(text.as_bytes()) {
             return uci.to_move(&self.position).map_err(|_| MoveError::Unreadable {
-                written: format!("{text:?}"),
-                expected: "it is not a legal move in this position",
+                written: format!("{written:?}"),
+                expected: if self.promotes_without_a_piece(&uci) {
+                    "a pawn that reaches the last rank promotes: add the piece it becomes, q, \
+                     r, b or n (e7e8q)"
+                } else {
+                    "it is not a legal move in this position"
+                },
             });
         }
         let san = SanPlus::from_ascii(text.as_bytes()).map_err(|_| MoveError::Unreadable {
-            written: format!("{text:?}"),
+            written: format!("{written:?}"),
             expected: "a chess move is written in UCI (e2e4, e7e8q) or SAN (e4, Nf3, O-O, e8=Q)",
         })?;
         san.san.to_move(&self.position).map_err(|error| MoveError::Unreadable {
-            written: format!("{text:?}"),
+            written: format!("{written:?}"),
             expected: match error {
                 shakmaty::san::SanError::AmbiguousSan => {
                     "it could be more than one legal move here: name the piece's file or rank"
@@ -238,6 +248,25 @@ impl Chess {
                 shakmaty::san::SanError::IllegalSan => "it is not a legal move in this position",
             },
         })
+    }
+
+    /// Whether `uci` moves a pawn to the last rank without saying what it becomes, where it
+    /// would be legal with a piece.
+    fn promotes_without_a_piece(&self, uci: &UciMove) -> bool {
+        match *uci {
+            UciMove::Normal {
+                from,
+                to,
+                promotion: None,
+            } => UciMove::Normal {
+                from,
+                to,
+                promotion: Some(shakmaty::Role::Queen),
+            }
+            .to_move(&self.position)
+            .is_ok(),
+            _ => false,
+        }
     }
 
     /// The move in standard algebraic notation, with its check or mate sign.

@@ -90,6 +90,17 @@ fn moves_are_read_in_uci_or_san_and_written_in_both() {
         promotion.read_move(&Notation::Text("e8=N".into())).map(|mv| promotion.notation(mv)),
         Ok(Notation::Text("e7e8n".into()))
     );
+    // Castling with zeros, and a promotion without its piece.
+    let both = fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+    for (zeros, letters) in [("0-0", "O-O"), ("0-0-0", "O-O-O"), ("0-0+", "O-O+")] {
+        let read = |text: &str| both.read_move(&Notation::Text(text.into()));
+        assert_eq!(read(zeros), read(letters), "{zeros}");
+        assert!(read(zeros).is_ok(), "{zeros}");
+    }
+    let bare = promotion.read_move(&Notation::Text("e7e8".into())).unwrap_err().to_string();
+    assert!(bare.contains("\"e7e8\"") && bare.contains("q, r, b or n"), "{bare}");
+    let illegal = game.read_move(&Notation::Text("e2e5".into())).unwrap_err().to_string();
+    assert!(!illegal.contains("promot"), "{illegal}");
     for bad in ["e2e5", "Nf6", "xx", "e7e8q"] {
         let error = game.read_move(&Notation::Text(bad.into())).unwrap_err();
         assert!(error.to_string().contains(bad), "{error}");
