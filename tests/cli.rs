@@ -185,6 +185,31 @@ fn tournament_prints_both_players() {
     assert_eq!(json["players"][0]["algorithm"], "alphabeta");
     assert_eq!(json["players"][0]["losses"], 0);
     assert_eq!(json["players"][1]["algorithm"], "mcs");
+    // Each player's settings, as given; none for a player given none.
+    assert_eq!(
+        json["players"][1]["settings"],
+        serde_json::json!({"playouts": 5})
+    );
+    assert!(json["players"][0].get("settings").is_none(), "{json}");
+    // Figures to the precision they mean: no float's seventeen digits anywhere.
+    let mut numbers = vec![&json];
+    let mut longest = 0;
+    while let Some(value) = numbers.pop() {
+        match value {
+            Value::Number(number) if number.is_f64() => {
+                let written = number.to_string();
+                let decimals = written
+                    .split_once('.')
+                    .map_or(0, |(_, decimals)| decimals.len());
+                assert!(!written.contains('e'), "{written} in {json}");
+                longest = longest.max(decimals);
+            }
+            Value::Array(values) => numbers.extend(values),
+            Value::Object(fields) => numbers.extend(fields.values()),
+            _ => {}
+        }
+    }
+    assert!(longest <= 4, "a figure with {longest} decimals in {json}");
 }
 
 /// `sente perft` counts move paths through the game contract, finding the game from the board.

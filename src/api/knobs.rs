@@ -581,6 +581,20 @@ pub enum Given {
     Name(String),
 }
 
+impl Given {
+    /// The value as the request wrote it.
+    pub fn to_json(&self) -> serde_json::Value {
+        match self {
+            Given::Integer(integer) => i64::try_from(*integer)
+                .map(serde_json::Value::from)
+                .unwrap_or_else(|_| serde_json::Value::from(*integer as f64)),
+            Given::Number(number) => serde_json::Value::from(*number),
+            Given::Boolean(boolean) => serde_json::Value::Bool(*boolean),
+            Given::Name(name) => serde_json::Value::String(name.clone()),
+        }
+    }
+}
+
 /// A player as a request gives it: its algorithm and its knobs, each checked against the
 /// algorithm when the request is (a knob the algorithm does not take is an error, never
 /// silently ignored).

@@ -15,6 +15,8 @@ use std::time::Duration;
 use serde::de::{self, MapAccess};
 use serde::{Deserialize, Serialize};
 
+use crate::tournament::rounded;
+
 use super::knobs::{self, Given, PLAYER_FIELDS, PlayerSpec};
 use super::object::{Object, decode, deserialize_as_object, integer, value};
 use super::request::PositionSpec;
@@ -317,6 +319,10 @@ pub struct PlayerInfo {
     /// Its time control, as the request wrote it.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub tc: Option<String>,
+    /// The knobs the request gave it (an engine's options and node limit, for an engine), so
+    /// that two players of one algorithm can be told apart.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty", default)]
+    pub settings: BTreeMap<String, serde_json::Value>,
 }
 
 impl PlayerInfo {
@@ -358,7 +364,9 @@ pub struct TournamentResponse {
     pub capped_games: u64,
     /// Games by how they ended.
     pub endings: BTreeMap<&'static str, u64>,
+    #[serde(serialize_with = "rounded::to::<1, _>")]
     pub elapsed_ms: f64,
+    #[serde(serialize_with = "rounded::to::<3, _>")]
     pub games_per_second: f64,
     pub players: [PlayerSummary; 2],
     /// The pairs of games played from one opening with each player first once (games `2k` and
@@ -367,6 +375,7 @@ pub struct TournamentResponse {
     /// Those pairs by A's points: `[LL, LD, DD + WL, WD, WW]`.
     pub pentanomial: [u64; 5],
     /// The share of games drawn.
+    #[serde(serialize_with = "rounded::to::<4, _>")]
     pub draw_ratio: f64,
     /// What the results say of A against B (Elo with its interval, normalized Elo, LOS), from
     /// the pairs when every game played is in one, else from single games; absent when the
@@ -391,13 +400,16 @@ pub struct PlayerSummary {
     /// A win is 1 point, a draw 0.5.
     pub points: f64,
     /// Points per game.
+    #[serde(serialize_with = "rounded::to::<4, _>")]
     pub score_rate: f64,
     /// 95% Wilson interval for the score rate.
+    #[serde(serialize_with = "rounded::pair::<4, _>")]
     pub ci95: [f64; 2],
     pub as_first: crate::tournament::results::Record,
     pub as_second: crate::tournament::results::Record,
     pub nodes: u64,
     pub moves: u64,
+    #[serde(serialize_with = "rounded::to::<1, _>")]
     pub nodes_per_move: f64,
 }
 
@@ -412,8 +424,10 @@ pub struct SprtState {
     pub elo_model: &'static str,
     /// The log-likelihood ratio of H1 against H0, from the pairs (pentanomial) when every game
     /// is in one, else from single games.
+    #[serde(serialize_with = "rounded::to::<3, _>")]
     pub llr: f64,
     /// Below the first H0 is accepted, above the second H1.
+    #[serde(serialize_with = "rounded::pair::<3, _>")]
     pub bounds: [f64; 2],
     /// `h0`, `h1`, or `running`.
     pub verdict: Verdict,
@@ -648,6 +662,7 @@ pub struct ShardFile {
     pub setup: Setup,
     /// Which shard: `[index, count]`.
     pub shard: [u64; 2],
+    #[serde(serialize_with = "rounded::to::<1, _>")]
     pub elapsed_ms: f64,
     pub results: Results,
 }
@@ -788,6 +803,7 @@ fn check<G: Solve>(
                 },
                 engine: spec.engine.clone(),
                 tc: spec.tc.clone(),
+                settings: settings(spec),
             }
         }),
         sprt,
@@ -807,6 +823,22 @@ fn check<G: Solve>(
             records,
         }),
     })
+}
+
+/// The settings a request gave a player, each as written.
+fn settings(spec: &ContestantSpec) -> BTreeMap<String, serde_json::Value> {
+    let knobs = knobs::KNOBS
+        .iter()
+        .zip(&spec.player.knobs)
+        .filter_map(|(knob, given)| Some((knob.name.to_owned(), given.as_ref()?.to_json())));
+    let nodes = spec
+        .nodes
+        .map(|nodes| ("nodes".to_owned(), Given::Integer(nodes).to_json()));
+    let options = spec.options.iter().flatten();
+    knobs
+        .chain(nodes)
+        .chain(options.map(|(name, value)| (name.clone(), value.clone())))
+        .collect()
 }
 
 /// A player checked on `game`.

@@ -23,6 +23,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::rounded;
+
 /// Results of single games from A's view.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Trinomial {
@@ -138,15 +140,21 @@ const Z_95: f64 = 1.959_963_984_540_054;
 #[derive(Copy, Clone, Debug, PartialEq, Serialize)]
 pub struct Estimate {
     /// A's mean score, 0 to 1.
+    #[serde(serialize_with = "rounded::to::<4, _>")]
     pub score: f64,
     /// Logistic Elo difference, A minus B, and its 95% interval.
+    #[serde(serialize_with = "rounded::to::<1, _>")]
     pub elo: f64,
+    #[serde(serialize_with = "rounded::pair::<1, _>")]
     pub elo_95: [f64; 2],
     /// Normalized Elo (fishtest's), and its 95% interval.
+    #[serde(serialize_with = "rounded::to::<1, _>")]
     pub normalized_elo: f64,
+    #[serde(serialize_with = "rounded::pair::<1, _>")]
     pub normalized_elo_95: [f64; 2],
     /// The likelihood that A is the stronger: the probability, under a normal approximation,
     /// that the true score is above one half.
+    #[serde(serialize_with = "rounded::to::<4, _>")]
     pub los: f64,
     /// Whose variance the intervals come from: `pentanomial` (game pairs) or `trinomial`
     /// (single games).

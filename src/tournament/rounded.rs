@@ -1,0 +1,48 @@
+//! Figures written to the precision they mean: an Elo difference to a tenth, a share to four
+//! decimals, milliseconds to a tenth. A tournament's answer is read by people and compared by
+//! scripts; `0.9123783988027135` and `2.7755575615628914e-17` serve neither. Used with serde's
+//! `serialize_with`; the values kept in memory stay exact.
+
+use serde::Serializer;
+
+/// `value` rounded to `DECIMALS` decimal places.
+pub fn to<const DECIMALS: i32, S: Serializer>(
+    value: &f64,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    serializer.serialize_f64(round(*value, DECIMALS))
+}
+
+/// Both ends of an interval rounded to `DECIMALS` decimal places.
+pub fn pair<const DECIMALS: i32, S: Serializer>(
+    values: &[f64; 2],
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeTuple;
+    let mut tuple = serializer.serialize_tuple(2)?;
+    for value in values {
+        tuple.serialize_element(&round(*value, DECIMALS))?;
+    }
+    tuple.end()
+}
+
+fn round(value: f64, decimals: i32) -> f64 {
+    let scale = 10f64.powi(decimals);
+    let rounded = (value * scale).round() / scale;
+    // No "-0.0" for a value that rounds to zero from below.
+    if rounded == 0.0 { 0.0 } else { rounded }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_are_rounded_to_their_decimals_and_zero_has_no_sign() {
+        assert_eq!(round(0.912_378_398_802_713_5, 4), 0.9124);
+        assert_eq!(round(2.775_557_561_562_891_4e-17, 4), 0.0);
+        assert_eq!(round(-1e-9, 1).to_string(), "0");
+        assert_eq!(round(83_051.664_733, 1), 83_051.7);
+        assert_eq!(round(-275.449, 1), -275.4);
+    }
+}
