@@ -214,6 +214,17 @@ fn plain_words(message: &str) -> String {
         },
         None => (message, String::new()),
     };
+    if let Some(unknown) = unknown_field(message) {
+        return format!("{unknown}{place}");
+    }
+    // A body of the wrong type has no field before serde's words: the body is the field.
+    let whole;
+    let message = if message.starts_with("invalid ") {
+        whole = format!("the body: {message}");
+        whole.as_str()
+    } else {
+        message
+    };
     let Some((field, rest)) = message.rsplit_once(": invalid ") else {
         return format!("{message}{place}");
     };
@@ -246,6 +257,26 @@ fn plain_words(message: &str) -> String {
         },
     };
     format!("{field} must be {expected}, got {got}{place}")
+}
+
+/// serde's "unknown field `dept`, expected one of `game`, `board`, ..." with the field that was
+/// probably meant: "unknown field `dept`: did you mean `depth`? The fields are: `game`, ...".
+fn unknown_field(message: &str) -> Option<String> {
+    let rest = message.strip_prefix("unknown field `")?;
+    let (given, rest) = rest.split_once('`')?;
+    let names = rest
+        .strip_prefix(", expected one of ")
+        .or_else(|| rest.strip_prefix(", expected "))?;
+    let fields: Vec<&str> = names
+        .split(", ")
+        .map(|name| name.trim_matches('`'))
+        .collect();
+    let suggestion = super::names::closest(given, &fields)
+        .map(|name| format!(": did you mean `{name}`?"))
+        .unwrap_or_else(|| ".".to_owned());
+    Some(format!(
+        "unknown field `{given}`{suggestion} The fields are: {names}"
+    ))
 }
 
 /// Where decoding `body` as a `T` fails, as a field path (`players[1].depth`, `bord`); `None`
@@ -301,6 +332,19 @@ mod tests {
             (
                 "moves: invalid type: map, expected a sequence at line 1 column 10",
                 "moves must be an array, got an object (at line 1, column 10)",
+            ),
+            (
+                "invalid type: sequence, expected a move request: a JSON object at line 1 column 0",
+                "the body must be a move request: a JSON object, got an array (at line 1, column 0)",
+            ),
+            (
+                "unknown field `dept`, expected one of `game`, `depth`, `pvs` at line 1 column 49",
+                "unknown field `dept`: did you mean `depth`? The fields are: `game`, `depth`, `pvs` \
+                 (at line 1, column 49)",
+            ),
+            (
+                "unknown field `zzz`, expected one of `game`, `depth` at line 1 column 9",
+                "unknown field `zzz`. The fields are: `game`, `depth` (at line 1, column 9)",
             ),
             (
                 "duplicate field `algorithm` at line 1 column 40",
