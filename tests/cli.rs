@@ -126,6 +126,15 @@ fn errors_exit_2_and_name_the_field() {
     let (code, _, stderr) = sente(&["move", "--moves", "4,4"]);
     assert_eq!(code, 2);
     assert!(stderr.starts_with("sente: --moves: moves[1]: "), "{stderr}");
+    // Moves counted in words a player reads, not Rust's range syntax, and what a move is
+    // where a square's name was typed on a game that numbers its moves.
+    let (_, _, stderr) = sente(&["move", "--game", "connect4", "--moves", "9"]);
+    assert!(
+        stderr.contains("moves are numbered 0 to 6") && !stderr.contains(".."),
+        "{stderr}"
+    );
+    let (_, _, stderr) = sente(&["move", "--moves", "b2"]);
+    assert!(stderr.contains("a cell's number, 0 to 8"), "{stderr}");
     let (code, _, stderr) = sente(&["move", "mcts:depth=3", "--moves", ""]);
     assert_eq!(code, 2);
     assert_eq!(

@@ -169,7 +169,7 @@ pub trait Game:
             Notation::Number(number) => *number,
             Notation::Text(text) => text.trim().parse().map_err(|_| MoveError::Unreadable {
                 written: written.to_string(),
-                expected: "this game numbers its moves",
+                expected: Self::DECLARATION.moves,
             })?,
         };
         let index = usize::try_from(number).map_err(|_| MoveError::Unreadable {
@@ -378,7 +378,7 @@ pub enum MoveError {
     GameOver,
     /// A number outside the game's moves, which are `first..=last` (a game need not number
     /// them from 0).
-    #[error("move {index} is out of range: moves are {first}..={last}")]
+    #[error("move {index} is out of range: moves are numbered {first} to {last}")]
     OutOfRange {
         index: usize,
         first: usize,

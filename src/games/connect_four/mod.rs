@@ -1,7 +1,7 @@
 //! Connect Four on bitboards, after Pascal Pons' solver.
 //!
 //! 7 columns of 6 rows; a disc falls to the lowest free cell; four in a row (horizontally,
-//! vertically or diagonally) wins; X moves first. A move is a column 0..6.
+//! vertically or diagonally) wins; X moves first. A move is a column, 0 to 6.
 //!
 //! The board is two 64-bit masks in column-major order with 7 bits per column: bit
 //! `7 * column + row` is the cell `row` rows above the bottom, and the 7th bit of each column is
@@ -311,7 +311,7 @@ impl Game for ConnectFour {
     const DECLARATION: Declaration = Declaration {
         title: "Connect Four",
         sides: ["X", "O"],
-        moves: "a column 0..6, left to right; the disc falls to the lowest free cell, and the \
+        moves: "a move is a column's number, 0 to 6 from the left; the disc falls to the lowest free cell, and the \
                 answer's row is where it landed (0 = bottom)",
         board: "6 rows of 7 cells, top row first: X or x, O or o, and '.', '-' or '_' for \
                 empty; rows may be separated by '/' or line breaks, and then each has 7 cells. \

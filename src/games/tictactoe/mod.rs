@@ -190,7 +190,8 @@ impl Game for TicTacToe {
     const DECLARATION: Declaration = Declaration {
         title: "Tic-tac-toe",
         sides: ["X", "O"],
-        moves: "a cell index 0..8, row-major from the top-left (row = move / 3, col = move % 3)",
+        moves: "a move is a cell's number, 0 to 8, row by row from the top-left (row = move / 3, \
+                col = move % 3)",
         board: "9 cells row-major: X or x, O or o, and '.', '-' or '_' for empty; rows may be \
                 separated by '/' or line breaks, and then each has 3 cells. Or an array of cells \
                 (flat, or 3 rows of 3), each \"X\", \"O\", \"\" or null.",
