@@ -6,6 +6,10 @@
 //! `INNER` (columns b-g) on the discs a line may run through stops that: a line that is to be
 //! flanked cannot pass through the a or h column in a direction that moves along the row, and a
 //! line that ends there ends at the board's edge.
+//!
+//! The moves are found so, for every square at once. The flips of one move are found along the
+//! eight rays from its square instead, each a precomputed set of squares ([`flips`]): the
+//! solver asks for one square's flips far more often than for all the moves.
 
 /// Columns b to g: where a line that moves along the rows may run.
 const INNER: u64 = 0x7E7E_7E7E_7E7E_7E7E;
@@ -52,22 +56,61 @@ pub fn moves(mover: u64, other: u64) -> u64 {
     moves
 }
 
-/// The discs of `other` that a disc of `mover` on `square` turns over: in each direction, the
-/// line of `other`'s discs from the square, if one of `mover`'s ends it.
+/// The squares from `square` to the board's edge along (`rows`, `columns`), nearest first.
+const fn ray(square: usize, rows: i32, columns: i32) -> u64 {
+    let (mut row, mut column) = (square as i32 / 8 + rows, square as i32 % 8 + columns);
+    let mut squares = 0;
+    while row >= 0 && row < 8 && column >= 0 && column < 8 {
+        squares |= 1 << (row * 8 + column);
+        row += rows;
+        column += columns;
+    }
+    squares
+}
+
+/// Per square, its eight rays: the first four run towards higher bits (east, south,
+/// south-east, south-west), the last four towards lower bits.
+static RAYS: [[u64; 8]; 64] = {
+    const WAYS: [(i32, i32); 8] = [(0, 1), (1, 0), (1, 1), (1, -1), (0, -1), (-1, 0), (-1, -1), (-1, 1)];
+    let mut rays = [[0; 8]; 64];
+    let mut square = 0;
+    while square < 64 {
+        let mut way = 0;
+        while way < 8 {
+            rays[square][way] = ray(square, WAYS[way].0, WAYS[way].1);
+            way += 1;
+        }
+        square += 1;
+    }
+    rays
+};
+
+/// The discs of `other` that a disc of `mover` on `square` turns over. Along each ray from the
+/// square, the first square that is not `other`'s ends the line: if it is `mover`'s, the
+/// squares before it are turned. On a ray towards higher bits that first square is the lowest
+/// bit of the ray's squares not held by `other` (`x & -x`), and the squares before it are the
+/// ray's bits below it (`first - 1`); towards lower bits it is the highest such bit, and the
+/// squares before it the ray's bits above it. One table look-up and a few operations a ray,
+/// with no loop along the line: this is the solver's innermost work.
 #[inline]
 pub fn flips(mover: u64, other: u64, square: u8) -> u64 {
-    let placed = 1u64 << square;
+    let rays = &RAYS[usize::from(square)];
     let mut flipped = 0;
-    for (by, inner) in DIRECTIONS {
-        // Most directions have no opponent disc next to the square: nothing to grow.
-        if shift(placed, by) & other & inner == 0 {
-            continue;
+    for &ray in &rays[..4] {
+        let ends = ray & !other;
+        let first = ends & ends.wrapping_neg();
+        if first & mover != 0 {
+            flipped |= (first - 1) & ray;
         }
-        let line = lines(placed, other & inner, by);
-        // The square after each disc of the line is the line's next disc or the one past its
-        // end: only the latter can be the mover's.
-        if shift(line, by) & mover != 0 {
-            flipped |= line;
+    }
+    for &ray in &rays[4..] {
+        let ends = ray & !other;
+        if ends != 0 {
+            let first = 1u64 << (63 - ends.leading_zeros());
+            if first & mover != 0 {
+                // A ray towards lower bits never holds bit 63, so `first << 1` does not wrap.
+                flipped |= ray & !((first << 1) - 1);
+            }
         }
     }
     flipped

@@ -38,8 +38,9 @@ use std::time::Instant;
 use crate::search::kit::Meter;
 use crate::search::{Budget, Cutoff};
 
-/// Below this many empty squares a node is searched without the table, by parity.
-const SHALLOW: u32 = 6;
+/// At this many empty squares or fewer a node is searched without the table or the ordering
+/// by replies, by parity: there a subtree is too small to repay them (Edax's threshold too).
+const SHALLOW: u32 = 7;
 /// From this many empty squares the moves are ordered by the evaluation of the position after
 /// them as well as by the replies they leave: there the subtrees are large enough to pay for it.
 const EVALUATED: u32 = 12;
@@ -110,15 +111,19 @@ fn last_square(mover: u64, other: u64, square: u8) -> i32 {
     difference + difference.signum()
 }
 
-/// The empty squares in parity order: those of quadrants with an odd number of empties first.
-fn by_parity(empties: u64) -> [u64; 2] {
-    let mut odd = 0;
-    for quadrant in QUADRANTS {
-        if (empties & quadrant).count_ones() % 2 == 1 {
-            odd |= quadrant;
-        }
-    }
-    [empties & odd, empties & !odd]
+/// The squares of the quadrants with an odd number of empties: the parity that the last
+/// empties are ordered by. Computed once where the search turns shallow, then kept by toggling
+/// a square's quadrant with each move ([`quadrant`]).
+fn odd_quadrants(empties: u64) -> u64 {
+    QUADRANTS
+        .into_iter()
+        .filter(|&quadrant| (empties & quadrant).count_ones() % 2 == 1)
+        .fold(0, |odd, quadrant| odd | quadrant)
+}
+
+/// The quadrant that holds `square`: bit 2 of the column and of the row pick it.
+fn quadrant(square: u8) -> u64 {
+    QUADRANTS[usize::from((square >> 2 & 1) | (square >> 4 & 2))]
 }
 
 impl Solver {
@@ -304,7 +309,7 @@ impl Solver {
         let empties = !(mover | other);
         let count = empties.count_ones();
         if count <= SHALLOW {
-            return self.shallow(mover, other, alpha, beta, empties);
+            return self.shallow(mover, other, alpha, beta, empties, odd_quadrants(empties));
         }
         self.nodes += 1;
         if self.stopped() {
@@ -391,14 +396,24 @@ impl Solver {
         best
     }
 
-    /// The last few empties: no table, the squares in parity order, the last one counted.
-    fn shallow(&mut self, mover: u64, other: u64, mut alpha: i32, beta: i32, empties: u64) -> i32 {
+    /// The last few empties: no table, the squares of odd quadrants first (`odd`: their
+    /// squares), the last one counted.
+    fn shallow(
+        &mut self,
+        mover: u64,
+        other: u64,
+        mut alpha: i32,
+        beta: i32,
+        empties: u64,
+        odd: u64,
+    ) -> i32 {
         self.nodes += 1;
-        if empties.count_ones() == 1 {
+        // One empty square (a single bit set): counted, not searched.
+        if empties != 0 && empties & (empties - 1) == 0 {
             return last_square(mover, other, empties.trailing_zeros() as u8);
         }
         let mut best = -65;
-        for group in by_parity(empties) {
+        for group in [empties & odd, empties & !odd] {
             for square in Bits(group) {
                 let flipped = flips(mover, other, square);
                 if flipped == 0 {
@@ -410,6 +425,7 @@ impl Solver {
                     -beta,
                     -alpha,
                     empties & !(1 << square),
+                    odd ^ quadrant(square),
                 );
                 if value > best {
                     best = value;
@@ -429,7 +445,7 @@ impl Solver {
         if moves(other, mover) == 0 {
             final_margin(mover, other)
         } else {
-            -self.shallow(other, mover, -beta, -alpha, empties)
+            -self.shallow(other, mover, -beta, -alpha, empties, odd)
         }
     }
 }
