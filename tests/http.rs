@@ -2992,3 +2992,108 @@ async fn a_watched_search_whose_reader_goes_away_stops() {
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
 }
+
+/// Every answer says whose view its scores take, the side to move in the position searched (as
+/// UCI engines score): Black's after 1.e4 e5 2.Nf3, though White moves next.
+#[tokio::test]
+async fn answers_say_whose_view_their_scores_take() {
+    let url = start().await;
+    let body = json!({"game": "chess", "moves": ["e2e4", "e7e5", "Nf3"], "time_limit_ms": 50});
+    let answer: Value = post(&url, "/move", body.clone())
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(
+        (&answer["score_for"], &answer["side_to_move"]),
+        (&json!("O"), &json!("X")),
+        "{answer}"
+    );
+    let analysis: Value = post(&url, "/analyze", body).await.json().await.unwrap();
+    assert_eq!(analysis["score_for"], "O", "{analysis}");
+    assert_eq!(
+        analysis["board"],
+        "r1bqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2"
+            .replace("r1bqkbnr", "rnbqkbnr"),
+        "the position analysed is echoed"
+    );
+    let tictactoe: Value = post(
+        &url,
+        "/analyze",
+        json!({"board": "X.O/.X./O..", "algorithm": "solver"}),
+    )
+    .await
+    .json()
+    .await
+    .unwrap();
+    assert_eq!(
+        (&tictactoe["score_for"], &tictactoe["board"]),
+        (&json!("X"), &json!("X.O/.X./O.."))
+    );
+}
+
+/// `/analyze` with `multipv` answers the best lines only, each with its depth, and stops as soon
+/// as every line asked for is proven: a mate in one is answered after a few nodes.
+#[tokio::test]
+async fn the_engine_analyses_the_lines_asked_for_and_stops_when_they_are_proven() {
+    let url = start().await;
+    let analyze = |body: Value| {
+        let url = url.clone();
+        async move {
+            post(&url, "/analyze", body)
+                .await
+                .json::<Value>()
+                .await
+                .unwrap()
+        }
+    };
+    let mate = "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4";
+    let one =
+        analyze(json!({"game": "chess", "board": mate, "multipv": 1, "time_limit_ms": 5000})).await;
+    let moves = one["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 1, "{one}");
+    assert_eq!(
+        (&moves[0]["san"], &moves[0]["mate"], &moves[0]["depth"]),
+        (&json!("Qxf7#"), &json!(1), &json!(1))
+    );
+    assert!(
+        one.get("stopped_by").is_none() && one["nodes"].as_u64().unwrap() < 10_000,
+        "{one}"
+    );
+    // Three lines from the start, best first, each as deep as the search went; the same
+    // search without multipv values every move.
+    let three = analyze(json!({"game": "chess", "moves": [], "multipv": 3, "depth": 4})).await;
+    let every = analyze(json!({"game": "chess", "moves": [], "depth": 4})).await;
+    let lines = three["moves"].as_array().unwrap();
+    assert_eq!(lines.len(), 3, "{three}");
+    assert_eq!(every["moves"].as_array().unwrap().len(), 20);
+    let cps: Vec<i64> = lines
+        .iter()
+        .map(|line| line["cp"].as_i64().unwrap())
+        .collect();
+    assert!(
+        cps.windows(2).all(|pair| pair[0] >= pair[1]),
+        "best first: {three}"
+    );
+    assert!(
+        lines
+            .iter()
+            .all(|line| line["depth"] == 4 && line["pv"].as_array().unwrap().len() >= 2),
+        "{three}"
+    );
+    assert!(
+        three["nodes"].as_u64().unwrap() < every["nodes"].as_u64().unwrap(),
+        "the other moves are only shown worse: {} against {} nodes",
+        three["nodes"],
+        every["nodes"]
+    );
+    // The knob is the engine's.
+    let refused = problem(
+        &url,
+        "/analyze",
+        json!({"game": "chess", "moves": [], "algorithm": "alphabeta", "multipv": 2}),
+        422,
+    )
+    .await;
+    assert_eq!(refused["field"], "multipv", "{refused}");
+}

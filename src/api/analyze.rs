@@ -5,6 +5,7 @@ use serde::Serialize;
 use super::Problem;
 use super::request::{Checked, MoveRequest, Run, Search};
 use super::scored_move::{Judgement, ScoredMove};
+use crate::game::Player;
 use crate::search::{self, Algorithm, Budget, Solve};
 
 /// The answer to an analysis request.
@@ -23,7 +24,13 @@ pub struct AnalyzeResponse {
     /// algorithm stopped before valuing every move lists only those it valued.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stopped_by: Option<&'static str>,
-    /// Every legal move, best first (most visited first for mcts).
+    /// The position analysed, in text form.
+    pub board: String,
+    /// Whose view the scores take: the side to move in the position analysed, as UCI engines
+    /// score.
+    pub score_for: Player,
+    /// Every legal move, best first (most visited first for mcts); the best `multipv` where
+    /// the engine is asked for so many.
     pub moves: Vec<ScoredMove>,
 }
 
@@ -85,6 +92,8 @@ fn analyze<G: Solve>(checked: &Checked<G>, budget: &Budget) -> Result<AnalyzeRes
         nps: crate::search::Iteration::nps(analysis.nodes, analysis.elapsed),
         elapsed_us: analysis.elapsed.as_micros() as u64,
         stopped_by: analysis.stopped_by.map(|cutoff| cutoff.name()),
+        board: position.to_string(),
+        score_for: position.side_to_move(),
         moves: analysis
             .moves
             .iter()
@@ -94,6 +103,7 @@ fn analyze<G: Solve>(checked: &Checked<G>, budget: &Budget) -> Result<AnalyzeRes
                     exact: entry.exact,
                     plies_to_end: entry.plies_to_end,
                     margin: entry.margin,
+                    depth: entry.depth,
                 };
                 ScoredMove::new(position, entry.mv, judgement, &entry.pv, entry.visits)
             })

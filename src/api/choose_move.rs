@@ -14,6 +14,9 @@ pub struct MoveResponse {
     /// The chosen move, its score and its line.
     #[serde(flatten)]
     pub chosen: ScoredMove,
+    /// Whose view the score takes (`score`, `cp`, `mate`, `margin`): the side to move in the
+    /// position searched, which made the move, as UCI engines score.
+    pub score_for: Player,
     /// The depth of the last completed iteration, for the deepening searches.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub depth: Option<u32>,
@@ -138,9 +141,11 @@ fn choose<G: Solve>(checked: &Checked<G>, budget: &Budget) -> Result<MoveRespons
         exact: result.exact,
         plies_to_end: result.plies_to_end,
         margin: result.margin,
+        depth: None,
     };
     Ok(MoveResponse {
         chosen: ScoredMove::new(position, result.best_move, judgement, &result.pv, None),
+        score_for: position.side_to_move(),
         depth: result.depth,
         seldepth: result.seldepth,
         nodes: result.nodes,

@@ -76,7 +76,7 @@ pub const MAX_DEPTH: u64 = search::MAX_DEPTH as u64;
 pub const MAX_TIME_LIMIT_MS: u64 = 10_000;
 
 /// Every player's knob, in the order the catalogue lists them.
-pub const KNOBS: [Knob; 20] = [
+pub const KNOBS: [Knob; 21] = [
     Knob {
         name: "depth",
         label: "Depth (plies)",
@@ -421,6 +421,23 @@ pub const KNOBS: [Knob; 20] = [
                       futility pruning, late move and futility pruning, static exchange \
                       evaluation, or the evaluation's terms beyond PeSTO's tables. For \
                       measurement (docs/chess.md); the engine plays best with nothing.",
+        on_game: same_on_every_game,
+    },
+    Knob {
+        name: "multipv",
+        label: "Lines (MultiPV)",
+        algorithms: &[A::Engine],
+        kind: Kind::Integer {
+            min: 1,
+            max: 500,
+            default: None,
+            set: |strategy, lines| {
+                if let Strategy::Engine(params) = strategy {
+                    params.multipv = Some(lines as u32);
+                }
+            },
+        },
+        description: "How many of the best moves /analyze answers, best first (UCI's and                       lichess's MultiPV); absent, every legal move. The chess engine searches                       the other moves only to show they are worse, and stops once every line                       asked for is proven. /move's choice is the same whatever it is.",
         on_game: same_on_every_game,
     },
     Knob {

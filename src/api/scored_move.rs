@@ -42,6 +42,10 @@ pub struct ScoredMove {
     /// Simulations through the move, for mcts's analysis.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub visits: Option<u32>,
+    /// The depth the move was valued at, in an analysis that deepens line by line (the chess
+    /// engine's). `/move` gives its depth beside the move instead.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub depth: Option<u32>,
 }
 
 /// What a search says of a move: its score, whether proven, the plies to the end if so.
@@ -52,6 +56,8 @@ pub struct Judgement {
     pub plies_to_end: Option<u32>,
     /// A proven final disc difference, for games scored by discs (Othello).
     pub margin: Option<i32>,
+    /// The depth it was valued at, where an analysis says it line by line.
+    pub depth: Option<u32>,
 }
 
 impl ScoredMove {
@@ -84,6 +90,7 @@ impl ScoredMove {
             margin: judgement.margin.filter(|_| judgement.exact),
             pv: written(game, line, G::notation),
             visits,
+            depth: judgement.depth,
         }
     }
 }

@@ -35,6 +35,9 @@ pub struct MoveAnalysis<M> {
     /// For games scored by their discs (Othello): the proven final disc difference after the
     /// move, for the side to move before it.
     pub margin: Option<i32>,
+    /// The depth the move was valued at, for analyses that deepen line by line (the chess
+    /// engine's).
+    pub depth: Option<u32>,
 }
 
 impl<M> MoveAnalysis<M> {
@@ -52,6 +55,7 @@ impl<M> MoveAnalysis<M> {
             visits,
             pv: Vec::new(),
             margin: None,
+            depth: None,
         }
     }
 }

@@ -253,6 +253,9 @@ pub struct EngineParams {
     /// The players' clocks, as UCI's `go` gives them: the engine shares out the time of the
     /// side to move.
     pub clock: Clock,
+    /// How many of the best moves an analysis gives (UCI's and lichess's `MultiPV`); every
+    /// legal move without it. A move's choice is the same whatever it is.
+    pub multipv: Option<u32>,
 }
 
 /// What is left on each player's clock, their increments, and the moves until the next time
@@ -354,6 +357,7 @@ impl Default for EngineParams {
             without: None,
             nodes: None,
             clock: Clock::default(),
+            multipv: None,
         }
     }
 }
@@ -620,6 +624,14 @@ pub fn analyze_within<G: Solve>(
     let started = Instant::now();
     let mut analysis = dispatch::dispatch(strategy, seed, dispatch::EveryMove(game, budget));
     analysis.elapsed = started.elapsed();
+    // An engine whose analysis searches every move answers the lines asked for.
+    if let Strategy::Engine(EngineParams {
+        multipv: Some(lines),
+        ..
+    }) = strategy
+    {
+        analysis.moves.truncate(*lines as usize);
+    }
     Ok(analysis)
 }
 

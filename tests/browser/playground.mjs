@@ -270,7 +270,12 @@ try {
   for (const field of ["depth", "nodes", "pv"]) {
     assert.ok((await page.locator(`#engine-info dd[data-field="${field}"]`).textContent()).length > 0, field);
   }
-  assert.match(await page.locator('#engine-info dd[data-field="score"]').textContent(), /cp -?\d+|mate/);
+  // One scale, as chess players read it: pawns (or moves to mate) from White's view, and the
+  // evaluation bar with White's share.
+  assert.match(await page.locator('#engine-info dd[data-field="score"]').textContent(), /^([+-]\d+\.\d\d|#-?\d+) \(White's view\)$/);
+  assert.ok(await page.locator("#eval-bar").isVisible(), "the evaluation bar is shown");
+  const share = Number(await page.locator("#eval-bar").getAttribute("aria-valuenow"));
+  assert.ok(share >= 0 && share <= 100, `White's share: ${share}`);
   await page.screenshot({ path: `${shots}/playground-chess.png`, fullPage: true });
 
   // The engine is watched as it deepens: an analysis of two seconds streams its iterations
@@ -279,7 +284,7 @@ try {
   await page.click("#analyse");
   await page.waitForFunction(() => Number(document.getElementById("thinking").dataset.depth) >= 4, null, { timeout: 15000 });
   const thinking = await page.locator("#thinking").textContent();
-  assert.match(thinking, /^depth \d+\/\d+ · ([+-]?\d+\.\d\d|mate -?\d+) · [\d,]+ nodes · \S+/, `an iteration: ${thinking}`);
+  assert.match(thinking, /^depth \d+\/\d+ · ([+-]\d+\.\d\d|#-?\d+) · [\d,]+ nodes · \S+/, `an iteration: ${thinking}`);
   assert.equal(await page.locator("#analysis").count(), 0, "the iterations come before the answer");
   await page.screenshot({ path: `${shots}/playground-chess-thinking.png`, fullPage: true });
   await page.waitForSelector("#analysis", { timeout: 15000 });

@@ -1,4 +1,4 @@
-//! Othello's moves and flips on bitboards, for every square at once.
+//! Othello's moves and flips on bitboards.
 //!
 //! A square is bit `row * 8 + column`. One step east is a shift left by 1, south (a row down)
 //! by 8, south-east by 9, south-west by 7; their opposites shift right. A shift east or west

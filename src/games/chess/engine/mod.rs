@@ -263,46 +263,75 @@ fn deepen_root(game: &Chess, engine: &mut Engine) -> SearchResult<ChessMove> {
     }
 }
 
-/// Every legal move of `game` with its value, each searched with a full window so that every
-/// value is the engine's, not a bound; deepening within `params`, best moves first at each
-/// iteration, until every move's value is proven.
+/// The best `params.multipv` moves of `game` (every legal move without it) with their values,
+/// deepening within `params` until every line asked for is proven.
+///
+/// At each depth, the moves in the last iteration's order: the first `multipv` with a full
+/// window, so that their values are the engine's and not bounds; each other move with a null
+/// window at the value of the worst line kept, which only asks whether it is better. One that
+/// is joins the lines, searched again with the full window; the others are only bounded, and
+/// not answered. A line proven within the depth (a mate no deeper search can change) stays so,
+/// and the moves that failed below it cannot mate sooner within that depth: once every line
+/// kept is proven, nothing deeper can change the answer.
 pub(super) fn analyze(game: &Chess, params: &EngineParams, budget: &Budget) -> Analysis<ChessMove> {
     let mut engine = Engine::new(game, params, budget, None);
     let root = game.position();
     let mut moves: Vec<Move> = root.legal_moves().to_vec();
+    let lines = params
+        .multipv
+        .map_or(moves.len(), |lines| lines as usize)
+        .min(moves.len());
     engine.keys.push(game.key);
     let deepened = deepen(&mut engine, |engine, depth| {
-        let mut values = Vec::with_capacity(moves.len());
-        for &mv in &moves {
+        // (value, whether only a bound, move, line)
+        let mut values: Vec<(Value, bool, Move, Vec<ChessMove>)> = Vec::with_capacity(moves.len());
+        for (index, &mv) in moves.iter().enumerate() {
             let mut child = root.clone();
             child.play_unchecked(mv);
             let key = super::key::after(root, game.key, mv, &child);
-            let value = -engine.search(&child, key, depth - 1, 1, -INFINITY, INFINITY, true);
+            let mut bound = false;
+            let value = if index < lines {
+                -engine.search(&child, key, depth - 1, 1, -INFINITY, INFINITY, true)
+            } else {
+                // The worst line kept so far: `values` is sorted, its first `lines` exact.
+                let worst = values[lines - 1].0;
+                let probe = -engine.search(&child, key, depth - 1, 1, -worst - 1, -worst, true);
+                if probe > worst && !engine.meter.is_stopped() {
+                    -engine.search(&child, key, depth - 1, 1, -INFINITY, INFINITY, true)
+                } else {
+                    bound = true;
+                    probe
+                }
+            };
             if engine.meter.is_stopped() {
                 break;
             }
             let mut line = vec![ChessMove(Some(mv))];
             line.extend(engine.line(1));
-            values.push((value, mv, line));
+            // Best first, and of equal values the exact one: the first `lines` stay exact.
+            let at = values.partition_point(|&(other, other_bound, _, _)| {
+                other > value || (other == value && (!other_bound || bound))
+            });
+            values.insert(at, (value, bound, mv, line));
         }
-        // Best first; the next iteration searches them in this order.
-        values.sort_by_key(|(value, _, _)| std::cmp::Reverse(*value));
+        // The next iteration searches the moves in this order.
         if !engine.meter.is_stopped() {
-            moves = values.iter().map(|(_, mv, _)| *mv).collect();
+            moves = values.iter().map(|&(_, _, mv, _)| mv).collect();
         }
-        let proven = values.iter().all(|(value, _, _)| proven_within(*value, depth));
-        if let Some((value, _, line)) = values.first()
+        values.truncate(lines);
+        let proven = values.iter().all(|(value, _, _, _)| proven_within(*value, depth));
+        if let Some((value, _, _, line)) = values.first()
             && !engine.meter.is_stopped()
         {
             engine.tell(game, depth, *value, line);
         }
         (values, proven)
     });
-    let completed = deepened.completed.map_or_else(Vec::new, |(values, _)| values);
+    let (completed, depth) = deepened.completed.unwrap_or((Vec::new(), 0));
     Analysis {
         moves: completed
             .into_iter()
-            .map(|(value, mv, line)| {
+            .map(|(value, _, mv, line)| {
                 let (score, exact, plies_to_end) = judge(value);
                 MoveAnalysis {
                     mv: ChessMove(Some(mv)),
@@ -312,6 +341,7 @@ pub(super) fn analyze(game: &Chess, params: &EngineParams, budget: &Budget) -> A
                     visits: None,
                     pv: line,
                     margin: None,
+                    depth: Some(depth as u32),
                 }
             })
             .collect(),
