@@ -3097,3 +3097,48 @@ async fn the_engine_analyses_the_lines_asked_for_and_stops_when_they_are_proven(
     .await;
     assert_eq!(refused["field"], "multipv", "{refused}");
 }
+
+/// A draw the rules let a player claim (fifty moves, threefold repetition) does not stop a
+/// search: the answer says it may be claimed. A game over by rule (here, no mating material)
+/// is still refused.
+#[tokio::test]
+async fn a_claimable_draw_is_analysed_and_said() {
+    let url = start().await;
+    let fifty = "8/8/4k3/8/8/3K4/4P3/8 w - - 100 80";
+    for path in ["/move", "/analyze"] {
+        let body = json!({"game": "chess", "board": fifty, "depth": 3});
+        let answer: Value = post(&url, path, body).await.json().await.unwrap();
+        assert_eq!(
+            answer["claimable_draw"], "fifty_move_rule",
+            "{path}: {answer}"
+        );
+    }
+    let repeated = json!({"game": "chess", "moves": ["Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1", "Ng8"], "algorithm": "alphabeta", "depth": 2});
+    let answer: Value = post(&url, "/analyze", repeated).await.json().await.unwrap();
+    assert_eq!(answer["claimable_draw"], "threefold_repetition", "{answer}");
+    assert_eq!(answer["moves"].as_array().unwrap().len(), 20, "{answer}");
+    let none: Value = post(
+        &url,
+        "/move",
+        json!({"game": "chess", "moves": [], "depth": 1}),
+    )
+    .await
+    .json()
+    .await
+    .unwrap();
+    assert!(none.get("claimable_draw").is_none(), "{none}");
+    let dead = problem(
+        &url,
+        "/move",
+        json!({"game": "chess", "board": "8/8/4k3/8/8/3K4/8/8 w - - 100 80"}),
+        422,
+    )
+    .await;
+    assert!(
+        dead["detail"]
+            .as_str()
+            .unwrap()
+            .contains("insufficient material"),
+        "{dead}"
+    );
+}

@@ -26,6 +26,10 @@ pub struct AnalyzeResponse {
     pub stopped_by: Option<&'static str>,
     /// The position analysed, in text form.
     pub board: String,
+    /// The rule under which the side to move may claim a draw instead of moving (chess:
+    /// `fifty_move_rule`, `threefold_repetition`): the position is analysed all the same.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub claimable_draw: Option<&'static str>,
     /// Whose view the scores take: the side to move in the position analysed, as UCI engines
     /// score.
     pub score_for: Player,
@@ -93,6 +97,7 @@ fn analyze<G: Solve>(checked: &Checked<G>, budget: &Budget) -> Result<AnalyzeRes
         elapsed_us: analysis.elapsed.as_micros() as u64,
         stopped_by: analysis.stopped_by.map(|cutoff| cutoff.name()),
         board: position.to_string(),
+        claimable_draw: position.claimable_draw(),
         score_for: position.side_to_move(),
         moves: analysis
             .moves

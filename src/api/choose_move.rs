@@ -14,6 +14,10 @@ pub struct MoveResponse {
     /// The chosen move, its score and its line.
     #[serde(flatten)]
     pub chosen: ScoredMove,
+    /// The rule under which the side to move could have claimed a draw instead of moving
+    /// (chess: `fifty_move_rule`, `threefold_repetition`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub claimable_draw: Option<&'static str>,
     /// Whose view the score takes (`score`, `cp`, `mate`, `margin`): the side to move in the
     /// position searched, which made the move, as UCI engines score.
     pub score_for: Player,
@@ -145,6 +149,7 @@ fn choose<G: Solve>(checked: &Checked<G>, budget: &Budget) -> Result<MoveRespons
     };
     Ok(MoveResponse {
         chosen: ScoredMove::new(position, result.best_move, judgement, &result.pv, None),
+        claimable_draw: position.claimable_draw(),
         score_for: position.side_to_move(),
         depth: result.depth,
         seldepth: result.seldepth,

@@ -108,6 +108,18 @@ impl PositionSpec {
         Ok(position)
     }
 
+    /// The position this describes to search: in progress, or where only a draw that could
+    /// be claimed ends it (chess's fifty-move rule and repetition), which does not stop
+    /// analysis; refused if it is over.
+    pub fn searchable<G: Game>(&self) -> Result<G, Problem> {
+        let mut position: G = self.position()?;
+        position.play_on();
+        if position.outcome().is_over() {
+            return self.playable();
+        }
+        Ok(position)
+    }
+
     /// The position this describes, finished or not.
     pub fn position<G: Game>(&self) -> Result<G, Problem> {
         match (&self.board, &self.moves) {
@@ -177,7 +189,7 @@ impl MoveRequest {
             None => 0,
         };
         Ok(Checked {
-            position: self.position.playable()?,
+            position: self.position.searchable()?,
             strategy,
             seed,
         })

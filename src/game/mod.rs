@@ -224,6 +224,18 @@ pub trait Game:
         None
     }
 
+    /// The rule under which a player may claim a draw here though play may go on (chess's
+    /// fifty-move rule and threefold repetition), for games that have such draws: the game is
+    /// [over](Game::outcome) for a tournament, which ends it as match runners do, but a
+    /// position to analyse.
+    fn claimable_draw(&self) -> Option<&'static str> {
+        None
+    }
+
+    /// Play goes on past a draw that could be claimed here ([`Game::claimable_draw`]): the
+    /// position is then in progress, and the rules apply again after the next move.
+    fn play_on(&mut self) {}
+
     /// The move in the notation players write (chess's SAN), where it differs from
     /// [`Game::notation`].
     fn san(&self, mv: Self::Move) -> Option<String> {

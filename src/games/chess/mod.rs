@@ -41,6 +41,9 @@ pub struct Chess {
     /// [`Chess::earlier`], since a position after a capture or pawn move keeps whatever link
     /// its slot held (see [`Game::play_into`]).
     history: Option<Arc<Link>>,
+    /// Whether a draw that could be claimed here was not ([`Game::play_on`]): the position is
+    /// analysed rather than ended. Its children are ended by the rules again.
+    playing_on: bool,
 }
 
 /// One earlier position of a game, and the one before it.
@@ -100,6 +103,7 @@ impl Chess {
             key: key::of(&position),
             position,
             history: None,
+            playing_on: false,
         }
     }
 
@@ -129,6 +133,7 @@ impl Chess {
         let mv = mv.get();
         next.position.play_unchecked(mv);
         next.key = key::after(&self.position, self.key, mv, &next.position);
+        next.playing_on = false;
         // A capture or a pawn move starts the clock again, and nothing before it can repeat:
         // the slot's link is then left as it is, unread. Otherwise the link is this position's
         // key before its history, which the slot already holds when it held a sibling: a node's
@@ -191,10 +196,20 @@ impl Chess {
     /// generated, since it needs none of them. A third occurrence needs eight reversible plies
     /// since the last capture or pawn move (out and back is four plies for each side's piece).
     fn drawn_by_rule(&self) -> Option<Ending> {
-        let halfmoves = self.position.halfmoves();
         if Chess::lacks_mating_material(&self.position) {
             Some(Ending::InsufficientMaterial)
-        } else if halfmoves >= 100 {
+        } else if self.playing_on {
+            None
+        } else {
+            self.claim()
+        }
+    }
+
+    /// The draw a player may claim here: fifty moves without a capture or a pawn move, or the
+    /// position's third occurrence.
+    fn claim(&self) -> Option<Ending> {
+        let halfmoves = self.position.halfmoves();
+        if halfmoves >= 100 {
             Some(Ending::FiftyMoveRule)
         } else if halfmoves >= 8 && self.repetitions() >= 2 {
             Some(Ending::ThreefoldRepetition)
@@ -373,6 +388,7 @@ impl Game for Chess {
             position: self.position.clone(),
             key: 0,
             history: None,
+            playing_on: false,
         };
         self.advance(mv, &mut next);
         next
@@ -419,6 +435,18 @@ impl Game for Chess {
 
     fn ending(&self) -> Option<&'static str> {
         Chess::ending(self).map(Ending::name)
+    }
+
+    /// Mate and stalemate end the game whatever the clock says, and so does a lack of mating
+    /// material (FIDE's dead position): only the fifty-move rule and repetition are claimed.
+    fn claimable_draw(&self) -> Option<&'static str> {
+        let over = self.position.legal_moves().is_empty()
+            || Chess::lacks_mating_material(&self.position);
+        (!over).then(|| self.claim()).flatten().map(Ending::name)
+    }
+
+    fn play_on(&mut self) {
+        self.playing_on = self.claimable_draw().is_some();
     }
 
     fn move_id(mv: ChessMove) -> u16 {

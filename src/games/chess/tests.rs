@@ -135,6 +135,35 @@ fn the_rules_end_games_and_say_how() {
     assert_eq!(fen(&thrice.to_string()).outcome(), Outcome::InProgress);
 }
 
+/// The fifty-move rule and repetition let a player claim a draw: the game is over for a
+/// tournament, but play may go on, and then the rules apply again from the next move. Mate,
+/// stalemate and a lack of mating material end the game whatever is claimed.
+#[test]
+fn a_draw_that_may_be_claimed_need_not_be() {
+    let mut fifty = fen("8/8/4k3/8/8/3K4/4P3/8 w - - 100 80");
+    assert_eq!(fifty.outcome(), Outcome::Draw);
+    assert_eq!(fifty.claimable_draw(), Some("fifty_move_rule"));
+    fifty.play_on();
+    assert_eq!(fifty.outcome(), Outcome::InProgress);
+    assert_eq!(fifty.legal_moves().count(), 9);
+    assert_eq!(fifty.claimable_draw(), Some("fifty_move_rule"), "still claimable");
+    let king = fifty.read_move(&Notation::Text("Kc2".into())).unwrap();
+    assert_eq!(fifty.play(king).outcome(), Outcome::Draw, "the next reversible move");
+    let pawn = fifty.read_move(&Notation::Text("e4".into())).unwrap();
+    assert_eq!(fifty.play(pawn).outcome(), Outcome::InProgress, "a pawn move resets the count");
+    let mut again = after(&["Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1", "Ng8"]);
+    assert_eq!(again.claimable_draw(), Some("threefold_repetition"));
+    again.play_on();
+    assert_eq!(again.outcome(), Outcome::InProgress);
+    for over in ["8/8/4k3/8/8/3K4/8/8 w - - 100 80", "7k/5Q2/6K1/8/8/8/8/8 b - - 100 80"] {
+        let mut game = fen(over);
+        assert_eq!(game.claimable_draw(), None, "{over}");
+        game.play_on();
+        assert!(game.outcome().is_over(), "{over}");
+    }
+    assert_eq!(Chess::start().claimable_draw(), None);
+}
+
 #[test]
 fn bad_fens_say_what_is_wrong() {
     let cases = [
