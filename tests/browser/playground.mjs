@@ -257,6 +257,7 @@ try {
   await page.waitForFunction(() => document.querySelectorAll("#board .cell").length === 64
     && document.querySelector('#board [data-square="e2"]')?.textContent === "♙");
   assert.equal(await page.locator("#algorithm").inputValue(), "engine", "chess's default opponent");
+  assert.equal(await page.locator("#tournament-game").inputValue(), "chess", "the tournament plays the game chosen above it");
   await boardFits(page, "chess at 1280 x 900");
   await page.evaluate(() => { document.getElementById("settings").open = true; });
   await page.fill("#knob-time_limit_ms", "100");
@@ -315,6 +316,36 @@ try {
   await page.waitForFunction(() => document.getElementById("play-error").textContent.includes("board"));
   assert.match(await page.locator("#play-error").textContent(), /empty/);
   assert.equal(await page.locator("#move-list li").count(), 2, "a refused board changes nothing");
+
+  // Chess as Black: the board turns so that Black's pieces are at the bottom (h1 top left, a8
+  // bottom right) with the ranks down the left edge and the files along the bottom; the
+  // engine opens as White, the evaluation bar shows, the status names the sides as chess does;
+  // and the opponent's settings survive the change of side and a new game.
+  await page.fill("#knob-time_limit_ms", "150");
+  await page.fill("#knob-depth", "3");
+  await page.selectOption("#side", "O");
+  await page.waitForFunction(() => document.querySelectorAll("#move-list li").length === 1, null, { timeout: 15000 });
+  assert.equal(await page.locator("#knob-depth").inputValue(), "3", "the depth survives the change of side");
+  assert.equal(await page.locator("#knob-time_limit_ms").inputValue(), "150", "and the time limit");
+  const corners = await page.evaluate(() => {
+    const cells = document.querySelectorAll("#board .cell");
+    return [cells[0].dataset.square, cells[63].dataset.square];
+  });
+  assert.deepEqual(corners, ["h1", "a8"], "Black's view: h1 top left, a8 bottom right");
+  const labels = await page.evaluate(() => ["h1", "h8", "a8", "d4"].map(square => {
+    const cell = document.querySelector(`#board [data-square="${square}"]`);
+    return [getComputedStyle(cell, "::before").content, getComputedStyle(cell, "::after").content];
+  }));
+  assert.deepEqual(labels, [['"1"', "none"], ['"8"', '"h"'], ["none", '"a"'], ["none", "none"]], "ranks on the left, files at the bottom");
+  assert.equal(await page.locator("#status").textContent(), "Your move (Black).");
+  assert.ok(await page.locator("#eval-bar").isVisible(), "the evaluation bar after the engine's move");
+  await page.screenshot({ path: `${shots}/playground-chess-black.png`, fullPage: true });
+  await page.click("#new-game");
+  await page.waitForFunction(() => document.querySelectorAll("#move-list li").length === 1, null, { timeout: 15000 });
+  assert.equal(await page.locator("#knob-depth").inputValue(), "3", "the depth survives a new game");
+  assert.equal(await page.locator("#knob-time_limit_ms").inputValue(), "150", "and the time limit");
+  assert.equal(await page.locator("#board").getAttribute("data-flipped"), "true");
+  console.log(`chess as Black: ${await page.locator("#move-list").textContent()}; ${await page.locator("#eval-bar").textContent()}`);
 
   assert.deepEqual(foreign, [], "every request goes to the service itself");
   assert.deepEqual(consoleErrors.filter(text => !text.includes("422")), [], "no script errors");
