@@ -142,6 +142,21 @@ fn errors_exit_2_and_name_the_field() {
         "sente: the player (mcts:depth=3): depth does not apply to mcts, which takes: \
          simulations, uct_c, expand_threshold, time_limit_ms, seed\n"
     );
+    // The command line speaks of knobs, never of a place in JSON the user did not type.
+    let (code, _, stderr) = sente(&["move", "alphabeta:dept=3", "--moves", ""]);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.starts_with(
+            "sente: the player (alphabeta:dept=3): unknown knob dept: did you mean depth? \
+             alphabeta's knobs are: depth, evaluation,"
+        ) && !stderr.contains("simulations"),
+        "{stderr}"
+    );
+    let (_, _, stderr) = sente(&["move", "alphabeta:depth=x", "--moves", ""]);
+    assert_eq!(
+        stderr,
+        "sente: the player (alphabeta:depth=x): depth must be an integer, got the string \"x\"\n"
+    );
     let (code, _, stderr) = sente(&["move", "negamax:depth=-1", "--moves", ""]);
     assert_eq!(code, 2);
     assert!(

@@ -3142,3 +3142,49 @@ async fn a_claimable_draw_is_analysed_and_said() {
         "{dead}"
     );
 }
+
+/// An unknown field is answered with the field probably meant among those the request could
+/// have meant: its own and its algorithm's knobs (the game's default algorithm's when it names
+/// none), not every knob of every algorithm.
+#[tokio::test]
+async fn an_unknown_field_offers_the_algorithms_knobs() {
+    let url = start().await;
+    let detail = |answer: Value| answer["detail"].as_str().unwrap().to_owned();
+    let alphabeta = detail(problem(&url, "/move", json!({"moves": [], "dept": 3}), 400).await);
+    assert!(
+        alphabeta.starts_with("unknown field `dept`: did you mean `depth`?"),
+        "{alphabeta}"
+    );
+    assert!(
+        alphabeta.contains("alphabeta's knobs: `depth`") && !alphabeta.contains("`simulations`"),
+        "{alphabeta}"
+    );
+    let mcts = detail(
+        problem(
+            &url,
+            "/analyze",
+            json!({"moves": [], "algorithm": "mcts", "simulation": 3}),
+            400,
+        )
+        .await,
+    );
+    assert!(
+        mcts.contains("did you mean `simulations`?")
+            && mcts.contains("mcts's knobs: `simulations`"),
+        "{mcts}"
+    );
+    assert!(!mcts.contains("`depth`"), "{mcts}");
+    let engine = detail(
+        problem(
+            &url,
+            "/analyze",
+            json!({"game": "chess", "moves": [], "multi_pv": 3}),
+            400,
+        )
+        .await,
+    );
+    assert!(
+        engine.contains("did you mean `multipv`?") && engine.contains("engine's knobs"),
+        "{engine}"
+    );
+}

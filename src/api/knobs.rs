@@ -678,6 +678,9 @@ impl PlayerSpec {
                 ))
             })?;
             let (name, text) = (name.trim(), text.trim());
+            if name != SEED.name && !KNOBS.iter().any(|knob| knob.name == name) {
+                return Err(unknown_knob(name, algorithm.trim()));
+            }
             if name == SEED.name {
                 return Err(Problem::malformed(
                     "seed is the command's, not a player's: give --seed",
@@ -696,7 +699,15 @@ impl PlayerSpec {
                 return Err(Problem::malformed(format!("{name} is given twice")));
             }
         }
-        PlayerSpec::from_json(Value::Object(object).to_string().as_bytes())
+        // The JSON is Sente's, not the user's: where in it a value went wrong means nothing to
+        // them, and the knob's name says where.
+        PlayerSpec::from_json(Value::Object(object).to_string().as_bytes()).map_err(|problem| {
+            let detail = match problem.detail.rfind(" (at line ") {
+                Some(at) => problem.detail[..at].to_owned(),
+                None => problem.detail.clone(),
+            };
+            Problem { detail, ..problem }
+        })
     }
 
     /// The value given for the knob named `name`, if any.
@@ -860,6 +871,88 @@ pub fn algorithm(name: &str) -> Result<Algorithm, Problem> {
         let names = Algorithm::ALL.map(Algorithm::name);
         names::unknown("algorithm", "algorithm", name, &names)
     })
+}
+
+/// A knob that no algorithm has, written `ALGORITHM:KNOB=VALUE`: the one probably meant among
+/// the algorithm's knobs (every knob's when the algorithm is unknown too), and the list of them.
+fn unknown_knob(given: &str, algorithm_name: &str) -> Problem {
+    let (whose, knobs): (String, Vec<&str>) = match algorithm(algorithm_name) {
+        Ok(algorithm) => (
+            format!("{algorithm}'s knobs are"),
+            taken_by(algorithm)
+                .map(|knob| knob.name)
+                .filter(|&name| name != SEED.name)
+                .collect(),
+        ),
+        Err(_) => (
+            "the knobs are".to_owned(),
+            KNOBS.iter().map(|knob| knob.name).collect(),
+        ),
+    };
+    let suggestion = names::closest(given, &knobs)
+        .map(|name| format!(": did you mean {name}?"))
+        .unwrap_or_else(|| ".".to_owned());
+    let listed = if knobs.is_empty() {
+        "none".to_owned()
+    } else {
+        knobs.join(", ")
+    };
+    Problem::malformed(format!(
+        "unknown knob {given}{suggestion} {whose}: {listed}"
+    ))
+}
+
+/// A request's unknown field, answered with the fields that request could have meant: its own
+/// (`own`), and the knobs of the algorithm it names (its game's default when it names none),
+/// rather than every knob of every algorithm. Any other problem is left as it is.
+pub(crate) fn offer_the_algorithms_fields(problem: Problem, body: &[u8], own: &[&str]) -> Problem {
+    let Some(given) = problem.field.clone() else {
+        return problem;
+    };
+    if !problem.detail.starts_with("unknown field `") {
+        return problem;
+    }
+    let Ok(Value::Object(request)) = serde_json::from_slice::<Value>(body) else {
+        return problem;
+    };
+    let Ok(game) = super::game(request.get("game").and_then(Value::as_str)) else {
+        return problem;
+    };
+    let name = request
+        .get("algorithm")
+        .and_then(Value::as_str)
+        .unwrap_or(game.declaration.default_algorithm);
+    let Ok(algorithm) = algorithm(name) else {
+        return problem;
+    };
+    let mut fields: Vec<&str> = own.to_vec();
+    fields.push("algorithm");
+    // The seed is one of the request's own fields.
+    fields.extend(
+        taken_by(algorithm)
+            .map(|knob| knob.name)
+            .filter(|&name| name != SEED.name),
+    );
+    let suggestion = names::closest(&given, &fields)
+        .map(|name| format!(": did you mean `{name}`?"))
+        .unwrap_or_else(|| ".".to_owned());
+    let listed = |names: &[&str]| {
+        names
+            .iter()
+            .map(|name| format!("`{name}`"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let place = problem
+        .detail
+        .rfind(" (at line ")
+        .map_or("", |at| &problem.detail[at..]);
+    let detail = format!(
+        "unknown field `{given}`{suggestion} The fields are: {}, and {algorithm}'s knobs: {}{place}",
+        listed(&fields[..own.len() + 1]),
+        listed(&fields[own.len() + 1..]),
+    );
+    Problem { detail, ..problem }
 }
 
 /// A player's strategy on `game`: its algorithm (the game's default when it names none), each

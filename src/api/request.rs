@@ -41,6 +41,7 @@ const MOVE_FIELDS: [&str; MOVE_OWN_FIELDS.len() + PLAYER_FIELDS.len()] =
 impl MoveRequest {
     pub fn from_json(body: &[u8]) -> Result<Self, Problem> {
         decode(body)
+            .map_err(|problem| knobs::offer_the_algorithms_fields(problem, body, &MOVE_OWN_FIELDS))
     }
 }
 
