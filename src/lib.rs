@@ -21,6 +21,8 @@
 //! - [`game`]: the contract every game fulfils: the [`game::Game`] trait, its declaration
 //!   (catalogue text, limits), the board text form. Knows nothing of search.
 //!
+//! Beside them, [`rounded`] writes every answer's figures to the precision they mean.
+//!
 //! `http` and the command line are the `server` feature (on by default); without it the crate
 //! is the engine alone, with none of the service's dependencies (the fuzzer builds it so).
 
@@ -29,6 +31,7 @@ pub mod game;
 pub mod games;
 #[cfg(feature = "server")]
 pub mod http;
+pub mod rounded;
 pub mod search;
 pub mod tournament;
 pub mod uci;

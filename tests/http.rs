@@ -2993,6 +2993,57 @@ async fn a_watched_search_whose_reader_goes_away_stops() {
     }
 }
 
+/// Scores are written to four decimals (a search's values are whole ten-thousandths of a
+/// win), a tournament's move times to the microsecond: no `0.06251373464974197`.
+#[tokio::test]
+async fn scores_are_written_to_the_precision_they_mean() {
+    let url = start().await;
+    let decimals = |value: &Value| {
+        let text = value.to_string();
+        text.split_once('.').map_or(0, |(_, fraction)| fraction.len())
+    };
+    let chosen = post(
+        &url,
+        "/move",
+        json!({"moves": [4], "algorithm": "mcts", "simulations": 300, "seed": 7}),
+    )
+    .await
+    .json::<Value>()
+    .await
+    .unwrap();
+    let analysis = post(
+        &url,
+        "/analyze",
+        json!({"moves": [4], "algorithm": "mcs", "playouts": 7, "seed": 7}),
+    )
+    .await
+    .json::<Value>()
+    .await
+    .unwrap();
+    let mut scores = vec![chosen["score"].clone()];
+    scores.extend(analysis["moves"].as_array().unwrap().iter().map(|m| m["score"].clone()));
+    // Sampled values are fractions of many digits: rounded, each has four decimals at most,
+    // and some have more than one (the rounding keeps what they mean).
+    assert!(scores.iter().all(|score| decimals(score) <= 4), "{scores:?}");
+    assert!(scores.iter().any(|score| decimals(score) > 1), "{scores:?}");
+    let tournament = post(
+        &url,
+        "/tournament",
+        json!({"players": [{"algorithm": "mcs"}, {"algorithm": "random"}], "games": 2,
+               "seed": 3, "records": true}),
+    )
+    .await
+    .json::<Value>()
+    .await
+    .unwrap();
+    for record in tournament["records"].as_array().unwrap() {
+        for mv in record["moves"].as_array().unwrap() {
+            assert!(decimals(&mv["time_ms"]) <= 3, "{mv}");
+            assert!(mv["score"].is_null() || decimals(&mv["score"]) <= 4, "{mv}");
+        }
+    }
+}
+
 /// Every answer says whose view its scores take, the side to move in the position searched (as
 /// UCI engines score): Black's after 1.e4 e5 2.Nf3, though White moves next.
 #[tokio::test]

@@ -6,6 +6,7 @@
 use serde::Serialize;
 
 use crate::game::{Game, Notation, in_pawns, written};
+use crate::rounded;
 
 /// One move and its value for the side to move before it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -19,6 +20,7 @@ pub struct ScoredMove {
     /// The cell the move fills; `null` for a move that fills none (a pass).
     pub row: Option<usize>,
     pub col: Option<usize>,
+    #[serde(serialize_with = "rounded::to::<4, _>")]
     pub score: f64,
     pub exact: bool,
     /// For a proven result, the plies to the end under perfect play (fastest win, slowest loss).

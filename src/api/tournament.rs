@@ -15,7 +15,7 @@ use std::time::Duration;
 use serde::de::{self, MapAccess};
 use serde::{Deserialize, Serialize};
 
-use crate::tournament::rounded;
+use crate::rounded;
 
 use super::knobs::{self, Given, PLAYER_FIELDS, PlayerSpec};
 use super::object::{Object, decode, deserialize_as_object, integer, value};

@@ -15,6 +15,7 @@ pub struct Iteration {
     /// The deepest ply it reached, quiescence and extensions included.
     pub seldepth: u32,
     /// The value for the side to move on Sente's common scale, as answers give it.
+    #[serde(serialize_with = "crate::rounded::to::<4, _>")]
     pub score: f64,
     /// The centipawns for the side to move, when no mate is proven.
     #[serde(skip_serializing_if = "Option::is_none")]

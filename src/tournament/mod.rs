@@ -20,7 +20,6 @@ pub mod openings;
 pub mod pgn;
 pub mod player;
 pub mod results;
-pub mod rounded;
 pub mod statistics;
 
 use std::ops::Range;

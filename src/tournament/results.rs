@@ -102,7 +102,11 @@ pub struct MoveRecord {
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub san: Option<String>,
     /// The mover's score on Sente's scale, -1 (lost) to 1 (won), from Sente's searches.
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "crate::rounded::some::<4, _>",
+        default
+    )]
     pub score: Option<f64>,
     /// The mover's score in centipawns (chess), or moves to mate, positive when it mates.
     #[serde(skip_serializing_if = "Option::is_none", default)]
@@ -112,6 +116,8 @@ pub struct MoveRecord {
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub depth: Option<u32>,
     pub nodes: u64,
+    /// To the microsecond: a move of a small game takes less than a tenth of a millisecond.
+    #[serde(serialize_with = "crate::rounded::to::<3, _>")]
     pub time_ms: f64,
 }
 

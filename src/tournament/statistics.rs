@@ -23,7 +23,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::rounded;
+use crate::rounded;
 
 /// Results of single games from A's view.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize)]

@@ -1,6 +1,7 @@
-//! Figures written to the precision they mean: an Elo difference to a tenth, a share to four
-//! decimals, milliseconds to a tenth. A tournament's answer is read by people and compared by
-//! scripts; `0.9123783988027135` and `2.7755575615628914e-17` serve neither. Used with serde's
+//! Figures written to the precision they mean: a score or a share to four decimals (a search's
+//! values are whole ten-thousandths of a win, so four lose nothing of them), an Elo difference
+//! to a tenth, milliseconds to a tenth. Answers are read by people and compared by scripts;
+//! `0.06251373464974197` and `2.7755575615628914e-17` serve neither. Used with serde's
 //! `serialize_with`; the values kept in memory stay exact.
 
 use serde::Serializer;
@@ -11,6 +12,17 @@ pub fn to<const DECIMALS: i32, S: Serializer>(
     serializer: S,
 ) -> Result<S::Ok, S::Error> {
     serializer.serialize_f64(round(*value, DECIMALS))
+}
+
+/// `value`, where there is one, rounded to `DECIMALS` decimal places.
+pub fn some<const DECIMALS: i32, S: Serializer>(
+    value: &Option<f64>,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    match value {
+        Some(value) => serializer.serialize_some(&round(*value, DECIMALS)),
+        None => serializer.serialize_none(),
+    }
 }
 
 /// Both ends of an interval rounded to `DECIMALS` decimal places.
