@@ -120,12 +120,15 @@ fn errors_exit_2_and_name_the_field() {
     let (code, _, stderr) = sente(&["move", "--board", "XX.OO..Q."]);
     assert_eq!(code, 2);
     assert!(
-        stderr.starts_with("sente: --board: ") && stderr.contains("'Q' at position 7"),
+        stderr.starts_with("sente: --board: ") && stderr.contains("'Q', the 8th character"),
         "{stderr}"
     );
     let (code, _, stderr) = sente(&["move", "--moves", "4,4"]);
     assert_eq!(code, 2);
-    assert!(stderr.starts_with("sente: --moves: moves[1]: "), "{stderr}");
+    assert!(
+        stderr.starts_with("sente: --moves: the 2nd move: move 4 is not legal"),
+        "{stderr}"
+    );
     // Moves counted in words a player reads, not Rust's range syntax, and what a move is
     // where a square's name was typed on a game that numbers its moves.
     let (_, _, stderr) = sente(&["move", "--game", "connect4", "--moves", "9"]);

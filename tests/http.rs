@@ -318,7 +318,7 @@ async fn requests_that_make_no_sense_are_422_naming_the_field() {
         (
             json!({"board": "XX.OO..Q."}),
             "board",
-            "'Q' at position 7 of the text (counting from 0)",
+            "'Q', the 8th character of the text",
         ),
         (json!({"board": "OO......."}), "board", "O has 2 pieces"),
         (json!({"board": "XXXOO...."}), "board", "already over"),
@@ -1447,7 +1447,7 @@ async fn connect_four_boards_that_cannot_be_are_422() {
             // cell of row 5, and the error would not say why.
             json!({"game": "connect4", "board": "......./......./......./......./....../X......."}),
             "board",
-            "row 5 of the board (counting from 1 at the top) has 6 cells",
+            "the 5th row of the text (from the top) has 6 cells",
         ),
         (
             json!({"moves": [], "game": "connect4", "algorithm": "solver", "tiebreak": "traps"}),

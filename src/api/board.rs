@@ -11,7 +11,7 @@ use std::fmt;
 use serde::de::{self, Deserialize, Deserializer, SeqAccess};
 
 use super::Problem;
-use crate::game::{BoardError, Game};
+use crate::game::{BoardError, Game, ordinal};
 
 /// A board, decoded but not yet read as a position.
 #[derive(Clone, Debug, PartialEq)]
@@ -86,7 +86,8 @@ fn array_text<G: Game>(items: &[Item]) -> Result<String, Problem> {
             Item::Row(row) => {
                 let field = format!("board[{index}]");
                 let detail = format!(
-                    "{field}: a row of a {} board has {} cells, this one has {}",
+                    "{field}, the {} row: a row of a {} board has {} cells, this one has {}",
+                    ordinal(index + 1),
                     G::NAME,
                     G::COLUMNS,
                     row.len()
@@ -95,7 +96,10 @@ fn array_text<G: Game>(items: &[Item]) -> Result<String, Problem> {
             }
             Item::Cell(_) if in_rows => {
                 let field = format!("board[{index}]");
-                let detail = format!("{field}: a board of rows holds only rows, not single cells");
+                let detail = format!(
+                    "{field}, the {} item: a board of rows holds only rows, not single cells",
+                    ordinal(index + 1)
+                );
                 return Err(Problem::invalid(&field, detail));
             }
             Item::Cell(cell) => text.push(cell.text(|| format!("board[{index}]"))?),
@@ -302,6 +306,6 @@ mod tests {
         // The text form says which row is wrong too.
         let (field, detail) = problem(json!("X.O/.X/...O"));
         assert_eq!(field, "board");
-        assert!(detail.contains("row 2"), "{detail}");
+        assert!(detail.contains("the 2nd row"), "{detail}");
     }
 }

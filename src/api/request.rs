@@ -9,7 +9,7 @@ use super::board::BoardSpec;
 use super::knobs::{self, PLAYER_FIELDS, PlayerSpec};
 use super::object::{Object, decode, deserialize_as_object, integer, value};
 use super::{GameRef, Problem};
-use crate::game::{Game, Notation};
+use crate::game::{Game, Notation, ordinal};
 use crate::games::ForGame;
 use crate::search::{Budget, Solve, Strategy, seed};
 
@@ -203,7 +203,8 @@ fn play<G: Game>(mut game: G, moves: &[Notation]) -> Result<G, Problem> {
         // The field is named only once a move is refused: a valid list costs no allocation.
         let mv = game.read_move(written).map_err(|error| {
             let field = format!("moves[{index}]");
-            Problem::invalid(&field, format!("{field}: {error}"))
+            let detail = format!("{field}, the {} move: {error}", ordinal(index + 1));
+            Problem::invalid(&field, detail)
         })?;
         game = game.play(mv);
     }

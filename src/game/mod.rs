@@ -351,12 +351,16 @@ pub struct Limits {
 /// Why a board's text form was rejected.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum BoardError {
+    /// `position` counts from 0; the message counts as people do.
     #[error(
-        "unexpected character {found:?} at position {position} of the text (counting from 0): a cell is X, O, '.', '-' or '_', and rows may be separated by '/' or line breaks"
+        "unexpected character {found:?}, the {} character of the text: a cell is X, O, '.', '-' or '_', and rows may be separated by '/' or line breaks",
+        ordinal(position + 1)
     )]
     BadCharacter { found: char, position: usize },
+    /// `row` counts from 1 at the top of the text.
     #[error(
-        "row {row} of the board (counting from 1 at the top) has {found} cells, but a {game} row has {expected}"
+        "the {} row of the text (from the top) has {found} cells, but a {game} row has {expected}",
+        ordinal(*row)
     )]
     RowLength {
         row: usize,
@@ -509,12 +513,25 @@ impl<'de> serde::Deserialize<'de> for Notation {
     }
 }
 
-/// A move sequence that could not be replayed, with the 0-based position of the bad move.
+/// A move sequence that could not be replayed, with the 0-based position of the bad move (it
+/// says it as people count: the first move is the 1st).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("moves[{position}]: {error}")]
+#[error("the {} move: {error}", ordinal(position + 1))]
 pub struct MoveSequenceError {
     pub position: usize,
     pub error: MoveError,
+}
+
+/// `n` as an ordinal: 1st, 2nd, 3rd, 4th, 11th, 12th, 13th, 21st...
+pub fn ordinal(n: usize) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
 }
 
 /// Iterator over the set bits of a mask, lowest first, as bit indices.
@@ -560,6 +577,21 @@ impl ExactSizeIterator for Bits {}
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ordinals_are_written_as_people_count() {
+        let written: Vec<String> = [1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 101, 111]
+            .into_iter()
+            .map(ordinal)
+            .collect();
+        assert_eq!(
+            written,
+            [
+                "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "23rd",
+                "101st", "111th"
+            ]
+        );
+    }
 
     #[test]
     fn bits_iterates_lowest_first_and_knows_its_length() {

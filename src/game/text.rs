@@ -159,7 +159,7 @@ mod tests {
         ));
         let message = ttt("X.O/.X/...O").unwrap_err().to_string();
         assert!(
-            message.contains("row 2") && message.contains("has 2 cells"),
+            message.contains("the 2nd row") && message.contains("has 2 cells"),
             "{message}"
         );
     }

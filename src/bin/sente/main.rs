@@ -442,15 +442,17 @@ fn in_player(seat: &str, text: &str, problem: Problem) -> String {
 
 /// A problem with a request field, named by the flag that gives it.
 fn flagged(problem: Problem) -> String {
-    let field = problem.field.as_deref().unwrap_or_default();
-    let field = field.strip_prefix("start.").unwrap_or(field);
+    let whole = problem.field.as_deref().unwrap_or_default();
+    let field = whole.strip_prefix("start.").unwrap_or(whole);
     let flag = match field.split('[').next().unwrap_or_default() {
         "" => return problem.detail,
         "first_game" => "--first-game".to_owned(),
         name => format!("--{name}"),
     };
-    // `moves[2]: ...` already says which move.
-    format!("{flag}: {}", problem.detail)
+    // The detail starts with the field where it names an item of a list (`moves[2], the 3rd
+    // move: ...`): the flag says it in the command line's words.
+    let detail = problem.detail.strip_prefix(&format!("{whole}, "));
+    format!("{flag}: {}", detail.unwrap_or(&problem.detail))
 }
 
 /// Writes `value` as JSON to `path`, or to stdout without one.

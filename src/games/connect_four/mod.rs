@@ -24,9 +24,10 @@ mod table;
 use std::time::Duration;
 
 use crate::game::{
-    Bits, BoardError, Declaration, Evaluation, Game, Limits, MoveError, Outcome, Player, text,
+    Bits, BoardError, Declaration, Evaluation, Game, Limits, MoveError, Outcome, Player, ordinal,
+    text,
 };
-use crate::search::{Budget, SearchResult, Solve};
+use crate::search::{Analysis, Budget, SearchResult, Solve};
 
 pub const WIDTH: usize = 7;
 pub const HEIGHT: usize = 6;
@@ -505,13 +506,13 @@ impl FromStr for ConnectFour {
         if floating != 0 {
             let bit = floating.trailing_zeros() as usize;
             let disc = if x >> bit & 1 == 1 { 'X' } else { 'O' };
-            // Numbered as a move's answer numbers its `row` and `col`, and said so: "row 4"
-            // alone could be the text's fourth line as well.
+            // The column as a move names it; the row as people count, said from where discs
+            // fall: "row 4" alone could be the text's fourth line as well.
             return Err(BoardError::Impossible(format!(
-                "the {disc} at row {}, col {} floats above an empty cell (rows and columns \
-                 count from 0, rows from the bottom, as in a move's answer)",
-                bit % STRIDE,
-                bit / STRIDE
+                "the {disc} in column {} (columns are numbered 0 to 6, as moves are), {} from \
+                 the bottom, floats above an empty cell",
+                bit / STRIDE,
+                ordinal(bit % STRIDE + 1)
             )));
         }
         let (xs, os) = (x.count_ones(), o.count_ones());

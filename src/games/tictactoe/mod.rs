@@ -463,7 +463,7 @@ mod tests {
                 position: 5
             }
         );
-        assert!(error.to_string().contains("'Z' at position 5"));
+        assert!(error.to_string().contains("'Z', the 6th character"));
     }
 
     #[test]
