@@ -48,7 +48,7 @@ pub use watch::{Iteration, Watch};
 pub(crate) mod kit {
     pub(crate) use super::budget::Meter;
     pub(crate) use super::{
-        INFINITY, MAX_DEPTH, PROVEN, Value, WIN, alphabeta, exact_search_result,
+        INFINITY, MAX_DEPTH, PROVEN, Value, WIN, alphabeta, exact_score, exact_search_result,
     };
 }
 
@@ -713,7 +713,11 @@ fn depth_limit(depth: Option<u32>) -> u32 {
 
 /// What an exact search's value says, for the API: the score, whether it is proven, and the
 /// plies to the end.
-fn exact_score<G: Game>(game: &G, value: Value, hit_horizon: bool) -> (f64, bool, Option<u32>) {
+pub(crate) fn exact_score<G: Game>(
+    game: &G,
+    value: Value,
+    hit_horizon: bool,
+) -> (f64, bool, Option<u32>) {
     if value.abs() >= PROVEN {
         // A heuristic leaf never produces a proven value, so a proven win or loss stands even
         // when the horizon was reached.

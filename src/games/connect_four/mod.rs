@@ -577,10 +577,15 @@ impl fmt::Debug for ConnectFour {
     }
 }
 
-/// Pons' solver (`solver.rs`), within the time limit, with alphabeta as its fallback.
+/// Pons' solver (`solver.rs`), for the best move and for every move, within the time limit,
+/// with alphabeta as its fallback.
 impl Solve for ConnectFour {
     fn solve(&self, time_limit: Option<Duration>, budget: &Budget) -> SearchResult<u8> {
         solver::search(self, time_limit, budget)
+    }
+
+    fn solver_analysis(&self, time_limit: Option<Duration>, budget: &Budget) -> Analysis<u8> {
+        solver::analysis(self, time_limit, budget)
     }
 
     fn warm_up() {
@@ -648,11 +653,11 @@ mod tests {
         // The floating disc is named and placed as an answer places a move.
         assert!(
             reason("......./......./......./......./...X.../.......")
-                .starts_with("the X at row 1, col 3 floats above an empty cell")
+                .starts_with("the X in column 3 (columns are numbered 0 to 6, as moves are), 2nd from the bottom, floats above an empty cell")
         );
         assert!(
             reason("O....../X....../......./......./......./......X")
-                .starts_with("the X at row 4, col 0 floats")
+                .starts_with("the X in column 0 (columns are numbered 0 to 6, as moves are), 5th from")
         );
         assert!(
             reason("......./......./......./......./......./OO.....").contains("X moves first")

@@ -22,8 +22,11 @@ use super::move_sorter::MoveSorter;
 use super::table::PooledTable;
 use super::{ConnectFour, HEIGHT, WIDTH};
 use crate::game::Game;
-use crate::search::kit::{Meter, Value, WIN, alphabeta, exact_search_result};
-use crate::search::{AlphaBetaParams, Budget, SearchResult};
+use crate::search::kit::{Meter, Value, WIN, alphabeta, exact_score, exact_search_result};
+use crate::search::{
+    AlphaBetaParams, Analysis, Budget, MoveAnalysis, SearchResult, Strategy, Tiebreak,
+    analyze_within,
+};
 
 const CELLS: i32 = (WIDTH * HEIGHT) as i32;
 /// The lowest and highest scores a position can have.
@@ -240,26 +243,32 @@ pub fn warm_up() {
     drop(Solver::default());
 }
 
+/// The exact value of playing `column`, for the side to move before it, or `None` if a limit
+/// stopped the solver first.
+fn move_value(position: &ConnectFour, column: u8, solver: &mut Solver) -> Option<Value> {
+    let child = position.play(column);
+    Some(match child.outcome() {
+        // A win at once; or the board's last cell, a draw.
+        crate::game::Outcome::Won(_) => WIN - 1,
+        crate::game::Outcome::Draw => 0,
+        crate::game::Outcome::InProgress => {
+            let child_score = solver.solve(&child)?;
+            // The root's score is the child's negated; the game ends one ply later.
+            let plies = plies_to_end(&child, child_score) as Value + 1;
+            match child_score.signum() {
+                -1 => WIN - plies,
+                1 => -(WIN - plies),
+                _ => 0,
+            }
+        }
+    })
+}
+
 /// The best move and its exact value, or `None` if the deadline passed.
 fn best_move(position: &ConnectFour, solver: &mut Solver) -> Option<(u8, Value)> {
     let mut best: Option<(u8, Value)> = None;
     for column in position.legal_moves() {
-        let child = position.play(column);
-        let value = match child.outcome() {
-            // A win at once; or the board's last cell, a draw.
-            crate::game::Outcome::Won(_) => WIN - 1,
-            crate::game::Outcome::Draw => 0,
-            crate::game::Outcome::InProgress => {
-                let child_score = solver.solve(&child)?;
-                // The root's score is the child's negated; the game ends one ply later.
-                let plies = plies_to_end(&child, child_score) as Value + 1;
-                match child_score.signum() {
-                    -1 => WIN - plies,
-                    1 => -(WIN - plies),
-                    _ => 0,
-                }
-            }
-        };
+        let value = move_value(position, column, solver)?;
         if best.is_none_or(|(_, best_value)| value > best_value) {
             best = Some((column, value));
         }
@@ -308,6 +317,70 @@ pub(super) fn search(
     result
 }
 
+/// The share of the time limit the solver may take in an analysis before alphabeta values the
+/// moves it has not solved with the rest.
+const ANALYSIS_SOLVER_SHARE: f64 = 0.75;
+
+/// The `solver` algorithm's analysis on Connect Four: every move's exact value, each child
+/// solved with one table (they share much of their trees), centre first, within most of
+/// `time_limit`. If that is not enough, alphabeta (all enhancements) values every move in the
+/// time left, and the moves solved keep their exact values.
+pub(super) fn analysis(
+    position: &ConnectFour,
+    time_limit: Option<Duration>,
+    budget: &Budget,
+) -> Analysis<u8> {
+    let started = Instant::now();
+    let deadline = time_limit.map(|limit| started + limit.mul_f64(ANALYSIS_SOLVER_SHARE));
+    let mut solver = Solver::new(budget, deadline);
+    let mut solved = Vec::new();
+    let legal = COLUMN_ORDER.into_iter().filter(|&column| position.can_play(column));
+    for column in legal.map(|column| column as u8) {
+        let Some(value) = move_value(position, column, &mut solver) else {
+            break;
+        };
+        let mut analysis = MoveAnalysis::new(column, exact_score(position, value, false), None);
+        analysis.pv = vec![column];
+        solved.push((value, analysis));
+    }
+    let mut analysis = if solved.len() == position.legal_moves().count() {
+        Analysis {
+            moves: Vec::new(),
+            nodes: solver.nodes + 1,
+            elapsed: Duration::ZERO,
+            stopped_by: None,
+        }
+    } else {
+        let left = time_limit.map(|limit| limit.saturating_sub(started.elapsed()));
+        let rest = Budget {
+            max_nodes: budget.max_nodes.map(|max| max.saturating_sub(solver.nodes)),
+            ..budget.clone()
+        };
+        let strongest = Strategy::AlphaBeta(
+            AlphaBetaParams::strongest(left.map(|left| left.max(Duration::from_millis(1)))),
+            Tiebreak::First,
+        );
+        let mut analysis = analyze_within(position, &strongest, 0, &rest)
+            .expect("a game in progress has moves to analyse");
+        analysis.nodes += solver.nodes;
+        analysis
+            .moves
+            .retain(|unsolved| solved.iter().all(|(_, exact)| exact.mv != unsolved.mv));
+        analysis
+    };
+    // Best first: the solved moves by their exact values, the others by their estimates
+    // (strictly between a proven loss and a proven win), ties in the columns' order.
+    let mut moves: Vec<(Value, MoveAnalysis<u8>)> = solved;
+    moves.extend(analysis.moves.drain(..).map(|estimated| {
+        let value = (estimated.score * f64::from(WIN)).round() as Value;
+        (value, estimated)
+    }));
+    moves.sort_by_key(|(value, analysis)| (std::cmp::Reverse(*value), analysis.mv));
+    analysis.moves = moves.into_iter().map(|(_, analysis)| analysis).collect();
+    analysis.elapsed = started.elapsed();
+    analysis
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -344,5 +417,59 @@ mod tests {
             (result.best_move, result.score, result.plies_to_end),
             (0, 1.0, Some(1))
         );
+    }
+
+    /// Each move's value as the solver proves it, from the child's exact score.
+    fn proven(position: &ConnectFour, column: u8) -> Value {
+        move_value(position, column, &mut Solver::default()).unwrap()
+    }
+
+    #[test]
+    fn an_analysis_proves_every_move_and_ranks_them() {
+        // The first line of Test_L2_R1 (25 moves played, won by the side to move) and a drawn
+        // line of Test_L3_R1: every move proven, valued as /move values it, best first.
+        for moves in ["5554224333234511764415115", "23163416124767223154467471272416755633"] {
+            let position = from_columns(moves);
+            let analysis = analysis(&position, None, &Budget::unlimited());
+            assert_eq!(analysis.stopped_by, None, "{moves}");
+            assert_eq!(analysis.moves.len(), position.legal_moves().count(), "{moves}");
+            let values: Vec<Value> = analysis
+                .moves
+                .iter()
+                .map(|scored| {
+                    assert!(scored.exact, "{moves}: {scored:?}");
+                    let value = proven(&position, scored.mv);
+                    let expected = exact_score(&position, value, false);
+                    assert_eq!(
+                        (scored.score, scored.plies_to_end),
+                        (expected.0, expected.2),
+                        "{moves}: column {}",
+                        scored.mv
+                    );
+                    value
+                })
+                .collect();
+            assert!(values.is_sorted_by(|a, b| a >= b), "{moves}: {values:?}");
+            let best = search(&position, None, &Budget::unlimited());
+            assert_eq!(proven(&position, best.best_move), values[0], "{moves}");
+        }
+    }
+
+    #[test]
+    fn an_analysis_out_of_time_keeps_the_moves_it_proved_and_estimates_the_rest() {
+        // Four moves in: no solve finishes in 20 ms.
+        let position = from_columns("4453");
+        let analysis = analysis(&position, Some(Duration::from_millis(20)), &Budget::unlimited());
+        assert_eq!(analysis.moves.len(), WIDTH);
+        assert!(analysis.moves.iter().any(|scored| !scored.exact));
+        assert!(analysis.stopped_by.is_some());
+        // An estimate lies strictly between a proven loss and a proven win, and is ranked so.
+        let rank = |scored: &MoveAnalysis<u8>| match scored.exact {
+            true if scored.score > 0.0 => 2,
+            true if scored.score < 0.0 => -2,
+            _ => scored.score.signum() as i32,
+        };
+        let ranks: Vec<i32> = analysis.moves.iter().map(rank).collect();
+        assert!(ranks.is_sorted_by(|a, b| a >= b), "{ranks:?}");
     }
 }
