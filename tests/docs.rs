@@ -147,3 +147,6 @@ fn thousands(n: u64) -> String {
     }
     out
 }
+
+#[path = "docs/examples.rs"]
+mod examples;
