@@ -167,15 +167,24 @@ try {
   await page.screenshot({ path: `${shots}/playground-tournament.png`, fullPage: true });
   // A longer tournament streams its progress: running totals arrive before the answer, with
   // the Elo interval and the SPRT's state, and the course of the Elo is drawn.
+  // The players' settings are fields, as the opponent's are: the chosen algorithm's knobs.
+  await page.evaluate(() => document.querySelectorAll("details.player-settings").forEach(d => { d.open = true; }));
   await page.selectOption("#player-a", "mcts");
-  await page.fill("#knobs-a", '{"simulations": 3000}');
+  await page.fill("#knob-a-simulations", "3000");
+  await page.selectOption("#player-b", "alphabeta");
+  await page.waitForSelector("#knob-b-depth");
+  assert.equal(await page.locator("#knob-b-simulations").count(), 0, "alphabeta has no simulations");
   await page.selectOption("#player-b", "mcts");
-  await page.fill("#knobs-b", '{"simulations": 1000}');
+  await page.fill("#knob-b-simulations", "1000");
+  assert.equal(await page.locator("#knob-a-simulations").inputValue(), "3000", "A's setting stays");
   await page.fill("#games", "3000");
   await page.fill("#random-plies", "2");
   await page.fill("#sprt-elo0", "0");
   await page.fill("#sprt-elo1", "5");
+  const sent = page.waitForRequest(request => request.url().endsWith("/tournament"));
   await page.click("#run-tournament");
+  assert.deepEqual(JSON.parse((await sent).postData()).players,
+    [{ algorithm: "mcts", simulations: 3000 }, { algorithm: "mcts", simulations: 1000 }], "the players as set");
   await page.waitForFunction(() => Number(document.getElementById("tournament-status").dataset.updates || 0) >= 1);
   const during = await page.locator("#tournament-estimate").textContent();
   console.log(`tournament in progress: ${await page.locator("#tournament-status").textContent()} | ${during}`);
@@ -188,7 +197,7 @@ try {
   await page.locator("#elo-chart").scrollIntoViewIfNeeded();
   await page.screenshot({ path: `${shots}/playground-tournament-progress.png`, fullPage: true });
   await page.fill("#random-plies", "0");
-  await page.fill("#knobs-b", "{}");
+  await page.fill("#knob-b-simulations", "");
   await page.fill("#sprt-elo0", "");
   await page.fill("#sprt-elo1", "");
   // A later error does not leave the last chart standing under it.
@@ -210,6 +219,30 @@ try {
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   assert.ok(overflow <= 0, `the page is ${overflow}px wider than a phone's screen`);
   await page.screenshot({ path: `${shots}/playground-phone-connect4.png`, fullPage: true });
+
+  // Gomoku on the phone: the columns lettered and the rows numbered as its moves name them
+  // (a1 bottom left), and cells a finger can hit once zoomed, the board scrolling inside its
+  // frame while the page stays as wide as the screen.
+  await page.selectOption("#game", "gomoku");
+  await page.waitForFunction(() => document.querySelectorAll("#board .cell").length === 225);
+  await boardFits(page, "gomoku on a phone");
+  assert.equal(await page.locator("#board .cell").first().getAttribute("data-rank"), "15", "the top row is 15");
+  assert.equal(await page.locator("#board .cell").last().getAttribute("data-file"), "o", "the last column is o");
+  assert.equal(await page.locator('#board .cell[data-cell="210"]').getAttribute("aria-label"), "a1: empty");
+  const small = await page.locator('#board .cell[data-cell="112"]').boundingBox();
+  await page.click("#zoom");
+  const large = await page.locator('#board .cell[data-cell="112"]').boundingBox();
+  console.log(`gomoku on a phone: cells of ${Math.round(small.width)}px, ${Math.round(large.width)}px zoomed`);
+  assert.ok(large.width >= 36, `zoomed cells of ${large.width}px`);
+  await page.locator('#board .cell[data-cell="112"]').scrollIntoViewIfNeeded();
+  await page.locator('#board .cell[data-cell="112"]').click();
+  await page.waitForFunction(() => document.querySelectorAll("#board .cell.O").length === 1, null, { timeout: 15000 });
+  assert.equal(await page.locator("#move-list li").first().textContent(), "1.X h8");
+  const wider = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(wider <= 0, `zoomed, the page is ${wider}px wider than a phone's screen`);
+  await page.screenshot({ path: `${shots}/playground-phone-gomoku.png`, fullPage: true });
+  await page.click("#zoom");
+  await page.click("#new-game");
 
   // Gomoku, which the page knows only from GET /games: a 15 x 15 board, a move in the
   // centre, the engine's reply in its notation.
