@@ -3000,7 +3000,8 @@ async fn scores_are_written_to_the_precision_they_mean() {
     let url = start().await;
     let decimals = |value: &Value| {
         let text = value.to_string();
-        text.split_once('.').map_or(0, |(_, fraction)| fraction.len())
+        text.split_once('.')
+            .map_or(0, |(_, fraction)| fraction.len())
     };
     let chosen = post(
         &url,
@@ -3021,10 +3022,19 @@ async fn scores_are_written_to_the_precision_they_mean() {
     .await
     .unwrap();
     let mut scores = vec![chosen["score"].clone()];
-    scores.extend(analysis["moves"].as_array().unwrap().iter().map(|m| m["score"].clone()));
+    scores.extend(
+        analysis["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["score"].clone()),
+    );
     // Sampled values are fractions of many digits: rounded, each has four decimals at most,
     // and some have more than one (the rounding keeps what they mean).
-    assert!(scores.iter().all(|score| decimals(score) <= 4), "{scores:?}");
+    assert!(
+        scores.iter().all(|score| decimals(score) <= 4),
+        "{scores:?}"
+    );
     assert!(scores.iter().any(|score| decimals(score) > 1), "{scores:?}");
     let tournament = post(
         &url,
@@ -3235,5 +3245,22 @@ async fn an_unknown_field_offers_the_algorithms_knobs() {
     assert!(
         engine.contains("did you mean `multipv`?") && engine.contains("engine's knobs"),
         "{engine}"
+    );
+    // A tournament's player likewise: its own fields, each once, and its algorithm's knobs.
+    let player = problem(
+        &url,
+        "/tournament",
+        json!({"players": [{"algorithm": "random"}, {"algorithm": "alphabeta", "dept": 3}]}),
+        400,
+    )
+    .await;
+    assert_eq!(player["field"], "players[1].dept");
+    let player = detail(player);
+    assert!(
+        player.starts_with(
+            "unknown field `dept`: did you mean `depth`? A player's fields are: `engine`, \
+             `options`, `tc`, `nodes`, `algorithm`, and alphabeta's knobs: `depth`,"
+        ) && !player.contains("`simulations`"),
+        "{player}"
     );
 }

@@ -909,16 +909,63 @@ pub(crate) fn offer_the_algorithms_fields(problem: Problem, body: &[u8], own: &[
     let Some(given) = problem.field.clone() else {
         return problem;
     };
-    if !problem.detail.starts_with("unknown field `") {
-        return problem;
-    }
     let Ok(Value::Object(request)) = serde_json::from_slice::<Value>(body) else {
         return problem;
     };
+    offer(problem, &given, &request, &request, own, "The fields are")
+}
+
+/// A tournament player's unknown field (`players[1].dept`), answered as
+/// [`offer_the_algorithms_fields`] answers a request's: the player's own fields (`own`), and
+/// the knobs of its algorithm on the tournament's game.
+pub(crate) fn offer_a_players_fields(problem: Problem, body: &[u8], own: &[&str]) -> Problem {
+    let Some(field) = problem.field.clone() else {
+        return problem;
+    };
+    let Some((index, given)) = field
+        .strip_prefix("players[")
+        .and_then(|rest| rest.split_once("]."))
+        .and_then(|(index, given)| Some((index.parse::<usize>().ok()?, given)))
+    else {
+        return problem;
+    };
+    let Ok(Value::Object(request)) = serde_json::from_slice::<Value>(body) else {
+        return problem;
+    };
+    let Some(Value::Object(player)) = request
+        .get("players")
+        .and_then(|players| players.get(index))
+    else {
+        return problem;
+    };
+    offer(
+        problem,
+        given,
+        &request,
+        player,
+        own,
+        "A player's fields are",
+    )
+}
+
+/// `problem` for the unknown field `given`, with the fields `player` could have meant: `own`,
+/// then `algorithm` and the knobs of the algorithm it names on `request`'s game (but those
+/// already among `own`).
+fn offer(
+    problem: Problem,
+    given: &str,
+    request: &serde_json::Map<String, Value>,
+    player: &serde_json::Map<String, Value>,
+    own: &[&str],
+    lead: &str,
+) -> Problem {
+    if !problem.detail.starts_with("unknown field `") {
+        return problem;
+    }
     let Ok(game) = super::game(request.get("game").and_then(Value::as_str)) else {
         return problem;
     };
-    let name = request
+    let name = player
         .get("algorithm")
         .and_then(Value::as_str)
         .unwrap_or(game.declaration.default_algorithm);
@@ -927,13 +974,12 @@ pub(crate) fn offer_the_algorithms_fields(problem: Problem, body: &[u8], own: &[
     };
     let mut fields: Vec<&str> = own.to_vec();
     fields.push("algorithm");
-    // The seed is one of the request's own fields.
     fields.extend(
         taken_by(algorithm)
             .map(|knob| knob.name)
-            .filter(|&name| name != SEED.name),
+            .filter(|name| !own.contains(name)),
     );
-    let suggestion = names::closest(&given, &fields)
+    let suggestion = names::closest(given, &fields)
         .map(|name| format!(": did you mean `{name}`?"))
         .unwrap_or_else(|| ".".to_owned());
     let listed = |names: &[&str]| {
@@ -948,7 +994,7 @@ pub(crate) fn offer_the_algorithms_fields(problem: Problem, body: &[u8], own: &[
         .rfind(" (at line ")
         .map_or("", |at| &problem.detail[at..]);
     let detail = format!(
-        "unknown field `{given}`{suggestion} The fields are: {}, and {algorithm}'s knobs: {}{place}",
+        "unknown field `{given}`{suggestion} {lead}: {}, and {algorithm}'s knobs: {}{place}",
         listed(&fields[..own.len() + 1]),
         listed(&fields[own.len() + 1..]),
     );

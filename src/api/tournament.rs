@@ -88,6 +88,7 @@ fn default_error_rate() -> f64 {
 impl TournamentRequest {
     pub fn from_json(body: &[u8]) -> Result<Self, Problem> {
         decode(body)
+            .map_err(|problem| knobs::offer_a_players_fields(problem, body, &CONTESTANT_OWN_FIELDS))
     }
 }
 
