@@ -221,6 +221,7 @@ impl<W: Write + Send + 'static> Session<W> {
                     score: result.score,
                     cp,
                     mate,
+                    score_for: position.side_to_move(),
                     nodes: result.nodes,
                     nps: Iteration::nps(result.nodes, result.elapsed),
                     time_ms: result.elapsed.as_millis() as u64,

@@ -2934,7 +2934,10 @@ async fn a_watched_search_streams_its_iterations_then_its_answer() {
             assert!(!deepest[field].is_null(), "{path}: {field} in {deepest}");
         }
         assert!(deepest["seldepth"].as_u64().unwrap() >= 6, "{deepest}");
+        // White to move after 1.e4 e5: its view, as the answer's.
+        assert_eq!(deepest["score_for"], "X", "{deepest}");
         let result = &last["result"];
+        assert_eq!(result["score_for"], deepest["score_for"], "{result}");
         let best = if path == "/move" {
             assert_eq!(result["depth"], 6, "{result}");
             assert!(result["seldepth"].as_u64().unwrap() >= 6, "{result}");

@@ -7,6 +7,8 @@ use std::time::Duration;
 
 use serde::Serialize;
 
+use crate::game::Player;
+
 /// What one finished iteration of a deepening search found.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Iteration {
@@ -23,6 +25,8 @@ pub struct Iteration {
     /// Moves to a proven mate, positive when the side to move mates.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub mate: Option<i32>,
+    /// Whose view `score`, `cp` and `mate` take: the side to move at the root, as answers say.
+    pub score_for: Player,
     pub nodes: u64,
     /// Nodes a second over the whole search so far.
     pub nps: u64,

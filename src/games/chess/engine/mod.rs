@@ -79,6 +79,7 @@ impl Engine {
             score,
             cp: cp.filter(|_| mate.is_none()),
             mate,
+            score_for: game.side_to_move(),
             nodes: self.nodes,
             nps: Iteration::nps(self.nodes, elapsed),
             time_ms: elapsed.as_millis() as u64,
