@@ -5,6 +5,11 @@
 //! next move whatever the opponent does, a closed four or an open three forces a reply, and so
 //! on down. The side to move is worth more of the same threat, since it moves first: a four
 //! of its own wins at once, where the opponent's four only forces a block.
+//!
+//! Each stone also counts for its nearness to the centre, a little: a lone stone in the open
+//! has the same threats anywhere, so without it a search that sees no threat yet plays as far
+//! from the game as it can (the first cell it tries, by the corner). Near the centre, a stone
+//! has more lines to build on and stays in the play.
 
 use super::{DIRECTIONS, Gomoku, SIZE, has, index, step};
 use crate::game::{Game, Player};
@@ -22,7 +27,12 @@ fn worth(length: usize, open: usize) -> f64 {
     }
 }
 
-/// The threats of `player`: the worth of each of its runs along every line.
+/// The worth of a stone for each ring it stands in from the edge: 3.5 at the centre, less
+/// than an open two (100) or a closed two (10) in all.
+const CENTRE: f64 = 0.5;
+
+/// The threats of `player`: the worth of each of its runs along every line, and of each stone's
+/// nearness to the centre.
 fn side(game: &Gomoku, player: Player) -> f64 {
     let own = &game.stones[index(player)];
     let empty = game.empty();
@@ -32,6 +42,8 @@ fn side(game: &Gomoku, player: Player) -> f64 {
             continue;
         }
         let (row, column) = (cell / SIZE, cell % SIZE);
+        let ring = row.min(column).min(SIZE - 1 - row).min(SIZE - 1 - column);
+        total += CENTRE * ring as f64;
         for &direction in &DIRECTIONS {
             // Each run is counted once, from its first stone.
             let before = step(row, column, direction, -1);
@@ -88,6 +100,16 @@ mod tests {
             .collect();
         assert!(values.windows(2).all(|pair| pair[0] > pair[1]), "{values:?}");
         assert!(values.iter().all(|value| value.abs() < 1.0), "{values:?}");
+    }
+
+    #[test]
+    fn a_stone_near_the_centre_is_worth_more_than_one_by_the_edge() {
+        // O's reply to h8: beside X's stone, it blocks a line and stays in the play; by the
+        // corner, it has as many open lines but is out of the game. X, to move, is better off
+        // after the second.
+        let beside = play(&["h8", "g9"]);
+        let corner = play(&["h8", "b14"]);
+        assert!(threats(&beside) < threats(&corner));
     }
 
     #[test]
