@@ -38,7 +38,7 @@ bin=$PWD/$out/bin
 
 play() {
     local name=$1 config=$2 player=$3
-    target/release/sente tournament engine:tc=5+0.05 "$player" --engine "$config" \
+    target/release/sente tournament engine:tc=2+0.05 "$player" --engine "$config" \
         --game chess --games 2 --seed 7 --random-plies 6 --balanced 150 --max-plies 300 \
         --records --pgn "$out/$name.pgn" --output "$out/$name.json"
     "$venv/bin/python" - "$out/$name.json" <<'EOF'
@@ -59,9 +59,9 @@ EOF
     fi
 }
 
-play stockfish "stockfish=$bin/stockfish,Threads=1" "stockfish:UCI_LimitStrength=true,UCI_Elo=1500,tc=5+0.05"
-play fairymax "fairymax=$bin/fairymax,protocol=xboard" fairymax:tc=5+0.05
-play phalanx "phalanx=$bin/phalanx,protocol=xboard" phalanx:tc=5+0.05
+play stockfish "stockfish=$bin/stockfish,Threads=1" "stockfish:UCI_LimitStrength=true,UCI_Elo=1500,tc=2+0.05"
+play fairymax "fairymax=$bin/fairymax,protocol=xboard" fairymax:tc=2+0.05
+play phalanx "phalanx=$bin/phalanx,protocol=xboard" phalanx:tc=2+0.05
 # And the other way round: Sente's engine as an external engine, `sente uci` driven by
 # python-chess, through the protocol's paces and two games against stockfish.
 "$venv/bin/python" scripts/uci-match.py target/release/sente --games 2 --elo 1500 --movetime 0.05
