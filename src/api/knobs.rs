@@ -437,7 +437,10 @@ pub const KNOBS: [Knob; 21] = [
                 }
             },
         },
-        description: "How many of the best moves /analyze answers, best first (UCI's and                       lichess's MultiPV); absent, every legal move. The chess engine searches                       the other moves only to show they are worse, and stops once every line                       asked for is proven. /move's choice is the same whatever it is.",
+        description: "How many of the best moves /analyze answers, best first (UCI's and \
+                      lichess's MultiPV); absent, every legal move. The chess engine searches \
+                      the other moves only to show they are worse, and stops once every line \
+                      asked for is proven. /move's choice is the same whatever it is.",
         on_game: same_on_every_game,
     },
     Knob {
