@@ -343,13 +343,10 @@ pub(super) fn analysis(
         analysis.pv = vec![column];
         solved.push((value, analysis));
     }
-    let mut analysis = if solved.len() == position.legal_moves().count() {
-        Analysis {
-            moves: Vec::new(),
-            nodes: solver.nodes + 1,
-            elapsed: Duration::ZERO,
-            stopped_by: None,
-        }
+    // What the solver could not prove in its share of the time, alphabeta values in the rest:
+    // it values every move, and those already proven keep the solver's values.
+    let (estimated, nodes, stopped_by) = if solved.len() == position.legal_moves().count() {
+        (Vec::new(), 1, None)
     } else {
         let left = time_limit.map(|limit| limit.saturating_sub(started.elapsed()));
         let rest = Budget {
@@ -360,25 +357,37 @@ pub(super) fn analysis(
             AlphaBetaParams::strongest(left.map(|left| left.max(Duration::from_millis(1)))),
             Tiebreak::First,
         );
-        let mut analysis = analyze_within(position, &strongest, 0, &rest)
+        let analysis = analyze_within(position, &strongest, 0, &rest)
             .expect("a game in progress has moves to analyse");
-        analysis.nodes += solver.nodes;
-        analysis
+        let unsolved = analysis
             .moves
-            .retain(|unsolved| solved.iter().all(|(_, exact)| exact.mv != unsolved.mv));
-        analysis
+            .into_iter()
+            .filter(|unsolved| solved.iter().all(|(_, exact)| exact.mv != unsolved.mv))
+            .collect();
+        (unsolved, analysis.nodes, analysis.stopped_by)
     };
-    // Best first: the solved moves by their exact values, the others by their estimates
-    // (strictly between a proven loss and a proven win), ties in the columns' order.
+    // Best first, ties in the columns' order: each move by its value, a faster win and a slower
+    // loss first among the proven ones.
     let mut moves: Vec<(Value, MoveAnalysis<u8>)> = solved;
-    moves.extend(analysis.moves.drain(..).map(|estimated| {
-        let value = (estimated.score * f64::from(WIN)).round() as Value;
-        (value, estimated)
-    }));
+    moves.extend(estimated.into_iter().map(|valued| (value_of(&valued), valued)));
     moves.sort_by_key(|(value, analysis)| (std::cmp::Reverse(*value), analysis.mv));
-    analysis.moves = moves.into_iter().map(|(_, analysis)| analysis).collect();
-    analysis.elapsed = started.elapsed();
-    analysis
+    Analysis {
+        moves: moves.into_iter().map(|(_, analysis)| analysis).collect(),
+        nodes: solver.nodes + nodes,
+        elapsed: started.elapsed(),
+        stopped_by,
+    }
+}
+
+/// The search value a move's analysis says: a proven win or loss by its plies to the end, an
+/// estimate by its score.
+fn value_of(analysis: &MoveAnalysis<u8>) -> Value {
+    match analysis.plies_to_end {
+        Some(plies) if analysis.exact && analysis.score != 0.0 => {
+            analysis.score.signum() as Value * (WIN - plies as Value)
+        }
+        _ => (analysis.score * f64::from(WIN)).round() as Value,
+    }
 }
 
 #[cfg(test)]
