@@ -3006,22 +3006,22 @@ async fn scores_are_written_to_the_precision_they_mean() {
         text.split_once('.')
             .map_or(0, |(_, fraction)| fraction.len())
     };
-    let chosen = post(
+    let chosen: Value = post(
         &url,
         "/move",
         json!({"moves": [4], "algorithm": "mcts", "simulations": 300, "seed": 7}),
     )
     .await
-    .json::<Value>()
+    .json()
     .await
     .unwrap();
-    let analysis = post(
+    let analysis: Value = post(
         &url,
         "/analyze",
         json!({"moves": [4], "algorithm": "mcs", "playouts": 7, "seed": 7}),
     )
     .await
-    .json::<Value>()
+    .json()
     .await
     .unwrap();
     let mut scores = vec![chosen["score"].clone()];
@@ -3039,14 +3039,14 @@ async fn scores_are_written_to_the_precision_they_mean() {
         "{scores:?}"
     );
     assert!(scores.iter().any(|score| decimals(score) > 1), "{scores:?}");
-    let tournament = post(
+    let tournament: Value = post(
         &url,
         "/tournament",
         json!({"players": [{"algorithm": "mcs"}, {"algorithm": "random"}], "games": 2,
                "seed": 3, "records": true}),
     )
     .await
-    .json::<Value>()
+    .json()
     .await
     .unwrap();
     for record in tournament["records"].as_array().unwrap() {
