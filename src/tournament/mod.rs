@@ -30,7 +30,7 @@ use std::time::{Duration, Instant};
 use crate::game::{Game, Notation, Outcome, Player as Side, in_pawns, written};
 use crate::search::{self, Budget, Solve, Strategy, seed};
 use adjudication::{Adjudged, Adjudication};
-use engines::{Ask, Engine, Failure};
+use engines::{Ask, Engine, Failure, describe};
 use openings::{Opening, Openings};
 use player::{Player, PlayerKind, TimeControl};
 pub use results::{Ending, GameRecord, GameResult, MoveRecord, Results, Seat, Tally};
@@ -81,9 +81,14 @@ fn mate_units(mate: i32) -> i32 {
 }
 
 /// The engines a worker runs for the two seats: started when first needed, restarted after a
-/// failure, killed when the worker ends.
+/// failure in a game, killed when the worker ends. An engine that fails to start (it cannot be
+/// run, or does not answer its handshake in time) is not tried again: the worker's later
+/// games of its seat are lost at once, with the same reason, rather than each waiting for it.
 #[derive(Default)]
-pub struct Engines([Option<Engine>; 2]);
+pub struct Engines {
+    running: [Option<Engine>; 2],
+    failed_to_start: [Option<String>; 2],
+}
 
 /// What a player did on its turn.
 enum Turn<M> {
@@ -241,10 +246,21 @@ impl<G: Solve> Tournament<G> {
         let PlayerKind::Uci { engine, options } = &self.players[seat].kind else {
             return Ok(());
         };
-        let slot = &mut engines.0[seat];
+        if let Some(reason) = &engines.failed_to_start[seat] {
+            return Err(Failure::Crashed(reason.clone()));
+        }
+        let slot = &mut engines.running[seat];
         let running = match slot {
             Some(running) => running,
-            None => slot.insert(Engine::start(engine, options, budget)?),
+            None => match Engine::start(engine, options, budget) {
+                Ok(started) => slot.insert(started),
+                Err(Failure::Stopped) => return Err(Failure::Stopped),
+                Err(failure) => {
+                    let reason = format!("did not start: {}", describe(failure));
+                    engines.failed_to_start[seat] = Some(reason.clone());
+                    return Err(Failure::Crashed(reason));
+                }
+            },
         };
         let result = running.new_game(budget);
         if result.is_err() {
@@ -334,7 +350,7 @@ impl<G: Solve> Tournament<G> {
                 Turn::Moved(result.best_move, record, Some(units))
             }
             PlayerKind::Uci { .. } => {
-                let Some(engine) = engines.0[seat].as_mut() else {
+                let Some(engine) = engines.running[seat].as_mut() else {
                     return Turn::Lost(Ending::EngineCrash, "the engine is not running".into());
                 };
                 let moves: Vec<String> = written(&opening.base, &opening.moves, G::notation)
@@ -358,7 +374,7 @@ impl<G: Solve> Tournament<G> {
                     Ok(thought) => thought,
                     Err(Failure::Stopped) => return Turn::GivenUp,
                     Err(failure) => {
-                        engines.0[seat] = None;
+                        engines.running[seat] = None;
                         return match failure {
                             Failure::TimedOut(_) => flagged(spent),
                             Failure::Resigned => {
@@ -375,7 +391,7 @@ impl<G: Solve> Tournament<G> {
                 let Ok(mv) = game.read_move(&best) else {
                     // What an engine that played an illegal move thinks of the game is not to
                     // be trusted for the next: it starts afresh.
-                    engines.0[seat] = None;
+                    engines.running[seat] = None;
                     return Turn::Lost(
                         Ending::IllegalMove,
                         format!("played {:?}, not a legal move", thought.best_move),
@@ -398,14 +414,6 @@ impl<G: Solve> Tournament<G> {
                 Turn::Moved(mv, record, units)
             }
         }
-    }
-}
-
-fn describe(failure: Failure) -> String {
-    match failure {
-        Failure::Crashed(what) | Failure::TimedOut(what) => what,
-        Failure::Resigned => "resigned".into(),
-        Failure::Stopped => "stopped".into(),
     }
 }
 

@@ -193,19 +193,18 @@ fn random_openings_give_distinct_games_between_deterministic_players() {
 }
 
 fn test_engine(name: &str) -> Player {
+    test_engine_on(name, TimeControl::PerMove(Duration::from_millis(50)))
+}
+
+fn test_engine_on(name: &str, time: TimeControl) -> Player {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("tests/engines/{name}.sh"));
     Player {
         kind: PlayerKind::Uci {
-            engine: Arc::new(EngineConfig {
-                name: name.into(),
-                path,
-                protocol: Protocol::Uci,
-                options: Vec::new(),
-            }),
+            engine: Arc::new(EngineConfig::new(name, path, Protocol::Uci)),
             options: Vec::new(),
         },
         limits: Limits {
-            time: TimeControl::PerMove(Duration::from_millis(50)),
+            time,
             ..Limits::default()
         },
     }
@@ -247,4 +246,60 @@ fn engines_that_crash_hang_or_play_illegal_moves_lose_and_the_tournament_goes_on
     tournament.players[0] = test_engine("missing");
     let tally = tournament.play(0..2).tally();
     assert_eq!(tally.endings["engine_crash"], 2);
+}
+
+/// Plays games 0..4 of random against the test engine `name` on `time`, on two threads; fails
+/// if they take longer than `within` (a wedged worker never returns).
+fn against_test_engine(name: &str, time: TimeControl, within: Duration) -> (Results, Duration) {
+    let mut tournament = Tournament::<Chess>::between([Strategy::Random; 2], 9);
+    tournament.players[1] = test_engine_on(name, time);
+    tournament.records = true;
+    let (sender, receiver) = std::sync::mpsc::channel();
+    let started = Instant::now();
+    std::thread::spawn(move || sender.send(tournament.play_parallel(0..4, 2)));
+    let results = receiver
+        .recv_timeout(within)
+        .unwrap_or_else(|_| panic!("{name}: the games did not end within {within:?}"));
+    let elapsed = started.elapsed();
+    assert_eq!(
+        processes(&format!("tests/engines/{name}.sh")),
+        0,
+        "{name} outlived its games"
+    );
+    (results, elapsed)
+}
+
+#[test]
+fn engines_that_write_latin1_close_their_output_or_flood_it_lose_at_once() {
+    let per_move = TimeControl::PerMove(Duration::from_secs(5));
+    for (name, ending, detail) in [
+        // Read past its Latin-1 lines, to the move it plays.
+        ("latin1", Ending::IllegalMove, "a1a1"),
+        ("close", Ending::EngineCrash, "closed its output"),
+        ("flood", Ending::EngineCrash, "longer than 64 KiB"),
+    ] {
+        let (results, elapsed) = against_test_engine(name, per_move, Duration::from_secs(20));
+        let tally = results.tally();
+        assert_eq!(tally.endings[ending.name()], 4, "{name}: {tally:?}");
+        let said = results.records[&0].detail.clone().unwrap_or_default();
+        assert!(said.contains(detail), "{name}: {said}");
+        // Long before the 5 s each move may take.
+        assert!(elapsed < Duration::from_secs(4), "{name}: {elapsed:?}");
+    }
+}
+
+#[test]
+fn an_engine_that_never_answers_its_handshake_loses_its_games_without_holding_them() {
+    let clock = TimeControl::parse("60+1").unwrap();
+    let within = engines::HANDSHAKE_TIME * 3;
+    let (results, elapsed) = against_test_engine("silent", clock, within);
+    let tally = results.tally();
+    assert_eq!(tally.endings["engine_crash"], 4, "{tally:?}");
+    let said = results.records[&3].detail.clone().unwrap_or_default();
+    assert!(
+        said.contains("did not start") && said.contains("in time"),
+        "{said}"
+    );
+    // One handshake's wait on each of the two workers, not one per game.
+    assert!(elapsed < engines::HANDSHAKE_TIME * 2, "{elapsed:?}");
 }

@@ -14,23 +14,65 @@
 pub mod uci;
 pub mod xboard;
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::path::PathBuf;
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::process::{Child, ChildStdout, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, SyncSender};
 use std::time::{Duration, Instant};
 
 use super::player::Limits;
 use crate::search::Budget;
 
 /// An engine the service or the command line was configured with: a name requests use, the
-/// program, the protocol it speaks, and the options it is always given.
+/// program, the protocol it speaks, the options it is always given, and what a request may
+/// change.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EngineConfig {
     pub name: String,
     pub path: PathBuf,
     pub protocol: Protocol,
+    /// Options set at `--engine`: every game's, and a request may not change them.
     pub options: Vec<(String, String)>,
+    /// The options a request may set (`settable=A|B`); `None` for the default: those of the
+    /// engine's own that take a value in a range or from a list (check, spin, combo), never a
+    /// text (a file's path, say).
+    pub settable: Option<Vec<String>>,
+    /// The most a request may give the engine's `Hash` (MiB) and `Threads`.
+    pub max_hash: u64,
+    pub max_threads: u64,
+    /// The options the engine listed when it was started for the first time ([`probe`]);
+    /// `None` before.
+    pub listed: Option<Vec<EngineOption>>,
+}
+
+/// Default of [`EngineConfig::max_hash`]: a request's engine never takes more memory than a
+/// few of Sente's own searches.
+pub const DEFAULT_MAX_HASH_MB: u64 = 64;
+/// Default of [`EngineConfig::max_threads`]: a tournament already plays on every core, one game
+/// per core.
+pub const DEFAULT_MAX_THREADS: u64 = 1;
+
+/// An option as an engine lists it (`option name Hash type spin default 16 min 1 max 33554432`
+/// in UCI, `feature option="Hash -spin 16 1 1024"` in xboard).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineOption {
+    pub name: String,
+    pub kind: OptionKind,
+}
+
+/// What values an option takes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OptionKind {
+    /// `true` or `false`.
+    Check,
+    /// A whole number between two bounds.
+    Spin { min: i64, max: i64 },
+    /// One of a list.
+    Combo(Vec<String>),
+    /// No value: an action (`Clear Hash`).
+    Button,
+    /// Any text: a name, a file's path.
+    Text,
 }
 
 /// How an engine is spoken to.
@@ -41,8 +83,22 @@ pub enum Protocol {
 }
 
 impl EngineConfig {
-    /// Reads `NAME=PATH[,protocol=xboard][,OPTION=VALUE...]`, as `--engine` gives it; UCI
-    /// unless `protocol` says otherwise.
+    /// An engine at `path` with nothing else set.
+    pub fn new(name: &str, path: impl Into<PathBuf>, protocol: Protocol) -> EngineConfig {
+        EngineConfig {
+            name: name.to_owned(),
+            path: path.into(),
+            protocol,
+            options: Vec::new(),
+            settable: None,
+            max_hash: DEFAULT_MAX_HASH_MB,
+            max_threads: DEFAULT_MAX_THREADS,
+            listed: None,
+        }
+    }
+
+    /// Reads `NAME=PATH[,protocol=xboard][,settable=A|B][,max_hash=MB][,max_threads=N]
+    /// [,OPTION=VALUE...]`, as `--engine` gives it; UCI unless `protocol` says otherwise.
     pub fn parse(text: &str) -> Result<EngineConfig, String> {
         let mut parts = text.split(',');
         let head = parts.next().unwrap_or_default();
@@ -50,37 +106,160 @@ impl EngineConfig {
             .split_once('=')
             .filter(|(name, path)| !name.trim().is_empty() && !path.trim().is_empty())
             .ok_or_else(|| {
-                format!("expected NAME=PATH[,OPTION=VALUE...], e.g. stockfish=/usr/games/stockfish, got {text:?}")
+                format!("expected NAME=PATH[,OPTION=VALUE...], e.g. stockfish=/usr/games/stockfish, got {:?}", quoted(text))
             })?;
-        let mut protocol = Protocol::Uci;
-        let mut options = Vec::new();
+        let mut config = EngineConfig::new(name.trim(), path.trim(), Protocol::Uci);
         for option in parts {
             let (name, value) = option
                 .split_once('=')
                 .map(|(name, value)| (name.trim(), value.trim()))
                 .filter(|(name, _)| !name.is_empty())
-                .ok_or_else(|| format!("expected OPTION=VALUE after the path, got {option:?}"))?;
+                .ok_or_else(|| {
+                    format!(
+                        "expected OPTION=VALUE after the path, got {:?}",
+                        quoted(option)
+                    )
+                })?;
+            let count = |value: &str| {
+                value
+                    .parse::<u64>()
+                    .ok()
+                    .filter(|n| *n >= 1)
+                    .ok_or_else(|| {
+                        format!(
+                            "{name} is a whole number, 1 or more, got {:?}",
+                            quoted(value)
+                        )
+                    })
+            };
             match (name, value) {
-                ("protocol", "uci") => protocol = Protocol::Uci,
-                ("protocol", "xboard") => protocol = Protocol::Xboard,
+                ("protocol", "uci") => config.protocol = Protocol::Uci,
+                ("protocol", "xboard") => config.protocol = Protocol::Xboard,
                 ("protocol", other) => {
-                    return Err(format!("protocol is uci or xboard, got {other:?}"));
+                    return Err(format!(
+                        "protocol is uci or xboard, got {:?}",
+                        quoted(other)
+                    ));
                 }
-                _ => options.push((name.to_owned(), value.to_owned())),
+                ("settable", names) => {
+                    config.settable = Some(
+                        names
+                            .split('|')
+                            .map(str::trim)
+                            .filter(|name| !name.is_empty())
+                            .map(str::to_owned)
+                            .collect(),
+                    );
+                }
+                ("max_hash", value) => config.max_hash = count(value)?,
+                ("max_threads", value) => config.max_threads = count(value)?,
+                _ => config.options.push((name.to_owned(), value.to_owned())),
             }
         }
-        Ok(EngineConfig {
-            name: name.trim().to_owned(),
-            path: PathBuf::from(path.trim()),
-            protocol,
-            options,
-        })
+        Ok(config)
+    }
+
+    /// Starts the engine once, within [`HANDSHAKE_TIME`], to learn the options it lists.
+    pub fn probe(mut self) -> Result<EngineConfig, String> {
+        let budget = Budget::unlimited();
+        let mut process = Process::spawn(&self).map_err(describe)?;
+        let deadline = Instant::now() + HANDSHAKE_TIME;
+        let listed = match self.protocol {
+            Protocol::Uci => uci::handshake(&mut process, deadline, &budget),
+            Protocol::Xboard => {
+                xboard::handshake(&mut process, deadline, &budget).map(|(_, listed)| listed)
+            }
+        };
+        self.listed = Some(listed.map_err(describe)?);
+        Ok(self)
+    }
+
+    /// The option of the engine's list named `name` (UCI's names are not case sensitive).
+    pub fn listed_option(&self, name: &str) -> Option<&EngineOption> {
+        self.listed
+            .as_deref()?
+            .iter()
+            .find(|option| option.name.eq_ignore_ascii_case(name))
+    }
+
+    /// Whether a request may set the option named `name` (as the engine lists it).
+    pub fn may_set(&self, option: &EngineOption) -> bool {
+        let fixed = self
+            .options
+            .iter()
+            .any(|(name, _)| name.eq_ignore_ascii_case(&option.name));
+        !fixed
+            && match &self.settable {
+                Some(names) => names
+                    .iter()
+                    .any(|name| name.eq_ignore_ascii_case(&option.name)),
+                None => matches!(
+                    option.kind,
+                    OptionKind::Check | OptionKind::Spin { .. } | OptionKind::Combo(_)
+                ),
+            }
+    }
+
+    /// The most a request may give the option `name` where the operator bounds it (`Hash`,
+    /// `Threads`).
+    pub fn operator_max(&self, name: &str) -> Option<u64> {
+        if name.eq_ignore_ascii_case("Hash") {
+            Some(self.max_hash)
+        } else if name.eq_ignore_ascii_case("Threads") {
+            Some(self.max_threads)
+        } else {
+            None
+        }
     }
 }
 
-/// How long an engine may take to start (its handshake and options) and to get ready for a
-/// new game.
-pub const STARTUP_TIME: Duration = Duration::from_secs(10);
+impl OptionKind {
+    /// Whether `value` is one this option takes; why not if not.
+    pub fn check(&self, value: &str) -> Result<(), String> {
+        match self {
+            OptionKind::Check if value == "true" || value == "false" => Ok(()),
+            OptionKind::Check => Err(format!("is true or false, got {:?}", quoted(value))),
+            OptionKind::Spin { min, max } => match value.parse::<i64>() {
+                Ok(n) if (*min..=*max).contains(&n) => Ok(()),
+                _ => Err(format!(
+                    "is a whole number from {min} to {max}, got {:?}",
+                    quoted(value)
+                )),
+            },
+            OptionKind::Combo(values) if values.iter().any(|v| v == value) => Ok(()),
+            OptionKind::Combo(values) => Err(format!(
+                "is one of {}, got {:?}",
+                values.join(", "),
+                quoted(value)
+            )),
+            OptionKind::Button | OptionKind::Text => Ok(()),
+        }
+    }
+}
+
+/// At most the first few dozen characters of `text`, for a message about it: what an engine or
+/// a file says may be any length.
+pub fn quoted(text: &str) -> String {
+    const SHOWN: usize = 40;
+    match text.char_indices().nth(SHOWN) {
+        None => text.to_owned(),
+        Some((at, _)) => format!("{}...", &text[..at]),
+    }
+}
+
+/// How long an engine may take to answer its handshake (`uciok`, or xboard's features) and
+/// each `isready` (or `ping`): an engine that does not answer by then has failed, as
+/// fastchess has it, and does not hold its game, its tournament's slot or its worker longer.
+pub const HANDSHAKE_TIME: Duration = Duration::from_secs(5);
+
+/// The longest line an engine may write: far beyond any real `info` line (a principal variation
+/// of a hundred moves is under a kilobyte). Past it the engine has failed, so that one that
+/// writes without newlines does not grow the service's memory.
+pub const MAX_LINE_BYTES: usize = 64 * 1024;
+
+/// Lines read ahead of the tournament, waiting to be looked at: an engine that writes faster
+/// than they are read then waits on its pipe, rather than filling the service's memory.
+const LINES_AHEAD: usize = 64;
 
 /// Why an exchange with an engine failed.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -146,14 +325,18 @@ impl Engine {
     ) -> Result<Engine, Failure> {
         let mut process = Process::spawn(config)?;
         let options: Vec<_> = config.options.iter().chain(extra).collect();
-        let deadline = Instant::now() + STARTUP_TIME;
+        let deadline = Instant::now() + HANDSHAKE_TIME;
         let dialogue = match config.protocol {
             Protocol::Uci => {
-                uci::start(&mut process, &options, deadline, budget)?;
+                uci::handshake(&mut process, deadline, budget)?;
+                uci::set_options(&mut process, &options)?;
+                uci::ready(&mut process, Instant::now() + HANDSHAKE_TIME, budget)?;
                 Dialogue::Uci
             }
             Protocol::Xboard => {
-                Dialogue::Xboard(xboard::start(&mut process, &options, deadline, budget)?)
+                let (state, _) = xboard::handshake(&mut process, deadline, budget)?;
+                xboard::set_options(&mut process, &options)?;
+                Dialogue::Xboard(state)
             }
         };
         Ok(Engine { process, dialogue })
@@ -161,7 +344,7 @@ impl Engine {
 
     /// Tells the engine a new game begins, and waits until it is ready for it.
     pub fn new_game(&mut self, budget: &Budget) -> Result<(), Failure> {
-        let deadline = Instant::now() + STARTUP_TIME;
+        let deadline = Instant::now() + HANDSHAKE_TIME;
         match &mut self.dialogue {
             Dialogue::Uci => uci::new_game(&mut self.process, deadline, budget),
             Dialogue::Xboard(state) => xboard::new_game(&mut self.process, state, deadline, budget),
@@ -177,12 +360,26 @@ impl Engine {
     }
 }
 
-/// An engine's process: its input, and its output's lines as they come.
+/// What the thread that reads an engine's output hands on.
+enum Line {
+    /// A line, its bytes read as UTF-8 where they are (others replaced, as GUIs show them).
+    Text(String),
+    /// A line longer than [`MAX_LINE_BYTES`]: the engine has failed, and is read no further.
+    TooLong,
+}
+
+/// An engine's process: its input, written by a thread of its own, and its output's lines as
+/// they come, read by another.
+///
+/// Neither end is ever waited on without a deadline. A write to an engine that stops reading
+/// blocks its writer thread only, until the engine is killed; a read waits on the channel
+/// from the reader thread, with the exchange's deadline; and the engine's exit status is
+/// asked for, never waited for, until it has been killed.
 pub struct Process {
     name: String,
     child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
+    commands: Option<Sender<String>>,
+    lines: Receiver<Line>,
 }
 
 impl Process {
@@ -201,11 +398,16 @@ impl Process {
             })?;
         let stdin = child.stdin.take().expect("stdin is piped");
         let stdout = child.stdout.take().expect("stdout is piped");
-        let (sender, lines) = mpsc::channel();
+        let (sender, lines) = mpsc::sync_channel(LINES_AHEAD);
+        std::thread::spawn(move || read_lines(stdout, &sender));
+        let (commands, to_write) = mpsc::channel::<String>();
         std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if sender.send(line).is_err() {
+            let mut stdin = stdin;
+            for command in to_write {
+                if writeln!(stdin, "{command}")
+                    .and_then(|()| stdin.flush())
+                    .is_err()
+                {
                     break;
                 }
             }
@@ -213,15 +415,21 @@ impl Process {
         Ok(Process {
             name: config.name.clone(),
             child,
-            stdin,
+            commands: Some(commands),
             lines,
         })
     }
 
     fn send(&mut self, command: &str) -> Result<(), Failure> {
-        writeln!(self.stdin, "{command}")
-            .and_then(|()| self.stdin.flush())
-            .map_err(|error| Failure::Crashed(format!("{} stopped reading: {error}", self.name)))
+        let sent = self
+            .commands
+            .as_ref()
+            .is_some_and(|commands| commands.send(command.to_owned()).is_ok());
+        if sent {
+            Ok(())
+        } else {
+            Err(Failure::Crashed(format!("{} stopped reading", self.name)))
+        }
     }
 
     /// Reads lines until one for which `done` says it is the answer.
@@ -255,16 +463,68 @@ impl Process {
                 )));
             }
             match self.lines.recv_timeout(LOOK.min(deadline - now)) {
-                Ok(line) => return Ok(line),
-                Err(RecvTimeoutError::Timeout) => {}
-                Err(RecvTimeoutError::Disconnected) => {
-                    let status = self
-                        .child
-                        .wait()
-                        .map_or_else(|error| error.to_string(), |status| status.to_string());
-                    return Err(Failure::Crashed(format!("{} exited ({status})", self.name)));
+                Ok(Line::Text(line)) => return Ok(line),
+                Ok(Line::TooLong) => {
+                    return Err(Failure::Crashed(format!(
+                        "{} wrote a line longer than {} KiB",
+                        self.name,
+                        MAX_LINE_BYTES / 1024
+                    )));
                 }
+                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Disconnected) => return Err(self.closed()),
             }
+        }
+    }
+
+    /// Why the engine's output ended: it exited (with what status), or it closed its output and
+    /// lives on, which is as good as a crash (it is killed when dropped).
+    fn closed(&mut self) -> Failure {
+        // An engine that exits closes its output a moment before its status can be read.
+        let patience = Instant::now() + Duration::from_millis(100);
+        loop {
+            match self.child.try_wait() {
+                Ok(Some(status)) => {
+                    return Failure::Crashed(format!("{} exited ({status})", self.name));
+                }
+                Ok(None) if Instant::now() < patience => {
+                    std::thread::sleep(Duration::from_millis(5));
+                }
+                Ok(None) => {
+                    return Failure::Crashed(format!(
+                        "{} closed its output and was stopped",
+                        self.name
+                    ));
+                }
+                Err(error) => return Failure::Crashed(format!("{}: {error}", self.name)),
+            }
+        }
+    }
+}
+
+/// Reads the engine's output into `lines` a line at a time, as bytes: a line that is not
+/// UTF-8 (an author's name in Latin-1) is read lossily rather than ending the reading, and a
+/// line longer than [`MAX_LINE_BYTES`] ends it.
+fn read_lines(stdout: ChildStdout, lines: &SyncSender<Line>) {
+    let mut reader = BufReader::new(stdout);
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        // One byte past the cap tells a line of exactly the cap from a longer one.
+        let limit = (MAX_LINE_BYTES + 1) as u64;
+        match (&mut reader).take(limit).read_until(b'\n', &mut line) {
+            Ok(0) | Err(_) => return,
+            Ok(_) => {}
+        }
+        let ended = line.last() == Some(&b'\n');
+        if !ended && line.len() > MAX_LINE_BYTES {
+            let _ = lines.send(Line::TooLong);
+            return;
+        }
+        let text = String::from_utf8_lossy(&line);
+        let text = text.trim_end_matches(['\n', '\r']).to_owned();
+        if lines.send(Line::Text(text)).is_err() {
+            return;
         }
     }
 }
@@ -272,7 +532,8 @@ impl Process {
 impl Drop for Process {
     fn drop(&mut self) {
         // Asked politely first; a hung engine does not listen, so it is killed either way.
-        let _ = writeln!(self.stdin, "quit");
+        let _ = self.send("quit");
+        self.commands = None;
         #[cfg(unix)]
         if let Ok(group) = libc::pid_t::try_from(self.child.id()) {
             // SAFETY: kill only sends a signal, here to the engine's own process group.
@@ -281,7 +542,17 @@ impl Drop for Process {
             }
         }
         let _ = self.child.kill();
+        // Killed, it exits at once: this wait is for its status, not for the engine.
         let _ = self.child.wait();
+    }
+}
+
+/// What a failure says, for a message.
+pub fn describe(failure: Failure) -> String {
+    match failure {
+        Failure::Crashed(what) | Failure::TimedOut(what) => what,
+        Failure::Resigned => "resigned".into(),
+        Failure::Stopped => "stopped".into(),
     }
 }
 

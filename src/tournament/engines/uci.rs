@@ -3,22 +3,42 @@
 
 use std::time::Instant;
 
-use super::{Ask, Failure, Process, Thought};
+use super::{Ask, EngineOption, Failure, OptionKind, Process, Thought};
 use crate::search::Budget;
 use crate::tournament::player::TimeControl;
 
-pub(super) fn start(
+/// `uci`, answered by the engine's `id` and `option` lines and `uciok`: the options it lists.
+pub(super) fn handshake(
     process: &mut Process,
-    options: &[&(String, String)],
     deadline: Instant,
     budget: &Budget,
-) -> Result<(), Failure> {
+) -> Result<Vec<EngineOption>, Failure> {
     process.send("uci")?;
-    process.wait_for(|line| (line == "uciok").then_some(()), deadline, budget)?;
+    let mut listed = Vec::new();
+    process.wait_for(
+        |line| {
+            if line == "uciok" {
+                return Some(());
+            }
+            if let Some(option) = line.strip_prefix("option ").and_then(read_option) {
+                listed.push(option);
+            }
+            None
+        },
+        deadline,
+        budget,
+    )?;
+    Ok(listed)
+}
+
+pub(super) fn set_options(
+    process: &mut Process,
+    options: &[&(String, String)],
+) -> Result<(), Failure> {
     for (name, value) in options {
         process.send(&format!("setoption name {name} value {value}"))?;
     }
-    ready(process, deadline, budget)
+    Ok(())
 }
 
 pub(super) fn new_game(
@@ -30,9 +50,58 @@ pub(super) fn new_game(
     ready(process, deadline, budget)
 }
 
-fn ready(process: &mut Process, deadline: Instant, budget: &Budget) -> Result<(), Failure> {
+pub(super) fn ready(
+    process: &mut Process,
+    deadline: Instant,
+    budget: &Budget,
+) -> Result<(), Failure> {
     process.send("isready")?;
     process.wait_for(|line| (line == "readyok").then_some(()), deadline, budget)
+}
+
+/// An `option` line's option: `name N type T [default D] [min A] [max B] [var V]...`, where a
+/// name, a default and each `var` may be several words.
+fn read_option(line: &str) -> Option<EngineOption> {
+    const KEYWORDS: [&str; 6] = ["name", "type", "default", "min", "max", "var"];
+    let mut fields: Vec<(&str, Vec<&str>)> = Vec::new();
+    for word in line.split_whitespace() {
+        // A name ends only at `type`: it may hold any word.
+        let starts_a_field = match fields.last() {
+            None => word == "name",
+            Some((current, _)) if *current == "name" => word == "type",
+            Some(_) => KEYWORDS.contains(&word),
+        };
+        match fields.last_mut() {
+            _ if starts_a_field => fields.push((word, Vec::new())),
+            Some((_, words)) => words.push(word),
+            None => return None,
+        }
+    }
+    let field = |key: &str| {
+        fields
+            .iter()
+            .find(|(k, _)| *k == key)
+            .map(|(_, words)| words.join(" "))
+    };
+    let name = field("name").filter(|name| !name.is_empty())?;
+    let number = |key: &str| field(key).and_then(|value| value.parse().ok());
+    let kind = match field("type")?.as_str() {
+        "check" => OptionKind::Check,
+        "spin" => OptionKind::Spin {
+            min: number("min").unwrap_or(i64::MIN),
+            max: number("max").unwrap_or(i64::MAX),
+        },
+        "combo" => OptionKind::Combo(
+            fields
+                .iter()
+                .filter(|(key, _)| *key == "var")
+                .map(|(_, words)| words.join(" "))
+                .collect(),
+        ),
+        "button" => OptionKind::Button,
+        _ => OptionKind::Text,
+    };
+    Some(EngineOption { name, kind })
 }
 
 pub(super) fn think(
@@ -157,6 +226,37 @@ mod tests {
         assert_eq!((thought.centipawns, thought.mate), (None, Some(3)));
         read_info("string depth 99".split_whitespace(), &mut thought);
         assert_eq!(thought.depth, Some(13));
+    }
+
+    #[test]
+    fn option_lines_give_the_name_and_the_values_it_takes() {
+        let read = |line: &str| read_option(line).unwrap();
+        let hash = read("name Hash type spin default 16 min 1 max 33554432");
+        assert_eq!(hash.name, "Hash");
+        assert_eq!(
+            hash.kind,
+            OptionKind::Spin {
+                min: 1,
+                max: 33554432
+            }
+        );
+        let log = read("name Debug Log File type string default");
+        assert_eq!(
+            (log.name.as_str(), log.kind),
+            ("Debug Log File", OptionKind::Text)
+        );
+        let style = read("name Style type combo default Normal var Solid var Risky Play");
+        assert_eq!(
+            style.kind,
+            OptionKind::Combo(vec!["Solid".into(), "Risky Play".into()])
+        );
+        assert_eq!(
+            read("name Ponder type check default false").kind,
+            OptionKind::Check
+        );
+        assert_eq!(read("name Clear Hash type button").kind, OptionKind::Button);
+        assert_eq!(read_option("type spin"), None);
+        assert_eq!(read_option("name type spin"), None);
     }
 
     #[test]

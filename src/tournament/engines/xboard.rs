@@ -9,7 +9,7 @@
 
 use std::time::{Duration, Instant};
 
-use super::{Ask, Failure, Process, Thought};
+use super::{Ask, EngineOption, Failure, OptionKind, Process, Thought};
 use crate::search::Budget;
 use crate::tournament::player::TimeControl;
 
@@ -33,15 +33,17 @@ pub struct State {
     known: Option<usize>,
 }
 
-pub(super) fn start(
+/// `xboard` and `protover 2`, answered by the engine's features: what it does, and the options
+/// it lists (`feature option="NAME -TYPE ..."`).
+pub(super) fn handshake(
     process: &mut Process,
-    options: &[&(String, String)],
     deadline: Instant,
     budget: &Budget,
-) -> Result<State, Failure> {
+) -> Result<(State, Vec<EngineOption>), Failure> {
     process.send("xboard")?;
     process.send("protover 2")?;
     let mut state = State::default();
+    let mut listed = Vec::new();
     let features_by = deadline.min(Instant::now() + FEATURE_TIME);
     let features = process.wait_for(
         |line| {
@@ -51,6 +53,7 @@ pub(super) fn start(
                     "setboard" => state.setboard = value == "1",
                     "usermove" => state.usermove = value == "1",
                     "ping" => state.ping = value == "1",
+                    "option" => listed.extend(read_option(value)),
                     "san" if value == "1" => return Some(Err("san")),
                     "done" if value == "1" => return Some(Ok(())),
                     _ => {}
@@ -70,10 +73,50 @@ pub(super) fn start(
         }
         Err(failure) => return Err(failure),
     }
+    Ok((state, listed))
+}
+
+pub(super) fn set_options(
+    process: &mut Process,
+    options: &[&(String, String)],
+) -> Result<(), Failure> {
     for (name, value) in options {
         process.send(&format!("option {name}={value}"))?;
     }
-    Ok(state)
+    Ok(())
+}
+
+/// An option feature's value, `NAME -TYPE ...`: `-check 0`, `-spin 16 1 1024`, `-combo A ///
+/// *B`, `-string`, `-file`, `-path`, `-button`, `-save`, `-reset`, `-slider`.
+fn read_option(value: &str) -> Option<EngineOption> {
+    let (name, rest) = value.split_once(" -")?;
+    let mut words = rest.split_whitespace();
+    let kind = match words.next()? {
+        "check" => OptionKind::Check,
+        "spin" | "slider" => {
+            let mut numbers = words.skip(1).map(|word| word.parse().ok());
+            OptionKind::Spin {
+                min: numbers.next().flatten().unwrap_or(i64::MIN),
+                max: numbers.next().flatten().unwrap_or(i64::MAX),
+            }
+        }
+        "combo" => {
+            let values = rest.trim_start().strip_prefix("combo").unwrap_or_default();
+            OptionKind::Combo(
+                values
+                    .split("///")
+                    .map(|value| value.trim().trim_start_matches('*').to_owned())
+                    .collect(),
+            )
+        }
+        "button" | "save" | "reset" => OptionKind::Button,
+        _ => OptionKind::Text,
+    };
+    let name = name.trim();
+    (!name.is_empty()).then(|| EngineOption {
+        name: name.to_owned(),
+        kind,
+    })
 }
 
 /// `name=value` pairs of a `feature` line, values in quotes kept whole.
@@ -242,6 +285,28 @@ mod tests {
                 ("done", "0")
             ]
         );
+    }
+
+    #[test]
+    fn option_features_give_the_name_and_the_values_it_takes() {
+        let option = |value: &str| read_option(value).unwrap();
+        assert_eq!(
+            option("Resign Threshold -spin 800 200 1200"),
+            EngineOption {
+                name: "Resign Threshold".into(),
+                kind: OptionKind::Spin {
+                    min: 200,
+                    max: 1200
+                }
+            }
+        );
+        assert_eq!(option("Ponder -check 0").kind, OptionKind::Check);
+        assert_eq!(
+            option("Style -combo Solid /// *Normal").kind,
+            OptionKind::Combo(vec!["Solid".into(), "Normal".into()])
+        );
+        assert_eq!(option("Book -file book.bin").kind, OptionKind::Text);
+        assert_eq!(read_option("-check 0"), None);
     }
 
     #[test]
