@@ -28,7 +28,8 @@ pub const MAX_HASH_MB: u32 = 1024;
 /// How long `go infinite` may think: until `stop`, in practice.
 const INFINITE: Duration = Duration::from_secs(7 * 24 * 3600);
 
-/// Speaks UCI on `input` and `output` until `quit` or the end of the input.
+/// Speaks UCI on `input` and `output` until `quit` or the end of the input, which is `quit`
+/// too.
 pub fn serve(input: impl BufRead, output: impl Write + Send + 'static) -> io::Result<()> {
     let output = Arc::new(Mutex::new(output));
     let mut session = Session {
@@ -38,8 +39,24 @@ pub fn serve(input: impl BufRead, output: impl Write + Send + 'static) -> io::Re
         output,
         search: None,
     };
-    for line in input.lines() {
-        let line = line?;
+    let mut input = input;
+    let mut bytes = Vec::new();
+    loop {
+        let line = match read_line(&mut input, &mut bytes)? {
+            Read::Line(line) => line,
+            // What an engine does not understand it ignores, as UCI asks: a line that is not
+            // UTF-8 among it.
+            Read::Unreadable(why) => {
+                session.say(&[&format!("info string ignored a line {why}")])?;
+                continue;
+            }
+            // The end of the input is `quit`, as it is to other engines: the search in
+            // progress stops and answers, rather than searching on for no one.
+            Read::End => {
+                session.stop();
+                return Ok(());
+            }
+        };
         let mut words = line.split_whitespace();
         match words.next() {
             Some("uci") => session.say(&[
@@ -92,10 +109,51 @@ pub fn serve(input: impl BufRead, output: impl Write + Send + 'static) -> io::Re
             None => {}
         }
     }
-    // The input ended without `quit` (a script piped in): the search in progress finishes,
-    // unless it would wait for a `stop` that cannot come.
-    session.finish();
-    Ok(())
+}
+
+/// The longest line read: far longer than any `position` of a real game.
+pub const MAX_LINE_BYTES: usize = 1 << 20;
+
+/// What [`read_line`] read.
+enum Read<'a> {
+    Line(&'a str),
+    /// A line that is not UTF-8, or longer than [`MAX_LINE_BYTES`] (read no further than its
+    /// end): why.
+    Unreadable(&'static str),
+    End,
+}
+
+/// The next line of `input`, read into `bytes`.
+fn read_line<'a>(input: &mut impl BufRead, bytes: &'a mut Vec<u8>) -> io::Result<Read<'a>> {
+    bytes.clear();
+    let limit = MAX_LINE_BYTES as u64 + 1;
+    if io::Read::take(&mut *input, limit).read_until(b'\n', bytes)? == 0 {
+        return Ok(Read::End);
+    }
+    if bytes.last() != Some(&b'\n') && bytes.len() > MAX_LINE_BYTES {
+        // The rest of the line, up to its end, is skipped a buffer at a time.
+        loop {
+            let buffer = input.fill_buf()?;
+            if buffer.is_empty() {
+                break;
+            }
+            match buffer.iter().position(|&byte| byte == b'\n') {
+                Some(at) => {
+                    input.consume(at + 1);
+                    break;
+                }
+                None => {
+                    let all = buffer.len();
+                    input.consume(all);
+                }
+            }
+        }
+        return Ok(Read::Unreadable("longer than 1 MiB"));
+    }
+    match std::str::from_utf8(bytes) {
+        Ok(line) => Ok(Read::Line(line.trim_end_matches(['\n', '\r']))),
+        Err(_) => Ok(Read::Unreadable("that is not UTF-8")),
+    }
 }
 
 struct Session<W> {
@@ -110,7 +168,6 @@ struct Session<W> {
 /// A search in progress: its stop flag and its thread, which answers `bestmove`.
 struct Search {
     stop: Arc<AtomicBool>,
-    infinite: bool,
     thread: JoinHandle<()>,
 }
 
@@ -123,16 +180,6 @@ impl<W: Write + Send + 'static> Session<W> {
     fn stop(&mut self) {
         if let Some(search) = self.search.take() {
             search.stop.store(true, Ordering::Relaxed);
-            let _ = search.thread.join();
-        }
-    }
-
-    /// Waits for the search in progress to answer; one that would wait for `stop` is stopped.
-    fn finish(&mut self) {
-        if let Some(search) = self.search.take() {
-            if search.infinite {
-                search.stop.store(true, Ordering::Relaxed);
-            }
             let _ = search.thread.join();
         }
     }
@@ -236,11 +283,7 @@ impl<W: Write + Send + 'static> Session<W> {
             let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
             let _ = say(&output, &lines);
         });
-        self.search = Some(Search {
-            stop,
-            infinite: go.infinite,
-            thread,
-        });
+        self.search = Some(Search { stop, thread });
         Ok(())
     }
 }
@@ -394,20 +437,13 @@ mod tests {
 
     #[test]
     fn a_session_answers_as_a_uci_engine_does() {
-        let input = "uci\nsetoption name Hash value 16\nsetoption name Colour value red\nisready\n\
-                     ucinewgame\nposition startpos moves f2f3 e7e5 g2g4\ngo depth 3\nisready\n";
-        let output = Arc::new(Mutex::new(Vec::new()));
-        struct Shared(Arc<Mutex<Vec<u8>>>);
-        impl Write for Shared {
-            fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
-                self.0.lock().unwrap().write(bytes)
-            }
-            fn flush(&mut self) -> io::Result<()> {
-                Ok(())
-            }
-        }
-        serve(input.as_bytes(), Shared(Arc::clone(&output))).unwrap();
-        let text = String::from_utf8(output.lock().unwrap().clone()).unwrap();
+        let session = Session::start();
+        session.send(
+            b"uci\nsetoption name Hash value 16\nsetoption name Colour value red\nisready\n\
+              ucinewgame\nposition startpos moves f2f3 e7e5 g2g4\ngo depth 3\nisready\n",
+        );
+        session.wait_for("bestmove");
+        let text = session.end();
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines[0], format!("id name {NAME}"));
         assert!(lines.contains(&"uciok"), "{text}");
@@ -420,5 +456,102 @@ mod tests {
         // Black mates in one: Qh4#.
         assert!(text.contains("score mate 1"), "{text}");
         assert_eq!(*lines.last().unwrap(), "bestmove d8h4", "{text}");
+    }
+
+    #[test]
+    fn a_line_that_is_not_utf8_is_ignored_and_the_end_of_the_input_is_quit() {
+        let session = Session::start();
+        session.send(b"uci\nsetoption name Hash value 1\xe9\nisready\n");
+        session.wait_for("readyok");
+        // A search that would take minutes, then the end of the input: it stops and answers.
+        session.send(b"position startpos\ngo movetime 100000\n");
+        std::thread::sleep(Duration::from_millis(100));
+        let started = std::time::Instant::now();
+        let text = session.end();
+        assert!(started.elapsed() < Duration::from_secs(5), "{text}");
+        assert!(
+            text.contains("info string ignored a line that is not UTF-8"),
+            "{text}"
+        );
+        assert!(
+            text.lines().last().unwrap().starts_with("bestmove "),
+            "{text}"
+        );
+    }
+
+    /// `serve` on a thread, its input fed by the test, its output kept.
+    struct Session {
+        input: Option<std::sync::mpsc::Sender<Vec<u8>>>,
+        output: Arc<Mutex<Vec<u8>>>,
+        serving: JoinHandle<io::Result<()>>,
+    }
+
+    impl Session {
+        fn start() -> Session {
+            let (input, fed) = std::sync::mpsc::channel::<Vec<u8>>();
+            /// The input: what the test sends, ending when it stops sending.
+            struct Fed(std::sync::mpsc::Receiver<Vec<u8>>, io::Cursor<Vec<u8>>);
+            impl io::Read for Fed {
+                fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+                    while self.1.position() as usize == self.1.get_ref().len() {
+                        match self.0.recv() {
+                            Ok(bytes) => self.1 = io::Cursor::new(bytes),
+                            Err(_) => return Ok(0),
+                        }
+                    }
+                    self.1.read(buf)
+                }
+            }
+            struct Shared(Arc<Mutex<Vec<u8>>>);
+            impl Write for Shared {
+                fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+                    self.0.lock().unwrap().write(bytes)
+                }
+                fn flush(&mut self) -> io::Result<()> {
+                    Ok(())
+                }
+            }
+            let output = Arc::new(Mutex::new(Vec::new()));
+            let shared = Shared(Arc::clone(&output));
+            let serving = std::thread::spawn(move || {
+                serve(
+                    io::BufReader::new(Fed(fed, io::Cursor::new(Vec::new()))),
+                    shared,
+                )
+            });
+            Session {
+                input: Some(input),
+                output,
+                serving,
+            }
+        }
+
+        fn send(&self, bytes: &[u8]) {
+            self.input.as_ref().unwrap().send(bytes.to_vec()).unwrap();
+        }
+
+        fn text(&self) -> String {
+            String::from_utf8(self.output.lock().unwrap().clone()).unwrap()
+        }
+
+        fn wait_for(&self, start: &str) {
+            let deadline = std::time::Instant::now() + Duration::from_secs(20);
+            while !self.text().lines().any(|line| line.starts_with(start)) {
+                assert!(
+                    std::time::Instant::now() < deadline,
+                    "no {start}: {}",
+                    self.text()
+                );
+                std::thread::sleep(Duration::from_millis(5));
+            }
+        }
+
+        /// Ends the input; what the session said, once it has returned.
+        fn end(mut self) -> String {
+            self.input = None;
+            let output = self.output;
+            self.serving.join().unwrap().unwrap();
+            String::from_utf8(output.lock().unwrap().clone()).unwrap()
+        }
     }
 }
