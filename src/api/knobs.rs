@@ -75,6 +75,9 @@ pub const MAX_DEPTH: u64 = search::MAX_DEPTH as u64;
 /// The longest any algorithm may be asked to think.
 pub const MAX_TIME_LIMIT_MS: u64 = 10_000;
 
+/// The knob that limits a search's time.
+const TIME_LIMIT_MS: &str = "time_limit_ms";
+
 /// Every player's knob, in the order the catalogue lists them.
 pub const KNOBS: [Knob; 21] = [
     Knob {
@@ -251,7 +254,7 @@ pub const KNOBS: [Knob; 21] = [
         },
     ),
     Knob {
-        name: "time_limit_ms",
+        name: TIME_LIMIT_MS,
         label: "Time limit (ms)",
         algorithms: &[A::AlphaBeta, A::Solver, A::Engine, A::Mcs, A::Mcts],
         kind: Kind::Integer {
@@ -281,7 +284,8 @@ pub const KNOBS: [Knob; 21] = [
                  iteration, exact only if proven."
             } else {
                 "Sampling stops then, even if fewer playouts or simulations were run: the result \
-                 then depends on the machine's speed."
+                 then depends on the machine's speed. Given without a count, it samples until \
+                 the time; with one, whichever comes first stops it."
             };
             knob.description = format!("{} {how}", knob.description).into();
             if let Some(ms) = game
@@ -1007,7 +1011,16 @@ fn offer(
 /// A player's strategy on `game`: its algorithm (the game's default when it names none), each
 /// knob it gives checked and put in place, and the whole fitted to the game's limits
 /// ([`fit_to_game`]).
+///
+/// A sampler (mcs, mcts) given a time (`time_limit_ms`) and no count samples until the time:
+/// its default count would stop it long before.
 pub fn player(game: &GameRef, spec: &PlayerSpec) -> Result<Strategy, Problem> {
+    player_on_time(game, spec, false)
+}
+
+/// [`player`], for a player that will be given a time (`timed`: a tournament's `tc`, say):
+/// a sampler with no count of its own samples until that time.
+pub fn player_on_time(game: &GameRef, spec: &PlayerSpec, timed: bool) -> Result<Strategy, Problem> {
     let name = spec
         .algorithm
         .as_deref()
@@ -1024,6 +1037,11 @@ pub fn player(game: &GameRef, spec: &PlayerSpec) -> Result<Strategy, Problem> {
         return Err(not_for(knob.name, algorithm));
     }
     let mut strategy = Strategy::with_defaults(algorithm);
+    if timed || spec.given(TIME_LIMIT_MS).is_some() {
+        // Set first, so that a count given beside the time still applies: then whichever
+        // limit comes first stops the sampling.
+        strategy = strategy.sampling_until_stopped();
+    }
     for (knob, given) in given() {
         knob.set(given, game, &mut strategy)?;
     }

@@ -29,6 +29,9 @@ pub struct MoveRequest {
     /// Integers as wide as JSON's, as [`PlayerSpec`]'s are: the range check refuses them.
     pub seed: Option<i128>,
     pub player: PlayerSpec,
+    /// Search without the game's default time limit when the player gives none: the command
+    /// line's `--no-time-limit`, never a request's (the service keeps its limits).
+    pub without_default_time_limit: bool,
 }
 
 /// The fields of a `/move` request besides the player's knobs.
@@ -178,7 +181,10 @@ impl MoveRequest {
     /// Checks everything that can be checked before searching, on the game `G` the request
     /// names.
     fn check<G: Solve>(&self) -> Result<Checked<G>, Problem> {
-        let strategy = knobs::player(&GameRef::of::<G>(), &self.player)?;
+        let mut strategy = knobs::player(&GameRef::of::<G>(), &self.player)?;
+        if self.without_default_time_limit && self.player.given("time_limit_ms").is_none() {
+            strategy = strategy.without_time_limit();
+        }
         let requested_seed = knobs::optional_in_range(knobs::SEED.name, self.seed, 0, u64::MAX)?;
         if requested_seed.is_some() && !strategy.is_randomized() {
             return Err(knobs::seed_unused(&strategy));
@@ -214,7 +220,34 @@ fn play<G: Game>(mut game: G, moves: &[Notation]) -> Result<G, Problem> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::TicTacToe;
+    use crate::games::{Othello, TicTacToe};
+
+    #[test]
+    fn the_command_line_may_search_without_the_games_default_time_limit() {
+        let time_limit = |json: &str, unlimited: bool| {
+            let request = MoveRequest {
+                without_default_time_limit: unlimited,
+                ..MoveRequest::from_json(json.as_bytes()).unwrap()
+            };
+            match request.check::<Othello>().unwrap().strategy {
+                Strategy::Solver { time_limit, .. } => time_limit,
+                other => panic!("{other:?}"),
+            }
+        };
+        let solver = r#"{"game": "othello", "moves": [], "algorithm": "solver"}"#;
+        assert_eq!(
+            time_limit(solver, false),
+            Some(std::time::Duration::from_secs(1))
+        );
+        assert_eq!(time_limit(solver, true), None);
+        // A limit the player gives stays.
+        let given =
+            r#"{"game": "othello", "moves": [], "algorithm": "solver", "time_limit_ms": 50}"#;
+        assert_eq!(
+            time_limit(given, true),
+            Some(std::time::Duration::from_millis(50))
+        );
+    }
 
     #[test]
     fn moves_and_their_errors_name_the_index() {

@@ -865,8 +865,9 @@ fn contestant(
                 "options are an external engine's: give engine, or set Sente's algorithm with its knobs",
             ));
         }
+        let timed = limits.time != TimeControl::None;
         return Ok(Player {
-            kind: PlayerKind::Search(knobs::player(game, &spec.player)?),
+            kind: PlayerKind::Search(knobs::player_on_time(game, &spec.player, timed)?),
             limits,
         });
     };

@@ -403,6 +403,22 @@ impl Strategy {
         }
     }
 
+    /// A sampler (mcs, mcts) with no count of its own: it samples until its time, or its
+    /// budget, stops it. Other strategies are unchanged.
+    pub fn sampling_until_stopped(self) -> Strategy {
+        match self {
+            Strategy::Mcs { time_limit, .. } => Strategy::Mcs {
+                playouts: u32::MAX,
+                time_limit,
+            },
+            Strategy::Mcts(params) => Strategy::Mcts(MctsParams {
+                simulations: u32::MAX,
+                ..params
+            }),
+            other => other,
+        }
+    }
+
     pub fn algorithm(&self) -> Algorithm {
         match self {
             Strategy::Random => Algorithm::Random,
@@ -435,6 +451,21 @@ impl Strategy {
             Strategy::Random | Strategy::Minimax { .. } | Strategy::Negamax { .. } => return self,
         };
         *limit = Some(limit.map_or(time, |own| own.min(time)));
+        self
+    }
+
+    /// The strategy with no time limit of its own: a deepening search then deepens to its
+    /// depth, or to the end of the game.
+    pub fn without_time_limit(mut self) -> Strategy {
+        match &mut self {
+            Strategy::Solver { time_limit, .. } | Strategy::Mcs { time_limit, .. } => {
+                *time_limit = None;
+            }
+            Strategy::Mcts(params) => params.time_limit = None,
+            Strategy::AlphaBeta(params, _) => params.time_limit = None,
+            Strategy::Engine(params) => params.time_limit = None,
+            Strategy::Random | Strategy::Minimax { .. } | Strategy::Negamax { .. } => {}
+        }
         self
     }
 

@@ -298,3 +298,42 @@ fn the_command_line_writes_a_player_as_the_api_does() {
     assert!(PlayerSpec::from_text("alphabeta:depth=1,depth=2").is_err());
     assert!(PlayerSpec::from_text("mcts:seed=1").is_err());
 }
+
+#[test]
+fn a_sampler_given_a_time_and_no_count_samples_until_the_time() {
+    let game = game(Some("chess")).unwrap();
+    let count = |json: Value, timed: bool| match player_on_time(&game, &spec(json), timed).unwrap()
+    {
+        Strategy::Mcts(params) => (params.simulations, params.time_limit),
+        Strategy::Mcs {
+            playouts,
+            time_limit,
+        } => (playouts, time_limit),
+        other => panic!("{other:?}"),
+    };
+    let ms = |ms| Some(Duration::from_millis(ms));
+    // A time alone: no count stops it first.
+    assert_eq!(
+        count(json!({"algorithm": "mcts", "time_limit_ms": 100}), false),
+        (u32::MAX, ms(100))
+    );
+    assert_eq!(
+        count(json!({"algorithm": "mcs", "time_limit_ms": 100}), false),
+        (u32::MAX, ms(100))
+    );
+    // A tournament's clock gives the time: the same.
+    assert_eq!(count(json!({"algorithm": "mcts"}), true), (u32::MAX, None));
+    // Both: whichever comes first.
+    assert_eq!(
+        count(
+            json!({"algorithm": "mcts", "simulations": 500, "time_limit_ms": 100}),
+            false
+        ),
+        (500, ms(100))
+    );
+    // Neither: the default count.
+    assert_eq!(
+        count(json!({"algorithm": "mcts"}), false),
+        (DEFAULT_SIMULATIONS, None)
+    );
+}

@@ -161,6 +161,11 @@ struct SearchArgs {
     /// Seed of the randomised algorithms [default: drawn and reported].
     #[arg(long, allow_negative_numbers = true)]
     seed: Option<i128>,
+    /// Search without the game's default time limit unless the player gives time_limit_ms:
+    /// the solver solves, alphabeta and the engine deepen to their depth or the end, however
+    /// long that takes (the service always keeps its limits).
+    #[arg(long)]
+    no_time_limit: bool,
 }
 
 fn main() -> ExitCode {
@@ -398,6 +403,7 @@ fn run_search(args: SearchArgs, search: Search) -> Result<(), String> {
         position: position(args.position.board, args.position.moves.as_deref())?,
         seed: args.seed,
         player,
+        without_default_time_limit: args.no_time_limit,
     };
     let in_request = |problem: Problem| match problem.field.as_deref() {
         Some(field) if PlayerSpec::is_field(field) => in_player("the player", player_text, problem),
