@@ -103,6 +103,16 @@ pub fn scan(
     }
 }
 
+/// At most the first few dozen characters of `text`, with `...` where it goes on: what a
+/// message quotes of a file's line or an engine's words, which may be any length.
+pub fn excerpt(text: &str) -> String {
+    const SHOWN: usize = 40;
+    match text.char_indices().nth(SHOWN) {
+        None => text.to_owned(),
+        Some((at, _)) => format!("{}...", &text[..at]),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -127,7 +127,7 @@ fn engine_players_are_checked_against_the_configured_engines_and_the_game() {
     );
     assert_eq!(problem.field.as_deref(), Some("players[0].simulations"));
     let problem = refused(
-        serde_json::json!({"game": "chess", "players": players(serde_json::json!({"engine": "sf", "options": {"Hash\nquit": 1}}))}),
+        serde_json::json!({"game": "chess", "players": players(serde_json::json!({"engine": "sf", "tc": "1/move", "options": {"Hash\nquit": 1}}))}),
     );
     assert_eq!(
         problem.field.as_deref(),
@@ -140,6 +140,118 @@ fn engine_players_are_checked_against_the_configured_engines_and_the_game() {
     let accepted = job(serde_json::json!({"game": "chess", "players": players(serde_json::json!({"engine": "sf", "depth": 6, "tc": "1+0.01", "options": {"UCI_LimitStrength": true}}))})).unwrap();
     assert_eq!(accepted.setup().players[0].engine.as_deref(), Some("sf"));
     assert_eq!(accepted.setup().players[0].tc.as_deref(), Some("1+0.01"));
+}
+
+#[test]
+fn an_engine_without_a_clock_is_refused_with_what_to_give_it() {
+    for limits in [
+        serde_json::json!({}),
+        serde_json::json!({"depth": 6, "nodes": 1000}),
+    ] {
+        let mut player = serde_json::json!({"engine": "sf"});
+        player
+            .as_object_mut()
+            .unwrap()
+            .extend(limits.as_object().unwrap().clone());
+        let problem =
+            job(serde_json::json!({"game": "chess", "players": [player, {"algorithm": "random"}]}))
+                .unwrap_err();
+        assert_eq!(problem.status, 422);
+        assert_eq!(problem.field.as_deref(), Some("players[0].tc"), "{problem}");
+        assert!(problem.detail.contains("give it tc"), "{problem}");
+    }
+}
+
+/// Stockfish as `--engine sf=...,Hash=16` learns it, with some of the options it lists.
+fn probed_engine(settable: Option<&[&str]>) -> Arc<EngineConfig> {
+    use crate::tournament::engines::{EngineOption, OptionKind};
+    let mut config = EngineConfig::parse("sf=/usr/games/stockfish,Hash=16").unwrap();
+    config.settable = settable.map(|names| names.iter().map(|name| name.to_string()).collect());
+    let option = |name: &str, kind| EngineOption {
+        name: name.into(),
+        kind,
+    };
+    config.listed = Some(vec![
+        option("Threads", OptionKind::Spin { min: 1, max: 1024 }),
+        option(
+            "Hash",
+            OptionKind::Spin {
+                min: 1,
+                max: 33554432,
+            },
+        ),
+        option("Debug Log File", OptionKind::Text),
+        option("UCI_LimitStrength", OptionKind::Check),
+        option(
+            "UCI_Elo",
+            OptionKind::Spin {
+                min: 1320,
+                max: 3190,
+            },
+        ),
+        option("Clear Hash", OptionKind::Button),
+    ]);
+    Arc::new(config)
+}
+
+#[test]
+fn a_requests_engine_options_are_checked_against_the_engines_list_and_the_operators_limits() {
+    let check = |engine: Arc<EngineConfig>, options: serde_json::Value| {
+        let request = serde_json::json!({"game": "chess", "players": [
+            {"engine": "sf", "tc": "0.1/move", "options": options}, {"algorithm": "random"}]});
+        let request = TournamentRequest::from_json(request.to_string().as_bytes()).unwrap();
+        TournamentJob::new(request, &[engine])
+            .map(|_| ())
+            .map_err(|problem| {
+                assert_eq!(problem.status, 422, "{problem}");
+                (problem.field.unwrap_or_default(), problem.detail)
+            })
+    };
+    let engine = || probed_engine(None);
+    // A misspelt option names the one meant.
+    let (field, detail) =
+        check(engine(), serde_json::json!({"UCI_LimitStrenght": true})).unwrap_err();
+    assert_eq!(field, "players[0].options.UCI_LimitStrenght");
+    assert!(
+        detail.contains("Did you mean \"UCI_LimitStrength\"?"),
+        "{detail}"
+    );
+    // Names are not case sensitive in UCI.
+    assert_eq!(
+        check(
+            engine(),
+            serde_json::json!({"uci_limitstrength": true, "UCI_Elo": 1500})
+        ),
+        Ok(())
+    );
+    // Values within the engine's own bounds, and Hash and Threads within the operator's.
+    let (_, detail) = check(engine(), serde_json::json!({"UCI_Elo": 9000})).unwrap_err();
+    assert!(detail.contains("from 1320 to 3190"), "{detail}");
+    let (_, detail) = check(engine(), serde_json::json!({"UCI_LimitStrength": "yes"})).unwrap_err();
+    assert!(detail.contains("true or false"), "{detail}");
+    let (_, detail) = check(engine(), serde_json::json!({"Threads": 1024})).unwrap_err();
+    assert!(detail.contains("at most 1 on this service"), "{detail}");
+    assert_eq!(check(engine(), serde_json::json!({"Threads": 1})), Ok(()));
+    // What the operator fixed, and texts such as a file's path, are not a request's to set.
+    let (_, detail) = check(engine(), serde_json::json!({"Hash": 8})).unwrap_err();
+    assert!(detail.contains("set by the service's operator"), "{detail}");
+    let (_, detail) = check(
+        engine(),
+        serde_json::json!({"Debug Log File": "/etc/passwd"}),
+    )
+    .unwrap_err();
+    assert!(
+        detail.contains("A request may set: Threads, UCI_LimitStrength, UCI_Elo."),
+        "{detail}"
+    );
+    // The operator's list is the whole list.
+    let listed = || probed_engine(Some(&["UCI_Elo"]));
+    assert_eq!(
+        check(listed(), serde_json::json!({"UCI_Elo": 2000})),
+        Ok(())
+    );
+    let (_, detail) = check(listed(), serde_json::json!({"Threads": 1})).unwrap_err();
+    assert!(detail.ends_with("A request may set: UCI_Elo."), "{detail}");
 }
 
 #[test]

@@ -278,14 +278,15 @@ pub(crate) fn run(args: TournamentArgs) -> Result<(), String> {
     write_json(&report, args.output.as_deref())
 }
 
-/// The engines `--engine` gives, each `NAME=PATH[,OPTION=VALUE...]`.
+/// The engines `--engine` gives, each `NAME=PATH[,OPTION=VALUE...]`, each started once to
+/// learn its options.
 pub(crate) fn engines(
     texts: &[String],
 ) -> Result<Vec<std::sync::Arc<tournament::EngineConfig>>, String> {
     texts
         .iter()
         .map(|text| {
-            tournament::EngineConfig::parse(text)
+            tournament::configure_engine(text)
                 .map(std::sync::Arc::new)
                 .map_err(|error| format!("--engine: {error}"))
         })

@@ -21,6 +21,7 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, SyncSender};
 use std::time::{Duration, Instant};
 
 use super::player::Limits;
+use crate::game::text::excerpt;
 use crate::search::Budget;
 
 /// An engine the service or the command line was configured with: a name requests use, the
@@ -40,8 +41,8 @@ pub struct EngineConfig {
     /// The most a request may give the engine's `Hash` (MiB) and `Threads`.
     pub max_hash: u64,
     pub max_threads: u64,
-    /// The options the engine listed when it was started for the first time ([`probe`]);
-    /// `None` before.
+    /// The options the engine listed when it was first started ([`EngineConfig::probe`]); `None`
+    /// before.
     pub listed: Option<Vec<EngineOption>>,
 }
 
@@ -106,7 +107,11 @@ impl EngineConfig {
             .split_once('=')
             .filter(|(name, path)| !name.trim().is_empty() && !path.trim().is_empty())
             .ok_or_else(|| {
-                format!("expected NAME=PATH[,OPTION=VALUE...], e.g. stockfish=/usr/games/stockfish, got {:?}", quoted(text))
+                format!(
+                    "expected NAME=PATH[,OPTION=VALUE...], e.g. \
+                     stockfish=/usr/games/stockfish, got {:?}",
+                    excerpt(text)
+                )
             })?;
         let mut config = EngineConfig::new(name.trim(), path.trim(), Protocol::Uci);
         for option in parts {
@@ -117,7 +122,7 @@ impl EngineConfig {
                 .ok_or_else(|| {
                     format!(
                         "expected OPTION=VALUE after the path, got {:?}",
-                        quoted(option)
+                        excerpt(option)
                     )
                 })?;
             let count = |value: &str| {
@@ -128,7 +133,7 @@ impl EngineConfig {
                     .ok_or_else(|| {
                         format!(
                             "{name} is a whole number, 1 or more, got {:?}",
-                            quoted(value)
+                            excerpt(value)
                         )
                     })
             };
@@ -138,7 +143,7 @@ impl EngineConfig {
                 ("protocol", other) => {
                     return Err(format!(
                         "protocol is uci or xboard, got {:?}",
-                        quoted(other)
+                        excerpt(other)
                     ));
                 }
                 ("settable", names) => {
@@ -218,32 +223,22 @@ impl OptionKind {
     pub fn check(&self, value: &str) -> Result<(), String> {
         match self {
             OptionKind::Check if value == "true" || value == "false" => Ok(()),
-            OptionKind::Check => Err(format!("is true or false, got {:?}", quoted(value))),
+            OptionKind::Check => Err(format!("is true or false, got {:?}", excerpt(value))),
             OptionKind::Spin { min, max } => match value.parse::<i64>() {
                 Ok(n) if (*min..=*max).contains(&n) => Ok(()),
                 _ => Err(format!(
                     "is a whole number from {min} to {max}, got {:?}",
-                    quoted(value)
+                    excerpt(value)
                 )),
             },
             OptionKind::Combo(values) if values.iter().any(|v| v == value) => Ok(()),
             OptionKind::Combo(values) => Err(format!(
                 "is one of {}, got {:?}",
                 values.join(", "),
-                quoted(value)
+                excerpt(value)
             )),
             OptionKind::Button | OptionKind::Text => Ok(()),
         }
-    }
-}
-
-/// At most the first few dozen characters of `text`, for a message about it: what an engine or
-/// a file says may be any length.
-pub fn quoted(text: &str) -> String {
-    const SHOWN: usize = 40;
-    match text.char_indices().nth(SHOWN) {
-        None => text.to_owned(),
-        Some((at, _)) => format!("{}...", &text[..at]),
     }
 }
 
