@@ -112,10 +112,12 @@ pub(crate) fn run(args: TournamentArgs) -> Result<(), String> {
             .map(|path| {
                 let text =
                     std::fs::read(path).map_err(|error| format!("{}: {error}", path.display()))?;
-                serde_json::from_slice(&text)
-                    .map_err(|error| format!("{}: not a shard's results ({error})", path.display()))
+                let shard = serde_json::from_slice(&text).map_err(|error| {
+                    format!("{}: not a shard's results ({error})", path.display())
+                })?;
+                Ok((path.display().to_string(), shard))
             })
-            .collect::<Result<Vec<tournament::ShardFile>, String>>()?;
+            .collect::<Result<Vec<(String, tournament::ShardFile)>, String>>()?;
         return write_json(&tournament::merge(shards)?, args.output.as_deref());
     }
     let engines = engines(&args.engines)?;
@@ -334,21 +336,35 @@ fn plain(message: &str) -> String {
         .replace("f64", "a number")
 }
 
+/// The largest file of openings read: a thousand openings of long PGN games with their
+/// comments fit several times over.
+const MAX_OPENINGS_FILE_BYTES: u64 = 16 << 20;
+
 /// The openings of a file, and the line each begins on: by its extension, an EPD book
 /// (`.epd`), a PGN book (`.pgn`, each game's main line), or else one opening a line (a board in
 /// text form when it has a '/', else the moves from the start).
 fn read_openings(path: &std::path::Path) -> Result<(Vec<PositionSpec>, Vec<usize>), String> {
     use sente::games::chess::book;
-    let text = std::fs::read_to_string(path)
-        .map_err(|error| format!("--openings {}: {error}", path.display()))?;
     let in_file = |error: String| format!("--openings {}: {error}", path.display());
+    let size = std::fs::metadata(path)
+        .map_err(|error| in_file(error.to_string()))?
+        .len();
+    if size > MAX_OPENINGS_FILE_BYTES {
+        return Err(in_file(format!(
+            "{size} bytes; a book of openings is at most {} MiB (a tournament takes at most {} openings)",
+            MAX_OPENINGS_FILE_BYTES >> 20,
+            tournament::MAX_OPENINGS
+        )));
+    }
+    let text = std::fs::read_to_string(path).map_err(|error| in_file(error.to_string()))?;
+    let max = tournament::MAX_OPENINGS;
     let extension = path
         .extension()
         .and_then(|e| e.to_str())
         .map(str::to_lowercase);
     let book = match extension.as_deref() {
-        Some("epd") => Some(book::read_epd(&text).map_err(in_file)?),
-        Some("pgn") => Some(book::read_pgn(&text).map_err(in_file)?),
+        Some("epd") => Some(book::read_epd(&text, max).map_err(in_file)?),
+        Some("pgn") => Some(book::read_pgn(&text, max).map_err(in_file)?),
         _ => None,
     };
     if let Some(book) = book {

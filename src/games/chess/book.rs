@@ -10,6 +10,8 @@ use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Position};
 
+use crate::game::text::excerpt;
+
 /// One opening of a book: the position it starts from (a FEN; the standard start when
 /// `None`), the moves played from there in UCI, and the line of the book it begins on.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -21,18 +23,23 @@ pub struct BookOpening {
 
 /// Reads an EPD book: each line a position's first four FEN fields (placement, side, castling,
 /// en passant), with operations after them ignored. Blank lines and `#` comments are skipped.
-pub fn read_epd(text: &str) -> Result<Vec<BookOpening>, String> {
+/// More than `max` openings is an error, said as soon as the one too many is read.
+pub fn read_epd(text: &str, max: usize) -> Result<Vec<BookOpening>, String> {
     let mut openings = Vec::new();
     for (index, line) in text.lines().enumerate() {
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
+        if openings.len() == max {
+            return Err(too_many(max, index + 1));
+        }
         let fields: Vec<&str> = line.split_whitespace().take(4).collect();
         if fields.len() < 4 {
             return Err(format!(
-                "line {}: an EPD line starts with four FEN fields (placement, side to move, castling, en passant), got {line:?}",
-                index + 1
+                "line {}: an EPD line starts with four FEN fields (placement, side to move, castling, en passant), got {:?}",
+                index + 1,
+                excerpt(line)
             ));
         }
         let fen = format!("{} 0 1", fields.join(" "));
@@ -50,7 +57,8 @@ pub fn read_epd(text: &str) -> Result<Vec<BookOpening>, String> {
 }
 
 /// Reads a PGN book: each game's main line, from its `FEN` tag or the start.
-pub fn read_pgn(text: &str) -> Result<Vec<BookOpening>, String> {
+/// More than `max` openings is an error, said as soon as the one too many is read.
+pub fn read_pgn(text: &str, max: usize) -> Result<Vec<BookOpening>, String> {
     let starts = game_lines(text);
     let mut reader = Reader::new(text.as_bytes());
     let mut book = Book {
@@ -62,9 +70,17 @@ pub fn read_pgn(text: &str) -> Result<Vec<BookOpening>, String> {
         .read_game(&mut book)
         .map_err(|error| error.to_string())?
     {
+        if openings.len() == max {
+            let line = starts.get(max).copied().unwrap_or(0);
+            return Err(too_many(max, line));
+        }
         openings.push(opening?);
     }
     Ok(openings)
+}
+
+fn too_many(max: usize, line: usize) -> String {
+    format!("line {line}: more than {max} openings, the most a tournament takes")
 }
 
 /// The line each game of a PGN text begins on: the first tag line after movetext (or the first
@@ -157,7 +173,7 @@ impl Visitor for Book<'_> {
                 match position {
                     Ok(position) => position,
                     Err(error) => {
-                        return ControlFlow::Break(Err(self.error(format!("FEN {text:?}: {error}"))));
+                        return ControlFlow::Break(Err(self.error(format!("FEN {:?}: {error}", excerpt(text)))));
                     }
                 }
             }
@@ -201,32 +217,40 @@ mod tests {
     fn an_epd_book_gives_its_positions_and_names_a_bad_line() {
         let book = "# two openings\nrnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - id \"e4\";\n\n\
                     rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq -\n";
-        let openings = read_epd(book).unwrap();
+        let openings = read_epd(book, 10).unwrap();
         assert_eq!(openings.len(), 2);
         assert_eq!(
             openings[0].fen.as_deref(),
             Some("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1")
         );
         assert_eq!(openings[1].line, 4);
-        let error = read_epd("8/8/8/8/8/8/8/8 w - -\n").unwrap_err();
+        let error = read_epd("8/8/8/8/8/8/8/8 w - -\n", 10).unwrap_err();
         assert!(error.starts_with("line 1: "), "{error}");
-        let error = read_epd("\nrnbqkbnr w\n").unwrap_err();
+        let error = read_epd("\nrnbqkbnr w\n", 10).unwrap_err();
         assert!(error.starts_with("line 2: "), "{error}");
+        // A long line is quoted only in part.
+        let error = read_epd(&format!("{} w\n", "x".repeat(1_000_000)), 10).unwrap_err();
+        assert!(error.len() < 200 && error.contains("xxx...\""), "{error}");
+        // One opening too many is refused where it is.
+        let error = read_epd(book, 1).unwrap_err();
+        assert_eq!(error, "line 4: more than 1 openings, the most a tournament takes");
     }
 
     #[test]
     fn a_pgn_book_gives_each_main_line_and_names_the_game_and_line_at_fault() {
         let book = "[Event \"one\"]\n[Site \"?\"]\n\n1. e4 e5 (1... c5 2. Nf3) 2. Nf3 Nc6 *\n\n\
                     [Event \"two\"]\n[FEN \"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1\"]\n\n1. e4 Kd7 1/2-1/2\n";
-        let openings = read_pgn(book).unwrap();
+        let openings = read_pgn(book, 10).unwrap();
         assert_eq!(openings.len(), 2);
         assert_eq!(openings[0].moves, ["e2e4", "e7e5", "g1f3", "b8c6"]);
         assert_eq!((openings[0].fen.as_deref(), openings[0].line), (None, 1));
         assert_eq!(openings[1].moves, ["e2e4", "e8d7"]);
         assert_eq!(openings[1].line, 6);
-        let error = read_pgn("[Event \"a\"]\n\n1. e4 e5 *\n\n[Event \"b\"]\n\n1. e4 Ke7 2. Qh5 *\n")
+        let error = read_pgn("[Event \"a\"]\n\n1. e4 e5 *\n\n[Event \"b\"]\n\n1. e4 Ke7 2. Qh5 *\n", 10)
             .unwrap_err();
         assert_eq!(error.split(':').next(), Some("game 2 (line 5)"), "{error}");
         assert!(error.contains("move 2 (Ke7)"), "{error}");
+        let error = read_pgn(book, 1).unwrap_err();
+        assert!(error.starts_with("line 6: more than 1 openings"), "{error}");
     }
 }
