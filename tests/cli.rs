@@ -2,7 +2,7 @@
 
 use std::process::Command;
 
-use serde_json::Value;
+use serde_json::{Value, json};
 
 /// The binary, with none of its settings in the environment but those the test gives it.
 fn binary() -> Command {
@@ -700,4 +700,87 @@ fn sente_uci_is_an_engine_that_stops_when_told() {
     send("quit", &mut transcript);
     assert!(engine.wait().unwrap().success());
     println!("{}", transcript.join("\n"));
+}
+
+#[test]
+fn files_of_openings_are_quoted_in_part_and_refused_early() {
+    let dir = std::env::temp_dir().join(format!("sente-openings-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let tournament = |file: &std::path::Path| {
+        sente(&[
+            "tournament",
+            "random",
+            "random",
+            "--game",
+            "chess",
+            "--openings",
+            file.to_str().unwrap(),
+        ])
+    };
+    // A bad line of a million characters is quoted by its first few dozen.
+    let epd = dir.join("long.epd");
+    std::fs::write(&epd, format!("{} w\n", "x".repeat(1_000_000))).unwrap();
+    let (code, _, stderr) = tournament(&epd);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.len() < 300 && stderr.contains("line 1: "),
+        "{stderr}"
+    );
+    // A file far larger than a thousand openings is refused before it is read.
+    let pgn = dir.join("large.pgn");
+    let file = std::fs::File::create(&pgn).unwrap();
+    file.set_len(100 << 20).unwrap();
+    let (code, _, stderr) = tournament(&pgn);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("is at most 16 MiB"), "{stderr}");
+    // One opening too many is refused at its line.
+    let many = dir.join("many.txt");
+    std::fs::write(&many, "e2e4\n".repeat(1_001)).unwrap();
+    let (code, _, stderr) = tournament(&many);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("line 1001: more than 1000 openings"),
+        "{stderr}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn merge_names_the_file_the_game_and_the_field_of_a_bad_shard() {
+    let dir = std::env::temp_dir().join(format!("sente-shards-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut files = Vec::new();
+    for index in 0..2 {
+        let file = dir.join(format!("shard-{index}.json"));
+        let (code, _, stderr) = sente(&[
+            "tournament",
+            "random",
+            "random",
+            "--games",
+            "8",
+            "--seed",
+            "3",
+            "--shard",
+            &format!("{index}/2"),
+            "--output",
+            file.to_str().unwrap(),
+        ]);
+        assert_eq!(code, 0, "{stderr}");
+        files.push(file);
+    }
+    let mut shard: Value = serde_json::from_slice(&std::fs::read(&files[1]).unwrap()).unwrap();
+    shard["results"]["games"]["5"]["a_points"] = json!(99);
+    std::fs::write(&files[1], shard.to_string()).unwrap();
+    let (code, _, stderr) = sente(&[
+        "tournament",
+        "merge",
+        files[0].to_str().unwrap(),
+        files[1].to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("shard-1.json: game 5: a_points: A's half points are 0, 1 or 2, got 99"),
+        "{stderr}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
 }

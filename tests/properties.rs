@@ -116,3 +116,171 @@ proptest! {
         }
     }
 }
+
+/// The two shards of a small tournament of tic-tac-toe between random players, as `sente
+/// tournament --shard I/2 --records` writes them, as JSON.
+fn shards() -> [serde_json::Value; 2] {
+    use sente::api::tournament::{ShardFile, TournamentJob, shard};
+    let request = serde_json::json!({"game": "tictactoe", "games": 12, "seed": 5, "records": true,
+        "players": [{"algorithm": "random"}, {"algorithm": "random"}]});
+    let request = TournamentRequest::from_json(request.to_string().as_bytes()).unwrap();
+    let job = TournamentJob::new(request, &[]).unwrap();
+    [0, 1].map(|index| {
+        let games = shard(&job.setup().games, index, 2);
+        let results = job.play(games, 1, |_| {});
+        let file = ShardFile {
+            setup: job.setup().clone(),
+            shard: [index, 2],
+            elapsed_ms: 12.5,
+            results,
+        };
+        serde_json::to_value(&file).unwrap()
+    })
+}
+
+/// Merges the shards as `sente tournament merge` does, from JSON; a shard that does not even
+/// read as one is refused as the command refuses it. Panics propagate, failing the test.
+fn merge(
+    shards: &[serde_json::Value; 2],
+) -> Result<sente::api::tournament::TournamentResponse, String> {
+    let files = shards
+        .iter()
+        .enumerate()
+        .map(|(index, value)| {
+            let name = format!("shard-{index}.json");
+            serde_json::from_value(value.clone())
+                .map(|shard| (name.clone(), shard))
+                .map_err(|error| format!("{name}: not a shard's results ({error})"))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    sente::api::tournament::merge(files)
+}
+
+/// Ways to make a shard impossible: each is refused, whichever game it hits.
+#[derive(Clone, Copy, Debug)]
+enum Corruption {
+    APoints(u8),
+    APointsAgainstEnding,
+    GameRemoved,
+    GameOutsideShard(u64),
+    NegativeElapsed(f64),
+    Nodes(u64),
+    MovesOutOfTurn(u32),
+    ShardIndex(u64),
+    ShardCount(u64),
+    RecordRemoved,
+    RecordOfAnotherGame,
+    GamesBackwards,
+}
+
+fn corruption() -> impl Strategy<Value = Corruption> {
+    prop_oneof![
+        (3u8..).prop_map(Corruption::APoints),
+        Just(Corruption::APointsAgainstEnding),
+        Just(Corruption::GameRemoved),
+        (0u64..1 << 50).prop_map(Corruption::GameOutsideShard),
+        (1e-9f64..1e12).prop_map(Corruption::NegativeElapsed),
+        prop_oneof![Just(u64::MAX), (1u64 << 60)..].prop_map(Corruption::Nodes),
+        (2u32..).prop_map(Corruption::MovesOutOfTurn),
+        (2u64..).prop_map(Corruption::ShardIndex),
+        prop_oneof![Just(0u64), Just(u64::MAX), 3u64..].prop_map(Corruption::ShardCount),
+        Just(Corruption::RecordRemoved),
+        Just(Corruption::RecordOfAnotherGame),
+        Just(Corruption::GamesBackwards),
+    ]
+}
+
+/// `shard` (the first, games 0..6) corrupted so at its `game`.
+fn corrupt(shard: &mut serde_json::Value, corruption: Corruption, game: u64) {
+    let key = game.to_string();
+    let games = &mut shard["results"]["games"];
+    match corruption {
+        Corruption::APoints(points) => games[&key]["a_points"] = points.into(),
+        Corruption::APointsAgainstEnding => {
+            let points = match games[&key]["ending"].as_str().unwrap() {
+                "drawn" => 2,
+                _ => 1,
+            };
+            games[&key]["a_points"] = points.into();
+        }
+        Corruption::GameRemoved => {
+            games.as_object_mut().unwrap().remove(&key);
+        }
+        Corruption::GameOutsideShard(offset) => {
+            let result = games.as_object_mut().unwrap().remove(&key).unwrap();
+            games[(6 + offset).to_string()] = result;
+        }
+        Corruption::NegativeElapsed(ms) => shard["elapsed_ms"] = (-ms).into(),
+        Corruption::Nodes(nodes) => games[&key]["nodes"][0] = nodes.into(),
+        Corruption::MovesOutOfTurn(extra) => {
+            let other = games[&key]["moves"][1].as_u64().unwrap() as u32;
+            games[&key]["moves"][0] = other.saturating_add(extra).into();
+        }
+        Corruption::ShardIndex(index) => shard["shard"][0] = index.into(),
+        Corruption::ShardCount(count) => shard["shard"][1] = count.into(),
+        Corruption::RecordRemoved => {
+            shard["results"]["records"]
+                .as_object_mut()
+                .unwrap()
+                .remove(&key);
+        }
+        Corruption::RecordOfAnotherGame => {
+            shard["results"]["records"][&key]["index"] = (game + 1).into();
+        }
+        Corruption::GamesBackwards => {
+            shard["setup"]["games"] = serde_json::json!({"start": 12, "end": 0});
+        }
+    }
+}
+
+/// Replaces the value at a path drawn from `choices` with `value`: anywhere in the shard.
+fn replace_somewhere(value: &mut serde_json::Value, choices: &[usize], new: serde_json::Value) {
+    let Some((&choice, rest)) = choices.split_first() else {
+        *value = new;
+        return;
+    };
+    match value {
+        serde_json::Value::Object(map) if !map.is_empty() => {
+            let key = map.keys().nth(choice % map.len()).unwrap().clone();
+            replace_somewhere(map.get_mut(&key).unwrap(), rest, new);
+        }
+        serde_json::Value::Array(items) if !items.is_empty() => {
+            let at = choice % items.len();
+            replace_somewhere(&mut items[at], rest, new);
+        }
+        _ => *value = new,
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// A shard made impossible is refused, naming its file, and never panics the merge.
+    #[test]
+    fn no_corrupted_shard_is_merged(corruption in corruption(), game in 0u64..6) {
+        let mut shards = shards_once().clone();
+        prop_assert!(merge(&shards).is_ok());
+        corrupt(&mut shards[0], corruption, game);
+        let refused = merge(&shards);
+        prop_assert!(refused.is_err(), "{corruption:?} at game {game} was merged");
+        let why = refused.unwrap_err();
+        prop_assert!(why.starts_with("shard-0.json: "), "{why}");
+    }
+
+    /// Anything anywhere in a shard is merged or refused, without panicking.
+    #[test]
+    fn any_change_to_a_shard_is_merged_or_refused(
+        choices in prop::collection::vec(any::<usize>(), 1..6),
+        new in json(),
+    ) {
+        let mut shards = shards_once().clone();
+        replace_somewhere(&mut shards[0], &choices, new);
+        let _ = merge(&shards);
+    }
+}
+
+/// [`shards`], played once for all the cases.
+fn shards_once() -> &'static [serde_json::Value; 2] {
+    static SHARDS: std::sync::OnceLock<[serde_json::Value; 2]> = std::sync::OnceLock::new();
+    SHARDS.get_or_init(shards)
+}

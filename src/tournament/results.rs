@@ -61,6 +61,20 @@ impl Ending {
         }
     }
 
+    /// Whether a game that ended so is drawn.
+    pub fn is_draw(self) -> bool {
+        matches!(
+            self,
+            Ending::Drawn
+                | Ending::Stalemate
+                | Ending::InsufficientMaterial
+                | Ending::FiftyMoveRule
+                | Ending::ThreefoldRepetition
+                | Ending::MaxPlies
+                | Ending::DrawAdjudication
+        )
+    }
+
     /// The name the answers use.
     pub fn name(self) -> &'static str {
         match self {

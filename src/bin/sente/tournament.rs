@@ -385,6 +385,12 @@ fn read_openings(path: &std::path::Path) -> Result<(Vec<PositionSpec>, Vec<usize
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
+        if openings.len() == max {
+            return Err(in_file(format!(
+                "line {}: more than {max} openings, the most a tournament takes",
+                index + 1
+            )));
+        }
         openings.push(match line.contains('/') {
             true => position(Some(line.to_owned()), None)?,
             false => position(None, Some(line))?,
