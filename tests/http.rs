@@ -2790,7 +2790,179 @@ async fn a_streamed_tournament_reports_progress_then_its_answer() {
         let played = line["progress"]["games"].as_u64().unwrap();
         assert!(played > games && played <= 24, "{text}");
         games = played;
+        // A tournament still being played says so, not why it stopped.
+        if played < 24 {
+            assert_eq!(line["progress"]["running"], true, "{line}");
+            assert_eq!(line["progress"]["complete"], false, "{line}");
+            assert!(line["progress"].get("stopped_by").is_none(), "{line}");
+        }
     }
+    assert!(last["result"].get("running").is_none(), "{text}");
+}
+
+#[tokio::test]
+async fn an_answer_records_at_most_the_limits_games() {
+    let url = start_with(AppState {
+        max_recorded_games: 10,
+        ..AppState::default()
+    })
+    .await;
+    let limits = get_json(&url, "/limits").await;
+    assert_eq!(limits["max_recorded_games"], 10);
+    assert_eq!(limits["write_timeout_ms"], 10_000);
+    let request = |games: u64, records: bool| {
+        json!({"game": "gomoku", "games": games, "records": records,
+               "players": [{"algorithm": "random"}, {"algorithm": "random"}]})
+    };
+    let refused = problem(&url, "/tournament", request(11, true), 422).await;
+    assert_eq!(refused["field"], "records", "{refused}");
+    assert!(
+        refused["detail"]
+            .as_str()
+            .unwrap()
+            .contains("at most 10 games"),
+        "{refused}"
+    );
+    // As PGN (records, written otherwise) too.
+    let pgn = Client::new()
+        .post(format!("{url}/tournament"))
+        .header("accept", "application/x-chess-pgn")
+        .json(&json!({"game": "chess", "games": 11, "max_plies": 4,
+                      "players": [{"algorithm": "random"}, {"algorithm": "random"}]}))
+        .send()
+        .await
+        .unwrap();
+    assert_problem(pgn, 422, "pgn of 11 games").await;
+    let answer: Value = post(&url, "/tournament", request(10, true))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(answer["records"].as_array().unwrap().len(), 10);
+    // Without records, any number of games.
+    let answer: Value = post(&url, "/tournament", request(100, false))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(answer["games"], 100);
+}
+
+/// A client that asks for a large answer and never reads it holds the slot its answer was
+/// played in until the write timeout cuts it off; then the next heavy request runs.
+#[tokio::test]
+async fn a_client_that_never_reads_its_answer_is_cut_off_and_frees_its_slot() {
+    use sente::http::admission::{Admission, AdmissionLimits};
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let url = start_with(AppState {
+        admission: std::sync::Arc::new(Admission::new(AdmissionLimits {
+            heavy_slots: 1,
+            heavy_queue: 4,
+        })),
+        write_timeout: Duration::from_millis(500),
+        ..AppState::default()
+    })
+    .await;
+    // Some 25 MB: more than the connection's buffers hold.
+    let body = json!({"game": "chess", "games": 1000, "records": true,
+                      "players": [{"algorithm": "random"}, {"algorithm": "random"}]})
+    .to_string();
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    // A small window, so that the answer waits in the server rather than in this client.
+    socket.set_recv_buffer_size(4096).unwrap();
+    let mut silent = socket
+        .connect(url.trim_start_matches("http://").parse().unwrap())
+        .await
+        .unwrap();
+    let head = format!(
+        "POST /tournament HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n",
+        body.len()
+    );
+    silent.write_all(head.as_bytes()).await.unwrap();
+    silent.write_all(body.as_bytes()).await.unwrap();
+    // Its games played, its answer waiting: a tournament asked now needs the one slot.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let next = json!({"game": "tictactoe", "games": 2,
+                      "players": [{"algorithm": "random"}, {"algorithm": "random"}]});
+    let answered = tokio::time::timeout(Duration::from_secs(20), post(&url, "/tournament", next))
+        .await
+        .expect("the slot was freed");
+    assert_eq!(answered.status(), 200);
+    // The silent client's answer was cut off: what it can still read ends before the whole.
+    let mut taken = Vec::new();
+    let read = tokio::time::timeout(Duration::from_secs(10), silent.read_to_end(&mut taken)).await;
+    let text = String::from_utf8_lossy(&taken);
+    assert!(read.is_ok(), "the connection stays open");
+    assert!(
+        text.starts_with("HTTP/1.1 200"),
+        "{}",
+        &text[..text.len().min(200)]
+    );
+    assert!(!text.trim_end().ends_with('}'), "the whole answer was sent");
+}
+
+/// Engines that close their output, or write what is not UTF-8, lose their games at once and
+/// leave the service's one heavy slot free for what comes next.
+#[tokio::test]
+async fn misbehaving_engines_never_hold_the_services_slot() {
+    use sente::http::admission::{Admission, AdmissionLimits};
+    let engines_dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/engines");
+    let engines: Vec<_> = ["close", "latin1", "flood"]
+        .iter()
+        .map(|name| {
+            let config = format!("{name}={engines_dir}/{name}.sh");
+            std::sync::Arc::new(sente::api::tournament::configure_engine(&config).unwrap())
+        })
+        .collect();
+    let url = start_with(AppState {
+        admission: std::sync::Arc::new(Admission::new(AdmissionLimits {
+            heavy_slots: 1,
+            heavy_queue: 4,
+        })),
+        engines: engines.into(),
+        ..AppState::default()
+    })
+    .await;
+    for name in ["close", "latin1", "flood"] {
+        let body = json!({"game": "chess", "games": 2,
+                          "players": [{"engine": name, "tc": "5/move"}, {"algorithm": "random"}]});
+        let answer = tokio::time::timeout(Duration::from_secs(20), post(&url, "/tournament", body))
+            .await
+            .unwrap_or_else(|_| panic!("{name} wedged the slot"));
+        let answer: Value = answer.json().await.unwrap();
+        assert_eq!(answer["games"], 2, "{name}: {answer}");
+        assert_eq!(answer["players"][1]["wins"], 2, "{name}: {answer}");
+    }
+    // The next heavy search runs.
+    let chess = json!({"game": "chess", "moves": ["e2e4"], "algorithm": "engine", "depth": 4});
+    assert_eq!(post(&url, "/move", chess).await.status(), 200);
+}
+
+#[tokio::test]
+async fn an_engine_option_is_one_the_engine_lists_and_the_operator_allows() {
+    let engine = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/engines/illegal.sh");
+    let configured = sente::api::tournament::configure_engine(&format!("x={engine}")).unwrap();
+    // The test engine lists no option: every option is one it does not have.
+    let url = start_with(AppState {
+        engines: vec![std::sync::Arc::new(configured)].into(),
+        ..AppState::default()
+    })
+    .await;
+    let body = json!({"game": "chess", "players": [
+        {"engine": "x", "tc": "1/move", "options": {"UCI_LimitStrenght": true}},
+        {"algorithm": "random"}]});
+    let refused = problem(&url, "/tournament", body, 422).await;
+    assert_eq!(refused["field"], "players[0].options.UCI_LimitStrenght");
+    assert!(
+        refused["detail"]
+            .as_str()
+            .unwrap()
+            .contains("x has no option"),
+        "{refused}"
+    );
+    let body = json!({"game": "chess", "players": [{"engine": "x"}, {"algorithm": "random"}]});
+    let refused = problem(&url, "/tournament", body, 422).await;
+    assert_eq!(refused["field"], "players[0].tc");
 }
 
 #[tokio::test]

@@ -349,6 +349,10 @@ pub struct TournamentResponse {
     /// Whether the tournament has its answer: every requested game played, or the SPRT
     /// decided.
     pub complete: bool,
+    /// In a streamed progress line, whether the tournament is still being played (its
+    /// answer, the last line, never is).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub running: bool,
     /// Why it stopped before every requested game was played: `sprt`, the test decided;
     /// `time_limit`, the server's limit for tournaments (`tournament_time_limit_ms` in `GET
     /// /limits`); `cancelled`. (A client that goes away gets no answer.)
@@ -597,6 +601,7 @@ pub fn report(
         games_requested: requested,
         games: tally.games,
         complete,
+        running: false,
         stopped_by: match decided {
             Some(_) if tally.games < requested => Some("sprt"),
             _ if !complete => Some(cut_short.unwrap_or("time_limit")),
@@ -640,6 +645,18 @@ pub fn report(
             .records
             .then(|| results.records.into_values().collect()),
     }
+}
+
+/// What a tournament still being played has so far: [`report`]'s totals, `running` (no
+/// `stopped_by`, which only a finished tournament has), without records.
+pub fn progress(setup: &Setup, results: Results, elapsed: Duration) -> TournamentResponse {
+    let mut progress = report(setup, results, elapsed, None);
+    progress.running = !progress.complete;
+    if progress.running {
+        progress.stopped_by = None;
+    }
+    progress.records = None;
+    progress
 }
 
 /// Every game of `results` as PGN, for a tournament of a game written in PGN.

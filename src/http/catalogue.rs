@@ -50,7 +50,9 @@ pub async fn get_limits(State(state): State<AppState>) -> Json<Value> {
         "max_body_bytes": super::MAX_BODY_BYTES,
         "max_head_bytes": super::MAX_HEAD_BYTES,
         "read_timeout_ms": state.read_timeout.as_millis() as u64,
+        "write_timeout_ms": state.write_timeout.as_millis() as u64,
         "max_games": crate::api::tournament::MAX_GAMES,
+        "max_recorded_games": state.max_recorded_games,
     });
     // Every numeric knob's maximum, from the table of knobs; the service's own `max_nodes`
     // stays, since it bounds the `nodes` knob too.

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::AppState;
+use super::admission::Slot;
 use super::cancel::CancelOnDrop;
 use super::metrics::Metrics;
 use crate::api::Budget;
@@ -28,6 +29,22 @@ where
     T: Send + 'static,
 {
     let slot = Arc::new(state.admission.slot().await?);
+    run_parts_in(state, slot, time_limit, parts, work).await
+}
+
+/// [`run_parts`] in a slot the caller took, and may hold longer: while the answer that the
+/// parts made is sent, say, when that answer is large.
+pub async fn run_parts_in<P, T>(
+    state: &AppState,
+    slot: Arc<Slot>,
+    time_limit: Duration,
+    parts: Vec<P>,
+    work: impl Fn(P, &Budget) -> T + Send + Sync + 'static,
+) -> Result<Vec<T>, Problem>
+where
+    P: Send + 'static,
+    T: Send + 'static,
+{
     let cancel = CancelOnDrop::new();
     let budget = Budget {
         deadline: Some(Instant::now() + time_limit),
@@ -77,4 +94,81 @@ pub async fn run_one<T: Send + 'static>(
     let mut results =
         run_parts(state, time_limit, vec![()], move |(), budget| work(budget)).await?;
     Ok(results.remove(0))
+}
+
+/// The most of an answer handed to hyper at once by [`HoldingSlot`].
+const CHUNK_BYTES: usize = 64 * 1024;
+
+pin_project_lite::pin_project! {
+    /// An answer's body that holds the heavy slot its answer was made in until it has been
+    /// sent, or dropped (the client gone, or too slow to take it: the write timeout): so that
+    /// no more large answers wait to be sent than there are slots.
+    ///
+    /// The answer goes out in chunks: hyper drops a body once it has taken its last frame,
+    /// which for an answer made whole (JSON, PGN) is its first, long before the client has
+    /// read it. A chunk at a time, hyper asks for the next only when it has written the last,
+    /// so the slot is held until the answer's end is on its way.
+    pub struct HoldingSlot {
+        #[pin]
+        body: axum::body::Body,
+        rest: axum::body::Bytes,
+        slot: Arc<Slot>,
+    }
+}
+
+impl HoldingSlot {
+    /// `response`, its body holding `slot`.
+    pub fn answer(response: axum::response::Response, slot: Arc<Slot>) -> axum::response::Response {
+        response.map(|body| {
+            axum::body::Body::new(HoldingSlot {
+                body,
+                rest: axum::body::Bytes::new(),
+                slot,
+            })
+        })
+    }
+}
+
+impl hyper::body::Body for HoldingSlot {
+    type Data = axum::body::Bytes;
+    type Error = axum::Error;
+
+    fn poll_frame(
+        self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Result<hyper::body::Frame<Self::Data>, Self::Error>>> {
+        use std::task::Poll;
+        let this = self.project();
+        if this.rest.is_empty() {
+            match std::task::ready!(this.body.poll_frame(cx)) {
+                Some(Ok(frame)) => match frame.into_data() {
+                    Ok(data) => *this.rest = data,
+                    Err(frame) => return Poll::Ready(Some(Ok(frame))),
+                },
+                other => return Poll::Ready(other),
+            }
+        }
+        let chunk = this.rest.split_to(this.rest.len().min(CHUNK_BYTES));
+        Poll::Ready(Some(Ok(hyper::body::Frame::data(chunk))))
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.rest.is_empty() && self.body.is_end_stream()
+    }
+
+    fn size_hint(&self) -> hyper::body::SizeHint {
+        let body = self.body.size_hint();
+        let rest = self.rest.len() as u64;
+        match body.exact() {
+            Some(exact) => hyper::body::SizeHint::with_exact(exact + rest),
+            None => {
+                let mut hint = hyper::body::SizeHint::new();
+                hint.set_lower(body.lower() + rest);
+                if let Some(upper) = body.upper() {
+                    hint.set_upper(upper + rest);
+                }
+                hint
+            }
+        }
+    }
 }

@@ -25,6 +25,7 @@ mod playground;
 mod problem;
 pub mod shutdown;
 mod tournament;
+mod write_timeout;
 
 use std::convert::Infallible;
 use std::future::Future;
@@ -79,6 +80,11 @@ pub struct AppState {
     /// then is answered 408. A client that stalls in the middle of a request holds nothing
     /// longer than this.
     pub read_timeout: Duration,
+    /// How long an answer may wait for its client to take any of it: past this the connection
+    /// is closed and the answer dropped, so that a client that never reads holds nothing.
+    pub write_timeout: Duration,
+    /// The most games a tournament's answer records move by move (`records`, or PGN).
+    pub max_recorded_games: u64,
     /// The external engines tournaments may play (`--engine`), by name.
     pub engines: Arc<[Arc<crate::api::tournament::EngineConfig>]>,
 }
@@ -128,6 +134,14 @@ pub const DEFAULT_HEAVY_QUEUE: usize = 64;
 /// Default of [`AppState::read_timeout`].
 pub const DEFAULT_READ_TIMEOUT: Duration = Duration::from_secs(10);
 
+/// Default of [`AppState::write_timeout`].
+pub const DEFAULT_WRITE_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Default of [`AppState::max_recorded_games`]: answers of a few MiB (a game of chess is a
+/// few tens of KiB recorded); more games are played in several requests (`first_game`), or
+/// with the command line, which records any number.
+pub const DEFAULT_MAX_RECORDED_GAMES: u64 = 1_000;
+
 /// Default of [`AppState::tournament_time_limit`].
 pub const DEFAULT_TOURNAMENT_TIME_LIMIT: Duration = Duration::from_secs(60);
 
@@ -159,6 +173,8 @@ impl Default for AppState {
             search_limits: SearchLimits::default(),
             engines: Arc::new([]),
             read_timeout: DEFAULT_READ_TIMEOUT,
+            write_timeout: DEFAULT_WRITE_TIMEOUT,
+            max_recorded_games: DEFAULT_MAX_RECORDED_GAMES,
         }
     }
 }
@@ -268,6 +284,7 @@ pub async fn serve(
 ) {
     let grace = state.shutdown_grace();
     let read_timeout = state.read_timeout;
+    let write_timeout = state.write_timeout;
     let app = app(state).map_request(|request: Request<Incoming>| request.map(Body::new));
     let mut http = hyper::server::conn::http1::Builder::new();
     http.timer(TokioTimer::new())
@@ -287,7 +304,10 @@ pub async fn serve(
             () = &mut shutdown => break,
         };
         let service = TowerToHyperService::new(app.clone());
-        let connection = connections.watch(http.serve_connection(TokioIo::new(stream), service));
+        let connection = connections.watch(http.serve_connection(
+            TokioIo::new(write_timeout::WriteTimeout::new(stream, write_timeout)),
+            service,
+        ));
         tokio::spawn(async move {
             if let Err(error) = connection.await {
                 tracing::debug!(%error, "connection ended with an error");

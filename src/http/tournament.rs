@@ -10,7 +10,9 @@ use axum::http::{HeaderMap, HeaderValue, header};
 use axum::response::{IntoResponse, Response};
 
 use super::AppState;
+use super::admission::Slot;
 use super::body::JsonBody;
+use super::heavy::HoldingSlot;
 use super::json::Json;
 use super::ndjson::{self, NDJSON};
 use crate::api::Problem;
@@ -67,30 +69,55 @@ pub async fn post_tournament(
             ),
         ));
     }
+    let recorded = job.setup().games.end - job.setup().games.start;
+    if job.setup().records && recorded > state.max_recorded_games {
+        let max = state.max_recorded_games;
+        return Err(Problem::invalid(
+            "records",
+            format!(
+                "an answer records at most {max} games (max_recorded_games in GET /limits), and this tournament has {recorded}: ask for {max} games or fewer, play the rest in more requests (first_game), or leave out records; the command line (sente tournament --records, --pgn) records any number"
+            ),
+        ));
+    }
     let run = Arc::new(job.run(job.setup().games.clone()));
     let started = Instant::now();
-    let play = play(state.clone(), Arc::clone(&job), Arc::clone(&run));
-    match form {
+    // Held until the answer has been sent, not only played: a large answer waiting for a slow
+    // client counts as the work it is.
+    let slot = Arc::new(state.admission.slot().await?);
+    let play = play(
+        state.clone(),
+        Arc::clone(&job),
+        Arc::clone(&run),
+        Arc::clone(&slot),
+    );
+    let response = match form {
         Form::Json => {
             play.await?;
-            Ok(Json(answer(&state, &job, run.results(), started)).into_response())
+            Json(answer(&state, &job, run.results(), started)).into_response()
         }
         Form::Pgn => {
             play.await?;
             let pgn = tournament::pgn(job.setup(), &run.results());
-            Ok(([(header::CONTENT_TYPE, HeaderValue::from_static(PGN))], pgn).into_response())
+            ([(header::CONTENT_TYPE, HeaderValue::from_static(PGN))], pgn).into_response()
         }
-        Form::Progress => Ok(stream(state, job, run, started, play)),
-    }
+        Form::Progress => stream(state, job, run, started, play),
+    };
+    Ok(HoldingSlot::answer(response, slot))
 }
 
 /// Plays the run's games on one worker per core, within the tournament time limit.
-async fn play(state: AppState, job: Arc<TournamentJob>, run: Arc<Run>) -> Result<(), Problem> {
+async fn play(
+    state: AppState,
+    job: Arc<TournamentJob>,
+    run: Arc<Run>,
+    slot: Arc<Slot>,
+) -> Result<(), Problem> {
     let _in_flight = state.metrics.tournament_started();
     // One worker per core: a tournament never takes more threads than there are cores.
     let workers = vec![(); state.cores];
-    super::heavy::run_parts(
+    super::heavy::run_parts_in(
         &state,
+        slot,
         state.tournament_time_limit,
         workers,
         move |(), budget| job.work(&run, budget),
@@ -143,9 +170,7 @@ fn stream(
                     last_report = Some(Instant::now());
                     let results = run.results();
                     reported = results.games.len();
-                    let mut progress =
-                        tournament::report(job.setup(), results, started.elapsed(), None);
-                    progress.records = None;
+                    let progress = tournament::progress(job.setup(), results, started.elapsed());
                     if lines.send(ndjson::line("progress", &progress)).is_err() {
                         return;
                     }

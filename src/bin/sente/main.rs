@@ -110,9 +110,20 @@ struct ServeArgs {
     /// body not whole after as long is answered 408 [default: 10000].
     #[arg(long, env = "SENTE_READ_TIMEOUT_MS", value_parser = clap::value_parser!(u64).range(1..))]
     read_timeout_ms: Option<u64>,
+    /// An answer whose client takes none of it for this many milliseconds closes the
+    /// connection, freeing what the answer holds [default: 10000].
+    #[arg(long, env = "SENTE_WRITE_TIMEOUT_MS", value_parser = clap::value_parser!(u64).range(1..))]
+    write_timeout_ms: Option<u64>,
+    /// The most games a tournament's answer may record move by move (records, or PGN)
+    /// [default: 1000].
+    #[arg(long, env = "SENTE_MAX_RECORDED_GAMES", value_parser = clap::value_parser!(u64).range(1..))]
+    max_recorded_games: Option<u64>,
     /// An external engine tournaments may play, as NAME=PATH[,protocol=xboard][,OPTION=VALUE...]
-    /// (stockfish=/usr/games/stockfish,Hash=16); requests name it. Repeatable; several in
-    /// SENTE_ENGINES, separated by ';'.
+    /// (stockfish=/usr/games/stockfish,Hash=16), started once to learn its options; requests
+    /// name it. A request may set what settable=A|B lists (by default the engine's check, spin
+    /// and combo options), never the options given here, and Hash and Threads up to max_hash=MB
+    /// and max_threads=N [default: 64 and 1]. Repeatable; several in SENTE_ENGINES, separated
+    /// by ';'.
     #[arg(long = "engine", env = "SENTE_ENGINES", value_delimiter = ';')]
     engines: Vec<String>,
 }
@@ -269,6 +280,12 @@ fn serve(args: ServeArgs) -> Result<(), String> {
     state.engines = tournament::engines(&args.engines)?.into();
     if let Some(ms) = args.read_timeout_ms {
         state.read_timeout = std::time::Duration::from_millis(ms);
+    }
+    if let Some(ms) = args.write_timeout_ms {
+        state.write_timeout = std::time::Duration::from_millis(ms);
+    }
+    if let Some(games) = args.max_recorded_games {
+        state.max_recorded_games = games;
     }
     if args.heavy_slots.is_some() || args.heavy_queue.is_some() {
         let defaults = state.admission.limits();
