@@ -21,7 +21,8 @@
 //! - [`game`]: the contract every game fulfils: the [`game::Game`] trait, its declaration
 //!   (catalogue text, limits), the board text form. Knows nothing of search.
 //!
-//! Beside them, [`rounded`] writes every answer's figures to the precision they mean.
+//! Beside them, [`rounded`] writes every answer's figures to the precision they mean, and
+//! [`lines`] reads the lines of the text protocols spoken with engines.
 //!
 //! `http` and the command line are the `server` feature (on by default); without it the crate
 //! is the engine alone, with none of the service's dependencies (the fuzzer builds it so).
@@ -31,6 +32,7 @@ pub mod game;
 pub mod games;
 #[cfg(feature = "server")]
 pub mod http;
+pub mod lines;
 pub mod rounded;
 pub mod search;
 pub mod tournament;

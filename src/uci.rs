@@ -17,6 +17,7 @@ use std::time::Duration;
 use crate::game::{Game, Notation, Player, in_pawns};
 use crate::games::Chess;
 use crate::games::chess::{KeptTable, search_keeping};
+use crate::lines;
 use crate::search::{self, Budget, Clock, EngineParams, Iteration, Watch};
 
 /// The engine's name, as `id name` gives it.
@@ -125,34 +126,16 @@ enum Read<'a> {
 
 /// The next line of `input`, read into `bytes`.
 fn read_line<'a>(input: &mut impl BufRead, bytes: &'a mut Vec<u8>) -> io::Result<Read<'a>> {
-    bytes.clear();
-    let limit = MAX_LINE_BYTES as u64 + 1;
-    if io::Read::take(&mut *input, limit).read_until(b'\n', bytes)? == 0 {
-        return Ok(Read::End);
-    }
-    if bytes.last() != Some(&b'\n') && bytes.len() > MAX_LINE_BYTES {
-        // The rest of the line, up to its end, is skipped a buffer at a time.
-        loop {
-            let buffer = input.fill_buf()?;
-            if buffer.is_empty() {
-                break;
-            }
-            match buffer.iter().position(|&byte| byte == b'\n') {
-                Some(at) => {
-                    input.consume(at + 1);
-                    break;
-                }
-                None => {
-                    let all = buffer.len();
-                    input.consume(all);
-                }
-            }
+    match lines::read_line(input, bytes, MAX_LINE_BYTES)? {
+        lines::Read::End => Ok(Read::End),
+        lines::Read::TooLong => {
+            lines::skip_line(input)?;
+            Ok(Read::Unreadable("longer than 1 MiB"))
         }
-        return Ok(Read::Unreadable("longer than 1 MiB"));
-    }
-    match std::str::from_utf8(bytes) {
-        Ok(line) => Ok(Read::Line(line.trim_end_matches(['\n', '\r']))),
-        Err(_) => Ok(Read::Unreadable("that is not UTF-8")),
+        lines::Read::Line => match std::str::from_utf8(lines::text(bytes)) {
+            Ok(line) => Ok(Read::Line(line)),
+            Err(_) => Ok(Read::Unreadable("that is not UTF-8")),
+        },
     }
 }
 

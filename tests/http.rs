@@ -22,15 +22,19 @@ async fn start_with(state: AppState) -> String {
 
 /// Starts a server with one slot for heavy work and room for `queue` requests waiting for it.
 async fn start_with_one_heavy_slot(queue: usize) -> String {
+    start_with(one_heavy_slot(queue)).await
+}
+
+/// The default state but for one slot for heavy work and room for `queue` requests waiting.
+fn one_heavy_slot(queue: usize) -> AppState {
     use sente::http::admission::{Admission, AdmissionLimits};
-    start_with(AppState {
+    AppState {
         admission: std::sync::Arc::new(Admission::new(AdmissionLimits {
             heavy_slots: 1,
             heavy_queue: queue,
         })),
         ..AppState::default()
-    })
-    .await
+    }
 }
 
 async fn post(url: &str, path: &str, body: Value) -> Response {
@@ -2852,15 +2856,10 @@ async fn an_answer_records_at_most_the_limits_games() {
 /// played in until the write timeout cuts it off; then the next heavy request runs.
 #[tokio::test]
 async fn a_client_that_never_reads_its_answer_is_cut_off_and_frees_its_slot() {
-    use sente::http::admission::{Admission, AdmissionLimits};
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let url = start_with(AppState {
-        admission: std::sync::Arc::new(Admission::new(AdmissionLimits {
-            heavy_slots: 1,
-            heavy_queue: 4,
-        })),
         write_timeout: Duration::from_millis(500),
-        ..AppState::default()
+        ..one_heavy_slot(4)
     })
     .await;
     // Some 25 MB: more than the connection's buffers hold.
@@ -2905,7 +2904,6 @@ async fn a_client_that_never_reads_its_answer_is_cut_off_and_frees_its_slot() {
 /// leave the service's one heavy slot free for what comes next.
 #[tokio::test]
 async fn misbehaving_engines_never_hold_the_services_slot() {
-    use sente::http::admission::{Admission, AdmissionLimits};
     let engines_dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/engines");
     let engines: Vec<_> = ["close", "latin1", "flood"]
         .iter()
@@ -2915,12 +2913,8 @@ async fn misbehaving_engines_never_hold_the_services_slot() {
         })
         .collect();
     let url = start_with(AppState {
-        admission: std::sync::Arc::new(Admission::new(AdmissionLimits {
-            heavy_slots: 1,
-            heavy_queue: 4,
-        })),
         engines: engines.into(),
-        ..AppState::default()
+        ..one_heavy_slot(4)
     })
     .await;
     for name in ["close", "latin1", "flood"] {

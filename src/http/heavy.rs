@@ -15,26 +15,12 @@ use crate::api::Problem;
 /// Runs `work` on each of `parts` on the blocking pool, within `time_limit` and the service's
 /// node limit, and answers their results in order.
 ///
-/// The parts share one heavy slot, freed when the last of them ends, not when the handler does.
-/// If the client goes away, its future is dropped and with it the cancellation guard: the parts
-/// stop in the search they are in, which frees their threads and the slot.
+/// The parts share the heavy slot the caller took, which it may hold longer (while a large
+/// answer is sent); their clones of it go when the last of them ends, not when the handler
+/// does. If the client goes away, its future is dropped and
+/// with it the cancellation guard: the parts stop in the search they are in, which frees their
+/// threads and the slot.
 pub async fn run_parts<P, T>(
-    state: &AppState,
-    time_limit: Duration,
-    parts: Vec<P>,
-    work: impl Fn(P, &Budget) -> T + Send + Sync + 'static,
-) -> Result<Vec<T>, Problem>
-where
-    P: Send + 'static,
-    T: Send + 'static,
-{
-    let slot = Arc::new(state.admission.slot().await?);
-    run_parts_in(state, slot, time_limit, parts, work).await
-}
-
-/// [`run_parts`] in a slot the caller took, and may hold longer: while the answer that the
-/// parts made is sent, say, when that answer is large.
-pub async fn run_parts_in<P, T>(
     state: &AppState,
     slot: Arc<Slot>,
     time_limit: Duration,
@@ -85,14 +71,18 @@ pub(super) fn spawn_blocking<T: Send + 'static>(
     })
 }
 
-/// Runs one search, as [`run_parts`] does, within the service's search time limit.
+/// Runs one search in a slot of its own, as [`run_parts`] does, within the service's search
+/// time limit.
 pub async fn run_one<T: Send + 'static>(
     state: &AppState,
     work: impl Fn(&Budget) -> T + Send + Sync + 'static,
 ) -> Result<T, Problem> {
     let time_limit = state.search_limits.max_search_time;
-    let mut results =
-        run_parts(state, time_limit, vec![()], move |(), budget| work(budget)).await?;
+    let slot = Arc::new(state.admission.slot().await?);
+    let mut results = run_parts(state, slot, time_limit, vec![()], move |(), budget| {
+        work(budget)
+    })
+    .await?;
     Ok(results.remove(0))
 }
 

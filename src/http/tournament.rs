@@ -115,7 +115,7 @@ async fn play(
     let _in_flight = state.metrics.tournament_started();
     // One worker per core: a tournament never takes more threads than there are cores.
     let workers = vec![(); state.cores];
-    super::heavy::run_parts_in(
+    super::heavy::run_parts(
         &state,
         slot,
         state.tournament_time_limit,

@@ -443,30 +443,32 @@ impl Strategy {
     /// The strategy aiming to spend about `time` on a move, where it can deepen or sample
     /// within a time limit (a shorter limit of its own stays); the others are unchanged.
     pub fn within(mut self, time: Duration) -> Strategy {
-        let limit = match &mut self {
-            Strategy::Solver { time_limit, .. } | Strategy::Mcs { time_limit, .. } => time_limit,
-            Strategy::Mcts(params) => &mut params.time_limit,
-            Strategy::AlphaBeta(params, _) => &mut params.time_limit,
-            Strategy::Engine(params) => &mut params.time_limit,
-            Strategy::Random | Strategy::Minimax { .. } | Strategy::Negamax { .. } => return self,
-        };
-        *limit = Some(limit.map_or(time, |own| own.min(time)));
+        if let Some(limit) = self.time_limit_mut() {
+            *limit = Some(limit.map_or(time, |own| own.min(time)));
+        }
         self
     }
 
     /// The strategy with no time limit of its own: a deepening search then deepens to its
     /// depth, or to the end of the game.
     pub fn without_time_limit(mut self) -> Strategy {
-        match &mut self {
-            Strategy::Solver { time_limit, .. } | Strategy::Mcs { time_limit, .. } => {
-                *time_limit = None;
-            }
-            Strategy::Mcts(params) => params.time_limit = None,
-            Strategy::AlphaBeta(params, _) => params.time_limit = None,
-            Strategy::Engine(params) => params.time_limit = None,
-            Strategy::Random | Strategy::Minimax { .. } | Strategy::Negamax { .. } => {}
+        if let Some(limit) = self.time_limit_mut() {
+            *limit = None;
         }
         self
+    }
+
+    /// The strategy's own time limit, for the strategies that take one.
+    fn time_limit_mut(&mut self) -> Option<&mut Option<Duration>> {
+        match self {
+            Strategy::Solver { time_limit, .. } | Strategy::Mcs { time_limit, .. } => {
+                Some(time_limit)
+            }
+            Strategy::Mcts(params) => Some(&mut params.time_limit),
+            Strategy::AlphaBeta(params, _) => Some(&mut params.time_limit),
+            Strategy::Engine(params) => Some(&mut params.time_limit),
+            Strategy::Random | Strategy::Minimax { .. } | Strategy::Negamax { .. } => None,
+        }
     }
 
     /// The strategy playing on a clock with `left` and `increment` for the side to move, if

@@ -14,7 +14,7 @@
 pub mod uci;
 pub mod xboard;
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufReader, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdout, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, SyncSender};
@@ -22,6 +22,7 @@ use std::time::{Duration, Instant};
 
 use super::player::Limits;
 use crate::game::text::excerpt;
+use crate::lines;
 use crate::search::Budget;
 
 /// An engine the service or the command line was configured with: a name requests use, the
@@ -356,6 +357,7 @@ impl Engine {
 }
 
 /// What the thread that reads an engine's output hands on.
+#[derive(PartialEq)]
 enum Line {
     /// A line, its bytes read as UTF-8 where they are (others replaced, as GUIs show them).
     Text(String),
@@ -497,28 +499,22 @@ impl Process {
     }
 }
 
-/// Reads the engine's output into `lines` a line at a time, as bytes: a line that is not
+/// Reads the engine's output into `sender` a line at a time, as bytes: a line that is not
 /// UTF-8 (an author's name in Latin-1) is read lossily rather than ending the reading, and a
 /// line longer than [`MAX_LINE_BYTES`] ends it.
-fn read_lines(stdout: ChildStdout, lines: &SyncSender<Line>) {
+fn read_lines(stdout: ChildStdout, sender: &SyncSender<Line>) {
     let mut reader = BufReader::new(stdout);
-    let mut line = Vec::new();
+    let mut bytes = Vec::new();
     loop {
-        line.clear();
-        // One byte past the cap tells a line of exactly the cap from a longer one.
-        let limit = (MAX_LINE_BYTES + 1) as u64;
-        match (&mut reader).take(limit).read_until(b'\n', &mut line) {
-            Ok(0) | Err(_) => return,
-            Ok(_) => {}
-        }
-        let ended = line.last() == Some(&b'\n');
-        if !ended && line.len() > MAX_LINE_BYTES {
-            let _ = lines.send(Line::TooLong);
-            return;
-        }
-        let text = String::from_utf8_lossy(&line);
-        let text = text.trim_end_matches(['\n', '\r']).to_owned();
-        if lines.send(Line::Text(text)).is_err() {
+        let line = match lines::read_line(&mut reader, &mut bytes, MAX_LINE_BYTES) {
+            Ok(lines::Read::Line) => {
+                Line::Text(String::from_utf8_lossy(lines::text(&bytes)).into_owned())
+            }
+            Ok(lines::Read::TooLong) => Line::TooLong,
+            Ok(lines::Read::End) | Err(_) => return,
+        };
+        let too_long = line == Line::TooLong;
+        if sender.send(line).is_err() || too_long {
             return;
         }
     }
