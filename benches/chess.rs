@@ -13,9 +13,8 @@ use std::time::{Duration, Instant};
 use criterion::{Criterion, criterion_group, criterion_main};
 use sente::game::perft::perft;
 use sente::games::Chess;
-use sente::search::{
-    AlphaBetaParams, Budget, EngineParams, Solve, Step, Strategy, Tiebreak, search,
-};
+use sente::games::chess::Step;
+use sente::search::{AlphaBetaParams, Budget, EngineParams, Solve, Strategy, search};
 
 /// Positions and depths whose perft takes a few hundred milliseconds.
 const PERFT: [(&str, &str, u32); 3] = [
@@ -80,7 +79,7 @@ fn overhead() {
 fn engine_speed() {
     for (label, without) in [
         ("engine", None),
-        ("engine without its terms", Some(Step::Terms)),
+        ("engine without its terms", Some(Step::Terms.name())),
     ] {
         let (mut nodes, mut elapsed) = (0, Duration::ZERO);
         for fen in MIDDLEGAMES {
@@ -122,7 +121,7 @@ fn benches(c: &mut Criterion) {
     group.bench_function(format!("perft {name} 4 shakmaty"), |b| {
         b.iter(|| shakmaty::perft(black_box(&position), 4))
     });
-    let tutorial = Strategy::AlphaBeta(AlphaBetaParams::textbook(Some(3)), Tiebreak::First);
+    let tutorial = Strategy::alphabeta(AlphaBetaParams::textbook(Some(3)));
     group.bench_function("tutorial alphabeta depth 3 from the start", |b| {
         b.iter(|| search(black_box(&game), &tutorial, 0))
     });

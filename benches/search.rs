@@ -9,18 +9,15 @@ use std::hint::black_box;
 use criterion::{Criterion, criterion_group, criterion_main};
 use sente::game::Game;
 use sente::games::{ConnectFour, TicTacToe};
-use sente::search::{AlphaBetaParams, Enhancements, Strategy, Tiebreak, search};
+use sente::search::{Algorithm, AlphaBetaParams, Enhancements, Strategy, Tiebreak, search};
 
 fn alphabeta(enhancements: Enhancements) -> Strategy {
-    Strategy::AlphaBeta(
-        AlphaBetaParams {
-            depth: None,
-            enhancements,
-            time_limit: None,
-            evaluation: 0,
-        },
-        Tiebreak::First,
-    )
+    Strategy::alphabeta(AlphaBetaParams {
+        depth: None,
+        enhancements,
+        time_limit: None,
+        evaluation: 0,
+    })
 }
 
 fn variants() -> Vec<(&'static str, Strategy)> {
@@ -48,9 +45,10 @@ fn variants() -> Vec<(&'static str, Strategy)> {
         ("all enhancements", alphabeta(Enhancements::ALL)),
         (
             "solver (table lookup)",
-            Strategy::Solver {
+            Strategy {
                 time_limit: None,
                 tiebreak: Tiebreak::First,
+                ..Strategy::with_defaults(Algorithm::Solver)
             },
         ),
     ]
@@ -140,9 +138,10 @@ fn peers(c: &mut Criterion) {
         ),
         (
             "sente solver",
-            Strategy::Solver {
+            Strategy {
                 time_limit: None,
                 tiebreak: Tiebreak::First,
+                ..Strategy::with_defaults(Algorithm::Solver)
             },
         ),
     ] {
@@ -176,9 +175,10 @@ fn peers_connect_four(c: &mut Criterion) {
         "minimax crate Negamax, 20 End-Easy positions: {} nodes per position",
         peer_nodes / 20
     );
-    let solver = Strategy::Solver {
+    let solver = Strategy {
         time_limit: None,
         tiebreak: Tiebreak::First,
+        ..Strategy::with_defaults(Algorithm::Solver)
     };
     let alphabeta_all = alphabeta(Enhancements::ALL);
     for (name, strategy) in [

@@ -57,7 +57,7 @@ fn main() {
         );
     }
     if wanted("tictactoe_mcts_10000") {
-        let mcts = Strategy::Mcts(MctsParams {
+        let mcts = Strategy::mcts(MctsParams {
             simulations: 10_000,
             ..MctsParams::default()
         });
@@ -67,16 +67,24 @@ fn main() {
         );
     }
 
+    if wanted("tictactoe_mcts_100000") {
+        let mcts = Strategy::mcts(MctsParams {
+            simulations: 100_000,
+            ..MctsParams::default()
+        });
+        report(
+            "tictactoe_mcts_100000",
+            best(5, || search(&empty, &mcts, 1).unwrap().nodes),
+        );
+    }
+
     let connect_four = ConnectFour::start();
-    let every_enhancement = Strategy::AlphaBeta(
-        AlphaBetaParams {
-            depth: Some(12),
-            enhancements: Enhancements::ALL,
-            time_limit: None,
-            evaluation: 0,
-        },
-        Tiebreak::First,
-    );
+    let every_enhancement = Strategy::alphabeta(AlphaBetaParams {
+        depth: Some(12),
+        enhancements: Enhancements::ALL,
+        time_limit: None,
+        evaluation: 0,
+    });
     if wanted("connect4_alphabeta_all_depth_12") {
         report(
             "connect4_alphabeta_all_depth_12",
@@ -94,9 +102,10 @@ fn main() {
             .take(40)
             .filter_map(|line| ConnectFour::from_pons_moves(line.split_once(' ')?.0).ok())
             .collect();
-        let solver = Strategy::Solver {
+        let solver = Strategy {
             time_limit: None,
             tiebreak: Tiebreak::First,
+            ..Strategy::with_defaults(Algorithm::Solver)
         };
         let solve_all = || {
             let solve = |position| search(position, &solver, 0).unwrap().nodes;
@@ -105,18 +114,14 @@ fn main() {
         report("connect4_solver_middle_medium_40", best(3, solve_all));
     }
 
-    let textbook =
-        |depth| Strategy::AlphaBeta(AlphaBetaParams::textbook(Some(depth)), Tiebreak::First);
+    let textbook = |depth| Strategy::alphabeta(AlphaBetaParams::textbook(Some(depth)));
     let all_to = |depth| {
-        Strategy::AlphaBeta(
-            AlphaBetaParams {
-                depth: Some(depth),
-                enhancements: Enhancements::ALL,
-                time_limit: None,
-                evaluation: 0,
-            },
-            Tiebreak::First,
-        )
+        Strategy::alphabeta(AlphaBetaParams {
+            depth: Some(depth),
+            enhancements: Enhancements::ALL,
+            time_limit: None,
+            evaluation: 0,
+        })
     };
     let gomoku: Gomoku = ["h8", "h9", "i8"].iter().fold(Gomoku::start(), |game, mv| {
         game.play(game.read_move(&Notation::Text((*mv).into())).unwrap())
@@ -148,10 +153,11 @@ fn main() {
         );
     }
     if wanted("othello_negamax_depth_8") {
-        let strategy = Strategy::Negamax {
+        let strategy = Strategy {
             depth: Some(8),
             tiebreak: Tiebreak::First,
             evaluation: 0,
+            ..Strategy::with_defaults(Algorithm::Negamax)
         };
         report(
             "othello_negamax_depth_8",

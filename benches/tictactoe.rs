@@ -47,7 +47,7 @@ fn searches(c: &mut Criterion) {
         report_rate(name, &strategy);
         group.bench_function(name, |b| b.iter(|| search(black_box(&empty), &strategy, 0)));
     }
-    let mcts = Strategy::Mcts(MctsParams {
+    let mcts = Strategy::mcts(MctsParams {
         simulations: 10_000,
         ..MctsParams::default()
     });
@@ -63,7 +63,7 @@ fn tournament(c: &mut Criterion) {
     let tournament = Tournament::<TicTacToe>::between(
         [
             Strategy::with_defaults(Algorithm::AlphaBeta),
-            Strategy::Random,
+            Strategy::with_defaults(Algorithm::Random),
         ],
         1,
     );

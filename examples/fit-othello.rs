@@ -22,7 +22,7 @@ use sente::game::{Game, Player};
 use sente::games::Othello;
 use sente::games::othello::evaluation::{FEATURE_NAMES, FEATURES, STAGES, features, stage};
 use sente::games::othello::solver::Solver;
-use sente::search::{AlphaBetaParams, Budget, Enhancements, Strategy, Tiebreak, search};
+use sente::search::{AlphaBetaParams, Budget, Enhancements, Strategy, search};
 
 /// Empty squares from which the solver plays the game out.
 const SOLVED_FROM: u32 = 14;
@@ -116,15 +116,12 @@ impl Sums {
 /// Plays game `index` and adds its positions to `sums`.
 fn play(index: u64, seed: u64, depth: u32, solver: &mut Solver, sums: &mut [Sums]) {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed ^ index.wrapping_mul(0x9E37_79B9));
-    let strategy = Strategy::AlphaBeta(
-        AlphaBetaParams {
-            depth: Some(depth),
-            enhancements: Enhancements::ALL,
-            time_limit: None,
-            evaluation: 1,
-        },
-        Tiebreak::First,
-    );
+    let strategy = Strategy::alphabeta(AlphaBetaParams {
+        depth: Some(depth),
+        enhancements: Enhancements::ALL,
+        time_limit: None,
+        evaluation: 1,
+    });
     let opening = rng.random_range(6..=14);
     let mut game = Othello::start();
     // The positions before the solver's part, with who was to move.

@@ -8,8 +8,8 @@ use std::time::{Duration, Instant};
 use sente::game::Game;
 use sente::games::{Chess, ConnectFour, Gomoku, Othello, TicTacToe};
 use sente::search::{
-    AlphaBetaParams, Budget, Cutoff, EngineParams, Enhancements, MctsParams, Solve, Strategy,
-    Tiebreak, analyze_within, search, search_within,
+    Algorithm, AlphaBetaParams, Budget, Cutoff, EngineParams, Enhancements, MctsParams, Solve,
+    Strategy, Tiebreak, analyze_within, search, search_within,
 };
 
 /// Every algorithm with knobs that would take far longer than the budgets below allow on `G`.
@@ -18,54 +18,55 @@ fn heavy_strategies<G: Solve>() -> Vec<Strategy> {
     // A game small enough for a perfect table has its solver (and so its engine) answer with
     // one lookup: nothing to stop.
     let tabulated = G::REACHABLE_POSITIONS.is_some();
-    let exact = |depth| Strategy::Minimax {
+    let exact = |depth| Strategy {
         depth: Some(depth),
         tiebreak: Tiebreak::First,
         evaluation: 0,
+        ..Strategy::with_defaults(Algorithm::Minimax)
     };
     [
         Some(exact(9)),
-        Some(Strategy::Negamax {
+        Some(Strategy {
             depth: Some(9),
             tiebreak: Tiebreak::First,
             evaluation: 0,
+            ..Strategy::with_defaults(Algorithm::Negamax)
         }),
-        Some(Strategy::Minimax {
+        Some(Strategy {
             depth: Some(9),
             tiebreak: Tiebreak::Random,
             evaluation: 0,
+            ..Strategy::with_defaults(Algorithm::Minimax)
         }),
         // Tic-tac-toe ends within 9 plies.
-        Some(Strategy::AlphaBeta(
-            AlphaBetaParams::textbook(Some(12)),
-            Tiebreak::First,
-        )),
-        Some(Strategy::AlphaBeta(
-            AlphaBetaParams {
-                depth: None,
-                enhancements: Enhancements::ALL,
-                time_limit: slow,
-                evaluation: 0,
-            },
-            Tiebreak::First,
-        )),
-        (!tabulated).then_some(Strategy::Solver {
+        Some(Strategy::alphabeta(AlphaBetaParams::textbook(Some(12)))),
+        Some(Strategy::alphabeta(AlphaBetaParams {
+            depth: None,
+            enhancements: Enhancements::ALL,
+            time_limit: slow,
+            evaluation: 0,
+        })),
+        (!tabulated).then_some(Strategy {
             time_limit: slow,
             tiebreak: Tiebreak::First,
+            ..Strategy::with_defaults(Algorithm::Solver)
         }),
-        (!tabulated).then_some(Strategy::Engine(EngineParams {
+        (!tabulated).then_some(Strategy::engine(EngineParams {
             time_limit: slow,
             ..EngineParams::default()
         })),
-        Some(Strategy::Mcs {
+        Some(Strategy {
             playouts: 100_000,
             time_limit: slow,
+            ..Strategy::with_defaults(Algorithm::Mcs)
         }),
-        Some(Strategy::Mcts(MctsParams {
-            simulations: 1_000_000,
+        Some(Strategy {
             time_limit: slow,
-            ..MctsParams::default()
-        })),
+            ..Strategy::mcts(MctsParams {
+                simulations: 1_000_000,
+                ..MctsParams::default()
+            })
+        }),
     ]
     .into_iter()
     .flatten()
@@ -159,10 +160,11 @@ fn a_search_within_its_budget_is_the_search_without_one() {
         halted: None,
         watch: None,
     };
-    let minimax = Strategy::Minimax {
+    let minimax = Strategy {
         depth: None,
         tiebreak: Tiebreak::First,
         evaluation: 0,
+        ..Strategy::with_defaults(Algorithm::Minimax)
     };
     let game = TicTacToe::start();
     let free = search(&game, &minimax, 1).unwrap();
@@ -187,17 +189,19 @@ fn a_stopped_search_still_plays_the_win_it_has_seen() {
         ..Budget::default()
     };
     for strategy in [
-        Strategy::Minimax {
+        Strategy {
             depth: Some(9),
             tiebreak: Tiebreak::First,
             evaluation: 0,
+            ..Strategy::with_defaults(Algorithm::Minimax)
         },
-        Strategy::Negamax {
+        Strategy {
             depth: Some(9),
             tiebreak: Tiebreak::First,
             evaluation: 0,
+            ..Strategy::with_defaults(Algorithm::Negamax)
         },
-        Strategy::AlphaBeta(AlphaBetaParams::textbook(Some(12)), Tiebreak::First),
+        Strategy::alphabeta(AlphaBetaParams::textbook(Some(12))),
     ] {
         let result = search_within(&game, &strategy, 1, &budget).unwrap();
         assert_eq!(result.stopped_by, Some(Cutoff::NodeLimit), "{result:?}");

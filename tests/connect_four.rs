@@ -7,7 +7,7 @@ use std::time::Duration;
 use sente::game::{Game, Outcome};
 use sente::games::ConnectFour;
 use sente::games::connect_four::solver::{Solver, plies_to_end};
-use sente::search::{Strategy, Tiebreak, search};
+use sente::search::{Algorithm, Strategy, Tiebreak, search};
 
 /// Positions `plies` plies into random games that are still in progress, from a fixed seed.
 fn random_positions(count: usize, plies: usize, mut seed: u64) -> Vec<ConnectFour> {
@@ -83,9 +83,10 @@ fn plies_to_end_agree_with_the_scores_definition() {
 
 #[test]
 fn the_solver_answers_exactly_in_time_or_says_it_did_not() {
-    let solver = |ms| Strategy::Solver {
+    let solver = |ms| Strategy {
         time_limit: Some(Duration::from_millis(ms)),
         tiebreak: Tiebreak::First,
+        ..Strategy::with_defaults(Algorithm::Solver)
     };
     // A position in the middle game: solved well within a second, and the move achieves the
     // score.

@@ -6,32 +6,33 @@ use std::collections::{HashMap, HashSet};
 
 use sente::game::Game;
 use sente::games::TicTacToe;
-use sente::search::{AlphaBetaParams, Enhancements, Strategy, Tiebreak, analyze, search};
+use sente::search::{
+    Algorithm, AlphaBetaParams, Enhancements, Strategy, Tiebreak, analyze, search,
+};
 
 fn reachable() -> Vec<TicTacToe> {
     sente::game::reachable::reachable()
 }
 
 fn alphabeta(enhancements: Enhancements) -> Strategy {
-    Strategy::AlphaBeta(
-        AlphaBetaParams {
-            depth: None,
-            enhancements,
-            time_limit: None,
-            evaluation: 0,
-        },
-        Tiebreak::First,
-    )
+    Strategy::alphabeta(AlphaBetaParams {
+        depth: None,
+        enhancements,
+        time_limit: None,
+        evaluation: 0,
+    })
 }
 
-const NEGAMAX: Strategy = Strategy::Negamax {
+const NEGAMAX: Strategy = Strategy {
     depth: None,
     tiebreak: Tiebreak::First,
     evaluation: 0,
+    ..Strategy::with_defaults(Algorithm::Negamax)
 };
-const SOLVER: Strategy = Strategy::Solver {
+const SOLVER: Strategy = Strategy {
     time_limit: None,
     tiebreak: Tiebreak::First,
+    ..Strategy::with_defaults(Algorithm::Solver)
 };
 
 /// Every combination of the four enhancements.
@@ -61,15 +62,12 @@ fn every_enhancement_finds_the_value_and_distance_of_negamax_everywhere() {
         .collect();
     let mut strategies: Vec<Strategy> = combinations().into_iter().map(alphabeta).collect();
     strategies.push(SOLVER);
-    strategies.push(Strategy::AlphaBeta(
-        AlphaBetaParams {
-            depth: None,
-            enhancements: Enhancements::ALL,
-            time_limit: Some(std::time::Duration::from_secs(5)),
-            evaluation: 0,
-        },
-        Tiebreak::First,
-    ));
+    strategies.push(Strategy::alphabeta(AlphaBetaParams {
+        depth: None,
+        enhancements: Enhancements::ALL,
+        time_limit: Some(std::time::Duration::from_secs(5)),
+        evaluation: 0,
+    }));
     for strategy in &strategies {
         for position in &positions {
             let result = search(position, strategy, 0).unwrap();
@@ -194,19 +192,7 @@ fn the_solver_answers_from_its_table_with_one_node() {
 fn tie_breaks_choose_among_the_best_moves_only() {
     let empty = TicTacToe::start();
     for base in [NEGAMAX, alphabeta(Enhancements::ALL), SOLVER] {
-        let with = |tiebreak| match base {
-            Strategy::Negamax { depth, .. } => Strategy::Negamax {
-                depth,
-                tiebreak,
-                evaluation: 0,
-            },
-            Strategy::AlphaBeta(params, _) => Strategy::AlphaBeta(params, tiebreak),
-            Strategy::Solver { time_limit, .. } => Strategy::Solver {
-                time_limit,
-                tiebreak,
-            },
-            _ => unreachable!(),
-        };
+        let with = |tiebreak| Strategy { tiebreak, ..base };
         // Every first move draws: a random tie-break reaches several, each the same per seed.
         let moves: HashSet<u8> = (0..40)
             .map(|seed| {
@@ -261,7 +247,7 @@ fn analysis_lists_every_move_best_first_with_exact_values() {
             assert_eq!(entry.score, -child_score, "{strategy:?} move {}", entry.mv);
         }
     }
-    let mcts = analyze(&position, &Strategy::Mcts(Default::default()), 1).unwrap();
+    let mcts = analyze(&position, &Strategy::mcts(Default::default()), 1).unwrap();
     assert_eq!(mcts.moves.len(), 5);
     assert!(mcts.moves.iter().all(|m| m.visits.is_some()));
     assert!(mcts.moves.windows(2).all(|p| p[0].visits >= p[1].visits));

@@ -3,23 +3,26 @@
 
 use sente::game::{Game, Outcome};
 use sente::games::TicTacToe;
-use sente::search::{AlphaBetaParams, MctsParams, Strategy, Tiebreak, search};
+use sente::search::{Algorithm, AlphaBetaParams, MctsParams, Strategy, Tiebreak, search};
 use sente::tournament::Tournament;
 
-const MINIMAX: Strategy = Strategy::Minimax {
+const MINIMAX: Strategy = Strategy {
     depth: None,
     tiebreak: Tiebreak::First,
     evaluation: 0,
+    ..Strategy::with_defaults(Algorithm::Minimax)
 };
-const NEGAMAX: Strategy = Strategy::Negamax {
+const NEGAMAX: Strategy = Strategy {
     depth: None,
     tiebreak: Tiebreak::First,
     evaluation: 0,
+    ..Strategy::with_defaults(Algorithm::Negamax)
 };
-const ALPHABETA: Strategy = Strategy::AlphaBeta(AlphaBetaParams::textbook(None), Tiebreak::First);
-const MCS10: Strategy = Strategy::Mcs {
+const ALPHABETA: Strategy = Strategy::alphabeta(AlphaBetaParams::textbook(None));
+const MCS10: Strategy = Strategy {
     playouts: 10,
     time_limit: None,
+    ..Strategy::with_defaults(Algorithm::Mcs)
 };
 
 /// Every position reachable from the empty board.
@@ -110,17 +113,19 @@ fn the_principal_variation_is_played_out_to_the_proven_result() {
 #[test]
 fn depth_limited_searches_are_heuristic_unless_proven() {
     for strategy in [
-        Strategy::Minimax {
+        Strategy {
             depth: Some(2),
             tiebreak: Tiebreak::First,
             evaluation: 0,
+            ..Strategy::with_defaults(Algorithm::Minimax)
         },
-        Strategy::Negamax {
+        Strategy {
             depth: Some(2),
             tiebreak: Tiebreak::First,
             evaluation: 0,
+            ..Strategy::with_defaults(Algorithm::Negamax)
         },
-        Strategy::AlphaBeta(AlphaBetaParams::textbook(Some(2)), Tiebreak::First),
+        Strategy::alphabeta(AlphaBetaParams::textbook(Some(2))),
     ] {
         let result = search(&TicTacToe::start(), &strategy, 0).unwrap();
         assert!(!result.exact, "{strategy:?}");
@@ -143,9 +148,9 @@ fn depth_limited_searches_are_heuristic_unless_proven() {
 fn randomised_algorithms_repeat_for_a_seed() {
     let position: TicTacToe = "X...O....".parse().unwrap();
     for strategy in [
-        Strategy::Random,
+        Strategy::with_defaults(Algorithm::Random),
         MCS10,
-        Strategy::Mcts(MctsParams::default()),
+        Strategy::mcts(MctsParams::default()),
     ] {
         let a = search(&position, &strategy, 99).unwrap();
         let b = search(&position, &strategy, 99).unwrap();
@@ -160,7 +165,7 @@ fn randomised_algorithms_repeat_for_a_seed() {
         let moves: std::collections::HashSet<_> = (0..50)
             .map(|seed| search(&position, &strategy, seed).unwrap().best_move)
             .collect();
-        if strategy == Strategy::Random {
+        if strategy == Strategy::with_defaults(Algorithm::Random) {
             assert_eq!(moves.len(), 7, "random reaches every legal move");
         }
     }
@@ -169,7 +174,7 @@ fn randomised_algorithms_repeat_for_a_seed() {
 #[test]
 fn monte_carlo_searches_take_an_immediate_win_as_proven() {
     let winning: TicTacToe = "XX.OO....".parse().unwrap();
-    for strategy in [MCS10, Strategy::Mcts(MctsParams::default())] {
+    for strategy in [MCS10, Strategy::mcts(MctsParams::default())] {
         let result = search(&winning, &strategy, 5).unwrap();
         assert_eq!(
             (result.best_move, result.score, result.exact),
@@ -193,7 +198,10 @@ fn mcs_counts_the_root_each_child_and_each_playout_position() {
 
 #[test]
 fn alphabeta_never_loses_against_random_in_10000_games() {
-    let tournament = Tournament::<TicTacToe>::between([ALPHABETA, Strategy::Random], 2026);
+    let tournament = Tournament::<TicTacToe>::between(
+        [ALPHABETA, Strategy::with_defaults(Algorithm::Random)],
+        2026,
+    );
     let tally = tournament.play_parallel(0..10_000, 2).tally();
     let alphabeta = &tally.players[0];
     assert_eq!(
@@ -208,11 +216,12 @@ fn alphabeta_never_loses_against_random_in_10000_games() {
 
 #[test]
 fn mcts_with_1000_simulations_scores_at_least_95_percent_against_random() {
-    let mcts = Strategy::Mcts(MctsParams {
+    let mcts = Strategy::mcts(MctsParams {
         simulations: 1000,
         ..MctsParams::default()
     });
-    let tournament = Tournament::<TicTacToe>::between([mcts, Strategy::Random], 7);
+    let tournament =
+        Tournament::<TicTacToe>::between([mcts, Strategy::with_defaults(Algorithm::Random)], 7);
     let results = tournament.play_parallel(0..1000, 2);
     let mcts = results.tally().players[0].total();
     let score_rate = (mcts.wins as f64 + 0.5 * mcts.draws as f64) / 1000.0;
@@ -225,14 +234,17 @@ fn mcts_with_1000_simulations_scores_at_least_95_percent_against_random() {
 fn a_time_limit_stops_sampling_early() {
     use std::time::Duration;
     let limit = Some(Duration::from_millis(20));
-    let mcts = Strategy::Mcts(MctsParams {
-        simulations: u32::MAX,
+    let mcts = Strategy {
         time_limit: limit,
-        ..MctsParams::default()
-    });
-    let mcs = Strategy::Mcs {
+        ..Strategy::mcts(MctsParams {
+            simulations: u32::MAX,
+            ..MctsParams::default()
+        })
+    };
+    let mcs = Strategy {
         playouts: u32::MAX,
         time_limit: limit,
+        ..Strategy::with_defaults(Algorithm::Mcs)
     };
     for strategy in [mcts, mcs] {
         let result = search(&TicTacToe::start(), &strategy, 3).unwrap();

@@ -73,7 +73,7 @@ impl AnalyzeJob {
 impl Search for AnalyzeJob {
     fn prepare<G: Solve>(checked: Checked<G>) -> AnalyzeJob {
         AnalyzeJob {
-            algorithm: checked.strategy.algorithm(),
+            algorithm: checked.strategy.algorithm,
             analyze: Box::new(move |budget| analyze(&checked, budget)),
         }
     }
@@ -90,7 +90,7 @@ fn analyze<G: Solve>(checked: &Checked<G>, budget: &Budget) -> Result<AnalyzeRes
         .map_err(|error| Problem::invalid("board", error.to_string()))?;
     Ok(AnalyzeResponse {
         game: G::NAME,
-        algorithm: strategy.algorithm(),
+        algorithm: strategy.algorithm,
         seed: strategy.is_randomized().then_some(*seed),
         nodes: analysis.nodes,
         nps: crate::search::Iteration::nps(analysis.nodes, analysis.elapsed),

@@ -103,7 +103,10 @@ pub fn algorithms(game: &GameRef) -> Vec<AlgorithmInfo> {
         .map(|algorithm| AlgorithmInfo {
             name: algorithm.name(),
             game: game.name,
-            description: description(algorithm),
+            description: match algorithm {
+                Algorithm::Engine => game.declaration.engine.description,
+                _ => description(algorithm),
+            },
             randomized: crate::search::Strategy::with_defaults(algorithm).is_randomized(),
             knobs: knobs::knobs(algorithm, game),
         })
@@ -131,11 +134,8 @@ pub fn description(algorithm: Algorithm) -> &'static str {
              with every enhancement, deepening within the time limit."
         }
         Algorithm::Engine => {
-            "The game's strongest player within its time, clock, depth or nodes. On chess, \
-             Sente's engine: iterative deepening principal variation search with aspiration \
-             windows, quiescence, a transposition table, null-move pruning, late move \
-             reductions, futility pruning and static exchange evaluation, over PeSTO's tables \
-             and terms for mobility, pawns and king safety. On the other games, their solver."
+            "The game's strongest player within its time, clock, depth or nodes, as the game \
+             declares it (GET /algorithms?game= says what it is on each game)."
         }
         Algorithm::Mcts => {
             "UCT: select by UCB1, expand after expand_threshold visits, random playout, back up; \

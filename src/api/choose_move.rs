@@ -75,7 +75,7 @@ impl std::fmt::Debug for MoveJob {
 impl Search for MoveJob {
     fn prepare<G: Solve>(checked: Checked<G>) -> MoveJob {
         MoveJob {
-            algorithm: checked.strategy.algorithm(),
+            algorithm: checked.strategy.algorithm,
             light: is_light::<G>(&checked.strategy),
             search: Box::new(move |budget| choose(&checked, budget)),
         }
@@ -115,17 +115,15 @@ impl MoveJob {
 fn is_light<G: Game>(strategy: &Strategy) -> bool {
     let small = G::MOVE_IDS <= SMALL_GAME_MOVES;
     let instant = G::DECLARATION.limits.instant_exact_search;
-    match *strategy {
-        Strategy::Random => true,
+    match strategy.algorithm {
+        Algorithm::Random => true,
         // A tie-break other than "first" searches every move exactly.
-        Strategy::AlphaBeta(_, tiebreak) | Strategy::Solver { tiebreak, .. } => {
-            instant && tiebreak == Tiebreak::First
-        }
-        Strategy::Engine(_) => instant,
-        Strategy::Mcs { playouts, .. } => small && playouts <= 100,
-        Strategy::Mcts(params) => small && params.simulations <= 1_000,
-        Strategy::Minimax { depth, .. } | Strategy::Negamax { depth, .. } => {
-            small && depth.is_some_and(|depth| depth <= 3)
+        Algorithm::AlphaBeta | Algorithm::Solver => instant && strategy.tiebreak == Tiebreak::First,
+        Algorithm::Engine => instant,
+        Algorithm::Mcs => small && strategy.playouts <= 100,
+        Algorithm::Mcts => small && strategy.mcts.simulations <= 1_000,
+        Algorithm::Minimax | Algorithm::Negamax => {
+            small && strategy.depth.is_some_and(|depth| depth <= 3)
         }
     }
 }
@@ -155,7 +153,7 @@ fn choose<G: Solve>(checked: &Checked<G>, budget: &Budget) -> Result<MoveRespons
         seldepth: result.seldepth,
         nodes: result.nodes,
         nps: Iteration::nps(result.nodes, result.elapsed),
-        algorithm: strategy.algorithm(),
+        algorithm: strategy.algorithm,
         game: G::NAME,
         seed: strategy.is_randomized().then_some(*seed),
         elapsed_us: result.elapsed.as_micros() as u64,

@@ -181,13 +181,14 @@ impl MoveRequest {
     /// Checks everything that can be checked before searching, on the game `G` the request
     /// names.
     fn check<G: Solve>(&self) -> Result<Checked<G>, Problem> {
-        let mut strategy = knobs::player(&GameRef::of::<G>(), &self.player)?;
+        let game = GameRef::of::<G>();
+        let mut strategy = knobs::player(&game, &self.player)?;
         if self.without_default_time_limit && self.player.given("time_limit_ms").is_none() {
             strategy = strategy.without_time_limit();
         }
         let requested_seed = knobs::optional_in_range(knobs::SEED.name, self.seed, 0, u64::MAX)?;
         if requested_seed.is_some() && !strategy.is_randomized() {
-            return Err(knobs::seed_unused(&strategy));
+            return Err(knobs::seed_unused(&strategy, &game));
         }
         // Only a randomised search uses (and reports) its seed: no other draws one.
         let seed = match requested_seed {
@@ -229,10 +230,7 @@ mod tests {
                 without_default_time_limit: unlimited,
                 ..MoveRequest::from_json(json.as_bytes()).unwrap()
             };
-            match request.check::<Othello>().unwrap().strategy {
-                Strategy::Solver { time_limit, .. } => time_limit,
-                other => panic!("{other:?}"),
-            }
+            request.check::<Othello>().unwrap().strategy.time_limit
         };
         let solver = r#"{"game": "othello", "moves": [], "algorithm": "solver"}"#;
         assert_eq!(

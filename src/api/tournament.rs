@@ -1,41 +1,41 @@
 //! `POST /tournament`: many games between two players.
 //!
-//! Checking a request gives a [`TournamentJob`]. Its games are played by workers sharing one
-//! [`Run`], each taking the next pair of games (the HTTP layer's on tokio's blocking pool, the
-//! command line's on OS threads), and the answer is drawn from the [`Results`] alone, with a
-//! [`Setup`] that says what was played: results of the same setup from shards played apart
-//! merge into the answer one run would have given.
+//! This file turns a request into a tournament's [`Setup`] and its games, checked: a
+//! [`TournamentJob`], the tournament's [`Match`]. Playing it, its progress, its report, its
+//! PGN and its shards are the tournament's (`src/tournament/`); the answer is its [`Report`].
 
 use std::collections::BTreeMap;
 use std::fmt;
-use std::ops::Range;
 use std::sync::Arc;
-use std::time::Duration;
 
+use serde::Deserialize;
 use serde::de::{self, MapAccess};
-use serde::{Deserialize, Serialize};
-
-use crate::rounded;
 
 use super::knobs::{self, Given, PLAYER_FIELDS, PlayerSpec};
 use super::object::{Object, decode, deserialize_as_object, integer, value};
 use super::request::PositionSpec;
 use super::{GameRef, Problem};
 use crate::games::ForGame;
-use crate::search::{Algorithm, Budget, MAX_DEPTH, Solve, seed};
+use crate::search::{MAX_DEPTH, Solve, seed};
+use crate::tournament::Tournament;
 use crate::tournament::adjudication::Adjudication;
 use crate::tournament::openings::{Openings, RandomOpenings};
 use crate::tournament::player::{Limits, Player, PlayerKind, TimeControl};
-use crate::tournament::statistics::{Estimate, Sprt, Verdict};
-use crate::tournament::{GameRecord, Tournament, pgn, wilson_interval};
+use crate::tournament::statistics::Sprt;
 
 mod engine_options;
 mod shards;
 
+pub use crate::tournament::Results;
 pub use crate::tournament::engines::EngineConfig;
-pub use crate::tournament::{Results, Run};
+pub use crate::tournament::report::{OpeningsInfo, PlayerInfo, Report, Setup};
+pub use crate::tournament::run::{LOOK_INTERVAL, Match, Progress, Run};
+pub use crate::tournament::shards::{MAX_SHARDS, ShardFile, shard};
 pub use engine_options::configure_engine;
-pub use shards::{MAX_SHARDS, ShardFile, check_shard, merge, shard};
+
+/// The answer to a tournament request: its report.
+pub type TournamentResponse = Report;
+pub use shards::{check_shard, merge};
 
 /// A `POST /tournament` request, decoded but not yet checked.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -290,189 +290,12 @@ pub const MAX_PLIES_CAP: u64 = 10_000;
 /// The most nodes a player's move may be given.
 pub const MAX_NODES_PER_MOVE: u64 = 1 << 40;
 
-/// What a tournament played: everything its answer says besides the results, so that shards'
-/// results can be merged and answered as one run's.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Setup {
-    pub game: String,
-    pub games: Range<u64>,
-    pub seed: u64,
-    pub openings: OpeningsInfo,
-    pub max_plies: Option<usize>,
-    pub players: [PlayerInfo; 2],
-    pub sprt: Option<Sprt>,
-    pub adjudication: Adjudication,
-    pub records: bool,
-}
-
-/// Where the games started: how many listed positions, or how they were drawn.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(untagged)]
-pub enum OpeningsInfo {
-    Listed(usize),
-    Random(RandomOpenings),
-}
-
-/// Who a player is, as answers name it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct PlayerInfo {
-    /// Sente's algorithm, for Sente's players.
-    #[serde(skip_serializing_if = "Option::is_none", default)]
-    pub algorithm: Option<Algorithm>,
-    /// The engine's name, for external engines.
-    #[serde(skip_serializing_if = "Option::is_none", default)]
-    pub engine: Option<String>,
-    /// Its time control, as the request wrote it.
-    #[serde(skip_serializing_if = "Option::is_none", default)]
-    pub tc: Option<String>,
-    /// The knobs the request gave it (an engine's options and node limit, for an engine), so
-    /// that two players of one algorithm can be told apart.
-    #[serde(skip_serializing_if = "BTreeMap::is_empty", default)]
-    pub settings: BTreeMap<String, serde_json::Value>,
-}
-
-impl PlayerInfo {
-    /// The name games are recorded under.
-    pub fn name(&self) -> String {
-        match (&self.engine, self.algorithm) {
-            (Some(engine), _) => engine.clone(),
-            (None, Some(algorithm)) => format!("Sente {algorithm}"),
-            (None, None) => "?".into(),
-        }
-    }
-}
-
-/// The answer to a tournament request.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct TournamentResponse {
-    pub game: String,
-    /// Games asked for (the request's `games`, or the game's default).
-    pub games_requested: u64,
-    /// Games played to their end; the totals count these only.
-    pub games: u64,
-    /// Whether the tournament has its answer: every requested game played, or the SPRT
-    /// decided.
-    pub complete: bool,
-    /// In a streamed progress line, whether the tournament is still being played (its
-    /// answer, the last line, never is).
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
-    pub running: bool,
-    /// Why it stopped before every requested game was played: `sprt`, the test decided;
-    /// `time_limit`, the server's limit for tournaments (`tournament_time_limit_ms` in `GET
-    /// /limits`); `cancelled`. (A client that goes away gets no answer.)
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub stopped_by: Option<&'static str>,
-    pub first_game: u64,
-    pub seed: u64,
-    /// How many positions the games started from, each played with both colours; or how
-    /// openings were drawn.
-    pub openings: OpeningsInfo,
-    /// The cap on plies, when the request set one.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub max_plies: Option<usize>,
-    /// Games adjudicated a draw at the cap.
-    pub capped_games: u64,
-    /// Games by how they ended.
-    pub endings: BTreeMap<&'static str, u64>,
-    #[serde(serialize_with = "rounded::to::<1, _>")]
-    pub elapsed_ms: f64,
-    #[serde(serialize_with = "rounded::to::<3, _>")]
-    pub games_per_second: f64,
-    pub players: [PlayerSummary; 2],
-    /// The pairs of games played from one opening with each player first once (games `2k` and
-    /// `2k + 1`), complete among the games played.
-    pub pairs: u64,
-    /// Those pairs by A's points: `[LL, LD, DD + WL, WD, WW]`.
-    pub pentanomial: [u64; 5],
-    /// The share of games drawn.
-    #[serde(serialize_with = "rounded::to::<4, _>")]
-    pub draw_ratio: f64,
-    /// What the results say of A against B (Elo with its interval, normalized Elo, LOS), from
-    /// the pairs when every game played is in one, else from single games; absent when the
-    /// results have no spread to judge by (every game won, or drawn, say).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub estimate: Option<Estimate>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub sprt: Option<SprtState>,
-    /// Every game, when the request asked for them.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub records: Option<Vec<GameRecord>>,
-}
-
-/// One player's results, as reported.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct PlayerSummary {
-    #[serde(flatten)]
-    pub player: PlayerInfo,
-    pub wins: u64,
-    pub draws: u64,
-    pub losses: u64,
-    /// A win is 1 point, a draw 0.5.
-    pub points: f64,
-    /// Points per game.
-    #[serde(serialize_with = "rounded::to::<4, _>")]
-    pub score_rate: f64,
-    /// 95% Wilson interval for the score rate.
-    #[serde(serialize_with = "rounded::pair::<4, _>")]
-    pub ci95: [f64; 2],
-    pub as_first: crate::tournament::results::Record,
-    pub as_second: crate::tournament::results::Record,
-    pub nodes: u64,
-    pub moves: u64,
-    #[serde(serialize_with = "rounded::to::<1, _>")]
-    pub nodes_per_move: f64,
-}
-
-/// Where the SPRT stands.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct SprtState {
-    pub elo0: f64,
-    pub elo1: f64,
-    pub alpha: f64,
-    pub beta: f64,
-    /// The Elo model of `elo0` and `elo1`: `logistic`.
-    pub elo_model: &'static str,
-    /// The log-likelihood ratio of H1 against H0, from the pairs (pentanomial) when every game
-    /// is in one, else from single games.
-    #[serde(serialize_with = "rounded::to::<3, _>")]
-    pub llr: f64,
-    /// Below the first H0 is accepted, above the second H1.
-    #[serde(serialize_with = "rounded::pair::<3, _>")]
-    pub bounds: [f64; 2],
-    /// `h0`, `h1`, or `running`.
-    pub verdict: Verdict,
-}
-
-/// A checked tournament request, ready to play.
-pub struct TournamentJob {
-    setup: Setup,
-    /// Whether its games are written as PGN (chess's).
-    pgn: bool,
-    /// The tournament, of whichever game.
-    tournament: Box<dyn Play>,
-}
-
-impl fmt::Debug for TournamentJob {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("TournamentJob")
-            .field("setup", &self.setup)
-            .finish_non_exhaustive()
-    }
-}
-
-/// A tournament of any game: what the job asks of it.
-trait Play: Send + Sync {
-    fn work(&self, run: &Run, budget: &Budget);
-}
-
-impl<G: Solve> Play for Tournament<G> {
-    fn work(&self, run: &Run, budget: &Budget) {
-        Tournament::work(self, run, budget);
-    }
-}
+/// A checked tournament request, ready to play: the tournament's [`Match`].
+pub type TournamentJob = Match;
 
 impl TournamentJob {
-    /// Checks `request`; `engines` are the external engines its players may name.
+    /// Checks `request` and readies its match; `engines` are the external engines its players
+    /// may name.
     pub fn new(
         request: TournamentRequest,
         engines: &[Arc<EngineConfig>],
@@ -487,183 +310,6 @@ impl TournamentJob {
         let game = request.game.clone();
         super::with_game(game.as_deref(), Check(request, engines))?
     }
-
-    pub fn setup(&self) -> &Setup {
-        &self.setup
-    }
-
-    /// Whether its games can be written as PGN: chess's can.
-    pub fn is_pgn(&self) -> bool {
-        self.pgn
-    }
-
-    /// A run of the job's games (all of them, or one shard's) for workers to share.
-    pub fn run(&self, games: Range<u64>) -> Run {
-        Run::new(games, self.setup.sprt)
-    }
-
-    /// Plays games of `run` until they are all taken or `budget` runs out: one worker's part.
-    /// CPU-bound.
-    pub fn work(&self, run: &Run, budget: &Budget) {
-        self.tournament.work(run, budget);
-    }
-
-    /// Plays the games in `games` (all of the job's, or a shard's) on `threads` OS threads,
-    /// calling `progress` with the results so far as they come.
-    pub fn play(
-        &self,
-        games: Range<u64>,
-        threads: usize,
-        mut progress: impl FnMut(&Results),
-    ) -> Results {
-        let run = self.run(games);
-        let threads = threads.max(1);
-        let done = std::sync::atomic::AtomicUsize::new(0);
-        std::thread::scope(|scope| {
-            for _ in 0..threads {
-                scope.spawn(|| {
-                    self.work(&run, &Budget::unlimited());
-                    done.fetch_add(1, std::sync::atomic::Ordering::Release);
-                });
-            }
-            let mut reported = 0;
-            while done.load(std::sync::atomic::Ordering::Acquire) < threads {
-                std::thread::sleep(PROGRESS_INTERVAL);
-                run.peek(|results| {
-                    if results.games.len() != reported {
-                        reported = results.games.len();
-                        progress(results);
-                    }
-                });
-            }
-        });
-        run.results()
-    }
-}
-
-/// How often [`TournamentJob::play`] looks at the results for its progress.
-pub const PROGRESS_INTERVAL: Duration = Duration::from_millis(200);
-
-/// The answer for `results` of the tournament `setup` describes, played in `elapsed`; the
-/// games past the one at which its SPRT decided are left out.
-pub fn report(
-    setup: &Setup,
-    mut results: Results,
-    elapsed: Duration,
-    cut_short: Option<&'static str>,
-) -> TournamentResponse {
-    let decided = results.settle(setup.sprt, &setup.games);
-    let tally = results.tally();
-    let seconds = elapsed.as_secs_f64();
-    let requested = setup.games.end - setup.games.start;
-    let complete = tally.games == requested || decided.is_some();
-    let moments = tally.moments();
-    let players = [0, 1].map(|seat| {
-        let player = &tally.players[seat];
-        let total = player.total();
-        let points = total.wins as f64 + 0.5 * total.draws as f64;
-        let games = total.games();
-        let score_rate = if games == 0 {
-            0.0
-        } else {
-            points / games as f64
-        };
-        PlayerSummary {
-            player: setup.players[seat].clone(),
-            wins: total.wins,
-            draws: total.draws,
-            losses: total.losses,
-            points,
-            score_rate,
-            ci95: wilson_interval(score_rate, games),
-            as_first: player.as_first,
-            as_second: player.as_second,
-            nodes: player.nodes,
-            moves: player.moves,
-            nodes_per_move: if player.moves == 0 {
-                0.0
-            } else {
-                player.nodes as f64 / player.moves as f64
-            },
-        }
-    });
-    TournamentResponse {
-        game: setup.game.clone(),
-        games_requested: requested,
-        games: tally.games,
-        complete,
-        running: false,
-        stopped_by: match decided {
-            Some(_) if tally.games < requested => Some("sprt"),
-            _ if !complete => Some(cut_short.unwrap_or("time_limit")),
-            _ => None,
-        },
-        first_game: setup.games.start,
-        seed: setup.seed,
-        openings: setup.openings.clone(),
-        max_plies: setup.max_plies,
-        capped_games: tally.endings.get("max_plies").copied().unwrap_or(0),
-        endings: tally.endings.clone(),
-        elapsed_ms: seconds * 1e3,
-        games_per_second: if seconds > 0.0 {
-            tally.games as f64 / seconds
-        } else {
-            0.0
-        },
-        players,
-        pairs: tally.pairs.pairs(),
-        pentanomial: tally.pairs.0,
-        draw_ratio: if tally.games == 0 {
-            0.0
-        } else {
-            tally.players[0].total().draws as f64 / tally.games as f64
-        },
-        estimate: moments.estimate(),
-        sprt: setup.sprt.map(|sprt| {
-            let llr = sprt.llr(&moments);
-            SprtState {
-                elo0: sprt.elo0,
-                elo1: sprt.elo1,
-                alpha: sprt.alpha,
-                beta: sprt.beta,
-                elo_model: "logistic",
-                llr,
-                bounds: sprt.bounds(),
-                verdict: decided.unwrap_or_else(|| sprt.verdict(llr)),
-            }
-        }),
-        records: setup
-            .records
-            .then(|| results.records.into_values().collect()),
-    }
-}
-
-/// What a tournament still being played has so far: [`report`]'s totals, `running` (no
-/// `stopped_by`, which only a finished tournament has), without records.
-pub fn progress(setup: &Setup, results: Results, elapsed: Duration) -> TournamentResponse {
-    let mut progress = report(setup, results, elapsed, None);
-    progress.running = !progress.complete;
-    if progress.running {
-        progress.stopped_by = None;
-    }
-    progress.records = None;
-    progress
-}
-
-/// Every game of `results` as PGN, for a tournament of a game written in PGN.
-pub fn pgn(setup: &Setup, results: &Results) -> String {
-    let names = setup.players.each_ref().map(PlayerInfo::name);
-    let date = pgn::today();
-    let context = pgn::Match {
-        event: "Sente tournament",
-        players: [&names[0], &names[1]],
-        date: &date,
-    };
-    results
-        .records
-        .values()
-        .map(|game| pgn::write(game, &context))
-        .collect()
 }
 
 /// Checks a tournament request on its game `G`.
@@ -749,7 +395,7 @@ fn check<G: Solve>(
             let spec = &request.players[seat];
             PlayerInfo {
                 algorithm: match &players[seat].kind {
-                    PlayerKind::Search(strategy) => Some(strategy.algorithm()),
+                    PlayerKind::Search(strategy) => Some(strategy.algorithm),
                     PlayerKind::Uci { .. } => None,
                 },
                 engine: spec.engine.clone(),
@@ -761,10 +407,9 @@ fn check<G: Solve>(
         adjudication,
         records,
     };
-    Ok(TournamentJob {
+    Ok(Match::of(
         setup,
-        pgn: game.declaration.uci,
-        tournament: Box::new(Tournament {
+        Tournament::<G> {
             players,
             seed,
             openings,
@@ -772,8 +417,8 @@ fn check<G: Solve>(
             adjudication,
             sprt,
             records,
-        }),
-    })
+        },
+    ))
 }
 
 /// The settings a request gave a player, each as written.

@@ -329,6 +329,63 @@ pub struct Declaration {
     /// play within seconds.
     pub tournament_games: u64,
     pub limits: Limits,
+    /// Its `engine` algorithm: what it is and the knobs it takes.
+    pub engine: EngineDeclaration,
+    /// The files of openings the game reads (chess's EPD and PGN books), by extension; any
+    /// other file is read one opening a line.
+    pub books: &'static [Book],
+}
+
+/// A game's `engine` algorithm, declared as the game declares its rules: the catalogue
+/// (`GET /algorithms?game=`), the page's settings and the checks of a request learn from here
+/// what the engine is on the game and which of the engine's knobs it takes.
+#[derive(Clone, Copy, Debug)]
+pub struct EngineDeclaration {
+    /// What it is.
+    pub description: &'static str,
+    /// The knobs it takes, among those the knobs' table gives the engine, each with what it
+    /// means on this game beyond the table's words ("" where they say it all). Any other is
+    /// refused.
+    pub knobs: &'static [(&'static str, &'static str)],
+    /// The steps of its search that `without` turns off, by name.
+    pub steps: &'static [&'static str],
+}
+
+impl EngineDeclaration {
+    /// The engine of a game without one of its own: its solver, within the time limit.
+    pub const SOLVER: EngineDeclaration = EngineDeclaration {
+        description: "The game's strongest player within its time or depth: its solver, or \
+                      alphabeta with every enhancement when a depth is given.",
+        knobs: &[
+            (
+                "depth",
+                "Given, alphabeta with every enhancement that deep; absent, the solver.",
+            ),
+            ("time_limit_ms", ""),
+            ("multipv", ""),
+        ],
+        steps: &[],
+    };
+}
+
+/// A kind of file of openings a game reads, by its extension.
+#[derive(Clone, Copy, Debug)]
+pub struct Book {
+    /// The extension, lower case, without the dot: `epd`.
+    pub extension: &'static str,
+    /// Reads at most `max` openings from a file's text, each with the line it starts on; a
+    /// message in words when the file is wrong.
+    pub read: fn(text: &str, max: usize) -> Result<Vec<BookOpening>, String>,
+}
+
+/// One opening of a book: a board in the game's text form (the start without it) and the
+/// moves played from it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BookOpening {
+    pub board: Option<String>,
+    pub moves: Vec<String>,
+    /// The line of the file it starts on, counted from 1.
+    pub line: usize,
 }
 
 /// What a game allows a search, so that no request runs unbounded.

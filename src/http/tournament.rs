@@ -3,7 +3,7 @@
 //! (`Accept: application/x-chess-pgn`, for chess).
 
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use axum::extract::State;
 use axum::http::{HeaderMap, HeaderValue, header};
@@ -17,15 +17,8 @@ use super::json::Json;
 use super::ndjson::{self, NDJSON};
 use crate::api::Problem;
 use crate::api::tournament::{
-    self, Results, Run, TournamentJob, TournamentRequest, TournamentResponse,
+    LOOK_INTERVAL, Progress, Report, Results, Run, TournamentJob, TournamentRequest,
 };
-
-/// How often a streamed tournament reports its progress at most: its first game at once, then
-/// the games finished since, at this interval.
-pub const PROGRESS_INTERVAL: Duration = Duration::from_millis(250);
-
-/// How often the stream looks for finished games.
-const LOOK_INTERVAL: Duration = Duration::from_millis(20);
 
 const PGN: &str = "application/x-chess-pgn";
 
@@ -97,7 +90,7 @@ pub async fn post_tournament(
         }
         Form::Pgn => {
             play.await?;
-            let pgn = tournament::pgn(job.setup(), &run.results());
+            let pgn = job.setup().pgn(&run.results());
             ([(header::CONTENT_TYPE, HeaderValue::from_static(PGN))], pgn).into_response()
         }
         Form::Progress => stream(state, job, run, started, play),
@@ -127,13 +120,8 @@ async fn play(
 }
 
 /// The answer, counted in the metrics.
-fn answer(
-    state: &AppState,
-    job: &TournamentJob,
-    results: Results,
-    started: Instant,
-) -> TournamentResponse {
-    let report = tournament::report(job.setup(), results, started.elapsed(), None);
+fn answer(state: &AppState, job: &TournamentJob, results: Results, started: Instant) -> Report {
+    let report = job.setup().report(results, started.elapsed(), None);
     state.metrics.add_games(report.games);
     for player in &report.players {
         if let Some(algorithm) = player.player.algorithm {
@@ -156,21 +144,15 @@ fn stream(
     ndjson::stream(move |lines| async move {
         tokio::pin!(play);
         let mut looks = tokio::time::interval(LOOK_INTERVAL);
-        let mut reported = 0;
-        let mut last_report: Option<Instant> = None;
+        let mut progress = Progress::default();
         let last = loop {
             tokio::select! {
                 outcome = &mut play => break outcome,
                 _ = looks.tick() => {
-                    let finished = run.peek(|results| results.games.len());
-                    let due = last_report.is_none_or(|at| at.elapsed() >= PROGRESS_INTERVAL);
-                    if finished == reported || !due {
+                    let Some(results) = progress.due(&run) else {
                         continue;
-                    }
-                    last_report = Some(Instant::now());
-                    let results = run.results();
-                    reported = results.games.len();
-                    let progress = tournament::progress(job.setup(), results, started.elapsed());
+                    };
+                    let progress = job.setup().progress(results, started.elapsed());
                     if lines.send(ndjson::line("progress", &progress)).is_err() {
                         return;
                     }

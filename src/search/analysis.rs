@@ -11,12 +11,12 @@ use rand::{RngExt, SeedableRng};
 
 use super::alphabeta::{self, AlphaBeta, AlphaBetaParams, Enhancements};
 use super::default_solver::perfect_table;
-use super::dispatch::Searcher;
 use super::minimax::{self, Minimax};
 use super::negamax::{self, Negamax};
+use super::searcher::Searcher;
 use super::{
-    Budget, Cutoff, INFINITY, PROVEN, SearchResult, SearchRng, Solve, Tiebreak, Value, depth_limit,
-    exact_score, stopped_search_result,
+    Budget, Cutoff, INFINITY, PROVEN, Score, SearchResult, SearchRng, Solve, Tiebreak, Value,
+    depth_limit, exact_score, stopped_search_result,
 };
 use crate::game::{Game, Player};
 
@@ -44,7 +44,11 @@ impl<M> MoveAnalysis<M> {
     /// `mv`, scored so, without a line.
     pub(crate) fn new(
         mv: M,
-        (score, exact, plies_to_end): (f64, bool, Option<u32>),
+        Score {
+            score,
+            exact,
+            plies_to_end,
+        }: Score,
         visits: Option<u32>,
     ) -> Self {
         MoveAnalysis {
@@ -431,7 +435,11 @@ fn choose_among_ties<G: Solve>(
     {
         return stopped_search_result(game, chosen.value, nodes, chosen.line.clone(), cutoff);
     }
-    let (score, exact, plies_to_end) = exact_score(game, chosen.value, chosen.hit_horizon);
+    let Score {
+        score,
+        exact,
+        plies_to_end,
+    } = exact_score(game, chosen.value, chosen.hit_horizon);
     SearchResult {
         best_move: chosen.mv,
         score,

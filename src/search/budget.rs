@@ -83,6 +83,24 @@ impl Budget {
     pub fn is_due(&self) -> bool {
         self.check(0).is_some()
     }
+
+    /// The budget with a node limit of its own as well (an engine's, a player's): whichever is
+    /// smaller.
+    pub fn with_max_nodes(&self, nodes: Option<u64>) -> Budget {
+        Budget {
+            max_nodes: tighter(self.max_nodes, nodes),
+            ..self.clone()
+        }
+    }
+}
+
+/// The tighter of two optional limits (a deadline, a node count, a time): the smaller where
+/// both are given, the one given where one is, none where neither is.
+pub fn tighter<T: Ord>(a: Option<T>, b: Option<T>) -> Option<T> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
 }
 
 /// Nodes between two checks of a [`Meter`] in the exact searches: a clock read costs about as

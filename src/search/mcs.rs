@@ -8,10 +8,11 @@ use std::time::{Duration, Instant};
 
 use rand::SeedableRng;
 
-use super::dispatch::Searcher;
 use super::playout::random_playout;
+use super::searcher::Searcher;
 use super::{
-    Analysis, Budget, Cutoff, Meter, MoveAnalysis, SearchResult, SearchRng, Solve, terminal_value,
+    Analysis, Budget, Cutoff, Meter, MoveAnalysis, Score, SearchResult, SearchRng, Solve,
+    terminal_value,
 };
 use crate::game::Game;
 
@@ -40,10 +41,10 @@ impl<G: Game> Arm<G> {
     /// Only a move that ends the game is proven; any other mean is shrunk as if one more drawn
     /// playout had been seen, which keeps a sample that happened to win every time strictly
     /// below 1.
-    pub(super) fn mean(&self, rounds: u32) -> (f64, bool, Option<u32>) {
+    pub(super) fn mean(&self, rounds: u32) -> Score {
         match self.proven {
-            Some(value) => (value as f64, true, Some(1)),
-            None => (self.total as f64 / (f64::from(rounds) + 1.0), false, None),
+            Some(value) => Score::proven(value as f64, Some(1)),
+            None => Score::estimate(self.total as f64 / (f64::from(rounds) + 1.0)),
         }
     }
 }
@@ -117,7 +118,11 @@ pub(super) fn search<G: Game>(
             best = arm;
         }
     }
-    let (score, exact, plies_to_end) = best.mean(sample.rounds);
+    let Score {
+        score,
+        exact,
+        plies_to_end,
+    } = best.mean(sample.rounds);
     SearchResult {
         best_move: best.mv,
         score,

@@ -13,10 +13,11 @@ use std::time::{Duration, Instant};
 
 use rand::SeedableRng;
 
-use super::dispatch::Searcher;
 use super::playout::random_playout;
+use super::searcher::Searcher;
 use super::{
-    Analysis, Budget, Cutoff, Meter, MoveAnalysis, SearchResult, SearchRng, Solve, terminal_value,
+    Analysis, Budget, Cutoff, Meter, MoveAnalysis, Score, SearchResult, SearchRng, Solve,
+    terminal_value,
 };
 use crate::game::{Game, Outcome};
 
@@ -36,22 +37,23 @@ pub struct MctsParams {
     pub simulations: u32,
     pub uct_c: f64,
     pub expand_threshold: u32,
-    /// Stop early when this much time has passed.
-    pub time_limit: Option<Duration>,
 }
 
 /// Simulations between two looks at the clock: often enough to keep a time limit to well
 /// under a millisecond, rarely enough that reading the clock costs nothing measurable.
 const CLOCK_INTERVAL: u32 = 64;
 
+impl MctsParams {
+    pub const DEFAULT: MctsParams = MctsParams {
+        simulations: DEFAULT_SIMULATIONS,
+        uct_c: DEFAULT_UCT_C,
+        expand_threshold: DEFAULT_EXPAND_THRESHOLD,
+    };
+}
+
 impl Default for MctsParams {
     fn default() -> Self {
-        MctsParams {
-            simulations: DEFAULT_SIMULATIONS,
-            uct_c: DEFAULT_UCT_C,
-            expand_threshold: DEFAULT_EXPAND_THRESHOLD,
-            time_limit: None,
-        }
+        MctsParams::DEFAULT
     }
 }
 
@@ -147,14 +149,15 @@ impl<G: Game> Tree<G> {
 }
 
 /// Runs the simulations; returns the tree and the positions created.
-pub(super) fn grow<G: Game>(game: &G, params: &MctsParams, seed: u64, budget: &Budget) -> Grown<G> {
-    let mut rng = SearchRng::seed_from_u64(seed);
+pub(super) fn grow<G: Game>(game: &G, mcts: &Mcts, budget: &Budget) -> Grown<G> {
+    let params = &mcts.params;
+    let mut rng = SearchRng::seed_from_u64(mcts.seed);
     let threshold = params.expand_threshold.max(1);
     let mut tree = Tree::new(game.clone());
     let mut nodes = 1 + tree.expand(0);
     let mut path: Vec<usize> = Vec::with_capacity(G::MAX_PLIES + 1);
     let mut meter = Meter::new(budget);
-    meter.set_time_limit(params.time_limit.map(|limit| Instant::now() + limit));
+    meter.set_time_limit(mcts.time_limit.map(|limit| Instant::now() + limit));
     for simulation in 0..params.simulations.max(1) {
         if simulation % CLOCK_INTERVAL == CLOCK_INTERVAL - 1 && meter.check(nodes) {
             break;
@@ -214,28 +217,23 @@ impl<G: Game> Node<G> {
     /// The node's reward is from the opponent's point of view. Only a move that ends the game
     /// is proven; any other mean is shrunk as if one more drawn simulation had been seen, so it
     /// stays strictly inside (-1, 1).
-    pub(super) fn mean(&self) -> (f64, bool, Option<u32>) {
+    pub(super) fn mean(&self) -> Score {
         let outcome = self.state.outcome();
         if outcome.is_over() {
             let value = -terminal_value(outcome, self.state.side_to_move(), 0).signum();
-            return (f64::from(value), true, Some(1));
+            return Score::proven(f64::from(value), Some(1));
         }
         let n = f64::from(self.visits);
-        (-(self.reward as f64) / (n + 1.0), false, None)
+        Score::estimate(-(self.reward as f64) / (n + 1.0))
     }
 }
 
-pub(super) fn search<G: Game>(
-    game: &G,
-    params: &MctsParams,
-    seed: u64,
-    budget: &Budget,
-) -> SearchResult<G::Move> {
+pub(super) fn search<G: Game>(game: &G, mcts: &Mcts, budget: &Budget) -> SearchResult<G::Move> {
     let Grown {
         tree,
         nodes,
         stopped_by,
-    } = grow(game, params, seed, budget);
+    } = grow(game, mcts, budget);
     let best = tree.most_visited_child(0).expect("the root was expanded");
     let mut pv = vec![tree.nodes[best].mv];
     let mut index = best;
@@ -248,7 +246,11 @@ pub(super) fn search<G: Game>(
     }
 
     let child = &tree.nodes[best];
-    let (score, exact, plies_to_end) = child.mean();
+    let Score {
+        score,
+        exact,
+        plies_to_end,
+    } = child.mean();
     SearchResult {
         best_move: child.mv,
         score,
@@ -267,17 +269,19 @@ pub(super) fn search<G: Game>(
 /// UCT with its knobs, as a [`Searcher`].
 pub(super) struct Mcts {
     pub params: MctsParams,
+    /// Stop early when this much time has passed.
+    pub time_limit: Option<Duration>,
     pub seed: u64,
 }
 
 impl<G: Solve> Searcher<G> for Mcts {
     fn best_move(&self, game: &G, budget: &Budget) -> SearchResult<G::Move> {
-        search(game, &self.params, self.seed, budget)
+        search(game, self, budget)
     }
 
     /// Every move by its visits, most visited first.
     fn every_move(&self, game: &G, budget: &Budget) -> Analysis<G::Move> {
-        let grown = grow(game, &self.params, self.seed, budget);
+        let grown = grow(game, self, budget);
         let moves = grown
             .tree
             .root_children()

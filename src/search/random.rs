@@ -2,8 +2,8 @@
 
 use rand::{RngExt, SeedableRng};
 
-use super::dispatch::Searcher;
-use super::{Analysis, Budget, MoveAnalysis, SearchResult, SearchRng, Solve};
+use super::searcher::Searcher;
+use super::{Analysis, Budget, MoveAnalysis, Score, SearchResult, SearchRng, Solve};
 use crate::game::Game;
 
 pub(super) fn search<G: Game>(game: &G, seed: u64) -> SearchResult<G::Move> {
@@ -41,7 +41,7 @@ impl<G: Solve> Searcher<G> for Random {
     fn every_move(&self, game: &G, _: &Budget) -> Analysis<G::Move> {
         let moves = game
             .legal_moves()
-            .map(|mv| (0.0, MoveAnalysis::new(mv, (0.0, false, None), None)))
+            .map(|mv| (0.0, MoveAnalysis::new(mv, Score::estimate(0.0), None)))
             .collect();
         Analysis::ranked(moves, 1, None)
     }

@@ -19,12 +19,15 @@ pub mod engines;
 pub mod openings;
 pub mod pgn;
 pub mod player;
+pub mod report;
 pub mod results;
+pub mod run;
+pub mod shards;
 pub mod statistics;
 
 use std::ops::Range;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use crate::game::{Game, Notation, Outcome, Player as Side, in_pawns, written};
@@ -34,6 +37,7 @@ use engines::{Ask, Engine, Failure, describe};
 use openings::{Opening, Openings};
 use player::{Player, PlayerKind, TimeControl};
 pub use results::{Ending, GameRecord, GameResult, MoveRecord, Results, Seat, Tally};
+pub use run::Run;
 use statistics::Sprt;
 
 /// A tournament's configuration.
@@ -306,20 +310,10 @@ impl<G: Solve> Tournament<G> {
                     (None, Some(aim)) => strategy.within(aim),
                     (None, None) => *strategy,
                 };
-                let limited = |deadline: Option<Instant>| -> Option<Instant> {
-                    let flag = (limits.time != TimeControl::None).then(|| started + allotment.flag);
-                    match (deadline, flag) {
-                        (Some(a), Some(b)) => Some(a.min(b)),
-                        (a, b) => a.or(b),
-                    }
-                };
+                let flag = (limits.time != TimeControl::None).then(|| started + allotment.flag);
                 let move_budget = Budget {
-                    deadline: limited(budget.deadline),
-                    max_nodes: match (budget.max_nodes, limits.nodes) {
-                        (Some(a), Some(b)) => Some(a.min(b)),
-                        (a, b) => a.or(b),
-                    },
-                    ..budget.clone()
+                    deadline: search::tighter(budget.deadline, flag),
+                    ..budget.with_max_nodes(limits.nodes)
                 };
                 let result = search::search_within(game, &strategy, move_seed, &move_budget)
                     .expect("the game is in progress");
@@ -417,66 +411,6 @@ impl<G: Solve> Tournament<G> {
     }
 }
 
-/// A tournament in progress: its games handed out to workers a pair at a time in index order,
-/// the results so far, and the SPRT that may stop it.
-pub struct Run {
-    games: Range<u64>,
-    next_pair: AtomicU64,
-    state: Mutex<RunState>,
-    /// Set once the SPRT has decided: the games still in progress stop.
-    halted: Arc<AtomicBool>,
-}
-
-struct RunState {
-    results: Results,
-    sprt: Option<results::SprtWatch>,
-}
-
-impl Run {
-    pub fn new(games: Range<u64>, sprt: Option<Sprt>) -> Run {
-        Run {
-            next_pair: AtomicU64::new(games.start / 2),
-            state: Mutex::new(RunState {
-                results: Results::default(),
-                sprt: sprt.map(|sprt| results::SprtWatch::new(sprt, &games)),
-            }),
-            games,
-            halted: Arc::new(AtomicBool::new(false)),
-        }
-    }
-
-    /// Looks at the results so far.
-    pub fn peek<T>(&self, look: impl FnOnce(&Results) -> T) -> T {
-        look(
-            &self
-                .state
-                .lock()
-                .expect("no worker panics holding it")
-                .results,
-        )
-    }
-
-    /// The results so far, without the games past the one at which the SPRT decided, so that
-    /// once every worker is done they are the same however many workers played.
-    pub fn results(&self) -> Results {
-        let state = self.state.lock().expect("no worker panics holding it");
-        let mut results = state.results.clone();
-        results.settle(state.sprt.as_ref().map(|watch| watch.sprt), &self.games);
-        results
-    }
-
-    fn record(&self, index: u64, result: GameResult, record: Option<GameRecord>) {
-        let mut state = self.state.lock().expect("no worker panics holding it");
-        let RunState { results, sprt } = &mut *state;
-        results.insert(index, result, record);
-        if let Some(watch) = sprt
-            && watch.advance(results).is_some()
-        {
-            self.halted.store(true, Ordering::Relaxed);
-        }
-    }
-}
-
 impl<G: Solve> Tournament<G> {
     /// Plays games of `run`, a pair at a time, until they are all taken or `budget` runs out:
     /// one worker's share. Any number of workers may share a run.
@@ -510,40 +444,13 @@ impl<G: Solve> Tournament<G> {
     /// Plays the games in `games` on `threads` OS threads.
     pub fn play_parallel(&self, games: Range<u64>, threads: usize) -> Results {
         let run = Run::new(games, self.sprt);
-        std::thread::scope(|scope| {
-            for _ in 0..threads.max(1) {
-                scope.spawn(|| self.work(&run, &Budget::unlimited()));
-            }
-        });
-        run.results()
+        run::play_on_threads(
+            &run,
+            threads,
+            |run| self.work(run, &Budget::unlimited()),
+            |_| {},
+        )
     }
-}
-
-/// Splits `games` into at most `parts` contiguous, non-empty ranges of near-equal length.
-pub fn chunks(games: Range<u64>, parts: usize) -> Vec<Range<u64>> {
-    let total = games.end.saturating_sub(games.start);
-    let parts = (parts.max(1) as u64).min(total.max(1));
-    (0..parts)
-        .map(|part| games.start + total * part / parts..games.start + total * (part + 1) / parts)
-        .filter(|range| !range.is_empty())
-        .collect()
-}
-
-/// The 95% Wilson score interval for a rate `p` observed over `n` games.
-///
-/// Unlike the normal approximation it stays inside [0, 1] and does not collapse to a point
-/// when every game was won. Draws count as half a win; treating the rate as a proportion then
-/// slightly overstates the variance, so the interval errs on the wide side.
-pub fn wilson_interval(p: f64, n: u64) -> [f64; 2] {
-    if n == 0 {
-        return [0.0, 1.0];
-    }
-    const Z: f64 = 1.959_963_984_540_054;
-    let n = n as f64;
-    let z2n = Z * Z / n;
-    let centre = (p + z2n / 2.0) / (1.0 + z2n);
-    let half = Z * (p * (1.0 - p) / n + z2n / (4.0 * n)).sqrt() / (1.0 + z2n);
-    [(centre - half).max(0.0), (centre + half).min(1.0)]
 }
 
 #[cfg(test)]

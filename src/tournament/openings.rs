@@ -111,10 +111,7 @@ impl RandomOpenings {
             let imbalance = match self.balanced {
                 None => 0,
                 Some(_) => {
-                    let judge = Strategy::AlphaBeta(
-                        AlphaBetaParams::textbook(Some(BALANCE_DEPTH)),
-                        search::Tiebreak::First,
-                    );
+                    let judge = Strategy::alphabeta(AlphaBetaParams::textbook(Some(BALANCE_DEPTH)));
                     let result =
                         search::search_within(&position, &judge, 0, budget).expect("in progress");
                     if budget.is_due() {
@@ -166,10 +163,7 @@ mod tests {
         assert_ne!(first.position, openings.for_pair(8, 0).position);
         for pair in 0..10 {
             let opening = openings.for_pair(7, pair);
-            let judge = Strategy::AlphaBeta(
-                AlphaBetaParams::textbook(Some(BALANCE_DEPTH)),
-                search::Tiebreak::First,
-            );
+            let judge = Strategy::alphabeta(AlphaBetaParams::textbook(Some(BALANCE_DEPTH)));
             let score = search::search(&opening.position, &judge, 0).unwrap().score;
             assert!(score_units::<Chess>(score).abs() <= 100, "pair {pair}");
             // The moves lead from the base to the position.

@@ -122,9 +122,9 @@ impl TimeControl {
                 flag: time + MOVE_TIME_MARGIN,
             },
             (TimeControl::Clock { increment, .. }, Some(left)) => Allotment {
-                // A twentieth of what is left and most of the increment: enough moves remain
-                // in most games for the clock never to fall, yet late moves still get time.
-                aim: Some((left / 20 + increment * 3 / 4).min(left / 2)),
+                // As if twenty moves remained: enough remain in most games for the clock never
+                // to fall, yet late moves still get time.
+                aim: Some(crate::search::share(left, increment, 20)),
                 clock: Some((left, increment)),
                 flag: left,
             },

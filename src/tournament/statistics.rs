@@ -265,5 +265,22 @@ fn erfc(x: f64) -> f64 {
     if x >= 0.0 { value } else { 2.0 - value }
 }
 
+/// The 95% Wilson score interval for a rate `p` observed over `n` games.
+///
+/// Unlike the normal approximation it stays inside [0, 1] and does not collapse to a point
+/// when every game was won. Draws count as half a win; treating the rate as a proportion then
+/// slightly overstates the variance, so the interval errs on the wide side.
+pub fn wilson_interval(p: f64, n: u64) -> [f64; 2] {
+    if n == 0 {
+        return [0.0, 1.0];
+    }
+    const Z: f64 = 1.959_963_984_540_054;
+    let n = n as f64;
+    let z2n = Z * Z / n;
+    let centre = (p + z2n / 2.0) / (1.0 + z2n);
+    let half = Z * (p * (1.0 - p) / n + z2n / (4.0 * n)).sqrt() / (1.0 + z2n);
+    [(centre - half).max(0.0), (centre + half).min(1.0)]
+}
+
 #[cfg(test)]
 mod tests;

@@ -7,35 +7,18 @@ use super::player::Limits;
 use super::statistics::Verdict;
 use super::*;
 use crate::games::{Chess, ConnectFour, TicTacToe};
-use crate::search::{AlphaBetaParams, Tiebreak};
+use crate::search::{Algorithm, AlphaBetaParams, Tiebreak};
 
-const MCS2: Strategy = Strategy::Mcs {
+const MCS2: Strategy = Strategy {
     playouts: 2,
     time_limit: None,
+    ..Strategy::with_defaults(Algorithm::Mcs)
 };
 
 #[test]
-fn chunks_cover_the_range_exactly() {
-    assert_eq!(chunks(0..10, 3), vec![0..3, 3..6, 6..10]);
-    assert_eq!(chunks(5..7, 4), vec![5..6, 6..7]);
-    assert_eq!(chunks(3..3, 4), Vec::<Range<u64>>::new());
-}
-
-#[test]
-fn wilson_interval_contains_the_rate_and_stays_in_bounds() {
-    let [low, high] = wilson_interval(0.5, 100);
-    assert!(low < 0.5 && 0.5 < high);
-    assert!((high - low - 0.192).abs() < 0.01, "{low}..{high}");
-    let [low, high] = wilson_interval(1.0, 10);
-    assert!(
-        low > 0.6 && low < 1.0 && (high - 1.0).abs() < 1e-12,
-        "{low}..{high}"
-    );
-}
-
-#[test]
 fn alternates_the_first_player_and_splits_add_up() {
-    let tournament = Tournament::<TicTacToe>::between([Strategy::Random, MCS2], 42);
+    let tournament =
+        Tournament::<TicTacToe>::between([Strategy::with_defaults(Algorithm::Random), MCS2], 42);
     let whole = tournament.play(0..40);
     let mut halves = tournament.play(0..17);
     halves.merge(tournament.play(17..40)).unwrap();
@@ -59,8 +42,8 @@ fn alternates_the_first_player_and_splits_add_up() {
 fn records_keep_every_move_with_its_figures() {
     let mut tournament = Tournament::<ConnectFour>::between(
         [
-            Strategy::AlphaBeta(AlphaBetaParams::textbook(Some(3)), Tiebreak::First),
-            Strategy::Random,
+            Strategy::alphabeta(AlphaBetaParams::textbook(Some(3))),
+            Strategy::with_defaults(Algorithm::Random),
         ],
         1,
     );
@@ -87,8 +70,8 @@ fn records_keep_every_move_with_its_figures() {
 fn a_draw_is_adjudicated_when_both_scores_stay_level() {
     let mut tournament = Tournament::<Chess>::between(
         [
-            Strategy::AlphaBeta(AlphaBetaParams::textbook(Some(1)), Tiebreak::First),
-            Strategy::AlphaBeta(AlphaBetaParams::textbook(Some(1)), Tiebreak::First),
+            Strategy::alphabeta(AlphaBetaParams::textbook(Some(1))),
+            Strategy::alphabeta(AlphaBetaParams::textbook(Some(1))),
         ],
         1,
     );
@@ -110,12 +93,13 @@ fn a_player_over_its_clock_loses_on_time() {
     // Full-width minimax to the end of Connect Four never finishes: the clock falls first.
     let mut tournament = Tournament::<ConnectFour>::between(
         [
-            Strategy::Minimax {
+            Strategy {
                 depth: Some(40),
                 tiebreak: Tiebreak::First,
                 evaluation: 0,
+                ..Strategy::with_defaults(Algorithm::Minimax)
             },
-            Strategy::Random,
+            Strategy::with_defaults(Algorithm::Random),
         ],
         1,
     );
@@ -127,11 +111,11 @@ fn a_player_over_its_clock_loses_on_time() {
     // An engine that can deepen keeps to its clock: a game of MCTS under a clock is played out.
     let mut tournament = Tournament::<TicTacToe>::between(
         [
-            Strategy::Mcts(search::MctsParams {
+            Strategy::mcts(search::MctsParams {
                 simulations: 1_000_000_000,
                 ..Default::default()
             }),
-            Strategy::Random,
+            Strategy::with_defaults(Algorithm::Random),
         ],
         1,
     );
@@ -143,10 +127,7 @@ fn a_player_over_its_clock_loses_on_time() {
 #[test]
 fn the_sprt_stops_at_the_same_game_however_many_threads_play() {
     let mut tournament = Tournament::<TicTacToe>::between(
-        [
-            Strategy::AlphaBeta(AlphaBetaParams::textbook(None), Tiebreak::First),
-            MCS2,
-        ],
+        [Strategy::alphabeta(AlphaBetaParams::textbook(None)), MCS2],
         3,
     );
     tournament.sprt = Some(Sprt {
@@ -169,7 +150,7 @@ fn the_sprt_stops_at_the_same_game_however_many_threads_play() {
 
 #[test]
 fn random_openings_give_distinct_games_between_deterministic_players() {
-    let strategy = Strategy::AlphaBeta(AlphaBetaParams::textbook(Some(2)), Tiebreak::First);
+    let strategy = Strategy::alphabeta(AlphaBetaParams::textbook(Some(2)));
     let mut tournament = Tournament::<ConnectFour>::between([strategy, strategy], 5);
     tournament.records = true;
     let same = tournament.play(0..6);
@@ -226,7 +207,8 @@ fn engines_that_crash_hang_or_play_illegal_moves_lose_and_the_tournament_goes_on
         ("hang", Ending::TimeForfeit),
         ("illegal", Ending::IllegalMove),
     ] {
-        let mut tournament = Tournament::<Chess>::between([Strategy::Random; 2], 9);
+        let mut tournament =
+            Tournament::<Chess>::between([Strategy::with_defaults(Algorithm::Random); 2], 9);
         tournament.players[1] = test_engine(name);
         tournament.records = true;
         let results = tournament.play_parallel(0..4, 2);
@@ -242,7 +224,8 @@ fn engines_that_crash_hang_or_play_illegal_moves_lose_and_the_tournament_goes_on
         );
     }
     // An engine that cannot start loses every game too.
-    let mut tournament = Tournament::<Chess>::between([Strategy::Random; 2], 9);
+    let mut tournament =
+        Tournament::<Chess>::between([Strategy::with_defaults(Algorithm::Random); 2], 9);
     tournament.players[0] = test_engine("missing");
     let tally = tournament.play(0..2).tally();
     assert_eq!(tally.endings["engine_crash"], 2);
@@ -251,7 +234,8 @@ fn engines_that_crash_hang_or_play_illegal_moves_lose_and_the_tournament_goes_on
 /// Plays games 0..4 of random against the test engine `name` on `time`, on two threads; fails
 /// if they take longer than `within` (a wedged worker never returns).
 fn against_test_engine(name: &str, time: TimeControl, within: Duration) -> (Results, Duration) {
-    let mut tournament = Tournament::<Chess>::between([Strategy::Random; 2], 9);
+    let mut tournament =
+        Tournament::<Chess>::between([Strategy::with_defaults(Algorithm::Random); 2], 9);
     tournament.players[1] = test_engine_on(name, time);
     tournament.records = true;
     let (sender, receiver) = std::sync::mpsc::channel();

@@ -1,8 +1,14 @@
 //! Tests generated from the table: every knob, every algorithm, every game.
 
+use std::time::Duration;
+
+use serde_json::{Map, Value, json};
+
 use super::*;
 use crate::api::game;
-use crate::search::{AlphaBetaParams, Enhancements, MctsParams};
+use crate::search::{
+    Algorithm as A, AlphaBetaParams, DEFAULT_SIMULATIONS, Enhancements, MctsParams,
+};
 
 /// Every game of the registry.
 fn games() -> Vec<GameRef> {
@@ -47,24 +53,33 @@ fn some_value(knob: &Knob, algorithm: Algorithm, game: &GameRef) -> Value {
     }
 }
 
-/// Each knob is refused, by name, by every algorithm that does not take it, in every game,
-/// and the refusal lists what the algorithm does take.
+/// Each knob is refused, by name, by every algorithm that does not take it, in every game
+/// (of the engine's knobs, those the game's engine does not declare), and the refusal lists
+/// what the algorithm does take there.
 #[test]
 fn every_knob_is_refused_by_every_algorithm_that_does_not_take_it() {
     let mut refusals = 0;
     for game in &games() {
         for knob in &KNOBS {
-            for algorithm in Algorithm::ALL.into_iter().filter(|a| !knob.takes(*a)) {
+            for algorithm in Algorithm::ALL
+                .into_iter()
+                .filter(|a| !knob.takes_on(*a, game))
+            {
                 // Any value of the knob's type: the refusal comes before the value is judged.
                 let value = some_value(knob, A::AlphaBeta, game);
                 let context = format!("{} {algorithm} {}", game.name, knob.name);
                 let problem = checked(game, algorithm, Some((knob.name, value))).unwrap_err();
                 assert_eq!(problem.status, 422, "{context}");
                 assert_eq!(problem.field.as_deref(), Some(knob.name), "{context}");
-                let takes: Vec<_> = taken_by(algorithm).map(|knob| knob.name).collect();
+                let takes: Vec<_> = taken_on(algorithm, game).map(|knob| knob.name).collect();
+                let whom = if knob.takes(algorithm) {
+                    format!("{}'s {algorithm}", game.name)
+                } else {
+                    algorithm.to_string()
+                };
                 assert!(
                     problem.detail.starts_with(&format!(
-                        "{} does not apply to {algorithm}, which takes: ",
+                        "{} does not apply to {whom}, which takes: ",
                         knob.name
                     )) && (takes.is_empty() || problem.detail.ends_with(&takes.join(", "))),
                     "{context}: {problem}"
@@ -82,7 +97,10 @@ fn every_knob_is_refused_by_every_algorithm_that_does_not_take_it() {
 fn every_range_is_enforced_at_both_ends_in_every_game() {
     for game in &games() {
         for knob in &KNOBS {
-            for &algorithm in knob.algorithms {
+            for algorithm in Algorithm::ALL
+                .into_iter()
+                .filter(|a| knob.takes_on(*a, game))
+            {
                 let info = knob.on(algorithm, game);
                 let context = format!("{} {algorithm} {}", game.name, knob.name);
                 let with = |value: Value| checked(game, algorithm, Some((knob.name, value)));
@@ -127,7 +145,10 @@ fn every_range_is_enforced_at_both_ends_in_every_game() {
 fn every_knob_reaches_the_strategy_of_every_algorithm_that_takes_it() {
     for game in &games() {
         for knob in &KNOBS {
-            for &algorithm in knob.algorithms {
+            for algorithm in Algorithm::ALL
+                .into_iter()
+                .filter(|a| knob.takes_on(*a, game))
+            {
                 let info = knob.on(algorithm, game);
                 let values = match knob.kind {
                     Kind::Integer { .. } | Kind::Number { .. } => {
@@ -215,7 +236,7 @@ fn defaults_and_knobs_build_strategies() {
     let mcts = spec(json!({"algorithm": "mcts", "simulations": 500, "uct_c": 1}));
     assert_eq!(
         player(&tictactoe, &mcts),
-        Ok(Strategy::Mcts(MctsParams {
+        Ok(Strategy::mcts(MctsParams {
             simulations: 500,
             uct_c: 1.0,
             ..MctsParams::default()
@@ -224,17 +245,14 @@ fn defaults_and_knobs_build_strategies() {
     let alphabeta = spec(json!({"algorithm": "alphabeta", "depth": 3, "pvs": true}));
     assert_eq!(
         player(&tictactoe, &alphabeta),
-        Ok(Strategy::AlphaBeta(
-            AlphaBetaParams {
-                depth: Some(3),
-                enhancements: Enhancements {
-                    pvs: true,
-                    ..Enhancements::NONE
-                },
-                ..AlphaBetaParams::textbook(None)
+        Ok(Strategy::alphabeta(AlphaBetaParams {
+            depth: Some(3),
+            enhancements: Enhancements {
+                pvs: true,
+                ..Enhancements::NONE
             },
-            Tiebreak::First
-        ))
+            ..AlphaBetaParams::textbook(None)
+        }))
     );
 }
 
@@ -302,14 +320,13 @@ fn the_command_line_writes_a_player_as_the_api_does() {
 #[test]
 fn a_sampler_given_a_time_and_no_count_samples_until_the_time() {
     let game = game(Some("chess")).unwrap();
-    let count = |json: Value, timed: bool| match player_on_time(&game, &spec(json), timed).unwrap()
-    {
-        Strategy::Mcts(params) => (params.simulations, params.time_limit),
-        Strategy::Mcs {
-            playouts,
-            time_limit,
-        } => (playouts, time_limit),
-        other => panic!("{other:?}"),
+    let count = |json: Value, timed: bool| {
+        let strategy = player_on_time(&game, &spec(json), timed).unwrap();
+        match strategy.algorithm {
+            A::Mcts => (strategy.mcts.simulations, strategy.time_limit),
+            A::Mcs => (strategy.playouts, strategy.time_limit),
+            other => panic!("{other:?}"),
+        }
     };
     let ms = |ms| Some(Duration::from_millis(ms));
     // A time alone: no count stops it first.
@@ -336,4 +353,38 @@ fn a_sampler_given_a_time_and_no_count_samples_until_the_time() {
         count(json!({"algorithm": "mcts"}), false),
         (DEFAULT_SIMULATIONS, None)
     );
+}
+
+/// Each game's engine declares only knobs the table gives the engine, each once; and steps to
+/// turn off exactly when it takes `without`.
+#[test]
+fn each_games_engine_declares_knobs_of_the_engines() {
+    for game in &games() {
+        let engine = game.declaration.engine;
+        let mut names: Vec<&str> = engine.knobs.iter().map(|(name, _)| *name).collect();
+        for name in &names {
+            let knob = KNOBS.iter().find(|knob| knob.name == *name);
+            assert!(
+                knob.is_some_and(|knob| knob.takes(Algorithm::Engine)),
+                "{}: {name}",
+                game.name
+            );
+        }
+        let declared = names.len();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), declared, "{}: a knob twice", game.name);
+        assert_eq!(
+            names.contains(&"without"),
+            !engine.steps.is_empty(),
+            "{}",
+            game.name
+        );
+    }
+    // Othello's engine is Othello's: no table to size, no chess steps.
+    let othello = game(Some("othello")).unwrap();
+    let takes: Vec<_> = taken_on(Algorithm::Engine, &othello)
+        .map(|knob| knob.name)
+        .collect();
+    assert!(takes.contains(&"nodes") && !takes.contains(&"hash_mb") && !takes.contains(&"without"));
 }

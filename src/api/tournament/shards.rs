@@ -1,46 +1,10 @@
-//! Tournaments split into shards played apart (`sente tournament --shard I/N`), and their
-//! results merged into the answer one run would have given. A shard is input from another
-//! machine: each is checked whole before it is merged ([`check_shard`]).
+//! Shards' results as files from other machines: each checked whole ([`check_shard`]) before
+//! the tournament merges them into the answer one run would have given.
 
-use std::collections::BTreeMap;
-use std::ops::Range;
-use std::time::Duration;
-
-use serde::{Deserialize, Serialize};
-
-use super::{
-    MAX_FIRST_GAME, MAX_GAMES, MAX_NODES_PER_MOVE, Results, Setup, SprtSpec, TournamentResponse,
-    report, sprt,
-};
+use super::{MAX_FIRST_GAME, MAX_GAMES, MAX_NODES_PER_MOVE, SprtSpec, sprt};
 use crate::game::text::excerpt;
-use crate::rounded;
-
-/// Shard `index` of `count` of `games`: a contiguous share of its pairs (the last shard takes
-/// an odd game left over), so that no pair is split between shards.
-pub fn shard(games: &Range<u64>, index: u64, count: u64) -> Range<u64> {
-    let pairs = (games.end - games.start) / 2;
-    let at = |shard: u64| games.start + 2 * (pairs * shard / count);
-    let end = if index + 1 == count {
-        games.end
-    } else {
-        at(index + 1)
-    };
-    at(index)..end
-}
-
-/// One shard's results as `sente tournament --shard` writes them.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct ShardFile {
-    pub setup: Setup,
-    /// Which shard: `[index, count]`.
-    pub shard: [u64; 2],
-    #[serde(serialize_with = "rounded::to::<1, _>")]
-    pub elapsed_ms: f64,
-    pub results: Results,
-}
-
-/// The most shards a tournament is split into.
-pub const MAX_SHARDS: u64 = 1_000_000;
+use crate::tournament::report::Report;
+use crate::tournament::shards::{self, MAX_SHARDS, ShardFile};
 
 /// The most plies a game of a shard may have played, when its tournament set no cap: beyond
 /// any game the rules let finish (chess's fifty-move rule ends the longest).
@@ -49,58 +13,13 @@ const MAX_GAME_PLIES: u32 = 100_000;
 /// The longest a shard may say it took: a year.
 const MAX_SHARD_MS: f64 = 365.0 * 24.0 * 3600.0 * 1e3;
 
-/// Merges shards' results into the answer one run of their tournament would give: they must
-/// be of one setup, and together cover its games. Each comes with the name it is called by
-/// (its file), and is checked whole first ([`check_shard`]): a shard is input from another
-/// machine.
-pub fn merge(shards: Vec<(String, ShardFile)>) -> Result<TournamentResponse, String> {
+/// Merges shards' results into the answer one run of their tournament would give, each checked
+/// whole first ([`check_shard`]): a shard is input from another machine.
+pub fn merge(shards: Vec<(String, ShardFile)>) -> Result<Report, String> {
     for (name, shard) in &shards {
         check_shard(shard).map_err(|why| format!("{name}: {why}"))?;
     }
-    let mut shards = shards.into_iter();
-    let (first_name, first) = shards.next().ok_or("no shard to merge")?;
-    let setup = first.setup.clone();
-    let count = first.shard[1];
-    let mut seen: BTreeMap<u64, String> = BTreeMap::new();
-    let mut results = Results::default();
-    let mut elapsed: f64 = 0.0;
-    for (name, shard) in std::iter::once((first_name, first)).chain(shards) {
-        if shard.setup != setup {
-            return Err(format!(
-                "{name}: shard {}/{} is of another tournament (its setup differs)",
-                shard.shard[0], shard.shard[1]
-            ));
-        }
-        let [index, of] = shard.shard;
-        if of != count {
-            return Err(format!(
-                "{name}: shard {index}/{of} is not one of {count}, as the first shard is"
-            ));
-        }
-        if let Some(other) = seen.insert(index, name.clone()) {
-            return Err(format!(
-                "{name}: shard {index}/{of} is given twice (also {other})"
-            ));
-        }
-        results
-            .merge(shard.results)
-            .map_err(|overlap| format!("{name}: {overlap}"))?;
-        elapsed = elapsed.max(shard.elapsed_ms);
-    }
-    let missing: Vec<String> = (0..count)
-        .filter(|index| !seen.contains_key(index))
-        .take(10)
-        .map(|index| format!("{index}/{count}"))
-        .collect();
-    if !missing.is_empty() {
-        return Err(format!("missing shards: {}", missing.join(", ")));
-    }
-    Ok(report(
-        &setup,
-        results,
-        Duration::from_secs_f64(elapsed / 1e3),
-        None,
-    ))
+    shards::merge(shards)
 }
 
 /// Checks one shard whole: its setup, that it is one of its count, and each game: within the
@@ -147,7 +66,7 @@ pub fn check_shard(shard: &ShardFile) -> Result<(), String> {
             shard.elapsed_ms
         ));
     }
-    let range = self::shard(games, index, count);
+    let range = shards::shard(games, index, count);
     let results = &shard.results;
     if let Some(outside) = results.games.keys().find(|game| !range.contains(game)) {
         return Err(format!(

@@ -139,7 +139,7 @@ pub(crate) fn run(args: TournamentArgs) -> Result<(), String> {
     let mut opening_lines = Vec::new();
     let openings = match (&args.openings, args.random_plies) {
         (Some(path), _) => {
-            let (openings, lines) = read_openings(path)?;
+            let (openings, lines) = read_openings(path, args.game.as_deref())?;
             opening_lines = lines;
             Some(tournament::OpeningsSpec::Listed(openings))
         }
@@ -238,7 +238,7 @@ pub(crate) fn run(args: TournamentArgs) -> Result<(), String> {
     let started = Instant::now();
     let bar = progress_bar(games.end - games.start, job.setup().sprt.is_some());
     let results = job.play(games, threads, |results| {
-        let report = tournament::report(job.setup(), results.clone(), started.elapsed(), None);
+        let report = job.setup().progress(results, started.elapsed());
         bar.set_position(report.games);
         let mut message = match &report.estimate {
             Some(estimate) => format!(
@@ -257,7 +257,7 @@ pub(crate) fn run(args: TournamentArgs) -> Result<(), String> {
     });
     bar.finish_and_clear();
     if let Some(path) = &args.pgn {
-        std::fs::write(path, tournament::pgn(job.setup(), &results))
+        std::fs::write(path, job.setup().pgn(&results))
             .map_err(|error| format!("--pgn {}: {error}", path.display()))?;
     }
     if let Some(text) = &args.shard {
@@ -273,7 +273,7 @@ pub(crate) fn run(args: TournamentArgs) -> Result<(), String> {
         };
         return write_json(&shard, args.output.as_deref());
     }
-    let mut report = tournament::report(job.setup(), results, started.elapsed(), None);
+    let mut report = job.setup().report(results, started.elapsed(), None);
     if !args.records {
         report.records = None;
     }
@@ -340,11 +340,13 @@ fn plain(message: &str) -> String {
 /// comments fit several times over.
 const MAX_OPENINGS_FILE_BYTES: u64 = 16 << 20;
 
-/// The openings of a file, and the line each begins on: by its extension, an EPD book
-/// (`.epd`), a PGN book (`.pgn`, each game's main line), or else one opening a line (a board in
-/// text form when it has a '/', else the moves from the start).
-fn read_openings(path: &std::path::Path) -> Result<(Vec<PositionSpec>, Vec<usize>), String> {
-    use sente::games::chess::book;
+/// The openings of a file, and the line each begins on: a book of the game's, by its
+/// extension (chess's `.epd` and `.pgn`), or else one opening a line (a board in text form when
+/// it has a '/', else the moves from the start).
+fn read_openings(
+    path: &std::path::Path,
+    game: Option<&str>,
+) -> Result<(Vec<PositionSpec>, Vec<usize>), String> {
     let in_file = |error: String| format!("--openings {}: {error}", path.display());
     let size = std::fs::metadata(path)
         .map_err(|error| in_file(error.to_string()))?
@@ -362,17 +364,18 @@ fn read_openings(path: &std::path::Path) -> Result<(Vec<PositionSpec>, Vec<usize
         .extension()
         .and_then(|e| e.to_str())
         .map(str::to_lowercase);
-    let book = match extension.as_deref() {
-        Some("epd") => Some(book::read_epd(&text, max).map_err(in_file)?),
-        Some("pgn") => Some(book::read_pgn(&text, max).map_err(in_file)?),
-        _ => None,
-    };
+    // An unknown game reads no book here: the tournament's check names it.
+    let books = sente::api::game(game).map_or(&[][..], |game| game.declaration.books);
+    let book = books
+        .iter()
+        .find(|book| Some(book.extension) == extension.as_deref());
     if let Some(book) = book {
+        let book = (book.read)(&text, max).map_err(in_file)?;
         let lines = book.iter().map(|opening| opening.line).collect();
         let openings = book
             .into_iter()
             .map(|opening| PositionSpec {
-                board: opening.fen.map(BoardSpec::Text),
+                board: opening.board.map(BoardSpec::Text),
                 moves: Some(opening.moves.into_iter().map(Notation::Text).collect()),
             })
             .collect();

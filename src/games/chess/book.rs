@@ -11,15 +11,19 @@ use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Position};
 
 use crate::game::text::excerpt;
+use crate::game::{self, BookOpening};
 
-/// One opening of a book: the position it starts from (a FEN; the standard start when
-/// `None`), the moves played from there in UCI, and the line of the book it begins on.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BookOpening {
-    pub fen: Option<String>,
-    pub moves: Vec<String>,
-    pub line: usize,
-}
+/// The chess books, by extension, as chess's declaration lists them.
+pub const BOOKS: [game::Book; 2] = [
+    game::Book {
+        extension: "epd",
+        read: read_epd,
+    },
+    game::Book {
+        extension: "pgn",
+        read: read_pgn,
+    },
+];
 
 /// Reads an EPD book: each line a position's first four FEN fields (placement, side, castling,
 /// en passant), with operations after them ignored. Blank lines and `#` comments are skipped.
@@ -48,7 +52,7 @@ pub fn read_epd(text: &str, max: usize) -> Result<Vec<BookOpening>, String> {
             .into_position::<shakmaty::Chess>(CastlingMode::Standard)
             .map_err(|error| format!("line {}: {error}", index + 1))?;
         openings.push(BookOpening {
-            fen: Some(fen),
+            board: Some(fen),
             moves: Vec::new(),
             line: index + 1,
         });
@@ -202,7 +206,7 @@ impl Visitor for Book<'_> {
 
     fn end_game(&mut self, line: Self::Movetext) -> Self::Output {
         Ok(BookOpening {
-            fen: line.fen,
+            board: line.fen,
             moves: line.moves,
             line: self.starts.get(self.game - 1).copied().unwrap_or(0),
         })
@@ -220,7 +224,7 @@ mod tests {
         let openings = read_epd(book, 10).unwrap();
         assert_eq!(openings.len(), 2);
         assert_eq!(
-            openings[0].fen.as_deref(),
+            openings[0].board.as_deref(),
             Some("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1")
         );
         assert_eq!(openings[1].line, 4);
@@ -243,7 +247,7 @@ mod tests {
         let openings = read_pgn(book, 10).unwrap();
         assert_eq!(openings.len(), 2);
         assert_eq!(openings[0].moves, ["e2e4", "e7e5", "g1f3", "b8c6"]);
-        assert_eq!((openings[0].fen.as_deref(), openings[0].line), (None, 1));
+        assert_eq!((openings[0].board.as_deref(), openings[0].line), (None, 1));
         assert_eq!(openings[1].moves, ["e2e4", "e8d7"]);
         assert_eq!(openings[1].line, 6);
         let error = read_pgn("[Event \"a\"]\n\n1. e4 e5 *\n\n[Event \"b\"]\n\n1. e4 Ke7 2. Qh5 *\n", 10)

@@ -21,12 +21,12 @@ use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Color, EnPassantMode, Position, Role};
 
-use crate::game::{
+use crate::game::{EngineDeclaration, 
     BoardError, Declaration, Evaluation, Game, Limits, MoveError, Notation, Outcome, Player, Turn,
 };
 use crate::search::{Analysis, Budget, EngineParams, SearchResult, Solve};
 
-pub use engine::{DEFAULT_TIME_LIMIT_MS, KeptTable, search_keeping};
+pub use engine::{DEFAULT_TIME_LIMIT_MS, KeptTable, Step, search_keeping};
 
 /// A chess position and the keys of the positions before it that it could repeat.
 #[derive(Clone)]
@@ -319,6 +319,11 @@ impl Hash for Chess {
     }
 }
 
+/// What the clock knobs (wtime, btime, winc, binc, movestogo) mean to this game's engine.
+const CLOCK: &str = "The chess engine shares out the clock of the side to move itself, spending \
+                     more where the position needs it (docs/chess.md#time); a time_limit_ms as \
+                     well caps the move.";
+
 impl Game for Chess {
     type Move = ChessMove;
     type Moves = ChessMoves;
@@ -345,6 +350,38 @@ impl Game for Chess {
             traps: false,
             instant_exact_search: false,
         },
+        engine: EngineDeclaration {
+            description: "Sente's chess engine: iterative deepening principal variation search \
+                          with aspiration windows, quiescence, a transposition table, null-move \
+                          pruning, late move reductions, futility pruning and static exchange \
+                          evaluation, over PeSTO's tables and terms for mobility, pawns and king \
+                          safety (docs/chess.md).",
+            knobs: &[
+                ("depth", ""),
+                ("time_limit_ms", ""),
+                ("hash_mb", ""),
+                ("nodes", ""),
+                ("wtime", CLOCK),
+                ("btime", CLOCK),
+                ("winc", CLOCK),
+                ("binc", CLOCK),
+                ("movestogo", CLOCK),
+                (
+                    "without",
+                    "Chess's steps: aspiration windows, null-move pruning, late move \
+                     reductions, reverse futility pruning, late move and futility pruning, \
+                     static exchange evaluation, or the evaluation's terms beyond PeSTO's \
+                     tables.",
+                ),
+                (
+                    "multipv",
+                    "The engine searches the other moves only to show they are worse, and \
+                     stops once every line asked for is proven.",
+                ),
+            ],
+            steps: &Step::NAMES,
+        },
+        books: &book::BOOKS,
     };
     const ROWS: usize = 8;
     const COLUMNS: usize = 8;

@@ -2,7 +2,7 @@ use std::time::Duration;
 
 use super::*;
 use crate::game::perft::perft;
-use crate::search::{self, AlphaBetaParams, Strategy, Tiebreak};
+use crate::search::{self, AlphaBetaParams, Strategy};
 
 fn fen(text: &str) -> Chess {
     text.parse().unwrap_or_else(|error| panic!("{text}: {error}"))
@@ -253,10 +253,7 @@ fn the_engines_analysis_deepens_as_its_search_does() {
 
 #[test]
 fn the_tutorials_alphabeta_plays_material_at_depth_three() {
-    let strategy = Strategy::AlphaBeta(
-        AlphaBetaParams::textbook(Some(3)),
-        Tiebreak::First,
-    );
+    let strategy = Strategy::alphabeta(AlphaBetaParams::textbook(Some(3)));
     let result = search::search(&Chess::start(), &strategy, 0).unwrap();
     // Every move keeps the material level at depth 3: the first in move order stands.
     assert_eq!(result.score, 0.0);

@@ -23,7 +23,7 @@ mod table;
 
 use std::time::Duration;
 
-use crate::game::{
+use crate::game::{EngineDeclaration, 
     Bits, BoardError, Declaration, Evaluation, Game, Limits, MoveError, Outcome, Player, ordinal,
     text,
 };
@@ -331,6 +331,8 @@ impl Game for ConnectFour {
             traps: false,
             instant_exact_search: false,
         },
+        engine: EngineDeclaration::SOLVER,
+        books: &[],
     };
     const ROWS: usize = HEIGHT;
     const COLUMNS: usize = WIDTH;

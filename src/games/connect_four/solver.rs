@@ -24,7 +24,7 @@ use super::{ConnectFour, HEIGHT, WIDTH};
 use crate::game::Game;
 use crate::search::kit::{Meter, Value, WIN, alphabeta, exact_score, exact_search_result};
 use crate::search::{
-    AlphaBetaParams, Analysis, Budget, MoveAnalysis, SearchResult, Strategy, Tiebreak,
+    AlphaBetaParams, Analysis, Budget, MoveAnalysis, SearchResult, Strategy,
     analyze_within,
 };
 
@@ -353,10 +353,7 @@ pub(super) fn analysis(
             max_nodes: budget.max_nodes.map(|max| max.saturating_sub(solver.nodes)),
             ..budget.clone()
         };
-        let strongest = Strategy::AlphaBeta(
-            AlphaBetaParams::strongest(left.map(|left| left.max(Duration::from_millis(1)))),
-            Tiebreak::First,
-        );
+        let strongest = Strategy::alphabeta(AlphaBetaParams::strongest(left.map(|left| left.max(Duration::from_millis(1)))));
         let analysis = analyze_within(position, &strongest, 0, &rest)
             .expect("a game in progress has moves to analyse");
         let unsolved = analysis
@@ -451,7 +448,7 @@ mod tests {
                     let expected = exact_score(&position, value, false);
                     assert_eq!(
                         (scored.score, scored.plies_to_end),
-                        (expected.0, expected.2),
+                        (expected.score, expected.plies_to_end),
                         "{moves}: column {}",
                         scored.mv
                     );

@@ -14,7 +14,7 @@ mod evaluation;
 use std::fmt;
 use std::str::FromStr;
 
-use crate::game::{
+use crate::game::{EngineDeclaration, 
     BoardError, Declaration, Evaluation, Game, Limits, MoveError, Notation, Outcome, Player, text,
 };
 use crate::search::Solve;
@@ -210,6 +210,8 @@ impl Game for Gomoku {
             traps: false,
             instant_exact_search: false,
         },
+        engine: EngineDeclaration::SOLVER,
+        books: &[],
     };
     const ROWS: usize = SIZE;
     const COLUMNS: usize = SIZE;

@@ -22,13 +22,13 @@ use std::hash::{Hash, Hasher};
 use std::str::FromStr;
 use std::time::{Duration, Instant};
 
-use crate::game::{
+use crate::game::{EngineDeclaration, 
     Bits, BoardError, Declaration, Evaluation, Game, Limits, MoveError, Notation, Outcome, Player,
     Turn, text,
 };
-use crate::search::{
+use crate::search::{Score, 
     AlphaBetaParams, Analysis, Budget, Cutoff, EngineParams, MoveAnalysis, SearchResult, Solve,
-    Strategy, Tiebreak, analyze_within, search_within,
+    Strategy, analyze_within, search_within,
 };
 
 /// The board's side.
@@ -204,6 +204,11 @@ fn square_name(square: u8) -> String {
     format!("{}{}", (b'a' + column) as char, row + 1)
 }
 
+/// What the clock knobs (wtime, btime, winc, binc, movestogo) mean to this game's engine.
+const CLOCK: &str = "The Othello engine shares the mover's clock (White's is O's) over its \
+                     moves left, about half the empty squares (docs/othello.md); a \
+                     time_limit_ms as well caps the move.";
+
 impl Game for Othello {
     type Move = u8;
     type Moves = Moves;
@@ -232,6 +237,27 @@ impl Game for Othello {
             traps: false,
             instant_exact_search: false,
         },
+        engine: EngineDeclaration {
+            description: "Sente's Othello engine: the endgame solver (docs/othello.md) where the \
+                          empty squares are few enough for the time, else alphabeta with every \
+                          enhancement over the mobility evaluation, deepening within the time.",
+            knobs: &[
+                (
+                    "depth",
+                    "Given, the midgame search that deep, however few the empty squares.",
+                ),
+                ("time_limit_ms", ""),
+                ("nodes", ""),
+                ("wtime", CLOCK),
+                ("btime", CLOCK),
+                ("winc", CLOCK),
+                ("binc", CLOCK),
+                ("movestogo", CLOCK),
+                ("multipv", ""),
+            ],
+            steps: &[],
+        },
+        books: &[],
     };
     const ROWS: usize = SIZE;
     const COLUMNS: usize = SIZE;
@@ -443,24 +469,15 @@ impl Solve for Othello {
 
     fn engine(&self, params: &EngineParams, budget: &Budget) -> SearchResult<u8> {
         let time_limit = self.engine_time(params);
-        self.solve_or_search(time_limit, params.depth, &engine_budget(params, budget))
+        self.solve_or_search(time_limit, params.depth, &budget.with_max_nodes(params.nodes))
     }
 
     fn engine_analysis(&self, params: &EngineParams, budget: &Budget) -> Analysis<u8> {
         let time_limit = self.engine_time(params);
-        self.analyze_or_search(time_limit, params.depth, &engine_budget(params, budget))
+        self.analyze_or_search(time_limit, params.depth, &budget.with_max_nodes(params.nodes))
     }
 }
 
-/// The budget with the engine's node limit, if it has one, as well as the service's.
-fn engine_budget(params: &EngineParams, budget: &Budget) -> Budget {
-    let mut budget = budget.clone();
-    budget.max_nodes = match (budget.max_nodes, params.nodes) {
-        (Some(service), Some(engine)) => Some(service.min(engine)),
-        (service, engine) => service.or(engine),
-    };
-    budget
-}
 
 /// The most empty squares the solver is asked to solve within `time_limit`: 18 in a second,
 /// one more each time the time doubles. Each more empty square about doubles the solver's
@@ -481,10 +498,7 @@ impl Othello {
     fn engine_time(&self, params: &EngineParams) -> Option<Duration> {
         let white = self.side == Player::O;
         let moves = (self.empties().count_ones() / 2).max(1);
-        match (params.clock.share(white, moves), params.time_limit) {
-            (Some(share), Some(limit)) => Some(share.min(limit)),
-            (share, limit) => share.or(limit),
-        }
+        crate::search::tighter(params.clock.share(white, moves), params.time_limit)
     }
 
     /// Whether the solver is to solve this position within `time_limit`.
@@ -494,14 +508,11 @@ impl Othello {
 
     /// The midgame search: alphabeta with every enhancement and the `mobility` evaluation.
     fn midgame(time_limit: Option<Duration>, depth: Option<u32>) -> Strategy {
-        Strategy::AlphaBeta(
-            AlphaBetaParams {
+        Strategy::alphabeta(AlphaBetaParams {
                 depth,
                 evaluation: evaluation::MOBILITY,
                 ..AlphaBetaParams::strongest(time_limit)
-            },
-            Tiebreak::First,
-        )
+            })
     }
 
     /// The solver's answer where it can finish (with most of the time limit); else, or if it
@@ -573,7 +584,7 @@ impl Othello {
             if !child.outcome().is_over() {
                 line.extend(solver.line(&child, solved.best));
             }
-            let mut analysis = MoveAnalysis::new(mv, (f64::from(margin.signum()), true, None), None);
+            let mut analysis = MoveAnalysis::new(mv, Score::proven(f64::from(margin.signum()), None), None);
             analysis.pv = line;
             analysis.margin = Some(margin);
             moves.push(analysis);

@@ -215,14 +215,11 @@ fn mobility_values_stay_inside_one_and_see_a_corner() {
 /// evaluation, over pairs of games from random openings, each opening played with both colours.
 fn match_points(first: u8, second: u8, depth: u32, pairs: u64) -> f64 {
     let strategy = |evaluation| {
-        Strategy::AlphaBeta(
-            AlphaBetaParams {
+        Strategy::alphabeta(AlphaBetaParams {
                 depth: Some(depth),
                 evaluation,
                 ..AlphaBetaParams::strongest(None)
-            },
-            Tiebreak::First,
-        )
+            })
     };
     let players = [strategy(first), strategy(second)];
     let mut points = 0.0;

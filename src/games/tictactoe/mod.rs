@@ -11,7 +11,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::game::{
+use crate::game::{EngineDeclaration, 
     Bits, BoardError, Declaration, Evaluation, Game, Limits, MoveError, Outcome, Player, text,
 };
 use crate::search::Solve;
@@ -207,6 +207,8 @@ impl Game for TicTacToe {
             traps: true,
             instant_exact_search: true,
         },
+        engine: EngineDeclaration::SOLVER,
+        books: &[],
     };
     const ROWS: usize = 3;
     const COLUMNS: usize = 3;

@@ -219,3 +219,15 @@ fn identical_players_whose_pairs_all_split_are_judged_equal() {
     };
     assert_eq!(sprt.verdict(sprt.llr(&moments)), Verdict::H0);
 }
+
+#[test]
+fn wilson_interval_contains_the_rate_and_stays_in_bounds() {
+    let [low, high] = wilson_interval(0.5, 100);
+    assert!(low < 0.5 && 0.5 < high);
+    assert!((high - low - 0.192).abs() < 0.01, "{low}..{high}");
+    let [low, high] = wilson_interval(1.0, 10);
+    assert!(
+        low > 0.6 && low < 1.0 && (high - 1.0).abs() < 1e-12,
+        "{low}..{high}"
+    );
+}

@@ -22,8 +22,11 @@
 mod exchange;
 mod ordering;
 mod search;
+mod steps;
 mod table;
 mod time;
+
+pub use steps::Step;
 
 use shakmaty::{Move, Position};
 
@@ -34,7 +37,7 @@ use super::{Chess, ChessMove};
 use crate::game::{Game, in_pawns, written};
 use crate::search::kit::{self, INFINITY, PROVEN, Value, WIN};
 use crate::search::{
-    Analysis, Budget, Cutoff, EngineParams, Iteration, MoveAnalysis, SearchResult, Step,
+    Analysis, Budget, Cutoff, EngineParams, Iteration, MoveAnalysis, Score, SearchResult,
 };
 
 /// The time an engine move takes when a request gives no limit.
@@ -70,7 +73,11 @@ impl Engine {
         let Some(watch) = &self.meter.watch() else {
             return;
         };
-        let (score, exact, plies_to_end) = judge(value);
+        let Score {
+        score,
+        exact,
+        plies_to_end,
+    } = judge(value);
         let (cp, mate) = in_pawns::<Chess>(score, exact, plies_to_end);
         let elapsed = self.started.elapsed();
         watch.tell(&Iteration {
@@ -96,12 +103,12 @@ impl Engine {
     }
 }
 
-/// What a value says: the winning chances, whether proven, the plies to the end.
-fn judge(value: Value) -> (f64, bool, Option<u32>) {
+/// What a value says: the winning chances, or a proven result and the plies to the end.
+fn judge(value: Value) -> Score {
     if value.abs() >= PROVEN {
-        (f64::from(value.signum()), true, Some((WIN - value.abs()) as u32))
+        Score::proven(f64::from(value.signum()), Some((WIN - value.abs()) as u32))
     } else {
-        (winning_chances(value), false, None)
+        Score::estimate(winning_chances(value))
     }
 }
 
@@ -248,7 +255,11 @@ fn deepen_root(game: &Chess, engine: &mut Engine) -> SearchResult<ChessMove> {
             ((0, vec![mv]), 0)
         }
     };
-    let (score, exact, plies_to_end) = judge(value);
+    let Score {
+        score,
+        exact,
+        plies_to_end,
+    } = judge(value);
     SearchResult {
         best_move: pv[0],
         score,
@@ -333,7 +344,11 @@ pub(super) fn analyze(game: &Chess, params: &EngineParams, budget: &Budget) -> A
         moves: completed
             .into_iter()
             .map(|(value, _, mv, line)| {
-                let (score, exact, plies_to_end) = judge(value);
+                let Score {
+        score,
+        exact,
+        plies_to_end,
+    } = judge(value);
                 MoveAnalysis {
                     mv: ChessMove(Some(mv)),
                     score,

@@ -12,7 +12,8 @@ use super::time::Plan;
 use super::{MAX_DEPTH, MAX_PLY, evaluate};
 use crate::games::chess::{Chess, ChessMove, key};
 use crate::search::kit::{INFINITY, Meter, PROVEN, Value, WIN};
-use crate::search::{Budget, EngineParams, Step};
+use super::Step;
+use crate::search::{Budget, EngineParams};
 
 pub(super) struct Engine {
     pub table: Table,
@@ -70,13 +71,7 @@ impl Engine {
             pv_length: [0; MAX_PLY + 2],
             nodes: 0,
             seldepth: 0,
-            meter: Meter::new(&Budget {
-                max_nodes: match (budget.max_nodes, params.nodes) {
-                    (Some(service), Some(own)) => Some(service.min(own)),
-                    (service, own) => service.or(own),
-                },
-                ..budget.clone()
-            }),
+            meter: Meter::new(&budget.with_max_nodes(params.nodes)),
             started: Instant::now(),
             plan: Plan::new(
                 params,
@@ -88,7 +83,7 @@ impl Engine {
             max_depth: params
                 .depth
                 .map_or(MAX_DEPTH, |depth| (depth as i32).clamp(1, MAX_DEPTH)),
-            without: params.without,
+            without: params.without.and_then(Step::named),
             reductions,
         }
     }

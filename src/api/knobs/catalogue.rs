@@ -1,0 +1,99 @@
+//! The knobs as `GET /algorithms` describes them on a game, and their maxima for
+//! `GET /limits`.
+
+use std::borrow::Cow;
+
+use serde::Serialize;
+use serde_json::{Map, Value, json};
+
+use super::{KNOBS, Kind, Knob, taken_on};
+use crate::api::GameRef;
+use crate::search::Algorithm;
+
+/// One knob as `GET /algorithms` describes it on a game.
+#[derive(Clone, Debug, Serialize)]
+pub struct KnobInfo {
+    pub name: &'static str,
+    /// What a person calls it.
+    pub label: &'static str,
+    /// `integer`, `number`, `boolean` or `string`.
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    /// Bounds of numeric knobs; `null` for the others.
+    pub minimum: Value,
+    pub maximum: Value,
+    /// The values a string knob takes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub values: Option<Vec<&'static str>>,
+    /// `null` when absence means "no limit" (depth, time limit) or "drawn" (seed).
+    pub default: Value,
+    /// Whether the game needs the knob: minimax's depth on a game too large to search to the
+    /// end. Absent when false.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub required: bool,
+    pub description: Cow<'static, str>,
+}
+
+impl Knob {
+    /// The knob as it stands on `game` for `algorithm`.
+    pub fn on(&self, algorithm: Algorithm, game: &GameRef) -> KnobInfo {
+        let (kind, minimum, maximum, values, default) = match self.kind {
+            Kind::Integer {
+                min, max, default, ..
+            } => ("integer", json!(min), json!(max), None, json!(default)),
+            Kind::Number {
+                min, max, default, ..
+            } => ("number", json!(min), json!(max), None, json!(default)),
+            Kind::Boolean { default, .. } => {
+                ("boolean", Value::Null, Value::Null, None, json!(default))
+            }
+            Kind::Choice { values, .. } => {
+                let values = values(game);
+                let default = json!(values.first());
+                ("string", Value::Null, Value::Null, Some(values), default)
+            }
+        };
+        let mut info = KnobInfo {
+            name: self.name,
+            label: self.label,
+            kind,
+            minimum,
+            maximum,
+            values,
+            default,
+            required: false,
+            description: self.description.into(),
+        };
+        (self.on_game)(&mut info, algorithm, game);
+        // What it means to this game's engine, where the game says more.
+        if algorithm == Algorithm::Engine
+            && let Some(note) = self.engine_note(game).filter(|note| !note.is_empty())
+        {
+            info.description = format!("{} {note}", info.description).into();
+        }
+        info
+    }
+}
+
+/// The knobs `algorithm` takes on `game`, with that game's defaults and limits, described for
+/// `GET /algorithms`. A test checks each against what [`player`] accepts.
+pub fn knobs(algorithm: Algorithm, game: &GameRef) -> Vec<KnobInfo> {
+    taken_on(algorithm, game)
+        .map(|knob| knob.on(algorithm, game))
+        .collect()
+}
+
+/// The upper bound of every numeric knob, as `GET /limits` gives them (`max_depth`, ...).
+pub fn maxima() -> Map<String, Value> {
+    KNOBS
+        .iter()
+        .filter_map(|knob| {
+            let max = match knob.kind {
+                Kind::Integer { max, .. } => json!(max),
+                Kind::Number { max, .. } => json!(max),
+                Kind::Boolean { .. } | Kind::Choice { .. } => return None,
+            };
+            Some((format!("max_{}", knob.name), max))
+        })
+        .collect()
+}

@@ -1,0 +1,386 @@
+//! The table: every knob a player takes, once, with where its value goes in the [`Strategy`].
+//! Setting one is one field write; which algorithms take it, and which of the engine's knobs a
+//! game's engine takes ([`EngineDeclaration`](crate::game::EngineDeclaration)), the checks read
+//! from here.
+
+use std::time::Duration;
+
+use serde_json::json;
+
+use super::{Kind, Knob, KnobInfo};
+use crate::api::GameRef;
+use crate::search::{
+    self, Algorithm as A, Algorithm, DEFAULT_EXPAND_THRESHOLD, DEFAULT_PLAYOUTS,
+    DEFAULT_SIMULATIONS, DEFAULT_UCT_C, Strategy, Tiebreak,
+};
+
+/// The deepest search a request may ask for.
+pub const MAX_DEPTH: u64 = search::MAX_DEPTH as u64;
+/// The longest any algorithm may be asked to think.
+pub const MAX_TIME_LIMIT_MS: u64 = 10_000;
+/// The longest clock a request may give, a day.
+pub const MAX_CLOCK_MS: u64 = 86_400_000;
+/// The largest increment, ten minutes.
+pub const MAX_INCREMENT_MS: u64 = 600_000;
+
+/// The knob that limits a search's time.
+pub(super) const TIME_LIMIT_MS: &str = "time_limit_ms";
+
+/// Every player's knob, in the order the catalogue lists them.
+pub const KNOBS: [Knob; 21] = [
+    Knob {
+        name: "depth",
+        label: "Depth (plies)",
+        algorithms: &[A::Minimax, A::Negamax, A::AlphaBeta, A::Engine],
+        kind: Kind::Integer {
+            min: 1,
+            max: MAX_DEPTH,
+            default: None,
+            set: |strategy, plies| strategy.depth = Some(plies as u32),
+        },
+        description: "Plies to search; leaves that are not the end of the game are scored by \
+                      the game's evaluation function.",
+        on_game: |knob, algorithm, game| {
+            let full_width = matches!(algorithm, A::Minimax | A::Negamax);
+            let absent = match game.declaration.limits.full_width_depth {
+                _ if algorithm == A::Engine => {
+                    "The engine's deepest iteration. Absent: as deep as its time allows."
+                }
+                Some(limit) if full_width => {
+                    knob.maximum = json!(limit);
+                    knob.required = true;
+                    "Required on this game: a full-width search to the end would not finish."
+                }
+                _ => "Absent: search to the end of the game.",
+            };
+            knob.description = format!("{} {absent}", knob.description).into();
+        },
+    },
+    Knob {
+        name: "evaluation",
+        label: "Evaluation",
+        algorithms: &[A::Minimax, A::Negamax, A::AlphaBeta],
+        kind: Kind::Choice {
+            values: |game| {
+                (game.evaluations)()
+                    .into_iter()
+                    .map(|(name, _)| name)
+                    .collect()
+            },
+            set: |strategy, index, _| strategy.evaluation = index as search::EvaluationIndex,
+        },
+        description: "Which of the game's evaluations scores the positions at the depth limit \
+                      (the game's catalogue describes each; the first is the default).",
+        on_game: same_on_every_game,
+    },
+    Knob {
+        name: "playouts",
+        label: "Playouts per move",
+        algorithms: &[A::Mcs],
+        kind: Kind::Integer {
+            min: 1,
+            max: 100_000,
+            default: Some(DEFAULT_PLAYOUTS as u64),
+            set: |strategy, count| strategy.playouts = count as u32,
+        },
+        description: "Random playouts after each legal move.",
+        on_game: same_on_every_game,
+    },
+    Knob {
+        name: "simulations",
+        label: "Simulations",
+        algorithms: &[A::Mcts],
+        kind: Kind::Integer {
+            min: 1,
+            max: 1_000_000,
+            default: Some(DEFAULT_SIMULATIONS as u64),
+            set: |strategy, count| strategy.mcts.simulations = count as u32,
+        },
+        description: "Simulations (select, expand, playout, back up).",
+        on_game: same_on_every_game,
+    },
+    Knob {
+        name: "uct_c",
+        label: "Exploration (UCT c)",
+        algorithms: &[A::Mcts],
+        kind: Kind::Number {
+            min: 0.0,
+            max: 100.0,
+            default: DEFAULT_UCT_C,
+            set: |strategy, c| strategy.mcts.uct_c = c,
+        },
+        description: "Exploration constant c in UCB1 = -w/n + c * sqrt(ln t / n).",
+        on_game: same_on_every_game,
+    },
+    Knob {
+        name: "expand_threshold",
+        label: "Expand after (visits)",
+        algorithms: &[A::Mcts],
+        kind: Kind::Integer {
+            min: 1,
+            max: 100_000,
+            default: Some(DEFAULT_EXPAND_THRESHOLD as u64),
+            set: |strategy, visits| strategy.mcts.expand_threshold = visits as u32,
+        },
+        description: "Visits after which a leaf is expanded.",
+        on_game: same_on_every_game,
+    },
+    switch(
+        "transposition_table",
+        "Transposition table",
+        "Look positions met again up in a fixed-size table of exact, lower- and upper-bound \
+         values.",
+        |strategy, on| strategy.enhancements.transposition_table = on,
+    ),
+    switch(
+        "symmetry",
+        "Symmetry",
+        "Let symmetric positions share table entries and search only one of sibling moves that \
+         lead to symmetric positions.",
+        |strategy, on| strategy.enhancements.symmetry = on,
+    ),
+    switch(
+        "ordering",
+        "Move ordering",
+        "Try the table's move first, then killer moves, then by history and the game's static \
+         priority (centre first).",
+        |strategy, on| strategy.enhancements.ordering = on,
+    ),
+    switch(
+        "pvs",
+        "Principal variation search",
+        "Principal variation search: null windows after the first move, re-searched when they \
+         fail high.",
+        |strategy, on| strategy.enhancements.pvs = on,
+    ),
+    Knob {
+        name: TIME_LIMIT_MS,
+        label: "Time limit (ms)",
+        algorithms: &[A::AlphaBeta, A::Solver, A::Engine, A::Mcs, A::Mcts],
+        kind: Kind::Integer {
+            min: 1,
+            max: MAX_TIME_LIMIT_MS,
+            default: None,
+            set: |strategy, ms| strategy.time_limit = Some(Duration::from_millis(ms)),
+        },
+        description: "Milliseconds the search may take; absent, no limit unless the game sets \
+                      a default (the deepening searches').",
+        on_game: |knob, algorithm, game| {
+            let deepening = matches!(algorithm, A::AlphaBeta | A::Solver | A::Engine);
+            let how = if deepening {
+                "It deepens iteratively (depth 1, 2, ...) until the game is searched to the end \
+                 or the time is up, and answers with the best move of the last completed \
+                 iteration, exact only if proven."
+            } else {
+                "Sampling stops then, even if fewer playouts or simulations were run: the result \
+                 then depends on the machine's speed. Given without a count, it samples until \
+                 the time; with one, whichever comes first stops it."
+            };
+            knob.description = format!("{} {how}", knob.description).into();
+            if let Some(ms) = game
+                .declaration
+                .limits
+                .default_time_limit_ms
+                .filter(|_| deepening)
+            {
+                knob.default = json!(ms);
+            }
+        },
+    },
+    Knob {
+        name: "hash_mb",
+        label: "Hash (MiB)",
+        algorithms: &[A::Engine],
+        kind: Kind::Integer {
+            min: 1,
+            max: 256,
+            default: Some(search::DEFAULT_HASH_MB as u64),
+            set: |strategy, mib| strategy.engine.hash_mb = mib as u32,
+        },
+        description: "The size of the engine's transposition table, in MiB (UCI's Hash). Each \
+                      search allocates its own.",
+        on_game: same_on_every_game,
+    },
+    Knob {
+        name: "nodes",
+        label: "Nodes",
+        algorithms: &[A::Engine],
+        kind: Kind::Integer {
+            min: 1,
+            max: 1_000_000_000_000,
+            default: None,
+            set: |strategy, nodes| strategy.engine.nodes = Some(nodes),
+        },
+        description: "The most nodes the engine searches (UCI's go nodes); it answers with its \
+                      last completed iteration. The service's max_nodes bounds it too.",
+        on_game: same_on_every_game,
+    },
+    clock(
+        "wtime",
+        "White's clock (ms)",
+        1,
+        MAX_CLOCK_MS,
+        "Milliseconds left on White's clock (UCI's wtime).",
+        |strategy, ms| strategy.engine.clock.wtime = Some(Duration::from_millis(ms)),
+    ),
+    clock(
+        "btime",
+        "Black's clock (ms)",
+        1,
+        MAX_CLOCK_MS,
+        "Milliseconds left on Black's clock (UCI's btime).",
+        |strategy, ms| strategy.engine.clock.btime = Some(Duration::from_millis(ms)),
+    ),
+    clock(
+        "winc",
+        "White's increment (ms)",
+        0,
+        MAX_INCREMENT_MS,
+        "Milliseconds White's clock gains with each move (UCI's winc).",
+        |strategy, ms| strategy.engine.clock.winc = Some(Duration::from_millis(ms)),
+    ),
+    clock(
+        "binc",
+        "Black's increment (ms)",
+        0,
+        MAX_INCREMENT_MS,
+        "Milliseconds Black's clock gains with each move (UCI's binc).",
+        |strategy, ms| strategy.engine.clock.binc = Some(Duration::from_millis(ms)),
+    ),
+    clock(
+        "movestogo",
+        "Moves to go",
+        1,
+        1_000,
+        "Moves until the clock's next time control (UCI's movestogo); absent, the engine \
+         plans for 25.",
+        |strategy, moves| strategy.engine.clock.movestogo = Some(moves as u32),
+    ),
+    Knob {
+        name: "without",
+        label: "Without",
+        algorithms: &[A::Engine],
+        kind: Kind::Choice {
+            values: |game| {
+                let mut values = vec!["nothing"];
+                values.extend(game.declaration.engine.steps);
+                values
+            },
+            set: |strategy, index, step| strategy.engine.without = (index > 0).then_some(step),
+        },
+        description: "One step of the engine's search turned off, to measure what it gains \
+                      (docs/chess.md); the engine plays best with nothing.",
+        on_game: same_on_every_game,
+    },
+    Knob {
+        name: "multipv",
+        label: "Lines (MultiPV)",
+        algorithms: &[A::Engine],
+        kind: Kind::Integer {
+            min: 1,
+            max: 500,
+            default: None,
+            set: |strategy, lines| strategy.engine.multipv = Some(lines as u32),
+        },
+        description: "How many of the best moves /analyze answers, best first (UCI's and \
+                      lichess's MultiPV); absent, every legal move. /move's choice is the same \
+                      whatever it is.",
+        on_game: same_on_every_game,
+    },
+    Knob {
+        name: "tiebreak",
+        label: "Among equal moves",
+        algorithms: &[A::Minimax, A::Negamax, A::AlphaBeta, A::Solver],
+        kind: Kind::Choice {
+            values: |_| Tiebreak::ALL.map(Tiebreak::name).to_vec(),
+            set: |strategy, index, _| strategy.tiebreak = Tiebreak::ALL[index],
+        },
+        description: "Among moves of the same value: the first in move order, a random one \
+                      (drawn from seed), or traps: the one leaving the opponent the most \
+                      replies that lose. Other than first, every move is searched exactly.",
+        on_game: |knob, _, game| {
+            if !game.declaration.limits.traps {
+                knob.values = Some(vec![Tiebreak::First.name(), Tiebreak::Random.name()]);
+                knob.description = format!(
+                    "{} (traps, which searches every reply to the end, is not available on \
+                     this game.)",
+                    knob.description
+                )
+                .into();
+            }
+        },
+    },
+];
+
+/// The seed: a knob of the request rather than of its player (a tournament has one for both
+/// players), listed with the knobs of the algorithms that draw from it.
+pub const SEED: Knob = Knob {
+    name: "seed",
+    label: "Seed",
+    algorithms: &[
+        A::Random,
+        A::Minimax,
+        A::Negamax,
+        A::AlphaBeta,
+        A::Solver,
+        A::Mcs,
+        A::Mcts,
+    ],
+    kind: Kind::Integer {
+        min: 0,
+        max: u64::MAX,
+        default: None,
+        // The strategy has no place for it: the request keeps it.
+        set: |_, _| {},
+    },
+    description: "Seed of every random choice: the same position, knobs and seed give the same \
+                  move, score and nodes. Absent: one is drawn and reported. For the exact \
+                  algorithms, only with tiebreak random.",
+    on_game: same_on_every_game,
+};
+
+fn same_on_every_game(_: &mut KnobInfo, _: Algorithm, _: &GameRef) {}
+
+/// A part of the engine's clock, as UCI's `go` names it.
+const fn clock(
+    name: &'static str,
+    label: &'static str,
+    min: u64,
+    max: u64,
+    description: &'static str,
+    set: fn(&mut Strategy, u64),
+) -> Knob {
+    Knob {
+        name,
+        label,
+        algorithms: &[A::Engine],
+        kind: Kind::Integer {
+            min,
+            max,
+            default: None,
+            set,
+        },
+        description,
+        on_game: same_on_every_game,
+    }
+}
+
+/// An on-off knob of alphabeta's, off by default.
+const fn switch(
+    name: &'static str,
+    label: &'static str,
+    description: &'static str,
+    set: fn(&mut Strategy, bool),
+) -> Knob {
+    Knob {
+        name,
+        label,
+        algorithms: &[A::AlphaBeta],
+        kind: Kind::Boolean {
+            default: false,
+            set,
+        },
+        description,
+        on_game: same_on_every_game,
+    }
+}

@@ -1,0 +1,157 @@
+//! What the `engine` algorithm is given, as UCI's `go` gives it, and the one policy for
+//! sharing out a clock.
+
+use std::time::Duration;
+
+/// What the `engine` algorithm is given: how long it may think, and with how much memory.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct EngineParams {
+    /// Deepen until this much time has passed (the engine's own default without it).
+    pub time_limit: Option<Duration>,
+    /// The deepest iteration, in plies (as deep as it has time for without it).
+    pub depth: Option<u32>,
+    /// The rest as [`EngineOptions`] has them.
+    pub hash_mb: u32,
+    pub without: Option<&'static str>,
+    pub nodes: Option<u64>,
+    pub clock: Clock,
+    pub multipv: Option<u32>,
+}
+
+/// What the engine alone takes, beside the depth and time limit every search takes; a game's
+/// engine uses those its declaration lists ([`crate::game::EngineDeclaration`]).
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct EngineOptions {
+    /// The size of the engine's transposition table, in MiB (rounded down to a power of two
+    /// of entries), as UCI's `Hash` option gives it.
+    pub hash_mb: u32,
+    /// One of the engine's steps turned off, by the name its game's declaration gives it, to
+    /// measure what it gains (a self-play SPRT of the engine against itself without it).
+    pub without: Option<&'static str>,
+    /// The most nodes to search.
+    pub nodes: Option<u64>,
+    /// The players' clocks, as UCI's `go` gives them: the engine shares out the time of the
+    /// side to move.
+    pub clock: Clock,
+    /// How many of the best moves an analysis gives (UCI's and lichess's `MultiPV`); every
+    /// legal move without it. A move's choice is the same whatever it is.
+    pub multipv: Option<u32>,
+}
+
+/// The engine's table size when a request gives none.
+pub const DEFAULT_HASH_MB: u32 = 8;
+
+impl EngineOptions {
+    pub const DEFAULT: EngineOptions = EngineOptions {
+        hash_mb: DEFAULT_HASH_MB,
+        without: None,
+        nodes: None,
+        clock: Clock::NONE,
+        multipv: None,
+    };
+}
+
+impl Default for EngineParams {
+    fn default() -> Self {
+        EngineParams::new(None, None, EngineOptions::DEFAULT)
+    }
+}
+
+impl EngineParams {
+    /// The engine's time limit and depth, and its own options.
+    pub const fn new(
+        time_limit: Option<Duration>,
+        depth: Option<u32>,
+        options: EngineOptions,
+    ) -> Self {
+        let EngineOptions {
+            hash_mb,
+            without,
+            nodes,
+            clock,
+            multipv,
+        } = options;
+        EngineParams {
+            time_limit,
+            depth,
+            hash_mb,
+            without,
+            nodes,
+            clock,
+            multipv,
+        }
+    }
+
+    /// Thinking for `time_limit`, the rest by default.
+    pub fn for_time(time_limit: Duration) -> Self {
+        EngineParams {
+            time_limit: Some(time_limit),
+            ..EngineParams::default()
+        }
+    }
+
+    /// Its options, without the time limit and depth.
+    pub const fn options(&self) -> EngineOptions {
+        EngineOptions {
+            hash_mb: self.hash_mb,
+            without: self.without,
+            nodes: self.nodes,
+            clock: self.clock,
+            multipv: self.multipv,
+        }
+    }
+}
+
+/// What is left on each player's clock, their increments, and the moves until the next time
+/// control, as UCI names them; each is optional.
+#[derive(Copy, Clone, Debug, Default, PartialEq)]
+pub struct Clock {
+    pub wtime: Option<Duration>,
+    pub btime: Option<Duration>,
+    pub winc: Option<Duration>,
+    pub binc: Option<Duration>,
+    pub movestogo: Option<u32>,
+}
+
+impl Clock {
+    /// No clock at all.
+    pub const NONE: Clock = Clock {
+        wtime: None,
+        btime: None,
+        winc: None,
+        binc: None,
+        movestogo: None,
+    };
+
+    /// The time left and the increment of one side, if its clock is given.
+    pub fn of(&self, white: bool) -> Option<(Duration, Duration)> {
+        let (left, increment) = if white {
+            (self.wtime, self.winc)
+        } else {
+            (self.btime, self.binc)
+        };
+        left.map(|left| (left, increment.unwrap_or_default()))
+    }
+
+    /// The time one side's clock allows a move, if its clock is given: its [`share`] of what
+    /// is left less a margin for passing the answer on ([`CLOCK_OVERHEAD`]), over the moves to
+    /// go (`movestogo`, or `moves` when it is not given).
+    pub fn share(&self, white: bool, moves: u32) -> Option<Duration> {
+        let (left, increment) = self.of(white)?;
+        let left = left
+            .saturating_sub(CLOCK_OVERHEAD)
+            .max(Duration::from_millis(1));
+        Some(share(left, increment, self.movestogo.unwrap_or(moves)))
+    }
+}
+
+/// The one policy for a move's time on a clock, the engines' and the tournament's: what is
+/// left over the moves to go (between 1 and 50), and most of the increment; never more than
+/// half of what is left, so that the clock never falls however many moves remain.
+pub fn share(left: Duration, increment: Duration, moves_to_go: u32) -> Duration {
+    (left / moves_to_go.clamp(1, 50) + increment * 3 / 4).min(left / 2)
+}
+
+/// Kept back from a clock for what the answer takes beyond the search: writing it, and the
+/// time a match runner or the network takes to pass it on.
+pub(crate) const CLOCK_OVERHEAD: Duration = Duration::from_millis(20);

@@ -1,0 +1,172 @@
+//! What a search answers: the move, its [`Score`], what it cost; and how an exact search's
+//! values become one.
+
+use std::time::Duration;
+
+use super::budget::{Budget, Cutoff};
+use super::negamax;
+use super::value::{PROVEN, Value, WIN};
+use crate::game::Game;
+
+/// What a search says of a position or a move, for the side to move: +1 win, 0 draw, -1 loss
+/// when `exact`; heuristic or sampled values lie strictly inside (-1, 1).
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Score {
+    pub score: f64,
+    /// Whether `score` is proven.
+    pub exact: bool,
+    /// For a proven score, the plies until the game ends under perfect play.
+    pub plies_to_end: Option<u32>,
+}
+
+impl Score {
+    /// A proven score, with the plies to the end where the game says them.
+    pub fn proven(score: f64, plies_to_end: Option<u32>) -> Score {
+        Score {
+            score,
+            exact: true,
+            plies_to_end,
+        }
+    }
+
+    /// An estimate: heuristic or sampled.
+    pub fn estimate(score: f64) -> Score {
+        Score {
+            score,
+            exact: false,
+            plies_to_end: None,
+        }
+    }
+}
+
+/// What a search found and what it cost.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchResult<M> {
+    /// The chosen move: the first best one in move order.
+    pub best_move: M,
+    /// The value of the position for the side to move: +1 win, 0 draw, -1 loss when `exact`;
+    /// heuristic or sampled values lie strictly inside (-1, 1).
+    pub score: f64,
+    /// Whether `score` is proven.
+    pub exact: bool,
+    /// For a proven result, the plies until the game ends under perfect play: the fastest win,
+    /// the slowest loss; a draw lasts until the board is full.
+    pub plies_to_end: Option<u32>,
+    /// Game states visited or created, the root included.
+    pub nodes: u64,
+    /// The principal variation from the root, starting with `best_move`; empty when the
+    /// algorithm has none.
+    pub pv: Vec<M>,
+    /// The depth of the last completed iteration, for the deepening searches.
+    pub depth: Option<u32>,
+    /// The deepest ply the search reached, quiescence and extensions included (the chess
+    /// engine's).
+    pub seldepth: Option<u32>,
+    /// For games scored by their discs (Othello), a proven result's final disc difference for
+    /// the side to move under perfect play, the empty squares going to the winner.
+    pub margin: Option<i32>,
+    pub elapsed: Duration,
+    /// Set when a limit stopped the search before it finished what it was asked: the result
+    /// is then the best it had completed, exact only if that part proved it.
+    pub stopped_by: Option<Cutoff>,
+}
+
+/// Why no search was run.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SearchError {
+    #[error("the game is already over: there is no move to search")]
+    GameOver,
+}
+
+/// What an exact search's value says, for the API.
+pub(crate) fn exact_score<G: Game>(game: &G, value: Value, hit_horizon: bool) -> Score {
+    if value.abs() >= PROVEN {
+        // A heuristic leaf never produces a proven value, so a proven win or loss stands even
+        // when the horizon was reached.
+        let plies = (WIN - value.abs()) as u32;
+        Score::proven(f64::from(value.signum()), Some(plies))
+    } else if !hit_horizon {
+        // Searched to the end and neither side wins: a draw, as long as the rules make it.
+        Score::proven(0.0, game.draw_length().map(|plies| plies as u32))
+    } else {
+        Score::estimate(f64::from(value) / f64::from(WIN))
+    }
+}
+
+/// The outcome of a fixed-depth exact search, turned into a result.
+pub(crate) fn exact_search_result<G: Game>(
+    game: &G,
+    value: Value,
+    hit_horizon: bool,
+    nodes: u64,
+    pv: Vec<G::Move>,
+) -> SearchResult<G::Move> {
+    let Score {
+        score,
+        exact,
+        plies_to_end,
+    } = exact_score(game, value, hit_horizon);
+    SearchResult {
+        best_move: pv[0],
+        score,
+        exact,
+        plies_to_end,
+        nodes,
+        pv,
+        depth: None,
+        seldepth: None,
+        margin: None,
+        elapsed: Duration::ZERO,
+        stopped_by: None,
+    }
+}
+
+/// The outcome of a fixed-depth search: exact as far as it looked, or, if a limit stopped it,
+/// the best of what it completed.
+pub(crate) fn fixed_depth_result<G: Game>(
+    game: &G,
+    value: Value,
+    hit_horizon: bool,
+    nodes: u64,
+    pv: Vec<G::Move>,
+    stopped_by: Option<Cutoff>,
+) -> SearchResult<G::Move> {
+    match stopped_by {
+        Some(cutoff) => stopped_search_result(game, value, nodes, pv, cutoff),
+        None => exact_search_result(game, value, hit_horizon, nodes, pv),
+    }
+}
+
+/// The answer of a fixed-depth search that a limit stopped: the best of the root moves it
+/// searched to the end, with their line; or, when it had not finished one, the best move by a
+/// one-ply look (one node per move, never stopped), so that there is always a move.
+///
+/// The value is only a bound (the moves not searched might be better), so it is not exact.
+pub(crate) fn stopped_search_result<G: Game>(
+    game: &G,
+    value: Value,
+    nodes: u64,
+    pv: Vec<G::Move>,
+    stopped_by: Cutoff,
+) -> SearchResult<G::Move> {
+    let (value, nodes, pv) = if pv.is_empty() {
+        let mut look = negamax::Negamax::<G, 0>::new(G::MAX_PLIES, &Budget::unlimited());
+        let value = look.value(game, 1, 0);
+        (value, nodes + look.nodes, look.line(0))
+    } else {
+        (value, nodes, pv)
+    };
+    SearchResult {
+        best_move: pv[0],
+        score: f64::from(value) / f64::from(WIN),
+        exact: false,
+        plies_to_end: None,
+        nodes,
+        pv,
+        depth: None,
+        seldepth: None,
+        margin: None,
+        elapsed: Duration::ZERO,
+        stopped_by: Some(stopped_by),
+    }
+}
