@@ -1,0 +1,398 @@
+//! Connect Four, gomoku and Othello on every endpoint, with every algorithm.
+
+use super::*;
+
+#[tokio::test]
+async fn connect_four_is_served_by_every_endpoint() {
+    let url = start().await;
+    // X to move, with three on the bottom row: the solver takes the win in column 3.
+    let board = "......./......./......./......./OO...../XXX...O";
+    let body: Value = post(
+        &url,
+        "/move",
+        json!({"game": "connect4", "board": board, "algorithm": "solver"}),
+    )
+    .await
+    .json()
+    .await
+    .unwrap();
+    assert_eq!(
+        (
+            body["move"].clone(),
+            body["row"].clone(),
+            body["col"].clone()
+        ),
+        (json!(3), json!(0), json!(3))
+    );
+    assert_eq!(
+        (
+            body["score"].clone(),
+            body["exact"].clone(),
+            body["plies_to_end"].clone()
+        ),
+        (json!(1.0), json!(true), json!(1))
+    );
+    assert_eq!(body["status"], "x_won");
+    assert_eq!(
+        body["board"],
+        "......./......./......./......./OO...../XXXX..O"
+    );
+    // O to move must block it.
+    let body: Value = post(
+        &url,
+        "/move",
+        json!({"game": "connect4", "moves": [0, 0, 1, 1, 2], "algorithm": "alphabeta", "depth": 4}),
+    )
+    .await
+    .json()
+    .await
+    .unwrap();
+    assert_eq!(body["move"], 3, "{body}");
+    for algorithm in ["random", "mcs", "mcts", "solver", "alphabeta", "engine"] {
+        let response = post(
+            &url,
+            "/move",
+            json!({"game": "connect4", "moves": [3, 3], "algorithm": algorithm}),
+        )
+        .await;
+        assert_eq!(response.status(), StatusCode::OK, "{algorithm}");
+    }
+    for algorithm in ["minimax", "negamax"] {
+        let response = post(
+            &url,
+            "/move",
+            json!({"moves": [], "game": "connect4", "algorithm": algorithm, "depth": 3}),
+        )
+        .await;
+        assert_eq!(response.status(), StatusCode::OK, "{algorithm}");
+        let problem = problem(
+            &url,
+            "/move",
+            json!({"moves": [], "game": "connect4", "algorithm": algorithm}),
+            422,
+        )
+        .await;
+        assert_eq!(problem["field"], "depth");
+    }
+    let analysis: Value = post(
+        &url,
+        "/analyze",
+        json!({"game": "connect4", "board": board, "algorithm": "alphabeta", "depth": 2}),
+    )
+    .await
+    .json()
+    .await
+    .unwrap();
+    assert_eq!(analysis["moves"].as_array().unwrap().len(), 7);
+    assert_eq!(analysis["moves"][0]["move"], 3);
+    let games: Value = get_json(&url, "/games").await;
+    assert_eq!(games[1]["name"], "connect4");
+    assert_eq!(
+        (games[1]["rows"].clone(), games[1]["columns"].clone()),
+        (json!(6), json!(7))
+    );
+}
+
+#[tokio::test]
+async fn connect_four_boards_that_cannot_be_are_422() {
+    let url = start().await;
+    for (request, field, detail) in [
+        (
+            json!({"game": "connect4", "board": "......./......./......./......./...X.../......."}),
+            "board",
+            "floats",
+        ),
+        (
+            json!({"game": "connect4", "board": "......./......./......./......./......./OO....."}),
+            "board",
+            "X moves first",
+        ),
+        (
+            json!({"game": "connect4", "board": "......./......./......./......./OOO..../XXXX..."}),
+            "board",
+            "already over (X has won)",
+        ),
+        (
+            json!({"game": "connect4", "board": "......./......./......./......./XXX..../OOOOXX."}),
+            "board",
+            "X moved last",
+        ),
+        (
+            json!({"game": "connect4", "moves": [0, 0, 0, 0, 0, 0, 0]}),
+            "moves[6]",
+            "column is full",
+        ),
+        (
+            json!({"game": "connect4", "moves": [7]}),
+            "moves[0]",
+            "out of range",
+        ),
+        (
+            json!({"game": "connect4", "board": "XX"}),
+            "board",
+            "fewer than the 42",
+        ),
+        (
+            // 42 cells, but row 5 is one short: read as a flat run, X would land on a floating
+            // cell of row 5, and the error would not say why.
+            json!({"game": "connect4", "board": "......./......./......./......./....../X......."}),
+            "board",
+            "the 5th row of the text (from the top) has 6 cells",
+        ),
+        (
+            json!({"moves": [], "game": "connect4", "algorithm": "solver", "tiebreak": "traps"}),
+            "tiebreak",
+            "not available on connect4",
+        ),
+    ] {
+        let problem = problem(&url, "/move", request.clone(), 422).await;
+        assert_eq!(problem["field"], field, "{request}: {problem}");
+        assert!(
+            problem["detail"].as_str().unwrap().contains(detail),
+            "{request}: {problem}"
+        );
+    }
+}
+
+/// Asks /move and /analyze of each algorithm with its knobs in `position`, checking that every
+/// analysis lists moves in the game's notation; the /move requests with their answers.
+async fn every_algorithm_answers(
+    url: &str,
+    position: &Value,
+    players: &[(&str, Value)],
+) -> Vec<(Value, Value)> {
+    let mut answers = Vec::new();
+    for (algorithm, knobs) in players {
+        let mut body = position.clone();
+        body["algorithm"] = json!(algorithm);
+        for (name, value) in knobs.as_object().unwrap() {
+            body[name] = value.clone();
+        }
+        let answer: Value = post(url, "/move", body.clone()).await.json().await.unwrap();
+        let analysis: Value = post(url, "/analyze", body.clone())
+            .await
+            .json()
+            .await
+            .unwrap();
+        let moves = analysis["moves"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{body}: {analysis}"));
+        assert!(
+            !moves.is_empty() && moves[0]["move"].is_string(),
+            "{analysis}"
+        );
+        answers.push((body, answer));
+    }
+    answers
+}
+
+/// Gomoku, the game added by following docs/adding-a-game.md: every algorithm answers /move
+/// and /analyze on it in its notation, and a game of mcts against alphabeta plays to its end.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn gomoku_is_served_by_every_endpoint_and_algorithm() {
+    let url = start().await;
+    let games = get_json(&url, "/games").await;
+    let gomoku = games
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|game| game["name"] == "gomoku")
+        .expect("gomoku is in the catalogue");
+    assert_eq!(
+        (&gomoku["rows"], &gomoku["columns"]),
+        (&json!(15), &json!(15))
+    );
+    assert_eq!(gomoku["sides"], json!(["X", "O"]));
+    // Small knobs: a whole-board search of gomoku is large.
+    let players = [
+        ("random", json!({})),
+        ("minimax", json!({"depth": 1})),
+        ("negamax", json!({"depth": 2})),
+        ("alphabeta", json!({"depth": 2, "ordering": true})),
+        ("alphabeta", json!({"time_limit_ms": 50})),
+        ("mcs", json!({"playouts": 2})),
+        ("mcts", json!({"simulations": 200})),
+        ("solver", json!({"time_limit_ms": 50})),
+        ("engine", json!({"time_limit_ms": 50})),
+    ];
+    let position = json!({"game": "gomoku", "moves": ["h8", "h9"]});
+    for (body, answer) in every_algorithm_answers(&url, &position, &players).await {
+        let mv = answer["move"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{body}: {answer}"));
+        assert!(mv != "h8" && mv != "h9", "{body}: {answer}");
+        assert_eq!(answer["side_to_move"], "O", "{answer}");
+        assert_eq!(
+            answer["legal_moves"].as_array().unwrap().len(),
+            222,
+            "{answer}"
+        );
+        assert!(
+            !answer["legal_moves"]
+                .as_array()
+                .unwrap()
+                .contains(&json!(mv))
+        );
+    }
+    // A win in one is found and named.
+    let body = json!({"game": "gomoku", "moves": ["a8", "a1", "b8", "b1", "c8", "c1", "d8", "d1"]});
+    let answer: Value = post(&url, "/move", body).await.json().await.unwrap();
+    assert_eq!(answer["status"], "x_won", "{answer}");
+    assert!(
+        ["e8"].contains(&answer["move"].as_str().unwrap()),
+        "{answer}"
+    );
+    // The notation's errors name the move.
+    let problem = problem(
+        &url,
+        "/move",
+        json!({"game": "gomoku", "moves": ["h8", "z99"]}),
+        422,
+    )
+    .await;
+    assert_eq!(problem["field"], "moves[1]");
+    assert!(
+        problem["detail"].as_str().unwrap().contains("\"z99\""),
+        "{problem}"
+    );
+    // A whole game, mcts against alphabeta, plays to its end.
+    let report: Value = post(
+        &url,
+        "/tournament",
+        json!({"game": "gomoku", "players": [{"algorithm": "mcts", "simulations": 100}, {"algorithm": "alphabeta", "depth": 1}], "games": 2, "seed": 7}),
+    )
+    .await
+    .json()
+    .await
+    .unwrap();
+    assert_eq!(report["games"], 2, "{report}");
+    assert_eq!(report["complete"], true, "{report}");
+}
+
+/// Othello, added as docs/adding-a-game.md says: every algorithm answers /move and /analyze on
+/// it in its notation, a player without a square passes (a move without a cell), and a game of
+/// mcts against alphabeta plays to its end.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn othello_is_served_by_every_endpoint_and_algorithm_and_passes() {
+    let url = start().await;
+    let games = get_json(&url, "/games").await;
+    let othello = games
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|game| game["name"] == "othello")
+        .expect("othello is in the catalogue");
+    assert_eq!(othello["sides"], json!(["Black", "White"]));
+    let opening: Value = post(
+        &url,
+        "/position",
+        json!({"game": "othello", "moves": ["d3", "c5"]}),
+    )
+    .await
+    .json()
+    .await
+    .unwrap();
+    let squares: Vec<&Value> = opening["legal_moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|legal| &legal["move"])
+        .collect();
+    assert_eq!(squares.len(), 5, "{opening}");
+    let players = [
+        ("random", json!({})),
+        ("minimax", json!({"depth": 2})),
+        ("negamax", json!({"depth": 3})),
+        ("alphabeta", json!({"depth": 4, "ordering": true})),
+        ("alphabeta", json!({"time_limit_ms": 50})),
+        ("mcs", json!({"playouts": 5})),
+        ("mcts", json!({"simulations": 200})),
+        ("solver", json!({"time_limit_ms": 50})),
+        ("engine", json!({"time_limit_ms": 50})),
+    ];
+    let position = json!({"game": "othello", "moves": ["d3", "c5"]});
+    for (body, answer) in every_algorithm_answers(&url, &position, &players).await {
+        let mv = answer["move"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{body}: {answer}"));
+        assert!(squares.contains(&&json!(mv)), "{body}: {answer}");
+        assert_eq!(answer["side_to_move"], "O", "{answer}");
+    }
+    // FFO #1, 14 empties: solved, every move with its final disc difference.
+    let ffo_1 = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X";
+    let body = json!({"game": "othello", "board": ffo_1, "algorithm": "solver"});
+    let answer: Value = post(&url, "/move", body.clone())
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(
+        (&answer["move"], &answer["margin"]),
+        (&json!("g8"), &json!(18)),
+        "{answer}"
+    );
+    let analysis: Value = post(&url, "/analyze", body).await.json().await.unwrap();
+    let margins: Vec<(&Value, &Value)> = analysis["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|entry| (&entry["move"], &entry["margin"]))
+        .collect();
+    assert_eq!(margins.len(), 8, "{analysis}");
+    assert_eq!(margins[0], (&json!("g8"), &json!(18)), "{analysis}");
+    assert_eq!(margins[7], (&json!("g2"), &json!(-24)), "{analysis}");
+    // Black has no square after these eight plies: its one move is a pass, with no cell.
+    let line = json!(["d3", "c3", "b3", "b2", "f5", "a3", "a1", "c1"]);
+    let position: Value = post(&url, "/position", json!({"game": "othello", "moves": line}))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(
+        position["legal_moves"],
+        json!([{"move": "pass", "row": null, "col": null}]),
+        "{position}"
+    );
+    let answer: Value = post(
+        &url,
+        "/move",
+        json!({"game": "othello", "moves": line, "algorithm": "alphabeta", "depth": 3}),
+    )
+    .await
+    .json()
+    .await
+    .unwrap();
+    assert_eq!(
+        (&answer["move"], &answer["row"], &answer["col"]),
+        (&json!("pass"), &Value::Null, &Value::Null),
+        "{answer}"
+    );
+    assert_eq!(answer["side_to_move"], "O", "{answer}");
+    // A pass while a square is legal is refused, saying why.
+    let problem = problem(
+        &url,
+        "/move",
+        json!({"game": "othello", "moves": ["pass"]}),
+        422,
+    )
+    .await;
+    assert!(
+        problem["detail"]
+            .as_str()
+            .unwrap()
+            .contains("only legal when no square is"),
+        "{problem}"
+    );
+    // A whole game, mcts against alphabeta, plays to its end.
+    let report: Value = post(
+        &url,
+        "/tournament",
+        json!({"game": "othello", "players": [{"algorithm": "mcts", "simulations": 100}, {"algorithm": "alphabeta", "depth": 2}], "games": 2, "seed": 7}),
+    )
+    .await
+    .json()
+    .await
+    .unwrap();
+    assert_eq!(report["games"], 2, "{report}");
+    assert_eq!(report["complete"], true, "{report}");
+}
