@@ -282,6 +282,25 @@ try {
   assert.match(await page.locator("#move-list li").nth(8).textContent(), /pass$/);
   console.log(`othello: ${await page.locator("#move-list").textContent()}; ${await page.locator("#sides").textContent()}`);
   await page.screenshot({ path: `${shots}/playground-othello.png`, fullPage: true });
+  // Othello's engine is Othello's: no table size or chess steps to set, a node limit to set.
+  await page.selectOption("#algorithm", "engine");
+  await page.waitForSelector("#knob-nodes");
+  assert.equal(await page.locator("#knob-hash_mb").count(), 0, "Othello's engine has no table to size");
+  assert.equal(await page.locator("#knob-without").count(), 0, "nor chess's steps to turn off");
+  // A solved analysis gives each square's final disc difference (FFO #1: +18 at best).
+  await page.selectOption("#algorithm", "solver");
+  await page.fill("#knob-time_limit_ms", "5000");
+  await page.fill("#setup-board", "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X");
+  await page.fill("#position", "");
+  await page.click("#load-position");
+  await page.waitForFunction(() => document.querySelectorAll("#board .cell.X").length === 27);
+  await page.click("#analyse");
+  await page.waitForFunction(() => document.querySelectorAll("#board .cell .score").length > 0, null, { timeout: 15000 });
+  const margins = await page.locator("#board .cell .score").allTextContents();
+  assert.ok(margins.every(margin => /^(\+\d+|-\d+|0)$/.test(margin)), `margins, not "win null": ${margins}`);
+  assert.ok(margins.includes("+18"), `FFO #1 is won by 18: ${margins}`);
+  console.log(`othello, solved: ${margins.join(" ")}`);
+  await page.screenshot({ path: `${shots}/playground-othello-solved.png`, fullPage: true });
 
   // Chess, drawn by the page from POST /position: the engine is the default opponent; a pawn
   // is moved by clicking it and then its square, the engine answers, the move list is in SAN
@@ -323,6 +342,7 @@ try {
   await page.screenshot({ path: `${shots}/playground-chess-thinking.png`, fullPage: true });
   await page.waitForSelector("#analysis", { timeout: 15000 });
   assert.ok(await page.locator("#thinking").isHidden(), "the answer replaces the iterations");
+  assert.equal(await page.locator("#board .cell.best").count(), 2, "the best move's squares are marked");
   console.log(`chess, watched: ${thinking}`);
   await page.fill("#knob-time_limit_ms", "100");
 
