@@ -150,3 +150,70 @@ fn thousands(n: u64) -> String {
 
 #[path = "docs/examples.rs"]
 mod examples;
+
+/// Every file under `dir` (relative to the crate), as paths relative to the crate.
+fn files_under(dir: &str) -> Vec<String> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut found = Vec::new();
+    let mut folders = vec![root.join(dir)];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                folders.push(path);
+            } else {
+                let relative = path.strip_prefix(root).unwrap();
+                found.push(relative.to_string_lossy().replace('\\', "/"));
+            }
+        }
+    }
+    found.sort();
+    found
+}
+
+/// docs/architecture.md's layout names every file under `src/`, a line each, and no file that
+/// is not there.
+#[test]
+fn the_architectures_layout_is_the_source_tree() {
+    let text = read("docs/architecture.md");
+    let layout = text
+        .split("## Layout")
+        .nth(1)
+        .and_then(|section| section.split("```").nth(1))
+        .expect("docs/architecture.md has a Layout section with the tree");
+    let mut folders: Vec<String> = Vec::new();
+    let mut named = Vec::new();
+    for line in layout.lines().filter(|line| !line.trim().is_empty()) {
+        let depth = (line.len() - line.trim_start().len()) / 2;
+        let name = line.split_whitespace().next().unwrap();
+        folders.truncate(depth);
+        match name.strip_suffix('/') {
+            Some(folder) => folders.push(folder.to_owned()),
+            None => named.push(format!("{}/{name}", folders.join("/"))),
+        }
+    }
+    named.sort();
+    let files = files_under("src");
+    let missing: Vec<_> = files.iter().filter(|file| !named.contains(file)).collect();
+    let absent: Vec<_> = named.iter().filter(|file| !files.contains(file)).collect();
+    assert!(
+        missing.is_empty() && absent.is_empty(),
+        "not in the layout: {missing:?}; in the layout but not in src/: {absent:?}"
+    );
+}
+
+/// The HTTP layer reaches no further down than the API, as docs/architecture.md says.
+#[test]
+fn http_uses_what_the_api_offers_and_nothing_below() {
+    for file in files_under("src/http") {
+        let text = read(&file);
+        for below in [
+            "crate::search",
+            "crate::tournament",
+            "crate::games",
+            "crate::game::",
+        ] {
+            assert!(!text.contains(below), "{file} uses {below}");
+        }
+    }
+}

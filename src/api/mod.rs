@@ -33,7 +33,7 @@ pub mod request;
 pub mod scored_move;
 pub mod tournament;
 
-pub use crate::search::{Algorithm, Budget};
+pub use crate::search::{Algorithm, Budget, Iteration, Watch};
 pub use problem::{PROBLEM_TYPES, Problem, ProblemType};
 
 use crate::game::{Declaration, Game, Outcome, Player};

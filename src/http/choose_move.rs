@@ -12,7 +12,7 @@ use super::ndjson::{self, NDJSON};
 use crate::api::Problem;
 use crate::api::choose_move::{MoveJob, MoveResponse};
 use crate::api::request::MoveRequest;
-use crate::search::{Budget, Watch};
+use crate::api::{Budget, Watch};
 
 pub async fn post_move(
     State(state): State<AppState>,

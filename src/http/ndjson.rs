@@ -15,7 +15,7 @@ use serde::Serialize;
 use tokio::sync::mpsc::UnboundedSender;
 
 use crate::api::Problem;
-use crate::search::{Iteration, Watch};
+use crate::api::{Iteration, Watch};
 
 pub const NDJSON: &str = "application/x-ndjson";
 
