@@ -3,10 +3,9 @@
 
 use std::time::Duration;
 
-use super::budget::{Budget, Cutoff};
-use super::negamax;
-use super::value::{PROVEN, Value, WIN};
-use crate::game::Game;
+use super::budget::Cutoff;
+use super::value::{PROVEN, Value, WIN, evaluation, heuristic, terminal_value};
+use crate::game::{Game, Turn};
 
 /// What a search says of a position or a move, for the side to move: +1 win, 0 draw, -1 loss
 /// when `exact`; heuristic or sampled values lie strictly inside (-1, 1).
@@ -150,9 +149,8 @@ pub(crate) fn stopped_search_result<G: Game>(
     stopped_by: Cutoff,
 ) -> SearchResult<G::Move> {
     let (value, nodes, pv) = if pv.is_empty() {
-        let mut look = negamax::Negamax::<G, 0>::new(G::MAX_PLIES, &Budget::unlimited());
-        let value = look.value(game, 1, 0);
-        (value, nodes + look.nodes, look.line(0))
+        let (value, looked, best) = one_ply_look(game);
+        (value, nodes + looked, vec![best])
     } else {
         (value, nodes, pv)
     };
@@ -169,4 +167,32 @@ pub(crate) fn stopped_search_result<G: Game>(
         elapsed: Duration::ZERO,
         stopped_by: Some(stopped_by),
     }
+}
+
+/// Negamax one ply deep, as the tutorial writes it: each move's position valued by its outcome
+/// or the game's first evaluation, the first best move kept; its value, its nodes (the root and
+/// each move's) and its move.
+fn one_ply_look<G: Game>(game: &G) -> (Value, u64, G::Move) {
+    let Turn::Moves(moves) = game.turn() else {
+        unreachable!("a stopped search was searching a game in progress")
+    };
+    let evaluate = evaluation::<G>(0);
+    let mut best: Option<(Value, G::Move)> = None;
+    let mut nodes = 1;
+    let mut child = game.clone();
+    for mv in moves {
+        game.play_into(mv, &mut child);
+        nodes += 1;
+        let outcome = child.outcome();
+        let value = -if outcome.is_over() {
+            terminal_value(outcome, child.side_to_move(), 1)
+        } else {
+            heuristic(&child, evaluate)
+        };
+        if best.is_none_or(|(best, _)| value > best) {
+            best = Some((value, mv));
+        }
+    }
+    let (value, mv) = best.expect("a game in progress has a move");
+    (value, nodes, mv)
 }
