@@ -143,7 +143,7 @@ fn errors_exit_2_and_name_the_field() {
     assert_eq!(
         stderr,
         "sente: the player (mcts:depth=3): depth does not apply to mcts, which takes: \
-         simulations, uct_c, expand_threshold, time_limit_ms, seed\n"
+         simulations, uct_c, expand_threshold, tree_nodes, time_limit_ms, seed\n"
     );
     // The command line speaks of knobs, never of a place in JSON the user did not type.
     let (code, _, stderr) = sente(&["move", "alphabeta:dept=3", "--moves", ""]);

@@ -28,8 +28,9 @@ pub const DEFAULT_UCT_C: f64 = SQRT_2;
 /// Default number of visits after which a leaf is expanded.
 pub const DEFAULT_EXPAND_THRESHOLD: u32 = 10;
 
-/// Upper bound on the tree's size; past it, leaves stop being expanded (simulations still run
-/// and still back up through the existing tree). This bounds memory whatever the knobs say.
+/// Upper bound on the tree's size, and its default: past it, leaves stop being expanded
+/// (simulations still run and still back up through the existing tree). This bounds memory
+/// whatever the knobs say.
 pub const MAX_TREE_NODES: usize = 1 << 20;
 
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -37,6 +38,9 @@ pub struct MctsParams {
     pub simulations: u32,
     pub uct_c: f64,
     pub expand_threshold: u32,
+    /// The most nodes the tree keeps, at most [`MAX_TREE_NODES`]: past it, leaves stop being
+    /// expanded. The root's children are always made.
+    pub tree_nodes: u32,
 }
 
 /// Simulations between two looks at the clock: often enough to keep a time limit to well
@@ -48,6 +52,7 @@ impl MctsParams {
         simulations: DEFAULT_SIMULATIONS,
         uct_c: DEFAULT_UCT_C,
         expand_threshold: DEFAULT_EXPAND_THRESHOLD,
+        tree_nodes: MAX_TREE_NODES as u32,
     };
 }
 
@@ -72,10 +77,12 @@ pub(super) struct Node<G: Game> {
 
 pub(super) struct Tree<G: Game> {
     nodes: Vec<Node<G>>,
+    /// The most nodes it grows to (but for the root's children).
+    limit: usize,
 }
 
 impl<G: Game> Tree<G> {
-    fn new(root: G) -> Self {
+    fn new(root: G, limit: u32) -> Self {
         let mut nodes = Vec::with_capacity(64);
         nodes.push(Node {
             state: root,
@@ -85,7 +92,10 @@ impl<G: Game> Tree<G> {
             visits: 0,
             reward: 0,
         });
-        Tree { nodes }
+        Tree {
+            nodes,
+            limit: (limit as usize).min(MAX_TREE_NODES),
+        }
     }
 
     /// Adds the children of `index`; returns how many positions were created.
@@ -93,7 +103,7 @@ impl<G: Game> Tree<G> {
         let state = self.nodes[index].state.clone();
         let moves = state.legal_moves();
         let count = moves.len();
-        if count == 0 || self.nodes.len() + count > MAX_TREE_NODES {
+        if count == 0 || (index > 0 && self.nodes.len() + count > self.limit) {
             return 0;
         }
         let first_child = self.nodes.len() as u32;
@@ -153,7 +163,7 @@ pub(super) fn grow<G: Game>(game: &G, mcts: &Mcts, budget: &Budget) -> Grown<G> 
     let params = &mcts.params;
     let mut rng = SearchRng::seed_from_u64(mcts.seed);
     let threshold = params.expand_threshold.max(1);
-    let mut tree = Tree::new(game.clone());
+    let mut tree = Tree::new(game.clone(), params.tree_nodes);
     let mut nodes = 1 + tree.expand(0);
     let mut path: Vec<usize> = Vec::with_capacity(G::MAX_PLIES + 1);
     let mut meter = Meter::new(budget);
@@ -292,5 +302,35 @@ impl<G: Solve> Searcher<G> for Mcts {
             })
             .collect();
         Analysis::ranked(moves, grown.nodes, grown.stopped_by)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::TicTacToe;
+
+    /// `tree_nodes` bounds the tree: the root's nine children are always made, and past the
+    /// bound no leaf is expanded, however many simulations run through it.
+    #[test]
+    fn the_tree_stops_growing_at_its_bound() {
+        let grown = |tree_nodes| {
+            let mcts = Mcts {
+                params: MctsParams {
+                    simulations: 2_000,
+                    tree_nodes,
+                    ..MctsParams::DEFAULT
+                },
+                time_limit: None,
+                seed: 1,
+            };
+            grow(&TicTacToe::start(), &mcts, &Budget::unlimited())
+                .tree
+                .nodes
+                .len()
+        };
+        assert_eq!(grown(1), 10);
+        assert!((10..=20).contains(&grown(20)), "{}", grown(20));
+        assert!(grown(MAX_TREE_NODES as u32) > 200);
     }
 }

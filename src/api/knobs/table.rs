@@ -11,7 +11,7 @@ use super::{Kind, Knob, KnobInfo};
 use crate::api::GameRef;
 use crate::search::{
     self, Algorithm as A, Algorithm, DEFAULT_EXPAND_THRESHOLD, DEFAULT_PLAYOUTS,
-    DEFAULT_SIMULATIONS, DEFAULT_UCT_C, Strategy, Tiebreak,
+    DEFAULT_SIMULATIONS, DEFAULT_UCT_C, MAX_TREE_NODES, Strategy, Tiebreak,
 };
 
 /// The deepest search a request may ask for.
@@ -27,7 +27,7 @@ pub const MAX_INCREMENT_MS: u64 = 600_000;
 pub(super) const TIME_LIMIT_MS: &str = "time_limit_ms";
 
 /// Every player's knob, in the order the catalogue lists them.
-pub const KNOBS: [Knob; 21] = [
+pub const KNOBS: [Knob; 22] = [
     Knob {
         name: "depth",
         label: "Depth (plies)",
@@ -123,6 +123,21 @@ pub const KNOBS: [Knob; 21] = [
             set: |strategy, visits| strategy.mcts.expand_threshold = visits as u32,
         },
         description: "Visits after which a leaf is expanded.",
+        on_game: same_on_every_game,
+    },
+    Knob {
+        name: "tree_nodes",
+        label: "Tree size (nodes)",
+        algorithms: &[A::Mcts],
+        kind: Kind::Integer {
+            min: 1,
+            max: MAX_TREE_NODES as u64,
+            default: Some(MAX_TREE_NODES as u64),
+            set: |strategy, nodes| strategy.mcts.tree_nodes = nodes as u32,
+        },
+        description: "The most positions the tree keeps: past it, leaves stop being expanded, \
+                      while simulations still run and back up through the tree (the root's \
+                      moves are always expanded). Less memory, a shallower tree.",
         on_game: same_on_every_game,
     },
     switch(

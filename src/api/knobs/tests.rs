@@ -267,7 +267,7 @@ fn a_knob_for_another_algorithm_is_rejected_by_name() {
     assert_eq!(problem.field.as_deref(), Some("depth"));
     assert_eq!(
         problem.detail,
-        "depth does not apply to mcts, which takes: simulations, uct_c, expand_threshold, \
+        "depth does not apply to mcts, which takes: simulations, uct_c, expand_threshold, tree_nodes, \
          time_limit_ms, seed"
     );
 }
