@@ -5,15 +5,24 @@
 # alternating the two builds in one run cancels most of it.
 #
 #     scripts/compare-speed.sh REV [ROUNDS]     # ROUNDS defaults to 4
+#     scripts/compare-speed.sh --binaries A B [ROUNDS]
 #
 # REV gets a worktree in target/compare-speed/REV with this tree's benches/speed.rs (so a REV
-# before it was written can be measured too, if its API takes the same calls).
+# before it was written can be measured too, if its API takes the same calls). Where the API
+# changed, build each side's speed bench itself (`cargo bench --bench speed --no-run` in each)
+# and give the two executables with --binaries.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-rev=${1:?usage: scripts/compare-speed.sh REV [ROUNDS]}
-rounds=${2:-4}
+usage="usage: scripts/compare-speed.sh REV [ROUNDS] | --binaries A B [ROUNDS]"
+if [ "${1:-}" = --binaries ]; then
+    a=${2:?$usage}
+    b=${3:?$usage}
+    rounds=${4:-4}
+else
+    rev=${1:?$usage}
+    rounds=${2:-4}
+fi
 root=$PWD
-base="$root/target/compare-speed/$rev"
 
 build() { # prints the path of the speed bench built in $1
     (cd "$1" && cargo bench --locked --bench speed --no-run --message-format=json 2>/dev/null) |
@@ -24,18 +33,22 @@ for line in sys.stdin:
         print(m["executable"])'
 }
 
-if [ ! -d "$base" ]; then
-    git worktree add --detach "$base" "$rev" >/dev/null
+if [ -n "${rev:-}" ]; then
+    base="$root/target/compare-speed/$rev"
+    if [ ! -d "$base" ]; then
+        git worktree add --detach "$base" "$rev" >/dev/null
+    fi
+    cp benches/speed.rs "$base/benches/speed.rs"
+    if ! grep -q 'name = "speed"' "$base/Cargo.toml"; then
+        printf '\n[[bench]]\nname = "speed"\nharness = false\n' >>"$base/Cargo.toml"
+    fi
+    # The shared data sits beside the repository: the worktree sees it at the same relative
+    # place.
+    mkdir -p "$base/../shared" 2>/dev/null || true
+    [ -e "$base/../shared/data" ] || ln -s "$root/../shared/data" "$base/../shared/data" 2>/dev/null || true
+    a=$(build "$base")
+    b=$(build "$root")
 fi
-cp benches/speed.rs "$base/benches/speed.rs"
-if ! grep -q 'name = "speed"' "$base/Cargo.toml"; then
-    printf '\n[[bench]]\nname = "speed"\nharness = false\n' >>"$base/Cargo.toml"
-fi
-# The shared data sits beside the repository: the worktree sees it at the same relative place.
-mkdir -p "$base/../shared" 2>/dev/null || true
-[ -e "$base/../shared/data" ] || ln -s "$root/../shared/data" "$base/../shared/data" 2>/dev/null || true
-a=$(build "$base")
-b=$(build "$root")
 out=$(mktemp)
 for _ in $(seq "$rounds"); do
     for which in A B B A; do

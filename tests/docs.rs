@@ -217,3 +217,23 @@ fn http_uses_what_the_api_offers_and_nothing_below() {
         }
     }
 }
+
+/// Every file of `src/` that a document names (in backticks) exists.
+#[test]
+fn the_files_the_documents_name_exist() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut documents = vec!["README.md".to_owned()];
+    documents.extend(files_under("docs").into_iter().filter(|f| f.ends_with(".md")));
+    for document in documents {
+        let text = read(&document);
+        for named in quoted(&text) {
+            // A path, not a template (`src/games/NAME/mod.rs`) or a glob.
+            let is_path = named.starts_with("src/")
+                && !named.contains(char::is_uppercase)
+                && !named.contains(['*', ' ', '{']);
+            if is_path {
+                assert!(root.join(named).exists(), "{document} names {named}");
+            }
+        }
+    }
+}
