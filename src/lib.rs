@@ -5,7 +5,6 @@
 //! - [`http`]: the axum service. Small handlers over typed extractors, errors answered as
 //!   `application/problem+json`, an accept loop that times out stalled clients, graceful
 //!   shutdown.
-//! - [`uci`]: Sente as a UCI chess engine (`sente uci`), for chess GUIs and match runners.
 //! - [`api`]: requests and responses independent of transport: decoding and checking a request
 //!   (a [`api::Problem`] when it is wrong), running it, shaping the answer. Used by `http` and
 //!   by the command line.
@@ -36,4 +35,3 @@ pub mod lines;
 pub mod rounded;
 pub mod search;
 pub mod tournament;
-pub mod uci;

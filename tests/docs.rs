@@ -223,7 +223,11 @@ fn http_uses_what_the_api_offers_and_nothing_below() {
 fn the_files_the_documents_name_exist() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut documents = vec!["README.md".to_owned()];
-    documents.extend(files_under("docs").into_iter().filter(|f| f.ends_with(".md")));
+    documents.extend(
+        files_under("docs")
+            .into_iter()
+            .filter(|f| f.ends_with(".md")),
+    );
     for document in documents {
         let text = read(&document);
         for named in quoted(&text) {

@@ -4,7 +4,7 @@ use serde::Serialize;
 
 use super::GameRef;
 use super::knobs::{self, KnobInfo};
-use crate::game::Limits;
+use crate::game::{Limits, Protocol};
 use crate::games::{ForGame, for_each_game};
 use crate::search::{Algorithm, Solve};
 
@@ -142,4 +142,21 @@ pub fn description(algorithm: Algorithm) -> &'static str {
              the most visited move wins."
         }
     }
+}
+
+/// The engine protocol called `name` that a game of the registry speaks (`uci`: chess's), for
+/// the command of that name.
+pub fn protocol(name: &str) -> Option<Protocol> {
+    #[derive(Clone)]
+    struct Spoken;
+    impl ForGame for Spoken {
+        type Output = Option<Protocol>;
+        fn run<G: Solve>(self) -> Option<Protocol> {
+            G::DECLARATION.protocol
+        }
+    }
+    for_each_game(Spoken)
+        .into_iter()
+        .flatten()
+        .find(|protocol| protocol.name == name)
 }

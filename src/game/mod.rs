@@ -334,6 +334,18 @@ pub struct Declaration {
     /// The files of openings the game reads (chess's EPD and PGN books), by extension; any
     /// other file is read one opening a line.
     pub books: &'static [Book],
+    /// The protocol its engine speaks on standard input and output (chess's UCI), served by
+    /// the command of that name (`sente uci`).
+    pub protocol: Option<Protocol>,
+}
+
+/// An engine protocol a game's engine speaks, as the command line serves it.
+#[derive(Clone, Copy, Debug)]
+pub struct Protocol {
+    /// Its name, the command that serves it: `uci`.
+    pub name: &'static str,
+    /// Serves it on this process's standard input and output until told to quit.
+    pub serve: fn() -> std::io::Result<()>,
 }
 
 /// A game's `engine` algorithm, declared as the game declares its rules: the catalogue

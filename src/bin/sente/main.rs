@@ -56,8 +56,8 @@ enum Command {
     /// Count the move paths DEPTH plies long from a position (perft), to check the rules
     /// against published figures, and print the count and its speed as JSON.
     Perft(PerftArgs),
-    /// Speak UCI on standard input and output: Sente's chess engine for chess GUIs, match
-    /// runners (fastchess, cutechess) and lichess-bot.
+    /// Speak UCI on standard input and output: the engine of the game that speaks it (chess's)
+    /// for chess GUIs, match runners (fastchess, cutechess) and lichess-bot.
     Uci,
 }
 
@@ -190,8 +190,10 @@ fn main() -> ExitCode {
         Some(Command::Analyze(args)) => run_search(args, Search::Analyze),
         Some(Command::Tournament(args)) => tournament::run(*args),
         Some(Command::Perft(args)) => run_perft(args),
-        Some(Command::Uci) => sente::uci::serve(std::io::stdin().lock(), std::io::stdout())
-            .map_err(|error| format!("uci: {error}")),
+        Some(Command::Uci) => match sente::api::catalogue::protocol("uci") {
+            Some(protocol) => (protocol.serve)().map_err(|error| format!("uci: {error}")),
+            None => Err("uci: no game's engine speaks it".to_owned()),
+        },
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

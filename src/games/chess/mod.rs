@@ -10,6 +10,7 @@ mod engine;
 mod evaluation;
 mod fen;
 mod terms;
+pub mod uci;
 mod key;
 
 use std::fmt;
@@ -21,7 +22,7 @@ use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Color, EnPassantMode, Position, Role};
 
-use crate::game::{EngineDeclaration, 
+use crate::game::{EngineDeclaration, Protocol, 
     BoardError, Declaration, Evaluation, Game, Limits, MoveError, Notation, Outcome, Player, Turn,
 };
 use crate::search::{Analysis, Budget, EngineParams, SearchResult, Solve};
@@ -382,6 +383,10 @@ impl Game for Chess {
             steps: &Step::NAMES,
         },
         books: &book::BOOKS,
+        protocol: Some(Protocol {
+            name: "uci",
+            serve: uci::serve_stdio,
+        }),
     };
     const ROWS: usize = 8;
     const COLUMNS: usize = 8;

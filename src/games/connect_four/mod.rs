@@ -333,6 +333,7 @@ impl Game for ConnectFour {
         },
         engine: EngineDeclaration::SOLVER,
         books: &[],
+        protocol: None,
     };
     const ROWS: usize = HEIGHT;
     const COLUMNS: usize = WIDTH;

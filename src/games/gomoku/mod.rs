@@ -212,6 +212,7 @@ impl Game for Gomoku {
         },
         engine: EngineDeclaration::SOLVER,
         books: &[],
+        protocol: None,
     };
     const ROWS: usize = SIZE;
     const COLUMNS: usize = SIZE;

@@ -258,6 +258,7 @@ impl Game for Othello {
             steps: &[],
         },
         books: &[],
+        protocol: None,
     };
     const ROWS: usize = SIZE;
     const COLUMNS: usize = SIZE;

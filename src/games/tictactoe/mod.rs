@@ -209,6 +209,7 @@ impl Game for TicTacToe {
         },
         engine: EngineDeclaration::SOLVER,
         books: &[],
+        protocol: None,
     };
     const ROWS: usize = 3;
     const COLUMNS: usize = 3;

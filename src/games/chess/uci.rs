@@ -1,5 +1,6 @@
-//! Sente as a UCI engine (`sente uci`): chess GUIs, match runners (fastchess, cutechess) and
-//! lichess-bot speak to it on standard input and output as to any engine.
+//! Chess's engine over UCI (`sente uci`, the protocol chess's declaration names): chess GUIs,
+//! match runners (fastchess, cutechess) and lichess-bot speak to it on standard input and
+//! output as to any engine.
 //!
 //! The commands read one a line: `uci`, `isready`, `ucinewgame`, `setoption name Hash value N`,
 //! `position startpos|fen FEN [moves ...]`, `go` (with `wtime`, `btime`, `winc`, `binc`,
@@ -15,8 +16,7 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 use crate::game::{Game, Notation, Player, in_pawns};
-use crate::games::Chess;
-use crate::games::chess::{KeptTable, search_keeping};
+use super::{Chess, KeptTable, search_keeping};
 use crate::lines;
 use crate::search::{self, Budget, Clock, EngineParams, Iteration, Watch};
 
@@ -28,6 +28,11 @@ pub const MAX_HASH_MB: u32 = 1024;
 
 /// How long `go infinite` may think: until `stop`, in practice.
 const INFINITE: Duration = Duration::from_secs(7 * 24 * 3600);
+
+/// [`serve`] on this process's standard input and output, as `sente uci` runs it.
+pub fn serve_stdio() -> io::Result<()> {
+    serve(io::stdin().lock(), io::stdout())
+}
 
 /// Speaks UCI on `input` and `output` until `quit` or the end of the input, which is `quit`
 /// too.
