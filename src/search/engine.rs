@@ -134,7 +134,7 @@ impl Clock {
     }
 
     /// The time one side's clock allows a move, if its clock is given: its [`share`] of what
-    /// is left less a margin for passing the answer on ([`CLOCK_OVERHEAD`]), over the moves to
+    /// is left less a margin for passing the answer on (`CLOCK_OVERHEAD`), over the moves to
     /// go (`movestogo`, or `moves` when it is not given).
     pub fn share(&self, white: bool, moves: u32) -> Option<Duration> {
         let (left, increment) = self.of(white)?;

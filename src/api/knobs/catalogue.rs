@@ -76,7 +76,7 @@ impl Knob {
 }
 
 /// The knobs `algorithm` takes on `game`, with that game's defaults and limits, described for
-/// `GET /algorithms`. A test checks each against what [`player`] accepts.
+/// `GET /algorithms`. A test checks each against what [`player`](super::player) accepts.
 pub fn knobs(algorithm: Algorithm, game: &GameRef) -> Vec<KnobInfo> {
     taken_on(algorithm, game)
         .map(|knob| knob.on(algorithm, game))
