@@ -784,3 +784,61 @@ fn merge_names_the_file_the_game_and_the_field_of_a_bad_shard() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A chess shard played with records becomes training lines: a FEN, White's centipawns and
+/// White's points; a file without records says how to make one.
+#[test]
+fn positions_are_written_from_a_shards_records() {
+    let dir = std::env::temp_dir().join(format!("sente-positions-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (shard, data) = (dir.join("shard.json"), dir.join("data.txt"));
+    let path = |file: &std::path::Path| file.to_str().unwrap().to_owned();
+    let engine = "engine:depth=1";
+    let (code, _, stderr) = sente(&[
+        "tournament",
+        engine,
+        engine,
+        "--game",
+        "chess",
+        "--games",
+        "2",
+        "--random-plies",
+        "4",
+        "--records",
+        "--shard",
+        "0/1",
+        "--output",
+        &path(&shard),
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let (code, _, stderr) = sente(&["positions", &path(&shard), "--output", &path(&data)]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stderr.ends_with("from 2 games (0 left out: capped, forfeited or failed)\n"),
+        "{stderr}"
+    );
+    let text = std::fs::read_to_string(&data).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines.len() > 10, "{text}");
+    for line in lines {
+        let fields: Vec<&str> = line.split(" | ").collect();
+        assert_eq!(fields.len(), 3, "{line}");
+        assert_eq!(fields[0].split(' ').count(), 6, "a FEN: {line}");
+        assert!(fields[1].parse::<i32>().is_ok(), "{line}");
+        assert!(["1.0", "0.5", "0.0"].contains(&fields[2]), "{line}");
+    }
+    let (code, _, stderr) = sente(&[
+        "tournament",
+        "random",
+        "random",
+        "--games",
+        "2",
+        "--output",
+        &path(&shard),
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let (code, _, stderr) = sente(&["positions", &path(&shard)]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("play it with --records"), "{stderr}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

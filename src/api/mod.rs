@@ -28,6 +28,7 @@ pub mod knobs;
 pub mod names;
 mod object;
 pub mod perft;
+pub mod positions;
 mod problem;
 pub mod request;
 pub mod scored_move;

@@ -19,6 +19,7 @@ pub mod engines;
 pub mod openings;
 pub mod pgn;
 pub mod player;
+pub mod positions;
 pub mod report;
 pub mod results;
 pub mod run;

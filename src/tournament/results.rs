@@ -75,6 +75,16 @@ impl Ending {
         )
     }
 
+    /// Whether the result says what the game's positions were worth: the game ended by its
+    /// rules, by both players' scores (an adjudication) or by a player's resignation; not
+    /// capped at a ply limit, forfeited on time or lost to a failure.
+    pub fn is_decided_on_the_board(self) -> bool {
+        !matches!(
+            self,
+            Ending::MaxPlies | Ending::TimeForfeit | Ending::IllegalMove | Ending::EngineCrash
+        )
+    }
+
     /// The name the answers use.
     pub fn name(self) -> &'static str {
         match self {

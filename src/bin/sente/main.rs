@@ -56,6 +56,10 @@ enum Command {
     /// Count the move paths DEPTH plies long from a position (perft), to check the rules
     /// against published figures, and print the count and its speed as JSON.
     Perft(PerftArgs),
+    /// Write the training positions of recorded games, one a line: BOARD | SCORE | RESULT, the
+    /// score (centipawns for chess) and the result (1.0, 0.5, 0.0) from the first player's
+    /// view. FILES are what `sente tournament --records` writes: answers, or shards' results.
+    Positions(PositionsArgs),
     /// Speak UCI on standard input and output: the engine of the game that speaks it (chess's)
     /// for chess GUIs, match runners (fastchess, cutechess) and lichess-bot.
     Uci,
@@ -73,6 +77,16 @@ struct PerftArgs {
     /// a FEN].
     #[arg(long)]
     game: Option<String>,
+}
+
+#[derive(Args)]
+struct PositionsArgs {
+    /// The files of recorded games.
+    #[arg(required = true)]
+    files: Vec<std::path::PathBuf>,
+    /// Write the positions to this file rather than to stdout.
+    #[arg(long)]
+    output: Option<std::path::PathBuf>,
 }
 
 /// How a player is written, for the help of the commands that take one.
@@ -190,6 +204,7 @@ fn main() -> ExitCode {
         Some(Command::Analyze(args)) => run_search(args, Search::Analyze),
         Some(Command::Tournament(args)) => tournament::run(*args),
         Some(Command::Perft(args)) => run_perft(args),
+        Some(Command::Positions(args)) => write_positions(args),
         Some(Command::Uci) => match sente::api::catalogue::protocol("uci") {
             Some(protocol) => (protocol.serve)().map_err(|error| format!("uci: {error}")),
             None => Err("uci: no game's engine speaks it".to_owned()),
@@ -490,6 +505,35 @@ fn write_json(value: &impl Serialize, path: Option<&std::path::Path>) -> Result<
                 .map_err(|error| format!("--output {}: {error}", path.display()))
         }
     }
+}
+
+/// The training positions of the files' games, to `--output` or stdout; what was written, on
+/// stderr.
+fn write_positions(args: PositionsArgs) -> Result<(), String> {
+    use std::io::Write;
+    let mut out: Box<dyn Write> = match &args.output {
+        Some(path) => Box::new(std::io::BufWriter::new(
+            std::fs::File::create(path)
+                .map_err(|error| format!("--output {}: {error}", path.display()))?,
+        )),
+        None => Box::new(std::io::BufWriter::new(std::io::stdout().lock())),
+    };
+    let mut total = sente::api::positions::Tally::default();
+    for path in &args.files {
+        let in_file = |error: String| format!("{}: {error}", path.display());
+        let text = std::fs::read(path).map_err(|error| in_file(error.to_string()))?;
+        let (game, records) = sente::api::positions::read(&text).map_err(in_file)?;
+        let tally = sente::api::positions::write(&game, &records, &mut out).map_err(in_file)?;
+        total.games += tally.games;
+        total.undecided += tally.undecided;
+        total.positions += tally.positions;
+    }
+    out.flush().map_err(|error| error.to_string())?;
+    eprintln!(
+        "{} positions from {} games ({} left out: capped, forfeited or failed)",
+        total.positions, total.games, total.undecided
+    );
+    Ok(())
 }
 
 /// Prints `value` as JSON. A reader that stops early (`| head`) ends the output quietly, as it
