@@ -1,0 +1,336 @@
+//! `sente serve` (its log, its signals, its options and environment) and `sente uci`.
+
+use super::*;
+
+#[test]
+fn release_builds_have_no_test_hooks() {
+    // The hooks are behind a feature that only the crate's own tests enable: the manifest must
+    // not turn it on by default.
+    let manifest =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml")).unwrap();
+    let features = manifest.split("[features]").nth(1).unwrap_or("");
+    assert!(
+        !features
+            .lines()
+            .any(|line| line.trim_start().starts_with("default")),
+        "{features}"
+    );
+}
+
+/// The service started as a child process, and its log.
+struct Serving {
+    child: std::process::Child,
+    logs: std::io::BufReader<std::process::ChildStdout>,
+}
+
+impl Drop for Serving {
+    /// A test that fails halfway must not leave a server behind: it would hold cargo's output
+    /// open, and cargo would wait for it forever.
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Starts the binary as `command` sets it up, and returns it with its first log line.
+fn start_serving(command: &mut Command) -> (Serving, String) {
+    use std::io::BufRead;
+    let mut child = command
+        .env("RUST_LOG", "info")
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let mut logs = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut first_line = String::new();
+    logs.read_line(&mut first_line).unwrap();
+    (Serving { child, logs }, first_line)
+}
+
+/// Asks the service at `address` for /healthz, then stops it with SIGTERM; it must exit 0.
+/// Returns the rest of its log.
+fn answers_then_stops(mut serving: Serving, address: &str) -> String {
+    use std::io::Read;
+    get(address, "/healthz");
+    assert_eq!(terminate(&mut serving).code(), Some(0));
+    let mut rest = String::new();
+    serving.logs.read_to_string(&mut rest).unwrap();
+    assert!(rest.contains("SIGTERM received"), "{rest}");
+    rest
+}
+
+/// The address in the text log line "sente listening on http://ADDRESS ...".
+fn listening_address(first_line: &str) -> &str {
+    first_line
+        .split("listening on http://")
+        .nth(1)
+        .and_then(|rest| rest.split_whitespace().next())
+        .unwrap_or_else(|| panic!("{first_line}"))
+}
+
+#[test]
+fn serve_logs_each_request_and_exits_0_on_sigterm() {
+    let (serving, first_line) = start_serving(binary().args(["serve", "--addr", "127.0.0.1:0"]));
+    let address = listening_address(&first_line);
+    assert!(address.starts_with("127.0.0.1:"), "{first_line}");
+    let rest = answers_then_stops(serving, address);
+    // Each request is logged with its latency, in microseconds: most take well under one
+    // millisecond, which would be logged as "0 ms".
+    let logged = rest
+        .lines()
+        .find(|line| line.contains("uri=/healthz"))
+        .unwrap_or_else(|| panic!("the request is logged: {rest}"));
+    let latency = logged.split("latency=").nth(1).unwrap_or_default();
+    assert!(
+        latency.starts_with(|c: char| c.is_ascii_digit()) && latency.contains(" μs"),
+        "{logged}"
+    );
+}
+
+#[test]
+fn without_a_subcommand_it_serves_with_serves_options_and_environment() {
+    // What a container does: no arguments, the settings in the environment.
+    let (serving, first_line) = start_serving(
+        binary()
+            .env("SENTE_ADDR", "127.0.0.1:0")
+            .env("SENTE_LOG_FORMAT", "json"),
+    );
+    let line: Value = serde_json::from_str(&first_line)
+        .unwrap_or_else(|_| panic!("SENTE_LOG_FORMAT=json is obeyed: {first_line}"));
+    let address = line["fields"]["address"].as_str().unwrap_or_default();
+    assert!(address.starts_with("127.0.0.1:"), "{first_line}");
+    answers_then_stops(serving, address);
+
+    // The options themselves, without `serve` before them.
+    let (serving, first_line) = start_serving(binary().args(["--addr", "127.0.0.1:0"]));
+    let address = listening_address(&first_line);
+    assert!(address.starts_with("127.0.0.1:"), "{first_line}");
+    answers_then_stops(serving, address);
+
+    // They are serve's: with another subcommand they are a usage error, not ignored.
+    let (code, _, stderr) = sente(&["--addr", "127.0.0.1:0", "move"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("cannot be used with '--addr"), "{stderr}");
+
+    // Set in the environment, as in a container, they are not in the way of the others, even
+    // where serve could not use them.
+    let (code, _, stderr) = run(binary()
+        .args(["move", "--board", "XX.OO...."])
+        .env("SENTE_ADDR", "127.0.0.1:0")
+        .env("SENTE_LOG_FORMAT", "json"));
+    assert_eq!(code, 0, "{stderr}");
+    for (name, value) in [
+        ("SENTE_LOG_FORMAT", "yaml"),
+        ("SENTE_MAX_NODES", "0"),
+        ("SENTE_HEAVY_SLOTS", "many"),
+    ] {
+        let (code, _, stderr) = run(binary()
+            .args(["move", "--board", "XX.OO...."])
+            .env(name, value));
+        assert_eq!(code, 0, "{name}={value}: {stderr}");
+        // Serving, they are refused, naming the option. (The bad PORT makes serve stop
+        // rather than run on if the setting were ever ignored.)
+        let (code, _, stderr) = run(binary().env(name, value).env("PORT", "http"));
+        assert_eq!(code, 2, "{name}={value}");
+        assert!(stderr.contains("invalid value"), "{name}={value}: {stderr}");
+    }
+
+    // A setting that cannot be used is named, and it is not called a request.
+    let (code, _, stderr) = run(binary().env("PORT", "http"));
+    assert_eq!(code, 2);
+    assert_eq!(stderr, "sente: PORT must be a port number, got \"http\"\n");
+}
+
+/// When whatever reads the log stops reading, the service goes on answering: the lines that do
+/// not fit the log's queue are dropped and counted, and SIGTERM still stops it. (Written in
+/// place, a log line blocked the service once the pipe was full, about 400 requests in.)
+#[test]
+fn a_log_nobody_reads_does_not_stop_the_service() {
+    use std::io::{Read, Write};
+    let (mut serving, first_line) =
+        start_serving(binary().args(["serve", "--addr", "127.0.0.1:0"]));
+    let address = listening_address(&first_line).to_string();
+    // The log is not read from here on: the pipe fills (64 KiB), then the queue (16,384
+    // lines). A request that hangs fails the test after the read timeout.
+    let mut stream = std::net::TcpStream::connect(&address).unwrap();
+    stream
+        .set_read_timeout(Some(std::time::Duration::from_secs(10)))
+        .unwrap();
+    let mut answer = Vec::new();
+    for request in 0..20_000 {
+        stream
+            .write_all(b"GET /healthz HTTP/1.1\r\nhost: sente\r\n\r\n")
+            .unwrap();
+        answer.clear();
+        let mut buffer = [0; 1024];
+        while !answer.ends_with(br#"{"status":"ok"}"#) {
+            let read = stream
+                .read(&mut buffer)
+                .unwrap_or_else(|error| panic!("request {request} was not answered: {error}"));
+            assert!(read > 0, "the connection closed at request {request}");
+            answer.extend_from_slice(&buffer[..read]);
+        }
+    }
+    let metrics = get(&address, "/metrics");
+    let dropped: u64 = metrics
+        .lines()
+        .find_map(|line| line.strip_prefix("sente_log_lines_dropped_total "))
+        .unwrap_or_else(|| panic!("the dropped lines are counted: {metrics}"))
+        .trim()
+        .parse()
+        .unwrap();
+    assert!(dropped > 0, "{metrics}");
+
+    // The queued lines cannot be written out: the process waits for them a while, then exits.
+    assert_eq!(terminate(&mut serving).code(), Some(0));
+}
+
+/// Sends the service SIGTERM and returns how it exited; a service still running 30 s later
+/// fails the test instead of hanging it.
+fn terminate(serving: &mut Serving) -> std::process::ExitStatus {
+    let killed = Command::new("kill")
+        .args(["-TERM", &serving.child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    loop {
+        if let Some(status) = serving.child.try_wait().unwrap() {
+            return status;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "SIGTERM did not stop the service"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}
+
+/// The body of `GET path`, asked on a connection of its own.
+fn get(address: &str, path: &str) -> String {
+    use std::io::{Read, Write};
+    let mut stream = std::net::TcpStream::connect(address).unwrap();
+    write!(
+        stream,
+        "GET {path} HTTP/1.1\r\nhost: sente\r\nconnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).unwrap();
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    answer
+}
+
+#[test]
+fn sente_uci_is_an_engine_that_stops_when_told() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::Stdio;
+    let mut engine = binary()
+        .arg("uci")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = engine.stdin.take().unwrap();
+    let mut output = BufReader::new(engine.stdout.take().unwrap()).lines();
+    let mut transcript = Vec::new();
+    let mut send = |line: &str, transcript: &mut Vec<String>| {
+        writeln!(input, "{line}").unwrap();
+        input.flush().unwrap();
+        transcript.push(format!("> {line}"));
+    };
+    let mut read_until = |end: &str, transcript: &mut Vec<String>| -> Vec<String> {
+        let mut lines = Vec::new();
+        for line in output.by_ref() {
+            let line = line.unwrap();
+            transcript.push(format!("< {line}"));
+            let done = line.starts_with(end);
+            lines.push(line);
+            if done {
+                return lines;
+            }
+        }
+        panic!("the engine ended before {end:?}: {transcript:#?}");
+    };
+    send("uci", &mut transcript);
+    let lines = read_until("uciok", &mut transcript);
+    assert!(lines[0].starts_with("id name Sente"), "{transcript:#?}");
+    assert!(
+        lines
+            .iter()
+            .any(|line| line.starts_with("option name Hash type spin"))
+    );
+    send("isready", &mut transcript);
+    read_until("readyok", &mut transcript);
+    send("position startpos moves e2e4 e7e5", &mut transcript);
+    send("go infinite", &mut transcript);
+    // Thinking until told: an info line for each finished iteration, deeper each time, and
+    // no bestmove before the stop.
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    send("isready", &mut transcript);
+    let mut lines = read_until("readyok", &mut transcript);
+    send("stop", &mut transcript);
+    lines.extend(read_until("bestmove", &mut transcript));
+    let depths: Vec<u32> = lines
+        .iter()
+        .filter_map(|line| line.strip_prefix("info depth "))
+        .map(|rest| rest.split(' ').next().unwrap().parse().unwrap())
+        .collect();
+    assert!(depths.len() >= 5, "{transcript:#?}");
+    assert!(
+        depths.windows(2).all(|pair| pair[1] == pair[0] + 1),
+        "{transcript:#?}"
+    );
+    let info = lines
+        .iter()
+        .rfind(|line| line.starts_with("info depth "))
+        .unwrap();
+    for field in [
+        " seldepth ",
+        " score cp ",
+        " nodes ",
+        " nps ",
+        " time ",
+        " pv ",
+    ] {
+        assert!(info.contains(field), "{field} in {transcript:#?}");
+    }
+    let best = lines.last().unwrap().strip_prefix("bestmove ").unwrap();
+    assert_eq!(best.len(), 4, "{transcript:#?}");
+    // The table is kept from one search to the next of a game: the same search again costs
+    // fewer nodes, until ucinewgame forgets it.
+    let mut nodes = |new_game: bool, transcript: &mut Vec<String>| -> u64 {
+        if new_game {
+            send("ucinewgame", transcript);
+        }
+        send("position startpos moves d2d4 d7d5", transcript);
+        send("go depth 9", transcript);
+        let lines = read_until("bestmove", transcript);
+        let info = &lines[lines.len() - 2];
+        let (_, after) = info.split_once(" nodes ").unwrap();
+        after.split(' ').next().unwrap().parse().unwrap()
+    };
+    let first = nodes(true, &mut transcript);
+    let again = nodes(false, &mut transcript);
+    let anew = nodes(true, &mut transcript);
+    assert!(again < first, "{first} then {again}: {transcript:#?}");
+    assert_eq!(anew, first, "{transcript:#?}");
+    send("setoption name Threads value 1", &mut transcript);
+    send("setoption name MultiPV value 3", &mut transcript);
+    let lines = read_until("info string", &mut transcript);
+    assert!(lines[0].contains("MultiPV is 1"), "{transcript:#?}");
+    // A mate in one, found at a fixed depth.
+    send(
+        "position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1",
+        &mut transcript,
+    );
+    send("go depth 2", &mut transcript);
+    let lines = read_until("bestmove", &mut transcript);
+    assert!(
+        lines[lines.len() - 2].contains("score mate 1"),
+        "{transcript:#?}"
+    );
+    assert_eq!(lines.last().unwrap(), "bestmove a1a8");
+    send("quit", &mut transcript);
+    assert!(engine.wait().unwrap().success());
+    println!("{}", transcript.join("\n"));
+}

@@ -1,0 +1,254 @@
+//! `sente tournament`: its answer, shards and their merge, files of openings; `sente positions`.
+
+use super::*;
+
+#[test]
+fn tournament_prints_both_players() {
+    let (code, json, stderr) = sente(&[
+        "tournament",
+        "alphabeta",
+        "mcs:playouts=5",
+        "--games",
+        "20",
+        "--seed",
+        "1",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(json["games"], 20);
+    assert_eq!(json["players"][0]["algorithm"], "alphabeta");
+    assert_eq!(json["players"][0]["losses"], 0);
+    assert_eq!(json["players"][1]["algorithm"], "mcs");
+    // Each player's settings, as given; none for a player given none.
+    assert_eq!(
+        json["players"][1]["settings"],
+        serde_json::json!({"playouts": 5})
+    );
+    assert!(json["players"][0].get("settings").is_none(), "{json}");
+    // Figures to the precision they mean: no float's seventeen digits anywhere.
+    let mut numbers = vec![&json];
+    let mut longest = 0;
+    while let Some(value) = numbers.pop() {
+        match value {
+            Value::Number(number) if number.is_f64() => {
+                let written = number.to_string();
+                let decimals = written
+                    .split_once('.')
+                    .map_or(0, |(_, decimals)| decimals.len());
+                assert!(!written.contains('e'), "{written} in {json}");
+                longest = longest.max(decimals);
+            }
+            Value::Array(values) => numbers.extend(values),
+            Value::Object(fields) => numbers.extend(fields.values()),
+            _ => {}
+        }
+    }
+    assert!(longest <= 4, "a figure with {longest} decimals in {json}");
+}
+
+/// The answer without what depends on the machine's speed.
+fn without_timing(mut answer: Value) -> Value {
+    let object = answer.as_object_mut().unwrap();
+    object.remove("elapsed_ms");
+    object.remove("games_per_second");
+    answer
+}
+
+#[test]
+fn eight_shards_played_apart_merge_into_the_single_run() {
+    let dir = std::env::temp_dir().join(format!("sente-shards-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let common = [
+        "tournament",
+        "alphabeta:depth=2",
+        "mcts:simulations=60",
+        "--game",
+        "connect4",
+        "--games",
+        "90",
+        "--seed",
+        "11",
+        "--random-plies",
+        "4",
+        "--sprt",
+        "elo0=0,elo1=300",
+        "--threads",
+        "1",
+    ];
+    let (code, whole, stderr) = sente(&common);
+    assert_eq!(code, 0, "{stderr}");
+    // Each shard a process of its own, all at once.
+    let shards: Vec<_> = (0..8)
+        .map(|index| {
+            let file = dir.join(format!("shard-{index}.json"));
+            let shard = format!("{index}/8");
+            let child = binary()
+                .args(common)
+                .args(["--shard", &shard, "--output"])
+                .arg(&file)
+                .spawn()
+                .unwrap();
+            (child, file)
+        })
+        .collect();
+    let mut files = Vec::new();
+    for (mut child, file) in shards {
+        assert!(child.wait().unwrap().success());
+        files.push(file);
+    }
+    let (code, merged, stderr) = run(binary().args(["tournament", "merge"]).args(&files));
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(without_timing(merged), without_timing(whole.clone()));
+    assert!(whole["sprt"]["llr"].is_number(), "{whole}");
+    // A shard missing, or one given twice, is said.
+    let (code, _, stderr) = run(binary().args(["tournament", "merge"]).args(&files[..7]));
+    assert_eq!(code, 2);
+    assert!(stderr.contains("missing shards: 7/8"), "{stderr}");
+    let (code, _, stderr) = run(binary()
+        .args(["tournament", "merge"])
+        .args(&files)
+        .arg(&files[0]));
+    assert_eq!(code, 2);
+    assert!(stderr.contains("given twice"), "{stderr}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn files_of_openings_are_quoted_in_part_and_refused_early() {
+    let dir = std::env::temp_dir().join(format!("sente-openings-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let tournament = |file: &std::path::Path| {
+        sente(&[
+            "tournament",
+            "random",
+            "random",
+            "--game",
+            "chess",
+            "--openings",
+            file.to_str().unwrap(),
+        ])
+    };
+    // A bad line of a million characters is quoted by its first few dozen.
+    let epd = dir.join("long.epd");
+    std::fs::write(&epd, format!("{} w\n", "x".repeat(1_000_000))).unwrap();
+    let (code, _, stderr) = tournament(&epd);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.len() < 300 && stderr.contains("line 1: "),
+        "{stderr}"
+    );
+    // A file far larger than a thousand openings is refused before it is read.
+    let pgn = dir.join("large.pgn");
+    let file = std::fs::File::create(&pgn).unwrap();
+    file.set_len(100 << 20).unwrap();
+    let (code, _, stderr) = tournament(&pgn);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("is at most 16 MiB"), "{stderr}");
+    // One opening too many is refused at its line.
+    let many = dir.join("many.txt");
+    std::fs::write(&many, "e2e4\n".repeat(1_001)).unwrap();
+    let (code, _, stderr) = tournament(&many);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("line 1001: more than 1000 openings"),
+        "{stderr}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn merge_names_the_file_the_game_and_the_field_of_a_bad_shard() {
+    let dir = std::env::temp_dir().join(format!("sente-shards-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut files = Vec::new();
+    for index in 0..2 {
+        let file = dir.join(format!("shard-{index}.json"));
+        let (code, _, stderr) = sente(&[
+            "tournament",
+            "random",
+            "random",
+            "--games",
+            "8",
+            "--seed",
+            "3",
+            "--shard",
+            &format!("{index}/2"),
+            "--output",
+            file.to_str().unwrap(),
+        ]);
+        assert_eq!(code, 0, "{stderr}");
+        files.push(file);
+    }
+    let mut shard: Value = serde_json::from_slice(&std::fs::read(&files[1]).unwrap()).unwrap();
+    shard["results"]["games"]["5"]["a_points"] = json!(99);
+    std::fs::write(&files[1], shard.to_string()).unwrap();
+    let (code, _, stderr) = sente(&[
+        "tournament",
+        "merge",
+        files[0].to_str().unwrap(),
+        files[1].to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("shard-1.json: game 5: a_points: A's half points are 0, 1 or 2, got 99"),
+        "{stderr}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A chess shard played with records becomes training lines: a FEN, White's centipawns and
+/// White's points; a file without records says how to make one.
+#[test]
+fn positions_are_written_from_a_shards_records() {
+    let dir = std::env::temp_dir().join(format!("sente-positions-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (shard, data) = (dir.join("shard.json"), dir.join("data.txt"));
+    let path = |file: &std::path::Path| file.to_str().unwrap().to_owned();
+    let engine = "engine:depth=1";
+    let (code, _, stderr) = sente(&[
+        "tournament",
+        engine,
+        engine,
+        "--game",
+        "chess",
+        "--games",
+        "2",
+        "--random-plies",
+        "4",
+        "--records",
+        "--shard",
+        "0/1",
+        "--output",
+        &path(&shard),
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let (code, _, stderr) = sente(&["positions", &path(&shard), "--output", &path(&data)]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stderr.ends_with("from 2 games (0 left out: capped, forfeited or failed)\n"),
+        "{stderr}"
+    );
+    let text = std::fs::read_to_string(&data).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines.len() > 10, "{text}");
+    for line in lines {
+        let fields: Vec<&str> = line.split(" | ").collect();
+        assert_eq!(fields.len(), 3, "{line}");
+        assert_eq!(fields[0].split(' ').count(), 6, "a FEN: {line}");
+        assert!(fields[1].parse::<i32>().is_ok(), "{line}");
+        assert!(["1.0", "0.5", "0.0"].contains(&fields[2]), "{line}");
+    }
+    let (code, _, stderr) = sente(&[
+        "tournament",
+        "random",
+        "random",
+        "--games",
+        "2",
+        "--output",
+        &path(&shard),
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let (code, _, stderr) = sente(&["positions", &path(&shard)]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("play it with --records"), "{stderr}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
