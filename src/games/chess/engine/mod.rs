@@ -74,10 +74,10 @@ impl Engine {
             return;
         };
         let Score {
-        score,
-        exact,
-        plies_to_end,
-    } = judge(value);
+            score,
+            exact,
+            plies_to_end,
+        } = judge(value);
         let (cp, mate) = in_pawns::<Chess>(score, exact, plies_to_end);
         let elapsed = self.started.elapsed();
         watch.tell(&Iteration {
@@ -345,10 +345,10 @@ pub(super) fn analyze(game: &Chess, params: &EngineParams, budget: &Budget) -> A
             .into_iter()
             .map(|(value, _, mv, line)| {
                 let Score {
-        score,
-        exact,
-        plies_to_end,
-    } = judge(value);
+                    score,
+                    exact,
+                    plies_to_end,
+                } = judge(value);
                 MoveAnalysis {
                     mv: ChessMove(Some(mv)),
                     score,
