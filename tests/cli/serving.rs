@@ -315,18 +315,24 @@ fn sente_uci_is_an_engine_that_stops_when_told() {
     assert!(again < first, "{first} then {again}: {transcript:#?}");
     assert_eq!(anew, first, "{transcript:#?}");
     send("setoption name Threads value 1", &mut transcript);
-    send("setoption name MultiPV value 3", &mut transcript);
+    send("setoption name MultiPV value 0", &mut transcript);
     let lines = read_until("info string", &mut transcript);
-    assert!(lines[0].contains("MultiPV is 1"), "{transcript:#?}");
-    // A mate in one, found at a fixed depth.
+    assert!(lines[0].contains("MultiPV is 1 to 500"), "{transcript:#?}");
+    // A mate in one, found at a fixed depth, the best of three lines.
+    send("setoption name MultiPV value 3", &mut transcript);
     send(
         "position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1",
         &mut transcript,
     );
     send("go depth 2", &mut transcript);
     let lines = read_until("bestmove", &mut transcript);
+    let numbered: Vec<&String> = lines
+        .iter()
+        .filter(|line| line.contains(" multipv "))
+        .collect();
+    assert_eq!(numbered.len(), 3, "{transcript:#?}");
     assert!(
-        lines[lines.len() - 2].contains("score mate 1"),
+        numbered[0].contains(" multipv 1 ") && numbered[0].contains("score mate 1"),
         "{transcript:#?}"
     );
     assert_eq!(lines.last().unwrap(), "bestmove a1a8");

@@ -15,16 +15,19 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use crate::game::{Game, Notation, Player, in_pawns};
+use crate::game::{Game, Notation, Player, in_pawns, written};
 use super::{Chess, KeptTable, search_keeping};
 use crate::lines;
-use crate::search::{self, Budget, Clock, EngineParams, Iteration, Watch};
+use crate::search::{self, Budget, Clock, EngineParams, Iteration, Solve, Watch};
 
 /// The engine's name, as `id name` gives it.
 pub const NAME: &str = concat!("Sente ", env!("CARGO_PKG_VERSION"));
 
 /// The most MiB the `Hash` option takes.
 pub const MAX_HASH_MB: u32 = 1024;
+
+/// The most lines `MultiPV` asks for: as many as the HTTP API's `multipv` knob.
+pub const MAX_MULTIPV: u32 = 500;
 
 /// How long `go infinite` may think: until `stop`, in practice.
 const INFINITE: Duration = Duration::from_secs(7 * 24 * 3600);
@@ -41,6 +44,7 @@ pub fn serve(input: impl BufRead, output: impl Write + Send + 'static) -> io::Re
     let mut session = Session {
         position: Chess::start(),
         hash_mb: search::DEFAULT_HASH_MB,
+        multipv: 1,
         table: Arc::new(Mutex::new(KeptTable::default())),
         output,
         search: None,
@@ -72,10 +76,9 @@ pub fn serve(input: impl BufRead, output: impl Write + Send + 'static) -> io::Re
                     "option name Hash type spin default {} min 1 max {MAX_HASH_MB}",
                     search::DEFAULT_HASH_MB
                 ),
-                // One thread and one line: declared, so that GUIs and match runners that set
-                // them find them.
+                // One thread: declared, so that GUIs and match runners that set it find it.
                 "option name Threads type spin default 1 min 1 max 1",
-                "option name MultiPV type spin default 1 min 1 max 1",
+                &format!("option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"),
                 "uciok",
             ])?,
             Some("isready") => session.say(&["readyok"])?,
@@ -147,6 +150,8 @@ fn read_line<'a>(input: &mut impl BufRead, bytes: &'a mut Vec<u8>) -> io::Result
 struct Session<W> {
     position: Chess,
     hash_mb: u32,
+    /// How many of the best lines a search answers (`MultiPV`).
+    multipv: u32,
     /// The engine's table, kept from one move to the next until `ucinewgame`.
     table: Arc<Mutex<KeptTable>>,
     output: Arc<Mutex<W>>,
@@ -188,16 +193,19 @@ impl<W: Write + Send + 'static> Session<W> {
                     .ok_or_else(|| format!("Hash is 1 to {MAX_HASH_MB} MiB, got {value:?}"))?;
                 Ok(())
             }
-            name if name.eq_ignore_ascii_case("threads")
-                || name.eq_ignore_ascii_case("multipv") =>
-            {
-                match value.trim() {
-                    "1" => Ok(()),
-                    _ => Err(format!(
-                        "{name} is 1: Sente searches one line on one thread"
-                    )),
-                }
+            name if name.eq_ignore_ascii_case("multipv") => {
+                self.multipv = value
+                    .trim()
+                    .parse()
+                    .ok()
+                    .filter(|lines| (1..=MAX_MULTIPV).contains(lines))
+                    .ok_or_else(|| format!("MultiPV is 1 to {MAX_MULTIPV}, got {value:?}"))?;
+                Ok(())
             }
+            name if name.eq_ignore_ascii_case("threads") => match value.trim() {
+                "1" => Ok(()),
+                _ => Err(format!("{name} is 1: Sente searches on one thread")),
+            },
             other => Err(format!("no option {other:?}")),
         }
     }
@@ -237,36 +245,74 @@ impl<W: Write + Send + 'static> Session<W> {
             watch: Some(watch),
             ..budget
         };
+        let multipv = self.multipv;
         let thread = std::thread::spawn(move || {
-            let mut table = table.lock().expect("no thread panics holding it");
-            let result = search_keeping(&position, &params, &budget, &mut table);
-            drop(table);
             // In `go infinite` the answer waits for `stop`, as UCI asks, even when the search
             // has nothing left to search.
-            while go.infinite && !stopped.load(Ordering::Relaxed) {
-                std::thread::sleep(Duration::from_millis(5));
-            }
+            let wait_for_stop = || {
+                while go.infinite && !stopped.load(Ordering::Relaxed) {
+                    std::thread::sleep(Duration::from_millis(5));
+                }
+            };
             let mut lines = Vec::new();
-            if !told.load(Ordering::Relaxed) {
-                // Stopped within its first iteration: what it has, said once.
-                let (cp, mate) = in_pawns::<Chess>(result.score, result.exact, result.plies_to_end);
-                lines.push(info(&Iteration {
-                    depth: result.depth.unwrap_or(0).max(1),
-                    seldepth: result.seldepth.unwrap_or(0),
-                    score: result.score,
-                    cp,
-                    mate,
-                    score_for: position.side_to_move(),
-                    nodes: result.nodes,
-                    nps: Iteration::nps(result.nodes, result.elapsed),
-                    time_ms: result.elapsed.as_millis() as u64,
-                    pv: Vec::new(),
-                    pv_san: None,
-                }));
-            }
+            let best_move = if multipv > 1 {
+                // The best `multipv` lines, each said with its number once the search is done.
+                let params = EngineParams {
+                    multipv: Some(multipv),
+                    ..params
+                };
+                let analysis = position.engine_analysis(&params, &budget);
+                wait_for_stop();
+                for (index, line) in analysis.moves.iter().enumerate() {
+                    let (cp, mate) = in_pawns::<Chess>(line.score, line.exact, line.plies_to_end);
+                    let iteration = Iteration {
+                        depth: line.depth.unwrap_or(1),
+                        seldepth: 0,
+                        score: line.score,
+                        cp,
+                        mate,
+                        score_for: position.side_to_move(),
+                        nodes: analysis.nodes,
+                        nps: Iteration::nps(analysis.nodes, analysis.elapsed),
+                        time_ms: analysis.elapsed.as_millis() as u64,
+                        pv: written(&position, &line.pv, |_, mv| Chess::uci_of(mv)),
+                        pv_san: None,
+                    };
+                    lines.push(info_line(&iteration, Some(index + 1)));
+                }
+                // Stopped before its first line was searched whole: the first legal move.
+                analysis.moves.first().map_or_else(
+                    || position.legal_moves().next().expect("the game is not over"),
+                    |line| line.mv,
+                )
+            } else {
+                let mut table = table.lock().expect("no thread panics holding it");
+                let result = search_keeping(&position, &params, &budget, &mut table);
+                drop(table);
+                wait_for_stop();
+                if !told.load(Ordering::Relaxed) {
+                    // Stopped within its first iteration: what it has, said once.
+                    let (cp, mate) =
+                        in_pawns::<Chess>(result.score, result.exact, result.plies_to_end);
+                    lines.push(info(&Iteration {
+                        depth: result.depth.unwrap_or(0).max(1),
+                        seldepth: result.seldepth.unwrap_or(0),
+                        score: result.score,
+                        cp,
+                        mate,
+                        score_for: position.side_to_move(),
+                        nodes: result.nodes,
+                        nps: Iteration::nps(result.nodes, result.elapsed),
+                        time_ms: result.elapsed.as_millis() as u64,
+                        pv: Vec::new(),
+                        pv_san: None,
+                    }));
+                }
+                result.best_move
+            };
             lines.push(format!(
                 "bestmove {}",
-                position.notation(result.best_move).into_text()
+                position.notation(best_move).into_text()
             ));
             let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
             let _ = say(&output, &lines);
@@ -278,13 +324,24 @@ impl<W: Write + Send + 'static> Session<W> {
 
 /// An iteration as UCI's `info` line gives it.
 fn info(iteration: &Iteration) -> String {
+    info_line(iteration, None)
+}
+
+/// An iteration's line as UCI's `info` gives it, numbered `multipv` when it is one of several.
+fn info_line(iteration: &Iteration, multipv: Option<usize>) -> String {
     let score = match (iteration.mate, iteration.cp) {
         (Some(mate), _) => format!("mate {mate}"),
         (None, cp) => format!("cp {}", cp.unwrap_or(0)),
     };
+    // A line of several has no seldepth of its own: it is left out, as UCI allows.
+    let seldepth = match iteration.seldepth {
+        0 => String::new(),
+        seldepth => format!(" seldepth {seldepth}"),
+    };
+    let number = multipv.map_or(String::new(), |number| format!(" multipv {number}"));
     let mut line = format!(
-        "info depth {} seldepth {} score {score} nodes {} nps {} time {}",
-        iteration.depth, iteration.seldepth, iteration.nodes, iteration.nps, iteration.time_ms,
+        "info depth {}{seldepth}{number} score {score} nodes {} nps {} time {}",
+        iteration.depth, iteration.nodes, iteration.nps, iteration.time_ms,
     );
     if !iteration.pv.is_empty() {
         line.push_str(" pv ");
@@ -444,6 +501,32 @@ mod tests {
         // Black mates in one: Qh4#.
         assert!(text.contains("score mate 1"), "{text}");
         assert_eq!(*lines.last().unwrap(), "bestmove d8h4", "{text}");
+    }
+
+    /// `MultiPV` answers that many lines, each numbered, best first, then the first's move:
+    /// here Black's mate in one first, then two lines that are not mates.
+    #[test]
+    fn multipv_answers_the_best_lines_numbered() {
+        let session = Session::start();
+        session.send(
+            b"uci\nsetoption name MultiPV value 3\nsetoption name MultiPV value 501\n\
+              position startpos moves f2f3 e7e5 g2g4\ngo depth 3\n",
+        );
+        session.wait_for("bestmove");
+        let text = session.end();
+        assert!(
+            text.contains(&format!("option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}")),
+            "{text}"
+        );
+        assert!(text.contains("info string MultiPV is 1 to 500"), "{text}");
+        let numbered: Vec<&str> = text.lines().filter(|line| line.contains(" multipv ")).collect();
+        assert_eq!(numbered.len(), 3, "{text}");
+        for (index, line) in numbered.iter().enumerate() {
+            assert!(line.contains(&format!(" multipv {} ", index + 1)), "{line}");
+        }
+        assert!(numbered[0].contains("score mate 1") && numbered[0].ends_with("pv d8h4"), "{text}");
+        assert!(!numbered[1].contains("score mate"), "{text}");
+        assert_eq!(text.lines().last(), Some("bestmove d8h4"), "{text}");
     }
 
     #[test]
