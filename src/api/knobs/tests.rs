@@ -388,3 +388,28 @@ fn each_games_engine_declares_knobs_of_the_engines() {
         .collect();
     assert!(takes.contains(&"nodes") && !takes.contains(&"hash_mb") && !takes.contains(&"without"));
 }
+
+/// What the strategy knows of its algorithms agrees with the table: those that take a time
+/// limit are those `time_limit_ms` lists, those that break ties those `tiebreak` lists.
+#[test]
+fn the_strategys_algorithms_are_the_tables() {
+    let listed = |name: &str| {
+        KNOBS
+            .iter()
+            .find(|knob| knob.name == name)
+            .unwrap()
+            .algorithms
+    };
+    for algorithm in Algorithm::ALL {
+        assert_eq!(
+            algorithm.takes_time_limit(),
+            listed("time_limit_ms").contains(&algorithm),
+            "{algorithm}"
+        );
+        assert_eq!(
+            algorithm.breaks_ties(),
+            listed("tiebreak").contains(&algorithm),
+            "{algorithm}"
+        );
+    }
+}
