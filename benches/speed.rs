@@ -156,7 +156,7 @@ fn main() {
         let strategy = Strategy {
             depth: Some(8),
             tiebreak: Tiebreak::First,
-            evaluation: 0,
+            evaluation: Some(0),
             ..Strategy::with_defaults(Algorithm::Negamax)
         };
         report(

@@ -31,6 +31,7 @@ pub mod game;
 pub mod games;
 #[cfg(feature = "server")]
 pub mod http;
+pub mod learn;
 pub mod lines;
 pub mod rounded;
 pub mod search;

@@ -21,7 +21,7 @@ fn heavy_strategies<G: Solve>() -> Vec<Strategy> {
     let exact = |depth| Strategy {
         depth: Some(depth),
         tiebreak: Tiebreak::First,
-        evaluation: 0,
+        evaluation: Some(0),
         ..Strategy::with_defaults(Algorithm::Minimax)
     };
     [
@@ -29,13 +29,13 @@ fn heavy_strategies<G: Solve>() -> Vec<Strategy> {
         Some(Strategy {
             depth: Some(9),
             tiebreak: Tiebreak::First,
-            evaluation: 0,
+            evaluation: Some(0),
             ..Strategy::with_defaults(Algorithm::Negamax)
         }),
         Some(Strategy {
             depth: Some(9),
             tiebreak: Tiebreak::Random,
-            evaluation: 0,
+            evaluation: Some(0),
             ..Strategy::with_defaults(Algorithm::Minimax)
         }),
         // Tic-tac-toe ends within 9 plies.
@@ -163,7 +163,7 @@ fn a_search_within_its_budget_is_the_search_without_one() {
     let minimax = Strategy {
         depth: None,
         tiebreak: Tiebreak::First,
-        evaluation: 0,
+        evaluation: Some(0),
         ..Strategy::with_defaults(Algorithm::Minimax)
     };
     let game = TicTacToe::start();
@@ -192,13 +192,13 @@ fn a_stopped_search_still_plays_the_win_it_has_seen() {
         Strategy {
             depth: Some(9),
             tiebreak: Tiebreak::First,
-            evaluation: 0,
+            evaluation: Some(0),
             ..Strategy::with_defaults(Algorithm::Minimax)
         },
         Strategy {
             depth: Some(9),
             tiebreak: Tiebreak::First,
-            evaluation: 0,
+            evaluation: Some(0),
             ..Strategy::with_defaults(Algorithm::Negamax)
         },
         Strategy::alphabeta(AlphaBetaParams::textbook(Some(12))),

@@ -26,7 +26,7 @@ fn alphabeta(enhancements: Enhancements) -> Strategy {
 const NEGAMAX: Strategy = Strategy {
     depth: None,
     tiebreak: Tiebreak::First,
-    evaluation: 0,
+    evaluation: Some(0),
     ..Strategy::with_defaults(Algorithm::Negamax)
 };
 const SOLVER: Strategy = Strategy {

@@ -9,13 +9,13 @@ use sente::tournament::Tournament;
 const MINIMAX: Strategy = Strategy {
     depth: None,
     tiebreak: Tiebreak::First,
-    evaluation: 0,
+    evaluation: Some(0),
     ..Strategy::with_defaults(Algorithm::Minimax)
 };
 const NEGAMAX: Strategy = Strategy {
     depth: None,
     tiebreak: Tiebreak::First,
-    evaluation: 0,
+    evaluation: Some(0),
     ..Strategy::with_defaults(Algorithm::Negamax)
 };
 const ALPHABETA: Strategy = Strategy::alphabeta(AlphaBetaParams::textbook(None));
@@ -116,13 +116,13 @@ fn depth_limited_searches_are_heuristic_unless_proven() {
         Strategy {
             depth: Some(2),
             tiebreak: Tiebreak::First,
-            evaluation: 0,
+            evaluation: Some(0),
             ..Strategy::with_defaults(Algorithm::Minimax)
         },
         Strategy {
             depth: Some(2),
             tiebreak: Tiebreak::First,
-            evaluation: 0,
+            evaluation: Some(0),
             ..Strategy::with_defaults(Algorithm::Negamax)
         },
         Strategy::alphabeta(AlphaBetaParams::textbook(Some(2))),

@@ -144,6 +144,25 @@ pub fn description(algorithm: Algorithm) -> &'static str {
     }
 }
 
+/// The trainer of the game called `game`: `None` if it learns nothing; an error in words if
+/// there is no such game.
+pub fn trainer(game: &str) -> Result<Option<crate::learn::Trainer>, String> {
+    #[derive(Clone)]
+    struct Learns;
+    impl ForGame for Learns {
+        type Output = Option<crate::learn::Trainer>;
+        fn run<G: Solve>(self) -> Option<crate::learn::Trainer> {
+            G::DECLARATION.trainer
+        }
+    }
+    crate::games::for_game(game, Learns).ok_or_else(|| {
+        format!(
+            "no game called {game:?}; the games are {}",
+            crate::games::NAMES.join(", ")
+        )
+    })
+}
+
 /// The engine protocol called `name` that a game of the registry speaks (`uci`: chess's), for
 /// the command of that name.
 pub fn protocol(name: &str) -> Option<Protocol> {

@@ -227,7 +227,8 @@ impl<'de> Deserialize<'de> for OpeningsSpec {
 
             fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str(
-                    "a list of positions, or {\"random_plies\": N, \"balanced\": C} to draw them",
+                    "a list of positions, or {\"random_plies\": N, \"random_plies_max\": M, \
+                     \"balanced\": C} to draw them",
                 )
             }
 
@@ -242,6 +243,8 @@ impl<'de> Deserialize<'de> for OpeningsSpec {
                 struct Random {
                     random_plies: i128,
                     #[serde(default)]
+                    random_plies_max: Option<i128>,
+                    #[serde(default)]
                     balanced: Option<i128>,
                 }
                 let random = Random::deserialize(de::value::MapAccessDeserializer::new(map))?;
@@ -254,6 +257,20 @@ impl<'de> Deserialize<'de> for OpeningsSpec {
                             random.random_plies
                         ))
                     })?;
+                let most = random
+                    .random_plies_max
+                    .map(|most| {
+                        u32::try_from(most)
+                            .ok()
+                            .filter(|most| (plies..=MAX_RANDOM_PLIES).contains(most))
+                            .ok_or_else(|| {
+                                de::Error::custom(format_args!(
+                                    "random_plies_max is between random_plies ({plies}) and \
+                                     {MAX_RANDOM_PLIES}, got {most}"
+                                ))
+                            })
+                    })
+                    .transpose()?;
                 let balanced = random
                     .balanced
                     .map(|margin| {
@@ -269,6 +286,7 @@ impl<'de> Deserialize<'de> for OpeningsSpec {
                     .transpose()?;
                 Ok(OpeningsSpec::Random(RandomOpenings {
                     random_plies: plies,
+                    random_plies_max: most,
                     balanced,
                 }))
             }

@@ -278,6 +278,14 @@ pub trait Game:
         0
     }
 
+    /// Whether `mv` is played in the middle of a fight for material (a capture, a promotion, an
+    /// answer to a check): a search's score there tells what the fight comes to, which no
+    /// static evaluation of the position could know, so training positions leave it out.
+    fn is_tactical(&self, mv: Self::Move) -> bool {
+        let _ = mv;
+        false
+    }
+
     /// Plays `indices` from the start position, checking each move.
     fn from_moves(indices: &[usize]) -> Result<Self, MoveSequenceError> {
         let mut game = Self::start();
@@ -337,6 +345,9 @@ pub struct Declaration {
     /// The protocol its engine speaks on standard input and output (chess's UCI), served by
     /// the command of that name (`sente uci`).
     pub protocol: Option<Protocol>,
+    /// What it learns from its own games (chess's evaluation network), trained by the command
+    /// `sente train`.
+    pub trainer: Option<crate::learn::Trainer>,
 }
 
 /// An engine protocol a game's engine speaks, as the command line serves it.

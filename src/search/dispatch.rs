@@ -26,6 +26,7 @@ pub(super) fn dispatch<G: Solve, A: Ask<G>>(
         evaluation,
         ..
     } = *strategy;
+    let evaluation = evaluation.unwrap_or(0);
     match strategy.algorithm {
         Algorithm::Random => question.ask(&random::Random { seed }),
         Algorithm::Minimax => with_evaluation!(evaluation, E => question.ask(&with_tiebreak(

@@ -10,6 +10,8 @@ pub struct EngineParams {
     pub time_limit: Option<Duration>,
     /// The deepest iteration, in plies (as deep as it has time for without it).
     pub depth: Option<u32>,
+    /// Which of the game's evaluations the engine uses (its own default without it).
+    pub evaluation: Option<super::EvaluationIndex>,
     /// The rest as [`EngineOptions`] has them.
     pub hash_mb: u32,
     pub without: Option<&'static str>,
@@ -74,6 +76,7 @@ impl EngineParams {
         EngineParams {
             time_limit,
             depth,
+            evaluation: None,
             hash_mb,
             without,
             nodes,

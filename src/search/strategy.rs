@@ -178,8 +178,9 @@ pub struct Strategy {
     pub time_limit: Option<Duration>,
     /// How an exact algorithm chooses among moves of the same value.
     pub tiebreak: Tiebreak,
-    /// Which of the game's evaluations scores the leaves at the depth limit.
-    pub evaluation: EvaluationIndex,
+    /// Which of the game's evaluations scores the leaves at the depth limit: by default the
+    /// game's first, except for the engine, whose `None` is its own choice.
+    pub evaluation: Option<EvaluationIndex>,
     /// alphabeta's own: its enhancements.
     pub enhancements: Enhancements,
     /// mcs's own: random playouts after each legal move.
@@ -198,7 +199,10 @@ impl Strategy {
             depth: None,
             time_limit: None,
             tiebreak: Tiebreak::First,
-            evaluation: 0,
+            evaluation: match algorithm {
+                Algorithm::Engine => None,
+                _ => Some(0),
+            },
             enhancements: Enhancements::NONE,
             playouts: DEFAULT_PLAYOUTS,
             mcts: MctsParams::DEFAULT,
@@ -211,7 +215,7 @@ impl Strategy {
         Strategy {
             depth: params.depth,
             time_limit: params.time_limit,
-            evaluation: params.evaluation,
+            evaluation: Some(params.evaluation),
             enhancements: params.enhancements,
             ..Strategy::with_defaults(Algorithm::AlphaBeta)
         }
@@ -230,6 +234,7 @@ impl Strategy {
         Strategy {
             depth: params.depth,
             time_limit: params.time_limit,
+            evaluation: params.evaluation,
             engine: params.options(),
             ..Strategy::with_defaults(Algorithm::Engine)
         }
@@ -241,13 +246,16 @@ impl Strategy {
             depth: self.depth,
             enhancements: self.enhancements,
             time_limit: self.time_limit,
-            evaluation: self.evaluation,
+            evaluation: self.evaluation.unwrap_or(0),
         }
     }
 
     /// What the engine is given.
     pub fn engine_params(&self) -> EngineParams {
-        EngineParams::new(self.time_limit, self.depth, self.engine)
+        EngineParams {
+            evaluation: self.evaluation,
+            ..EngineParams::new(self.time_limit, self.depth, self.engine)
+        }
     }
 
     /// A sampler (mcs, mcts) with no count of its own: it samples until its time, or its

@@ -20,11 +20,14 @@ pub enum Openings<G> {
     Random(RandomOpenings),
 }
 
-/// Openings of `plies` random plies from the start, kept when a shallow search scores them
-/// within `balanced` of equal (in [`score_units`]).
+/// Openings of `random_plies` random plies from the start (or, with `random_plies_max`, a number
+/// drawn for each opening between the two), kept when a shallow search scores them within
+/// `balanced` of equal (in [`score_units`]).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RandomOpenings {
     pub random_plies: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub random_plies_max: Option<u32>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub balanced: Option<i32>,
 }
@@ -95,7 +98,15 @@ impl RandomOpenings {
             let base = G::start();
             let mut position = base.clone();
             let mut moves = Vec::new();
-            while moves.len() < self.random_plies as usize && !position.outcome().is_over() {
+            // A range varies how far from the start the games begin, as training data wants;
+            // a fixed number draws nothing here, so its openings stay what they were.
+            let plies = match self.random_plies_max {
+                Some(most) if most > self.random_plies => {
+                    rng.random_range(self.random_plies..=most)
+                }
+                _ => self.random_plies,
+            };
+            while moves.len() < plies as usize && !position.outcome().is_over() {
                 let legal = position.legal_moves();
                 let pick = rng.random_range(0..legal.len());
                 let mv = position
@@ -153,6 +164,7 @@ mod tests {
     fn drawn_openings_depend_on_seed_and_pair_only_and_are_balanced() {
         let openings = Openings::<Chess>::Random(RandomOpenings {
             random_plies: 6,
+            random_plies_max: None,
             balanced: Some(100),
         });
         let first = openings.for_pair(7, 0);
@@ -173,6 +185,19 @@ mod tests {
                 .fold(opening.base.clone(), |p, &m| p.play(m));
             assert_eq!(replayed, opening.position);
         }
+    }
+
+    #[test]
+    fn a_range_of_plies_draws_each_openings_length_within_it() {
+        let openings = Openings::<Chess>::Random(RandomOpenings {
+            random_plies: 8,
+            random_plies_max: Some(12),
+            balanced: None,
+        });
+        let lengths: std::collections::BTreeSet<usize> = (0..40)
+            .map(|pair| openings.for_pair(3, pair).moves.len())
+            .collect();
+        assert_eq!(lengths, (8..=12).collect());
     }
 
     #[test]

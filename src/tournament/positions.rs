@@ -11,7 +11,9 @@
 //! trainers such as bullet read. A game's positions say what its result was worth only where
 //! the board decided it, so games capped at a ply limit, forfeited on time or lost to an
 //! engine's failure give none; and a proven score (a mate) says nothing an evaluation could
-//! learn, so those positions are left out. The opening's drawn moves are not the players'.
+//! learn, so those positions are left out, as are those the game calls tactical (a chess
+//! position in check, or whose move captures or promotes: its score is the fight's outcome,
+//! not the position's worth). The opening's drawn moves are not the players'.
 
 use std::fmt;
 
@@ -78,16 +80,16 @@ pub fn positions<G: Game>(record: &GameRecord) -> Result<Harvest, String> {
             (None, None, Some(score)) if score.abs() < 1.0 => Some(score_units::<G>(score)),
             _ => None,
         };
-        if let Some(score) = score {
+        let mv = position
+            .read_move(&played.mv)
+            .map_err(|error| format!("game {game}, move {}: {error}", ply + 1))?;
+        if let Some(score) = score.filter(|_| !position.is_tactical(mv)) {
             found.push(TrainingPosition {
                 board: position.to_string(),
                 score: if mover == Player::X { score } else { -score },
                 result,
             });
         }
-        let mv = position
-            .read_move(&played.mv)
-            .map_err(|error| format!("game {game}, move {}: {error}", ply + 1))?;
         position = position.play(mv);
     }
     Ok(Harvest::Positions(found))

@@ -96,7 +96,7 @@ fn a_player_over_its_clock_loses_on_time() {
             Strategy {
                 depth: Some(40),
                 tiebreak: Tiebreak::First,
-                evaluation: 0,
+                evaluation: Some(0),
                 ..Strategy::with_defaults(Algorithm::Minimax)
             },
             Strategy::with_defaults(Algorithm::Random),
@@ -164,6 +164,7 @@ fn random_openings_give_distinct_games_between_deterministic_players() {
     assert_eq!(moves(&same, 0), moves(&same, 2));
     tournament.openings = Openings::Random(RandomOpenings {
         random_plies: 4,
+        random_plies_max: None,
         balanced: Some(50),
     });
     let drawn = tournament.play(0..6);

@@ -59,7 +59,7 @@ pub const KNOBS: [Knob; 22] = [
     Knob {
         name: "evaluation",
         label: "Evaluation",
-        algorithms: &[A::Minimax, A::Negamax, A::AlphaBeta],
+        algorithms: &[A::Minimax, A::Negamax, A::AlphaBeta, A::Engine],
         kind: Kind::Choice {
             values: |game| {
                 (game.evaluations)()
@@ -67,11 +67,19 @@ pub const KNOBS: [Knob; 22] = [
                     .map(|(name, _)| name)
                     .collect()
             },
-            set: |strategy, index, _| strategy.evaluation = index as search::EvaluationIndex,
+            set: |strategy, index, _| strategy.evaluation = Some(index as search::EvaluationIndex),
         },
         description: "Which of the game's evaluations scores the positions at the depth limit \
-                      (the game's catalogue describes each; the first is the default).",
-        on_game: same_on_every_game,
+                      (the game's catalogue describes each).",
+        on_game: |knob, algorithm, _| {
+            let absent = if algorithm == A::Engine {
+                knob.default = serde_json::Value::Null;
+                "Absent: the engine's own."
+            } else {
+                "Absent: the first."
+            };
+            knob.description = format!("{} {absent}", knob.description).into();
+        },
     },
     Knob {
         name: "playouts",

@@ -291,6 +291,17 @@ fn sprt_adjudication_and_openings_are_checked() {
         None
     );
     assert_eq!(
+        field(serde_json::json!({"openings": {"random_plies": 8, "random_plies_max": 12}})),
+        None
+    );
+    for most in [7, 41] {
+        assert_eq!(
+            field(serde_json::json!({"openings": {"random_plies": 8, "random_plies_max": most}}))
+                .as_deref(),
+            Some("openings")
+        );
+    }
+    assert_eq!(
         field(serde_json::json!({"openings": [{"moves": [0]}, {"moves": [0, 9]}]})).as_deref(),
         Some("openings[1].moves[1]")
     );

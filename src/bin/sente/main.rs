@@ -9,6 +9,7 @@ use std::time::Instant;
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
 mod tournament;
+mod train;
 use serde::Serialize;
 
 use sente::api::Budget;
@@ -60,6 +61,9 @@ enum Command {
     /// score (centipawns for chess) and the result (1.0, 0.5, 0.0) from the first player's
     /// view. FILES are what `sente tournament --records` writes: answers, or shards' results.
     Positions(PositionsArgs),
+    /// Train what a game learns (chess's evaluation network) on the positions that `sente
+    /// positions` wrote, and write its weights (docs/chess.md#the-network).
+    Train(train::TrainArgs),
     /// Speak UCI on standard input and output: the engine of the game that speaks it (chess's)
     /// for chess GUIs, match runners (fastchess, cutechess) and lichess-bot.
     Uci,
@@ -205,6 +209,7 @@ fn main() -> ExitCode {
         Some(Command::Tournament(args)) => tournament::run(*args),
         Some(Command::Perft(args)) => run_perft(args),
         Some(Command::Positions(args)) => write_positions(args),
+        Some(Command::Train(args)) => train::run(args),
         Some(Command::Uci) => match sente::api::catalogue::protocol("uci") {
             Some(protocol) => (protocol.serve)().map_err(|error| format!("uci: {error}")),
             None => Err("uci: no game's engine speaks it".to_owned()),

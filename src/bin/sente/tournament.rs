@@ -54,9 +54,10 @@ pub(crate) struct TournamentArgs {
     /// and lines starting with '#' skipped.
     #[arg(long, conflicts_with = "random_plies")]
     openings: Option<std::path::PathBuf>,
-    /// Openings drawn from the seed instead: this many random plies from the start.
+    /// Openings drawn from the seed instead: this many random plies from the start, or
+    /// MIN-MAX (8-12) for a number drawn for each opening.
     #[arg(long)]
-    random_plies: Option<i128>,
+    random_plies: Option<String>,
     /// Keep a drawn opening only if a shallow search scores it within this of equal
     /// (centipawns in chess, hundredths of Sente's score elsewhere).
     #[arg(long, requires = "random_plies")]
@@ -137,14 +138,17 @@ pub(crate) fn run(args: TournamentArgs) -> Result<(), String> {
         (board, moves) => Some(position(board.clone(), moves.as_deref())?),
     };
     let mut opening_lines = Vec::new();
-    let openings = match (&args.openings, args.random_plies) {
+    let openings = match (&args.openings, &args.random_plies) {
         (Some(path), _) => {
             let (openings, lines) = read_openings(path, args.game.as_deref())?;
             opening_lines = lines;
             Some(tournament::OpeningsSpec::Listed(openings))
         }
         (None, Some(plies)) => {
-            let random = serde_json::json!({"random_plies": plies, "balanced": args.balanced});
+            let (least, most) = plies_range(plies)?;
+            let random = serde_json::json!({
+                "random_plies": least, "random_plies_max": most, "balanced": args.balanced
+            });
             let random = serde_json::from_value(random).map_err(|error| {
                 format!("--random-plies, --balanced: {}", plain(&error.to_string()))
             })?;
@@ -327,6 +331,19 @@ fn key_values(flag: &str, text: &str) -> Result<serde_json::Value, String> {
         object.insert(key.trim().to_owned(), value);
     }
     Ok(serde_json::Value::Object(object))
+}
+
+/// `--random-plies`: N, or MIN-MAX; the numbers are checked where the request is read.
+fn plies_range(text: &str) -> Result<(i128, Option<i128>), String> {
+    let number = |part: &str| {
+        part.trim().parse::<i128>().map_err(|_| {
+            format!("--random-plies: expected a number of plies or MIN-MAX (8-12), got {text:?}")
+        })
+    };
+    Ok(match text.split_once('-') {
+        Some((least, most)) if !least.trim().is_empty() => (number(least)?, Some(number(most)?)),
+        _ => (number(text)?, None),
+    })
 }
 
 /// serde's message without its Rust words.

@@ -25,6 +25,12 @@ pub(super) const EVALUATIONS: &[Evaluation<Chess>] = &[
                       middlegame and the endgame, blended by the material left on the board.",
         evaluate: |chess| winning_chances(pesto(chess.position())),
     },
+    Evaluation {
+        name: "nnue",
+        description: "The network learnt from Sente's own games (NNUE): 768 inputs a side, \
+                      one hidden layer, quantised (docs/chess.md#the-network).",
+        evaluate: |chess| winning_chances(super::nnue::evaluate(chess.position())),
+    },
 ];
 
 /// lichess's scale: how much a centipawn moves the winning chances.

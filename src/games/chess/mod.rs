@@ -8,6 +8,7 @@
 pub mod book;
 mod engine;
 mod evaluation;
+pub mod nnue;
 mod fen;
 mod terms;
 pub mod uci;
@@ -26,6 +27,7 @@ use crate::game::{EngineDeclaration, Protocol,
     BoardError, Declaration, Evaluation, Game, Limits, MoveError, Notation, Outcome, Player, Turn,
 };
 use crate::search::{Analysis, Budget, EngineParams, SearchResult, Solve};
+use crate::learn::Trainer;
 
 pub use engine::{DEFAULT_TIME_LIMIT_MS, KeptTable, Step, search_keeping};
 
@@ -362,6 +364,12 @@ impl Game for Chess {
                 ("time_limit_ms", ""),
                 ("hash_mb", ""),
                 ("nodes", ""),
+                (
+                    "evaluation",
+                    "The engine's: nnue, the network learnt from Sente's own games, kept move \
+                     by move; pesto, PeSTO's tables and the engine's terms beyond them; or \
+                     material. Absent: pesto.",
+                ),
                 ("wtime", CLOCK),
                 ("btime", CLOCK),
                 ("winc", CLOCK),
@@ -386,6 +394,12 @@ impl Game for Chess {
         protocol: Some(Protocol {
             name: "uci",
             serve: uci::serve_stdio,
+        }),
+        trainer: Some(Trainer {
+            description: "The engine's evaluation network (NNUE): 768 inputs a side, 128 \
+                          hidden, clipped ReLU, one output, quantised to 16 bits \
+                          (docs/chess.md#the-network).",
+            train: nnue::train::train,
         }),
     };
     const ROWS: usize = 8;
@@ -591,6 +605,11 @@ impl Game for Chess {
 
     fn move_priority(&self, mv: ChessMove) -> i32 {
         evaluation::move_priority(mv.get())
+    }
+
+    fn is_tactical(&self, mv: ChessMove) -> bool {
+        let mv = mv.get();
+        self.position.is_check() || mv.is_capture() || mv.is_promotion()
     }
 }
 

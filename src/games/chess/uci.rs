@@ -16,15 +16,26 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 use crate::game::{Game, Notation, Player, in_pawns, written};
-use super::{Chess, KeptTable, search_keeping};
+use super::engine::DEFAULT_EVALUATION;
+use super::{Chess, KeptTable, nnue, search_keeping};
 use crate::lines;
-use crate::search::{self, Budget, Clock, EngineParams, Iteration, Solve, Watch};
+use crate::search::{
+    self, Budget, Clock, EngineParams, EvaluationIndex, Iteration, Solve, Watch,
+};
 
 /// The engine's name, as `id name` gives it.
 pub const NAME: &str = concat!("Sente ", env!("CARGO_PKG_VERSION"));
 
 /// The most MiB the `Hash` option takes.
 pub const MAX_HASH_MB: u32 = 1024;
+
+/// What `EvalFile` says while the engine plays with the net built into it.
+const SHIPPED_NET: &str = "<shipped>";
+
+/// The names of chess's evaluations, as `Evaluation` takes them.
+fn evaluation_names() -> impl Iterator<Item = &'static str> {
+    Chess::EVALUATIONS.iter().map(|evaluation| evaluation.name)
+}
 
 /// The most lines `MultiPV` asks for: as many as the HTTP API's `multipv` knob.
 pub const MAX_MULTIPV: u32 = 500;
@@ -45,6 +56,7 @@ pub fn serve(input: impl BufRead, output: impl Write + Send + 'static) -> io::Re
         position: Chess::start(),
         hash_mb: search::DEFAULT_HASH_MB,
         multipv: 1,
+        evaluation: None,
         table: Arc::new(Mutex::new(KeptTable::default())),
         output,
         search: None,
@@ -79,6 +91,13 @@ pub fn serve(input: impl BufRead, output: impl Write + Send + 'static) -> io::Re
                 // One thread: declared, so that GUIs and match runners that set it find it.
                 "option name Threads type spin default 1 min 1 max 1",
                 &format!("option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"),
+                &format!(
+                    "option name Evaluation type combo default {DEFAULT_EVALUATION}{}",
+                    evaluation_names()
+                        .map(|name| format!(" var {name}"))
+                        .collect::<String>()
+                ),
+                &format!("option name EvalFile type string default {SHIPPED_NET}"),
                 "uciok",
             ])?,
             Some("isready") => session.say(&["readyok"])?,
@@ -152,6 +171,8 @@ struct Session<W> {
     hash_mb: u32,
     /// How many of the best lines a search answers (`MultiPV`).
     multipv: u32,
+    /// Which of chess's evaluations the engine uses (`Evaluation`); its own default if unset.
+    evaluation: Option<EvaluationIndex>,
     /// The engine's table, kept from one move to the next until `ucinewgame`.
     table: Arc<Mutex<KeptTable>>,
     output: Arc<Mutex<W>>,
@@ -202,6 +223,24 @@ impl<W: Write + Send + 'static> Session<W> {
                     .ok_or_else(|| format!("MultiPV is 1 to {MAX_MULTIPV}, got {value:?}"))?;
                 Ok(())
             }
+            name if name.eq_ignore_ascii_case("evaluation") => {
+                let index = evaluation_names()
+                    .position(|known| known.eq_ignore_ascii_case(value.trim()))
+                    .ok_or_else(|| {
+                        format!(
+                            "Evaluation is one of {}, got {value:?}",
+                            evaluation_names().collect::<Vec<_>>().join(", ")
+                        )
+                    })?;
+                self.evaluation = Some(index as EvaluationIndex);
+                Ok(())
+            }
+            // The net in a file, in place of the shipped one: for a net in training to play
+            // matches before it is built in.
+            name if name.eq_ignore_ascii_case("evalfile") => match value.trim() {
+                "" | SHIPPED_NET => nnue::load(None),
+                path => nnue::load(Some(std::path::Path::new(path))),
+            },
             name if name.eq_ignore_ascii_case("threads") => match value.trim() {
                 "1" => Ok(()),
                 _ => Err(format!("{name} is 1: Sente searches on one thread")),
@@ -221,6 +260,7 @@ impl<W: Write + Send + 'static> Session<W> {
             hash_mb: self.hash_mb,
             nodes: go.nodes,
             clock: go.clock,
+            evaluation: self.evaluation,
             ..EngineParams::default()
         };
         let stop = Arc::new(AtomicBool::new(false));
@@ -478,6 +518,36 @@ mod tests {
                 .contains("move 1 (e2e5)")
         );
         assert!(position(&["fen", "nonsense"]).is_err());
+    }
+
+    /// `Evaluation` picks one of chess's evaluations, as the HTTP knob does; `EvalFile` a net
+    /// in a file, refused in words when it is none.
+    #[test]
+    fn the_evaluation_and_its_net_are_options() {
+        let session = Session::start();
+        session.send(
+            b"uci\nsetoption name Evaluation value nnue\nsetoption name Evaluation value neural\n\
+              setoption name EvalFile value /nonexistent/net.nnue\n\
+              setoption name EvalFile value <shipped>\n\
+              position startpos moves f2f3 e7e5 g2g4\ngo depth 3\n",
+        );
+        session.wait_for("bestmove");
+        let text = session.end();
+        assert!(
+            text.contains(&format!(
+                "option name Evaluation type combo default {DEFAULT_EVALUATION} var material \
+                 var pesto var nnue"
+            )),
+            "{text}"
+        );
+        assert!(text.contains("option name EvalFile type string default <shipped>"), "{text}");
+        assert!(
+            text.contains("info string Evaluation is one of material, pesto, nnue, got \"neural\""),
+            "{text}"
+        );
+        assert!(text.contains("info string /nonexistent/net.nnue: "), "{text}");
+        // The net too finds the mate in one.
+        assert!(text.ends_with("bestmove d8h4\n"), "{text}");
     }
 
     #[test]

@@ -334,6 +334,7 @@ impl Game for ConnectFour {
         engine: EngineDeclaration::SOLVER,
         books: &[],
         protocol: None,
+        trainer: None,
     };
     const ROWS: usize = HEIGHT;
     const COLUMNS: usize = WIDTH;

@@ -213,6 +213,7 @@ impl Game for Gomoku {
         engine: EngineDeclaration::SOLVER,
         books: &[],
         protocol: None,
+        trainer: None,
     };
     const ROWS: usize = SIZE;
     const COLUMNS: usize = SIZE;

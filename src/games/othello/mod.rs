@@ -259,6 +259,7 @@ impl Game for Othello {
         },
         books: &[],
         protocol: None,
+        trainer: None,
     };
     const ROWS: usize = SIZE;
     const COLUMNS: usize = SIZE;

@@ -210,6 +210,7 @@ impl Game for TicTacToe {
         engine: EngineDeclaration::SOLVER,
         books: &[],
         protocol: None,
+        trainer: None,
     };
     const ROWS: usize = 3;
     const COLUMNS: usize = 3;

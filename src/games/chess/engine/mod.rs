@@ -32,12 +32,13 @@ use shakmaty::{Move, Position};
 
 use self::search::Engine;
 use self::table::Table;
-use super::evaluation::{self, winning_chances};
+use super::evaluation::winning_chances;
 use super::{Chess, ChessMove};
 use crate::game::{Game, in_pawns, written};
 use crate::search::kit::{self, INFINITY, PROVEN, Value, WIN};
 use crate::search::{
-    Analysis, Budget, Cutoff, EngineParams, Iteration, MoveAnalysis, Score, SearchResult,
+    Analysis, Budget, Cutoff, EngineParams, EvaluationIndex, Iteration, MoveAnalysis, Score,
+    SearchResult,
 };
 
 /// The time an engine move takes when a request gives no limit.
@@ -48,15 +49,31 @@ const MAX_PLY: usize = Chess::MAX_PLIES;
 /// The deepest iteration.
 const MAX_DEPTH: i32 = kit::MAX_DEPTH as i32;
 
-/// The static evaluation, kept below the mate scores: PeSTO's tables, and with `terms` the
-/// engine's own terms beyond them.
-fn evaluate(position: &shakmaty::Chess, terms: bool) -> Value {
-    let value = if terms {
-        evaluation::engine(position)
-    } else {
-        evaluation::pesto(position)
-    };
-    value.clamp(-PROVEN + 1, PROVEN - 1)
+/// What the engine scores its positions with: one of the game's evaluations, by the name the
+/// `evaluation` knob gives it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Scorer {
+    /// The network learnt from Sente's games, its sums kept move by move ([`nnue`]).
+    Network,
+    /// PeSTO's tables, with the engine's terms beyond them unless `without=terms`.
+    Pesto,
+    /// The tutorial's material count.
+    Material,
+}
+
+/// The evaluation the engine uses when a request names none.
+pub const DEFAULT_EVALUATION: &str = "pesto";
+
+impl Scorer {
+    /// The scorer of the game's evaluation number `index`, the engine's own without one.
+    fn of(index: Option<EvaluationIndex>) -> Scorer {
+        let evaluation = index.and_then(|index| Chess::EVALUATIONS.get(usize::from(index)));
+        match evaluation.map_or(DEFAULT_EVALUATION, |evaluation| evaluation.name) {
+            "nnue" => Scorer::Network,
+            "material" => Scorer::Material,
+            _ => Scorer::Pesto,
+        }
+    }
 }
 
 impl Engine {
@@ -298,8 +315,7 @@ pub(super) fn analyze(game: &Chess, params: &EngineParams, budget: &Budget) -> A
         // (value, whether only a bound, move, line)
         let mut values: Vec<(Value, bool, Move, Vec<ChessMove>)> = Vec::with_capacity(moves.len());
         for (index, &mv) in moves.iter().enumerate() {
-            let mut child = root.clone();
-            child.play_unchecked(mv);
+            let child = engine.play(root, mv, 0);
             let key = super::key::after(root, game.key, mv, &child);
             let mut bound = false;
             let value = if index < lines {

@@ -1,5 +1,6 @@
 //! The search itself: a principal variation search to the horizon, then quiescence.
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use shakmaty::zobrist::{Zobrist64, ZobristValue};
@@ -9,7 +10,9 @@ use super::exchange::{exchange, value as piece_value};
 use super::ordering::{MAX_HISTORY, Memory, Picker};
 use super::table::{Bound, Entry, Table, to_table};
 use super::time::Plan;
-use super::{MAX_DEPTH, MAX_PLY, evaluate};
+use super::{MAX_DEPTH, MAX_PLY, Scorer};
+use crate::games::chess::evaluation;
+use crate::games::chess::nnue::{self, accumulator::{Changes, Stack}};
 use crate::games::chess::{Chess, ChessMove, key};
 use crate::search::kit::{INFINITY, Meter, PROVEN, Value, WIN};
 use super::Step;
@@ -43,6 +46,10 @@ pub(super) struct Engine {
     /// The deepest iteration.
     pub max_depth: i32,
     without: Option<Step>,
+    scorer: Scorer,
+    /// The network and its sums along the line, when it scores.
+    network: Arc<nnue::Network>,
+    sums: Option<Stack>,
     /// Late move reductions by depth and move number: both logarithmic, so that deep nodes
     /// and late moves are reduced most but never to nothing.
     reductions: Box<[[i8; 64]; 64]>,
@@ -52,6 +59,8 @@ impl Engine {
     /// An engine for `game` with a table of its own, or with `table`: one kept from earlier
     /// searches of the same game, if its size is what `params` asks.
     pub fn new(game: &Chess, params: &EngineParams, budget: &Budget, table: Option<Table>) -> Engine {
+        let scorer = Scorer::of(params.evaluation);
+        let network = nnue::current();
         let mut reductions = Box::new([[0; 64]; 64]);
         for (depth, row) in reductions.iter_mut().enumerate().skip(1) {
             for (moves, reduction) in row.iter_mut().enumerate().skip(1) {
@@ -84,8 +93,40 @@ impl Engine {
                 .depth
                 .map_or(MAX_DEPTH, |depth| (depth as i32).clamp(1, MAX_DEPTH)),
             without: params.without.and_then(Step::named),
+            scorer,
+            sums: (scorer == Scorer::Network)
+                .then(|| Stack::new(&network, game.position().board(), MAX_PLY + 2)),
+            network,
             reductions,
         }
+    }
+
+    /// The static evaluation of `position`, `ply` plies from the root, for the side to move,
+    /// kept below the mate scores.
+    fn evaluate(&mut self, position: &shakmaty::Chess, ply: usize) -> Value {
+        let terms = self.uses(Step::Terms);
+        let value = match (self.scorer, &mut self.sums) {
+            (Scorer::Network, Some(sums)) => {
+                let network = &*self.network;
+                network.evaluate(sums.at(network, ply), position.turn())
+            }
+            (Scorer::Network, None) => nnue::evaluate(position),
+            (Scorer::Pesto, _) if terms => evaluation::engine(position),
+            (Scorer::Pesto, _) => evaluation::pesto(position),
+            (Scorer::Material, _) => evaluation::material(position),
+        };
+        value.clamp(-PROVEN + 1, PROVEN - 1)
+    }
+
+    /// `position` after `mv`, the position `ply + 1` plies from the root; the network's sums
+    /// are told of the move.
+    pub fn play(&mut self, position: &shakmaty::Chess, mv: Move, ply: usize) -> shakmaty::Chess {
+        let mut child = position.clone();
+        child.play_unchecked(mv);
+        if let Some(sums) = &mut self.sums {
+            sums.push(ply + 1, Changes::of(position.turn(), &mv));
+        }
+        child
     }
 
     pub fn uses(&self, step: Step) -> bool {
@@ -166,7 +207,7 @@ impl Engine {
         }
         let in_check = position.is_check();
         if ply >= MAX_PLY - 1 {
-            return evaluate(position, self.uses(Step::Terms));
+            return self.evaluate(position, ply);
         }
         // A position in check is searched a ply deeper: its moves are few and forced.
         let mut depth = if in_check { depth.max(0) + 1 } else { depth };
@@ -185,7 +226,7 @@ impl Engine {
         let eval = if in_check {
             -INFINITY
         } else {
-            evaluate(position, self.uses(Step::Terms))
+            self.evaluate(position, ply)
         };
         self.evals[ply] = eval;
         let improving = !in_check && (ply < 2 || eval > self.evals[ply - 2]);
@@ -265,8 +306,7 @@ impl Engine {
             {
                 continue;
             }
-            let mut child = position.clone();
-            child.play_unchecked(mv);
+            let child = self.play(position, mv, ply);
             let gives_check = child.is_check();
             // Futility: a quiet move cannot lift an evaluation this far below alpha this
             // close to the horizon, unless it checks.
@@ -380,6 +420,9 @@ impl Engine {
         if let Some(square) = position.legal_ep_square() {
             passed_key ^= Zobrist64::zobrist_for_en_passant_file(square.file());
         }
+        if let Some(sums) = &mut self.sums {
+            sums.push(ply + 1, Changes::NONE);
+        }
         self.keys.push(key);
         let barrier = std::mem::replace(&mut self.null_barrier, self.keys.len());
         let value = -self.search(&passed, passed_key.0, depth, ply + 1, -beta, -beta + 1, false);
@@ -403,9 +446,8 @@ impl Engine {
         if Chess::lacks_mating_material(position) {
             return 0;
         }
-        let evaluation = self.uses(Step::Terms);
         if ply >= MAX_PLY - 1 {
-            return evaluate(position, evaluation);
+            return self.evaluate(position, ply);
         }
         let in_check = position.is_check();
         let mut moves = position.legal_moves();
@@ -416,7 +458,7 @@ impl Engine {
                 return -(WIN - ply as Value);
             }
         } else {
-            eval = evaluate(position, evaluation);
+            eval = self.evaluate(position, ply);
             if eval >= beta {
                 return eval;
             }
@@ -439,8 +481,7 @@ impl Engine {
                     continue;
                 }
             }
-            let mut child = position.clone();
-            child.play_unchecked(mv);
+            let child = self.play(position, mv, ply);
             let value = -self.quiescence(&child, ply + 1, -beta, -alpha);
             if self.meter.is_stopped() {
                 return 0;

@@ -1,0 +1,79 @@
+//! `sente train`: a game's trainer (chess's evaluation network) on positions that `sente
+//! positions` wrote, its progress an epoch a line on standard error, its report as JSON.
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+use sente::learn::{Epoch, TrainingOptions};
+
+#[derive(Args)]
+pub struct TrainArgs {
+    /// The files of positions, as `sente positions` writes them.
+    #[arg(required = true)]
+    data: Vec<PathBuf>,
+    /// Where to write the trained weights.
+    #[arg(long)]
+    output: PathBuf,
+    /// The game whose trainer runs [default: chess, the one that learns].
+    #[arg(long, default_value = "chess")]
+    game: String,
+    /// Passes over the data.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    epochs: u32,
+    /// Positions a step averages over.
+    #[arg(long, default_value_t = 4_096, value_parser = clap::value_parser!(u64).range(1..=1_048_576))]
+    batch: u64,
+    /// Adam's first step size, falling to a tenth by the end.
+    #[arg(long, default_value_t = 0.001)]
+    learning_rate: f32,
+    /// How much of each target is the game's result (the rest is the search's score), 0 to 1.
+    #[arg(long, default_value_t = 0.0)]
+    result_weight: f32,
+    /// Seeds the first weights and the order of the positions.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Threads to train on [default: all cores].
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=256))]
+    threads: Option<u64>,
+}
+
+pub fn run(args: TrainArgs) -> Result<(), String> {
+    let trainer = sente::api::catalogue::trainer(&args.game)?.ok_or_else(|| {
+        format!(
+            "{} learns nothing: no game but chess has a trainer",
+            args.game
+        )
+    })?;
+    if !(0.0..=1.0).contains(&args.result_weight) {
+        return Err(format!(
+            "--result-weight is between 0 and 1, got {}",
+            args.result_weight
+        ));
+    }
+    if !(args.learning_rate > 0.0 && args.learning_rate <= 1.0) {
+        return Err(format!(
+            "--learning-rate is above 0 and at most 1, got {}",
+            args.learning_rate
+        ));
+    }
+    let mut options = TrainingOptions::new(args.data, args.output);
+    options.epochs = args.epochs;
+    options.batch = args.batch as usize;
+    options.learning_rate = args.learning_rate;
+    options.result_weight = args.result_weight;
+    options.seed = args.seed;
+    if let Some(threads) = args.threads {
+        options.threads = threads as usize;
+    }
+    let report = (trainer.train)(&options, &mut |epoch: &Epoch| {
+        eprintln!(
+            "epoch {:>3}: training loss {:.6}, validation loss {:.6}, {:.1} s",
+            epoch.number,
+            epoch.training_loss,
+            epoch.validation_loss,
+            epoch.elapsed.as_secs_f64()
+        );
+    })?;
+    crate::print_json(&report)
+}

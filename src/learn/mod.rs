@@ -1,0 +1,154 @@
+//! Learning from Sente's own games: what every trainer shares. A game that learns declares a
+//! [`Trainer`] (chess's evaluation network); `sente train` runs it on positions written by
+//! `sente positions` and writes the weights the game then reads into the binary.
+//!
+//! The trainers are plain loops of our own over the CPU's cores, not a framework's graphs: the
+//! nets are small and their inputs sparse (a chess position turns on at most 32 of 768), so a
+//! loop that adds the rows of the inputs that are on does a fraction of the work of the dense
+//! matrix products a framework would run (docs/chess.md#the-network measured both).
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use serde::Serialize;
+
+/// What a training run is given.
+#[derive(Clone, Debug)]
+pub struct TrainingOptions {
+    /// The files of positions, as `sente positions` writes them.
+    pub data: Vec<PathBuf>,
+    /// Where the trained weights are written.
+    pub output: PathBuf,
+    /// Passes over the data.
+    pub epochs: u32,
+    /// Positions a step of the optimiser averages over.
+    pub batch: usize,
+    /// Adam's step size at the start; it falls to a tenth by the end along a cosine.
+    pub learning_rate: f32,
+    /// How much of the target is the game's result, the rest the search's score: 0 learns the
+    /// scores alone, 1 the results alone.
+    pub result_weight: f32,
+    /// Seeds the first weights and the order of the positions.
+    pub seed: u64,
+    /// Threads to compute the gradients on.
+    pub threads: usize,
+}
+
+impl TrainingOptions {
+    /// The defaults the shipped nets were trained with, for `data` and `output`.
+    pub fn new(data: Vec<PathBuf>, output: PathBuf) -> TrainingOptions {
+        TrainingOptions {
+            data,
+            output,
+            epochs: 10,
+            batch: 4_096,
+            learning_rate: 0.001,
+            result_weight: 0.0,
+            seed: 1,
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+        }
+    }
+}
+
+/// What a training run did.
+#[derive(Clone, Debug, Serialize)]
+pub struct TrainingReport {
+    /// Positions trained on, and held out to measure the loss on.
+    pub positions: usize,
+    pub validation_positions: usize,
+    /// Lines of the data that were not positions of the game, or carried mates.
+    pub skipped: usize,
+    /// The mean loss on the held-out positions after each epoch.
+    pub validation_loss: Vec<f64>,
+    /// The mean loss on the trained positions in each epoch.
+    pub training_loss: Vec<f64>,
+    #[serde(serialize_with = "seconds")]
+    pub elapsed: Duration,
+    /// Where the weights went, and their size in bytes.
+    pub output: PathBuf,
+    pub bytes: usize,
+}
+
+fn seconds<S: serde::Serializer>(elapsed: &Duration, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_f64((elapsed.as_secs_f64() * 10.0).round() / 10.0)
+}
+
+/// One pass over the data, as a trainer tells it when it is done.
+#[derive(Clone, Debug)]
+pub struct Epoch {
+    /// From 1.
+    pub number: u32,
+    pub training_loss: f64,
+    pub validation_loss: f64,
+    /// Since the training started.
+    pub elapsed: Duration,
+}
+
+/// A game's trainer, as its declaration gives it: trains on the options' data, telling
+/// `on_epoch` of each pass, and writes the weights.
+#[derive(Clone, Copy, Debug)]
+pub struct Trainer {
+    /// What it trains.
+    pub description: &'static str,
+    pub train: Train,
+}
+
+/// A trainer's run: the options, and what to tell of each epoch.
+pub type Train = fn(&TrainingOptions, &mut dyn FnMut(&Epoch)) -> Result<TrainingReport, String>;
+
+/// Adam (Kingma and Ba, 2015, arXiv:1412.6980): each weight's step is its gradient's running
+/// mean over the root of its running mean square, so that rare inputs (a king on a8) learn as
+/// fast as common ones.
+pub struct Adam {
+    first: Vec<f32>,
+    second: Vec<f32>,
+    steps: i32,
+}
+
+impl Adam {
+    const BETA1: f32 = 0.9;
+    const BETA2: f32 = 0.999;
+    const EPSILON: f32 = 1e-8;
+
+    /// An optimiser of `weights` weights.
+    pub fn new(weights: usize) -> Adam {
+        Adam {
+            first: vec![0.0; weights],
+            second: vec![0.0; weights],
+            steps: 0,
+        }
+    }
+
+    /// One step of `weights` down `gradient` at `rate`, each weight then kept within `clip`.
+    pub fn step(&mut self, weights: &mut [f32], gradient: &[f32], rate: f32, clip: f32) {
+        self.steps += 1;
+        let correction1 = 1.0 - Self::BETA1.powi(self.steps);
+        let correction2 = 1.0 - Self::BETA2.powi(self.steps);
+        let rate = rate * correction2.sqrt() / correction1;
+        for (((weight, &grad), first), second) in weights
+            .iter_mut()
+            .zip(gradient)
+            .zip(&mut self.first)
+            .zip(&mut self.second)
+        {
+            *first = Self::BETA1 * *first + (1.0 - Self::BETA1) * grad;
+            *second = Self::BETA2 * *second + (1.0 - Self::BETA2) * grad * grad;
+            *weight =
+                (*weight - rate * *first / (second.sqrt() + Self::EPSILON)).clamp(-clip, clip);
+        }
+    }
+}
+
+/// The learning rate of `epoch` (from 0) of `epochs`: `start` falling along a cosine to a tenth
+/// of it.
+pub fn learning_rate(start: f32, epoch: u32, epochs: u32) -> f32 {
+    let done = epoch as f32 / epochs.max(1) as f32;
+    let floor = start / 10.0;
+    floor + (start - floor) * 0.5 * (1.0 + (std::f32::consts::PI * done).cos())
+}
+
+/// The logistic function.
+#[inline]
+pub fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
