@@ -1,6 +1,7 @@
 //! Chess: perft through Sente's game contract against shakmaty's own perft on the same
-//! positions (the contract's overhead), and the engine's nodes per second on fixed middlegame
-//! positions, one core.
+//! positions (the contract's overhead), the engine's nodes per second on fixed middlegame
+//! positions with each evaluation, one core, and what the network's sums cost computed afresh
+//! against kept move by move.
 //!
 //!   cargo bench --bench chess
 //!
@@ -13,7 +14,10 @@ use std::time::{Duration, Instant};
 use criterion::{Criterion, criterion_group, criterion_main};
 use sente::game::perft::perft;
 use sente::games::Chess;
+use sente::game::Game;
 use sente::games::chess::Step;
+use sente::games::chess::nnue::{self, Accumulator, accumulator::Changes};
+use shakmaty::Position;
 use sente::search::{AlphaBetaParams, Budget, EngineParams, Solve, Strategy, search};
 
 /// Positions and depths whose perft takes a few hundred milliseconds.
@@ -74,18 +78,28 @@ fn overhead() {
     }
 }
 
-/// The engine's speed on the middlegame positions, a second each: as it plays, and without the
-/// evaluation's terms beyond PeSTO's tables (what those terms cost in speed).
+/// The engine's speed on the middlegame positions, a second each: with the network, with
+/// PeSTO's tables and the terms beyond them, and without the terms (what they cost in speed).
 fn engine_speed() {
-    for (label, without) in [
-        ("engine", None),
-        ("engine without its terms", Some(Step::Terms.name())),
+    let evaluation = |name: &str| {
+        let index = <Chess as Game>::EVALUATIONS.iter().position(|e| e.name == name);
+        Some(index.expect("one of chess's evaluations") as u8)
+    };
+    for (label, evaluation, without) in [
+        ("engine with nnue", evaluation("nnue"), None),
+        ("engine with pesto", evaluation("pesto"), None),
+        (
+            "engine with pesto, without its terms",
+            evaluation("pesto"),
+            Some(Step::Terms.name()),
+        ),
     ] {
         let (mut nodes, mut elapsed) = (0, Duration::ZERO);
         for fen in MIDDLEGAMES {
             let game: Chess = fen.parse().unwrap();
             let params = EngineParams {
                 without,
+                evaluation,
                 ..EngineParams::for_time(Duration::from_secs(1))
             };
             let result = game.engine(&params, &Budget::unlimited());
@@ -107,8 +121,58 @@ fn engine_speed() {
     }
 }
 
+/// The network's first layer over the positions of the middlegames' first moves: its sums
+/// computed afresh, against brought up to date after the move, and the output from them.
+fn network_speed() {
+    let network = nnue::current();
+    let mut cases = Vec::new();
+    for fen in MIDDLEGAMES {
+        let game: Chess = fen.parse().unwrap();
+        let before = game.position().clone();
+        for mv in before.legal_moves() {
+            let mut after = before.clone();
+            after.play_unchecked(mv);
+            cases.push((before.clone(), mv, after));
+        }
+    }
+    let rounds = 2_000;
+    let per_case = |elapsed: Duration| elapsed.as_secs_f64() * 1e9 / (rounds * cases.len()) as f64;
+    let started = Instant::now();
+    for _ in 0..rounds {
+        for (_, _, after) in &cases {
+            black_box(Accumulator::of(&network, black_box(after).board()));
+        }
+    }
+    let afresh = per_case(started.elapsed());
+    let kept: Vec<Accumulator> = cases
+        .iter()
+        .map(|(before, _, _)| Accumulator::of(&network, before.board()))
+        .collect();
+    let started = Instant::now();
+    for _ in 0..rounds {
+        for ((before, mv, _), sums) in cases.iter().zip(&kept) {
+            black_box(sums.after(&network, &Changes::of(before.turn(), black_box(mv))));
+        }
+    }
+    let updated = per_case(started.elapsed());
+    let started = Instant::now();
+    for _ in 0..rounds {
+        for ((_, _, after), sums) in cases.iter().zip(&kept) {
+            black_box(network.evaluate(black_box(sums), after.turn()));
+        }
+    }
+    let output = per_case(started.elapsed());
+    println!(
+        "network over {} positions: sums afresh {afresh:.0} ns, after a move {updated:.0} ns \
+         ({:.1}x less), the output from them {output:.0} ns",
+        cases.len(),
+        afresh / updated
+    );
+}
+
 fn benches(c: &mut Criterion) {
     overhead();
+    network_speed();
     engine_speed();
     let mut group = c.benchmark_group("chess");
     group.sample_size(10);

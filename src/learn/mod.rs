@@ -28,6 +28,9 @@ pub struct TrainingOptions {
     /// How much of the target is the game's result, the rest the search's score: 0 learns the
     /// scores alone, 1 the results alone.
     pub result_weight: f32,
+    /// Whether each epoch sees each position, at random, as it is or mirrored where the game
+    /// allows it (chess: the a-file for the h-file).
+    pub mirror: bool,
     /// Seeds the first weights and the order of the positions.
     pub seed: u64,
     /// Threads to compute the gradients on.
@@ -40,10 +43,11 @@ impl TrainingOptions {
         TrainingOptions {
             data,
             output,
-            epochs: 10,
+            epochs: 20,
             batch: 4_096,
             learning_rate: 0.001,
             result_weight: 0.0,
+            mirror: true,
             seed: 1,
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
         }

@@ -319,7 +319,8 @@ try {
   await page.waitForFunction(() => document.querySelectorAll("#move-list li").length === 2, null, { timeout: 15000 });
   assert.equal(await page.locator("#move-list li").first().textContent(), "1.e4");
   const answer = await page.locator("#move-list li").nth(1).textContent();
-  assert.match(answer, /^1\.\.\.([NBRQK]?[a-h]?[1-8]?x?[a-h][1-8]|O-O)[+#]?$/, `Black's reply in SAN: ${answer}`);
+  // Numbered as chess writes a game, "1. e4 e5": Black's reply carries no number of its own.
+  assert.match(answer, /^([NBRQK]?[a-h]?[1-8]?x?[a-h][1-8]|O-O)[+#]?$/, `Black's reply in SAN: ${answer}`);
   for (const field of ["depth", "nodes", "pv"]) {
     assert.ok((await page.locator(`#engine-info dd[data-field="${field}"]`).textContent()).length > 0, field);
   }
@@ -337,12 +338,14 @@ try {
   await page.click("#analyse");
   await page.waitForFunction(() => Number(document.getElementById("thinking").dataset.depth) >= 4, null, { timeout: 15000 });
   const thinking = await page.locator("#thinking").textContent();
-  assert.match(thinking, /^depth \d+\/\d+ · ([+-]\d+\.\d\d|#-?\d+) · [\d,]+ nodes · \S+/, `an iteration: ${thinking}`);
+  assert.match(thinking, /^depth \d+\/\d+ · ([+-]\d+\.\d\d|#-?\d+) · [\d,]+ nodes · 2\. \S+/, `an iteration, its line numbered from White's second move: ${thinking}`);
   assert.equal(await page.locator("#analysis").count(), 0, "the iterations come before the answer");
   await page.screenshot({ path: `${shots}/playground-chess-thinking.png`, fullPage: true });
   await page.waitForSelector("#analysis", { timeout: 15000 });
   assert.ok(await page.locator("#thinking").isHidden(), "the answer replaces the iterations");
   assert.equal(await page.locator("#board .cell.best").count(), 2, "the best move's squares are marked");
+  const line = await page.locator("#analysis li").first().textContent();
+  assert.match(line, /\(2\. \S+ \S+ 3\. /, `a line numbered as a game is: ${line}`);
   console.log(`chess, watched: ${thinking}`);
   await page.fill("#knob-time_limit_ms", "100");
 

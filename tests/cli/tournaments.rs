@@ -1,4 +1,5 @@
-//! `sente tournament`: its answer, shards and their merge, files of openings; `sente positions`.
+//! `sente tournament`: its answer, shards and their merge, files of openings; `sente positions`
+//! and `sente train`.
 
 use super::*;
 
@@ -211,9 +212,9 @@ fn positions_are_written_from_a_shards_records() {
         "--game",
         "chess",
         "--games",
-        "2",
+        "6",
         "--random-plies",
-        "4",
+        "4-8",
         "--records",
         "--shard",
         "0/1",
@@ -224,7 +225,7 @@ fn positions_are_written_from_a_shards_records() {
     let (code, _, stderr) = sente(&["positions", &path(&shard), "--output", &path(&data)]);
     assert_eq!(code, 0, "{stderr}");
     assert!(
-        stderr.ends_with("from 2 games (0 left out: capped, forfeited or failed)\n"),
+        stderr.ends_with("from 6 games (0 left out: capped, forfeited or failed)\n"),
         "{stderr}"
     );
     let text = std::fs::read_to_string(&data).unwrap();
@@ -236,7 +237,34 @@ fn positions_are_written_from_a_shards_records() {
         assert_eq!(fields[0].split(' ').count(), 6, "a FEN: {line}");
         assert!(fields[1].parse::<i32>().is_ok(), "{line}");
         assert!(["1.0", "0.5", "0.0"].contains(&fields[2]), "{line}");
+        // Positions in check are tactical, left out.
+        let fen: shakmaty::fen::Fen = fields[0].parse().unwrap();
+        let position: shakmaty::Chess = fen.into_position(shakmaty::CastlingMode::Standard).unwrap();
+        assert!(!shakmaty::Position::is_check(&position), "{line}");
     }
+    // What sente train makes of them: a net of the shipped size, and its report.
+    let net = dir.join("net.nnue");
+    let (code, report, stderr) = sente(&[
+        "train",
+        &path(&data),
+        "--output",
+        &path(&net),
+        "--epochs",
+        "2",
+        "--threads",
+        "1",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(stderr.lines().count(), 2, "an epoch a line: {stderr}");
+    assert!(stderr.starts_with("epoch   1: training loss "), "{stderr}");
+    assert_eq!(report["validation_loss"].as_array().unwrap().len(), 2, "{report}");
+    assert_eq!(report["bytes"], std::fs::metadata(&net).unwrap().len(), "{report}");
+    let (code, _, stderr) = sente(&["train", &path(&data), "--output", &path(&net), "--game", "othello"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("othello learns nothing"), "{stderr}");
+    let (code, _, stderr) = sente(&["train", &path(&dir.join("none.txt")), "--output", &path(&net)]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("none.txt: "), "{stderr}");
     let (code, _, stderr) = sente(&[
         "tournament",
         "random",

@@ -263,7 +263,7 @@ async fn bad_fens_and_moves_are_problems() {
             "needs a depth",
         ),
         (
-            json!({"board": start_fen, "algorithm": "alphabeta", "evaluation": "nnue"}),
+            json!({"board": start_fen, "algorithm": "alphabeta", "evaluation": "neural"}),
             "evaluation",
             "material",
         ),

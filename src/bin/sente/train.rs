@@ -19,7 +19,7 @@ pub struct TrainArgs {
     #[arg(long, default_value = "chess")]
     game: String,
     /// Passes over the data.
-    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=1000))]
     epochs: u32,
     /// Positions a step averages over.
     #[arg(long, default_value_t = 4_096, value_parser = clap::value_parser!(u64).range(1..=1_048_576))]
@@ -30,6 +30,9 @@ pub struct TrainArgs {
     /// How much of each target is the game's result (the rest is the search's score), 0 to 1.
     #[arg(long, default_value_t = 0.0)]
     result_weight: f32,
+    /// Train on each position as it is only, never mirrored (a-file for h-file).
+    #[arg(long)]
+    no_mirror: bool,
     /// Seeds the first weights and the order of the positions.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -63,6 +66,7 @@ pub fn run(args: TrainArgs) -> Result<(), String> {
     options.learning_rate = args.learning_rate;
     options.result_weight = args.result_weight;
     options.seed = args.seed;
+    options.mirror = !args.no_mirror;
     if let Some(threads) = args.threads {
         options.threads = threads as usize;
     }

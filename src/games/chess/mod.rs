@@ -358,7 +358,7 @@ impl Game for Chess {
                           with aspiration windows, quiescence, a transposition table, null-move \
                           pruning, late move reductions, futility pruning and static exchange \
                           evaluation, over PeSTO's tables and terms for mobility, pawns and king \
-                          safety (docs/chess.md).",
+                          safety, or a network learnt from Sente's own games (docs/chess.md).",
             knobs: &[
                 ("depth", ""),
                 ("time_limit_ms", ""),

@@ -61,7 +61,9 @@ enum Scorer {
     Material,
 }
 
-/// The evaluation the engine uses when a request names none.
+/// The evaluation the engine uses when a request names none. Still `pesto`: the network beat
+/// it in an SPRT at a time per move, but misses a mate in two that `pesto` finds
+/// (docs/chess.md#the-network).
 pub const DEFAULT_EVALUATION: &str = "pesto";
 
 impl Scorer {

@@ -35,6 +35,10 @@ struct Sample {
     inputs: [u16; 32],
     count: u8,
     white_to_move: bool,
+    /// Whether this epoch sees the board mirrored, the a-file for the h-file: chess is the
+    /// same game either way but for castling, which the inputs do not see, so a mirrored
+    /// position is one more to learn from.
+    mirrored: bool,
     /// What `sigmoid(output)` should be, the side to move's.
     target: f32,
 }
@@ -77,6 +81,10 @@ pub fn train(
     let (mut training_loss, mut validation_loss) = (Vec::new(), Vec::new());
     for epoch in 0..options.epochs {
         samples.shuffle(&mut rng);
+        if options.mirror {
+            use rand::RngExt;
+            samples.iter_mut().for_each(|sample| sample.mirrored = rng.random());
+        }
         let rate = learning_rate(options.learning_rate, epoch, options.epochs);
         let mut total = 0.0;
         for positions in samples.chunks(batch) {
@@ -143,6 +151,7 @@ fn sample(line: &str, result_weight: f32) -> Option<Sample> {
         inputs: [0; 32],
         count: 0,
         white_to_move,
+        mirrored: false,
         target: 0.0,
     };
     for (square, piece) in setup.board.clone() {
@@ -177,7 +186,11 @@ fn first_weights(rng: &mut crate::search::SearchRng) -> Vec<f32> {
 /// The side to move's inputs, then its opponent's.
 #[inline]
 fn views(sample: &Sample) -> [impl Iterator<Item = usize> + '_; 2] {
-    let white = sample.inputs[..usize::from(sample.count)].iter().copied();
+    // The file is the input's lowest three bits.
+    let file = if sample.mirrored { 7 } else { 0 };
+    let white = sample.inputs[..usize::from(sample.count)]
+        .iter()
+        .map(move |&input| input ^ file);
     let view = move |flipped: bool| {
         white
             .clone()
