@@ -12,13 +12,13 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use sente::game::Game;
 use sente::game::perft::perft;
 use sente::games::Chess;
-use sente::game::Game;
 use sente::games::chess::Step;
 use sente::games::chess::nnue::{self, Accumulator, accumulator::Changes};
-use shakmaty::Position;
 use sente::search::{AlphaBetaParams, Budget, EngineParams, Solve, Strategy, search};
+use shakmaty::Position;
 
 /// Positions and depths whose perft takes a few hundred milliseconds.
 const PERFT: [(&str, &str, u32); 3] = [
@@ -82,7 +82,9 @@ fn overhead() {
 /// PeSTO's tables and the terms beyond them, and without the terms (what they cost in speed).
 fn engine_speed() {
     let evaluation = |name: &str| {
-        let index = <Chess as Game>::EVALUATIONS.iter().position(|e| e.name == name);
+        let index = <Chess as Game>::EVALUATIONS
+            .iter()
+            .position(|e| e.name == name);
         Some(index.expect("one of chess's evaluations") as u8)
     };
     for (label, evaluation, without) in [
