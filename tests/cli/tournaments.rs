@@ -239,7 +239,8 @@ fn positions_are_written_from_a_shards_records() {
         assert!(["1.0", "0.5", "0.0"].contains(&fields[2]), "{line}");
         // Positions in check are tactical, left out.
         let fen: shakmaty::fen::Fen = fields[0].parse().unwrap();
-        let position: shakmaty::Chess = fen.into_position(shakmaty::CastlingMode::Standard).unwrap();
+        let position: shakmaty::Chess =
+            fen.into_position(shakmaty::CastlingMode::Standard).unwrap();
         assert!(!shakmaty::Position::is_check(&position), "{line}");
     }
     // What sente train makes of them: a net of the shipped size, and its report.
@@ -257,12 +258,32 @@ fn positions_are_written_from_a_shards_records() {
     assert_eq!(code, 0, "{stderr}");
     assert_eq!(stderr.lines().count(), 2, "an epoch a line: {stderr}");
     assert!(stderr.starts_with("epoch   1: training loss "), "{stderr}");
-    assert_eq!(report["validation_loss"].as_array().unwrap().len(), 2, "{report}");
-    assert_eq!(report["bytes"], std::fs::metadata(&net).unwrap().len(), "{report}");
-    let (code, _, stderr) = sente(&["train", &path(&data), "--output", &path(&net), "--game", "othello"]);
+    assert_eq!(
+        report["validation_loss"].as_array().unwrap().len(),
+        2,
+        "{report}"
+    );
+    assert_eq!(
+        report["bytes"],
+        std::fs::metadata(&net).unwrap().len(),
+        "{report}"
+    );
+    let (code, _, stderr) = sente(&[
+        "train",
+        &path(&data),
+        "--output",
+        &path(&net),
+        "--game",
+        "othello",
+    ]);
     assert_eq!(code, 2);
     assert!(stderr.contains("othello learns nothing"), "{stderr}");
-    let (code, _, stderr) = sente(&["train", &path(&dir.join("none.txt")), "--output", &path(&net)]);
+    let (code, _, stderr) = sente(&[
+        "train",
+        &path(&dir.join("none.txt")),
+        "--output",
+        &path(&net),
+    ]);
     assert_eq!(code, 2);
     assert!(stderr.contains("none.txt: "), "{stderr}");
     let (code, _, stderr) = sente(&[
