@@ -4,9 +4,9 @@
 //! `w * result + (1 - w) * sigmoid(score / SCALE)`, both the side to move's; the net's output
 //! `out` (in units of `SCALE` centipawns) is trained so that `sigmoid(out)` meets it, the
 //! squared error's gradient carried back by hand through the two layers. Weights are floats
-//! while training, kept within [`CLIP`] so that their quantised forms fit 16 bits and a
+//! while training, kept within `CLIP` so that their quantised forms fit 16 bits and a
 //! position's sums cannot overflow; the file written is the quantised net
-//! ([`Network`](super::Network)).
+//! ([`Network`]).
 
 use std::fs;
 use std::time::Instant;
