@@ -12,6 +12,7 @@ use super::{GameRef, Problem};
 use crate::game::{Game, Notation, ordinal};
 use crate::games::ForGame;
 use crate::search::{Budget, Solve, Strategy, seed};
+use crate::tournament::openings::Opening;
 
 /// Where a game starts: a board in text or array form, or the moves played from the start;
 /// exactly one of the two.
@@ -124,6 +125,21 @@ impl PositionSpec {
         Ok(position)
     }
 
+    /// The opening this describes for a tournament, refused as [`PositionSpec::playable`]
+    /// refuses: its moves kept apart from the position they start from, so that an engine
+    /// that cannot be given a position is told them one by one.
+    pub fn opening<G: Game>(&self) -> Result<Opening<G>, Problem> {
+        let position = self.playable::<G>()?;
+        let base = match &self.board {
+            Some(board) => board.position()?,
+            None => G::start(),
+        };
+        let (_, moves) = read_moves(base.clone(), self.moves.as_deref().unwrap_or_default())?;
+        let opening = Opening::after(base, moves);
+        debug_assert!(opening.position == position);
+        Ok(opening)
+    }
+
     /// The position this describes, finished or not.
     pub fn position<G: Game>(&self) -> Result<G, Problem> {
         match (&self.board, &self.moves) {
@@ -205,7 +221,13 @@ impl MoveRequest {
 }
 
 /// The position after `moves` from `game`, each checked.
-fn play<G: Game>(mut game: G, moves: &[Notation]) -> Result<G, Problem> {
+fn play<G: Game>(game: G, moves: &[Notation]) -> Result<G, Problem> {
+    read_moves(game, moves).map(|(game, _)| game)
+}
+
+/// The position after `moves` are played from `game`, and the moves read.
+fn read_moves<G: Game>(mut game: G, moves: &[Notation]) -> Result<(G, Vec<G::Move>), Problem> {
+    let mut read = Vec::with_capacity(moves.len());
     for (index, written) in moves.iter().enumerate() {
         // The field is named only once a move is refused: a valid list costs no allocation.
         let mv = game.read_move(written).map_err(|error| {
@@ -213,9 +235,10 @@ fn play<G: Game>(mut game: G, moves: &[Notation]) -> Result<G, Problem> {
             let detail = format!("{field}, the {} move: {error}", ordinal(index + 1));
             Problem::invalid(&field, detail)
         })?;
+        read.push(mv);
         game = game.play(mv);
     }
-    Ok(game)
+    Ok((game, read))
 }
 
 #[cfg(test)]

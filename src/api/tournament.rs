@@ -356,7 +356,7 @@ fn check<G: Solve>(
             ));
         }
         (Some(start), None) => {
-            Openings::Listed(vec![start.playable().map_err(|p| p.within("start"))?])
+            Openings::Listed(vec![start.opening().map_err(|p| p.within("start"))?])
         }
         (None, Some(OpeningsSpec::Listed(openings))) => {
             if openings.is_empty() || openings.len() > MAX_OPENINGS {
@@ -374,14 +374,14 @@ fn check<G: Solve>(
                     .enumerate()
                     .map(|(index, opening)| {
                         opening
-                            .playable()
+                            .opening()
                             .map_err(|p| p.within(&format!("openings[{index}]")))
                     })
                     .collect::<Result<_, _>>()?,
             )
         }
         (None, Some(OpeningsSpec::Random(random))) => Openings::Random(random),
-        (None, None) => Openings::Listed(vec![PositionSpec::start().playable()?]),
+        (None, None) => Openings::Listed(vec![PositionSpec::start().opening()?]),
     };
     let max_plies = knobs::optional_in_range("max_plies", request.max_plies, 1, MAX_PLIES_CAP)?
         .map(|plies| plies as usize);
@@ -405,7 +405,7 @@ fn check<G: Solve>(
         games: first_game..first_game + games,
         seed,
         openings: match &openings {
-            Openings::Listed(positions) => OpeningsInfo::Listed(positions.len()),
+            Openings::Listed(openings) => OpeningsInfo::Listed(openings.len()),
             Openings::Random(random) => OpeningsInfo::Random(*random),
         },
         max_plies,

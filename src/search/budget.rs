@@ -15,8 +15,8 @@ use std::time::Instant;
 pub struct Budget {
     /// No search goes on past this instant.
     pub deadline: Option<Instant>,
-    /// Game states one search may visit or create (checked every 1,024, so it may overshoot
-    /// by that much).
+    /// Game states one search may visit or create (checked every 1,024 nodes and at the limit
+    /// itself by the searches that count with a meter; the others may overshoot by 1,024).
     pub max_nodes: Option<u64>,
     /// Set by whoever wants the result no more: the search then stops at its next check.
     pub cancelled: Option<Arc<AtomicBool>>,
@@ -127,7 +127,9 @@ impl Meter {
             budget: budget.clone(),
             time_limit: None,
             stopped_by: None,
-            next_check: CHECK_INTERVAL,
+            next_check: budget
+                .max_nodes
+                .map_or(CHECK_INTERVAL, |max| CHECK_INTERVAL.min(max.max(1))),
         }
     }
 
@@ -149,11 +151,16 @@ impl Meter {
                     .then_some(Cutoff::TimeLimit)
             });
         }
-        self.next_check = nodes.saturating_add(if self.stopped_by.is_some() {
-            1
+        self.next_check = if self.stopped_by.is_some() {
+            nodes.saturating_add(1)
         } else {
-            CHECK_INTERVAL
-        });
+            // At the node limit if it comes first: a limit of a few hundred nodes (a weakened
+            // engine's) is then kept to the node.
+            let next = nodes.saturating_add(CHECK_INTERVAL);
+            self.budget
+                .max_nodes
+                .map_or(next, |max| next.min(max.max(nodes + 1)))
+        };
         self.stopped_by.is_some()
     }
 
@@ -207,8 +214,9 @@ mod tests {
 
     #[test]
     fn a_meter_checks_every_interval_and_remembers() {
+        // A cancel is seen at the next check, every CHECK_INTERVAL nodes.
         let mut meter = Meter::new(&Budget {
-            max_nodes: Some(1),
+            cancelled: Some(Arc::new(AtomicBool::new(true))),
             ..Budget::default()
         });
         for nodes in 1..CHECK_INTERVAL {
@@ -217,7 +225,21 @@ mod tests {
         assert!(meter.tick(CHECK_INTERVAL));
         assert!(meter.tick(CHECK_INTERVAL + 1), "stays stopped");
         assert!(meter.tick(CHECK_INTERVAL + 2), "stays stopped");
-        assert_eq!(meter.stopped_by, Some(Cutoff::NodeLimit));
+        assert_eq!(meter.stopped_by, Some(Cutoff::Cancelled));
+
+        // A node limit is kept to the node: checked at the limit itself where it comes before
+        // the next check.
+        for limit in [300, CHECK_INTERVAL + 300] {
+            let mut limited = Meter::new(&Budget {
+                max_nodes: Some(limit),
+                ..Budget::default()
+            });
+            for nodes in 1..limit {
+                assert!(!limited.tick(nodes), "{nodes} of {limit}");
+            }
+            assert!(limited.tick(limit));
+            assert_eq!(limited.stopped_by, Some(Cutoff::NodeLimit));
+        }
 
         let mut own = Meter::new(&Budget::unlimited());
         own.set_time_limit(Some(Instant::now()));

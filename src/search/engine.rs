@@ -18,6 +18,7 @@ pub struct EngineParams {
     pub nodes: Option<u64>,
     pub clock: Clock,
     pub multipv: Option<u32>,
+    pub elo: Option<u32>,
 }
 
 /// What the engine alone takes, beside the depth and time limit every search takes; a game's
@@ -38,7 +39,15 @@ pub struct EngineOptions {
     /// How many of the best moves an analysis gives (UCI's and lichess's `MultiPV`); every
     /// legal move without it. A move's choice is the same whatever it is.
     pub multipv: Option<u32>,
+    /// The strength to play at, on the Elo scale its game's engine is calibrated on (UCI's
+    /// `UCI_Elo`, from [`MIN_ELO`] to [`MAX_ELO`]); its full strength without it.
+    pub elo: Option<u32>,
 }
+
+/// The weakest strength an engine may be asked to play at.
+pub const MIN_ELO: u32 = 1200;
+/// The strongest it may be asked to play at, short of its full strength.
+pub const MAX_ELO: u32 = 2800;
 
 /// The engine's table size when a request gives none.
 pub const DEFAULT_HASH_MB: u32 = 8;
@@ -50,6 +59,7 @@ impl EngineOptions {
         nodes: None,
         clock: Clock::NONE,
         multipv: None,
+        elo: None,
     };
 }
 
@@ -72,6 +82,7 @@ impl EngineParams {
             nodes,
             clock,
             multipv,
+            elo,
         } = options;
         EngineParams {
             time_limit,
@@ -82,6 +93,7 @@ impl EngineParams {
             nodes,
             clock,
             multipv,
+            elo,
         }
     }
 
@@ -101,6 +113,7 @@ impl EngineParams {
             nodes: self.nodes,
             clock: self.clock,
             multipv: self.multipv,
+            elo: self.elo,
         }
     }
 }

@@ -41,7 +41,7 @@ pub use analysis::{Analysis, MoveAnalysis};
 use budget::Meter;
 pub use budget::{Budget, Cutoff, tighter};
 pub(crate) use engine::CLOCK_OVERHEAD;
-pub use engine::{Clock, DEFAULT_HASH_MB, EngineOptions, EngineParams, share};
+pub use engine::{Clock, DEFAULT_HASH_MB, EngineOptions, EngineParams, MAX_ELO, MIN_ELO, share};
 pub use mcts::{
     DEFAULT_EXPAND_THRESHOLD, DEFAULT_SIMULATIONS, DEFAULT_UCT_C, MAX_TREE_NODES, MctsParams,
 };

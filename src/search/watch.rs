@@ -36,6 +36,10 @@ pub struct Iteration {
     /// The same line in SAN, for chess.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pv_san: Option<Vec<String>>,
+    /// The line's rank, 1 for the best, where the search answers several (an analysis, UCI's
+    /// MultiPV): each iteration then tells every line it keeps, best first.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub multipv: Option<u32>,
 }
 
 impl Iteration {

@@ -43,7 +43,7 @@ use statistics::Sprt;
 
 /// A tournament's configuration.
 #[derive(Clone, Debug)]
-pub struct Tournament<G> {
+pub struct Tournament<G: Game> {
     pub players: [Player; 2],
     pub seed: u64,
     pub openings: Openings<G>,
@@ -62,7 +62,7 @@ impl<G: Solve> Tournament<G> {
         Tournament {
             players: players.map(Player::search),
             seed,
-            openings: Openings::Listed(vec![G::start()]),
+            openings: Openings::Listed(vec![Opening::at(G::start())]),
             max_plies: None,
             adjudication: Adjudication::default(),
             sprt: None,

@@ -1,4 +1,5 @@
-//! Where a tournament's games start: positions the request lists, or openings drawn from the
+//! Where a tournament's games start: openings the request lists (positions, or moves from a
+//! position, which engines that cannot be given a position are told move by move), or openings drawn from the
 //! tournament's seed, a few random plies from the start that the game's own evaluation finds
 //! near equal. Either way pair `k` (games `2k` and `2k + 1`) plays one opening, with each
 //! player first once, and which one depends only on (seed, `k`).
@@ -13,9 +14,9 @@ use super::score_units;
 
 /// The openings of a tournament.
 #[derive(Clone, Debug)]
-pub enum Openings<G> {
-    /// Pair `k` plays position `k mod n`.
-    Listed(Vec<G>),
+pub enum Openings<G: Game> {
+    /// Pair `k` plays opening `k mod n`.
+    Listed(Vec<Opening<G>>),
     /// Pair `k` plays an opening drawn for it.
     Random(RandomOpenings),
 }
@@ -44,9 +45,31 @@ pub const DRAWS: u64 = 100;
 pub struct Opening<G: Game> {
     /// The position the players start from.
     pub position: G,
-    /// The position the opening's moves start from, and the moves; none for a listed position.
+    /// The position the opening's moves start from, and the moves; none for a position
+    /// listed without moves.
     pub base: G,
     pub moves: Vec<G::Move>,
+}
+
+impl<G: Game> Opening<G> {
+    /// An opening at `position`, with no moves of its own.
+    pub fn at(position: G) -> Opening<G> {
+        Opening {
+            base: position.clone(),
+            position,
+            moves: Vec::new(),
+        }
+    }
+
+    /// The opening of `moves` played from `base`.
+    pub fn after(base: G, moves: Vec<G::Move>) -> Opening<G> {
+        let position = moves.iter().fold(base.clone(), |game, &mv| game.play(mv));
+        Opening {
+            position,
+            base,
+            moves,
+        }
+    }
 }
 
 impl<G: Solve> Openings<G> {
@@ -60,13 +83,8 @@ impl<G: Solve> Openings<G> {
     /// searches that judge its balance look at it).
     pub fn for_pair_within(&self, seed: u64, pair: u64, budget: &Budget) -> Option<Opening<G>> {
         match self {
-            Openings::Listed(positions) => {
-                let position = positions[(pair % positions.len() as u64) as usize].clone();
-                Some(Opening {
-                    base: position.clone(),
-                    position,
-                    moves: Vec::new(),
-                })
+            Openings::Listed(openings) => {
+                Some(openings[(pair % openings.len() as u64) as usize].clone())
             }
             Openings::Random(random) => {
                 random.draw(seed::derive(seed ^ OPENINGS_STREAM, pair), budget)
@@ -77,7 +95,7 @@ impl<G: Solve> Openings<G> {
     /// How many distinct openings the tournament plays from, when it is a list.
     pub fn listed(&self) -> Option<usize> {
         match self {
-            Openings::Listed(positions) => Some(positions.len()),
+            Openings::Listed(openings) => Some(openings.len()),
             Openings::Random(_) => None,
         }
     }
@@ -202,9 +220,13 @@ mod tests {
 
     #[test]
     fn listed_openings_go_round() {
-        let positions = vec![ConnectFour::start(), ConnectFour::start().play(3)];
-        let openings = Openings::Listed(positions.clone());
+        let positions = [ConnectFour::start(), ConnectFour::start().play(3)];
+        let openings = Openings::Listed(vec![
+            Opening::at(positions[0]),
+            Opening::after(positions[0], vec![3]),
+        ]);
         assert_eq!(openings.for_pair(1, 3).position, positions[1]);
+        assert_eq!(openings.for_pair(1, 3).moves, [3]);
         assert_eq!(openings.for_pair(1, 4).position, positions[0]);
     }
 }

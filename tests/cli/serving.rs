@@ -330,12 +330,41 @@ fn sente_uci_is_an_engine_that_stops_when_told() {
         .iter()
         .filter(|line| line.contains(" multipv "))
         .collect();
-    assert_eq!(numbered.len(), 3, "{transcript:#?}");
+    // Three lines an iteration, as each ends: the deepest three last.
+    assert_eq!(numbered.len(), 6, "{transcript:#?}");
+    let deepest = &numbered[3..];
+    for (rank, line) in (1..).zip(deepest) {
+        assert!(line.starts_with("info depth 2 "), "{transcript:#?}");
+        assert!(
+            line.contains(&format!(" multipv {rank} ")),
+            "{transcript:#?}"
+        );
+    }
+    assert!(deepest[0].contains("score mate 1"), "{transcript:#?}");
+    assert_eq!(lines.last().unwrap(), "bestmove a1a8");
+    // At a strength asked for: a second to think, but the few nodes that strength is given.
+    send("setoption name MultiPV value 1", &mut transcript);
+    send("setoption name UCI_Elo value 99", &mut transcript);
+    let lines = read_until("info string", &mut transcript);
     assert!(
-        numbered[0].contains(" multipv 1 ") && numbered[0].contains("score mate 1"),
+        lines[0].contains("UCI_Elo is 1200 to 2800"),
         "{transcript:#?}"
     );
-    assert_eq!(lines.last().unwrap(), "bestmove a1a8");
+    send(
+        "setoption name UCI_LimitStrength value true",
+        &mut transcript,
+    );
+    send("setoption name UCI_Elo value 1500", &mut transcript);
+    send("position startpos moves e2e4 e7e5", &mut transcript);
+    send("go movetime 1000", &mut transcript);
+    let lines = read_until("bestmove", &mut transcript);
+    let info = lines
+        .iter()
+        .rfind(|line| line.starts_with("info depth "))
+        .unwrap();
+    let (_, after) = info.split_once(" nodes ").unwrap();
+    let searched: u64 = after.split(' ').next().unwrap().parse().unwrap();
+    assert!(searched <= 1_000, "{transcript:#?}");
     send("quit", &mut transcript);
     assert!(engine.wait().unwrap().success());
     println!("{}", transcript.join("\n"));

@@ -319,6 +319,49 @@ async fn the_engine_deepens_no_further_than_its_depth() {
     assert!(answer["pv"].as_array().unwrap().len() <= 5, "{answer}");
 }
 
+/// `movetime`, UCI's name for `time_limit_ms`, is read as UCI's users write it; both at once
+/// are refused rather than one silently chosen.
+#[tokio::test]
+async fn movetime_is_the_time_limit_by_ucis_name() {
+    let url = start().await;
+    let timed = json!({"game": "chess", "moves": ["e2e4"], "movetime": 50});
+    let answer: Value = post(&url, "/move", timed).await.json().await.unwrap();
+    assert_eq!(answer["stopped_by"], "time_limit", "{answer}");
+    let both = json!({"game": "chess", "moves": [], "movetime": 50, "time_limit_ms": 50});
+    let refused = problem(&url, "/move", both, 422).await;
+    assert_eq!(refused["field"], "movetime", "{refused}");
+    assert!(
+        refused["detail"].as_str().unwrap().contains("not both"),
+        "{refused}"
+    );
+}
+
+/// `elo` weakens the engine to a strength: few nodes, and a legal move; out of its range it is
+/// refused with the range said.
+#[tokio::test]
+async fn the_engine_plays_at_the_strength_asked_for() {
+    let url = start().await;
+    let weak =
+        json!({"game": "chess", "moves": ["e2e4", "e7e5"], "elo": 1500, "time_limit_ms": 5000});
+    let answer: Value = post(&url, "/move", weak).await.json().await.unwrap();
+    assert!(answer["nodes"].as_u64().unwrap() <= 1_000, "{answer}");
+    assert_eq!(answer["move"].as_str().unwrap().len(), 4, "{answer}");
+    let full = json!({"game": "chess", "moves": ["e2e4", "e7e5"], "depth": 8});
+    let answer: Value = post(&url, "/move", full).await.json().await.unwrap();
+    assert!(answer["nodes"].as_u64().unwrap() > 1_000, "{answer}");
+    let refused = problem(
+        &url,
+        "/move",
+        json!({"game": "chess", "moves": [], "elo": 3500}),
+        422,
+    )
+    .await;
+    assert!(
+        refused["detail"].as_str().unwrap().contains("2800"),
+        "{refused}"
+    );
+}
+
 /// `/analyze` with `multipv` answers the best lines only, each with its depth, and stops as soon
 /// as every line asked for is proven: a mate in one is answered after a few nodes.
 #[tokio::test]

@@ -341,15 +341,20 @@ async fn an_evaluation_is_chosen_by_a_knob() {
 }
 
 /// `/move` and `/analyze` stream the chess engine's iterations when asked, deepening one by
-/// one, then the answer, whose move and depth are the last iteration's.
+/// one, then the answer, whose move and depth are the last iteration's; an analysis sends every
+/// line of each iteration, ranked.
 #[tokio::test]
 async fn a_watched_search_streams_its_iterations_then_its_answer() {
     let url = start().await;
     for path in ["/move", "/analyze"] {
+        let mut request = json!({"game": "chess", "moves": ["e4", "e5"], "depth": 6});
+        if path == "/analyze" {
+            request["multipv"] = json!(3);
+        }
         let response = Client::new()
             .post(format!("{url}{path}"))
             .header("accept", "application/x-ndjson")
-            .json(&json!({"game": "chess", "moves": ["e4", "e5"], "depth": 6}))
+            .json(&request)
             .send()
             .await
             .unwrap();
@@ -363,7 +368,23 @@ async fn a_watched_search_streams_its_iterations_then_its_answer() {
             .lines()
             .map(|line| serde_json::from_str(line).unwrap())
             .collect();
-        let (last, iterations) = lines.split_last().unwrap();
+        let (last, told) = lines.split_last().unwrap();
+        let iterations: Vec<Value> = if path == "/analyze" {
+            // Three lines an iteration, ranked 1 to 3; the best of each is the iteration's.
+            let ranks: Vec<u64> = told
+                .iter()
+                .map(|line| line["iteration"]["multipv"].as_u64().unwrap())
+                .collect();
+            assert_eq!(ranks, [1, 2, 3].repeat(6), "{text}");
+            told.iter().step_by(3).cloned().collect()
+        } else {
+            assert!(
+                told.iter()
+                    .all(|line| line["iteration"]["multipv"].is_null()),
+                "{text}"
+            );
+            told.to_vec()
+        };
         let depths: Vec<u64> = iterations
             .iter()
             .map(|line| line["iteration"]["depth"].as_u64().unwrap())

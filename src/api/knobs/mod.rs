@@ -29,8 +29,8 @@ use crate::search::{Algorithm, Strategy, Tiebreak};
 
 pub use catalogue::{KnobInfo, knobs, maxima};
 pub(crate) use suggestions::{offer_a_players_fields, offer_the_algorithms_fields};
-use table::TIME_LIMIT_MS;
 pub use table::{KNOBS, MAX_CLOCK_MS, MAX_DEPTH, MAX_INCREMENT_MS, MAX_TIME_LIMIT_MS, SEED};
+use table::{MOVETIME, TIME_LIMIT_MS};
 
 /// One knob, everything about it.
 #[derive(Clone, Copy, Debug)]
@@ -294,8 +294,14 @@ pub fn player_on_time(game: &GameRef, spec: &PlayerSpec, timed: bool) -> Result<
     if let Some((knob, _)) = given().find(|(knob, _)| !knob.takes_on(algorithm, game)) {
         return Err(not_for(knob.name, algorithm, game));
     }
+    if spec.given(TIME_LIMIT_MS).is_some() && spec.given(MOVETIME).is_some() {
+        return Err(Problem::invalid(
+            MOVETIME,
+            format!("{MOVETIME} is UCI's name for {TIME_LIMIT_MS}: give one of them, not both"),
+        ));
+    }
     let mut strategy = Strategy::with_defaults(algorithm);
-    if timed || spec.given(TIME_LIMIT_MS).is_some() {
+    if timed || spec.given(TIME_LIMIT_MS).is_some() || spec.given(MOVETIME).is_some() {
         // Set first, so that a count given beside the time still applies: then whichever
         // limit comes first stops the sampling.
         strategy = strategy.sampling_until_stopped();

@@ -25,9 +25,11 @@ pub const MAX_INCREMENT_MS: u64 = 600_000;
 
 /// The knob that limits a search's time.
 pub(super) const TIME_LIMIT_MS: &str = "time_limit_ms";
+/// The same, by UCI's name.
+pub(super) const MOVETIME: &str = "movetime";
 
 /// Every player's knob, in the order the catalogue lists them.
-pub const KNOBS: [Knob; 22] = [
+pub const KNOBS: [Knob; 24] = [
     Knob {
         name: "depth",
         label: "Depth (plies)",
@@ -211,6 +213,20 @@ pub const KNOBS: [Knob; 22] = [
         },
     },
     Knob {
+        name: MOVETIME,
+        label: "Time a move (ms)",
+        algorithms: &[A::Engine],
+        kind: Kind::Integer {
+            min: 1,
+            max: MAX_TIME_LIMIT_MS,
+            default: None,
+            set: |strategy, ms| strategy.time_limit = Some(Duration::from_millis(ms)),
+        },
+        description: "time_limit_ms by UCI's name (go movetime), as UCI's users write it; \
+                      one of the two, not both.",
+        on_game: same_on_every_game,
+    },
+    Knob {
         name: "hash_mb",
         label: "Hash (MiB)",
         algorithms: &[A::Engine],
@@ -293,6 +309,21 @@ pub const KNOBS: [Knob; 22] = [
         },
         description: "One step of the engine's search turned off, to measure what it gains \
                       (docs/chess.md); the engine plays best with nothing.",
+        on_game: same_on_every_game,
+    },
+    Knob {
+        name: "elo",
+        label: "Strength (Elo)",
+        algorithms: &[A::Engine],
+        kind: Kind::Integer {
+            min: search::MIN_ELO as u64,
+            max: search::MAX_ELO as u64,
+            default: None,
+            set: |strategy, elo| strategy.engine.elo = Some(elo as u32),
+        },
+        description: "The strength to play at, on the Elo scale the game's engine is \
+                      calibrated on (UCI's UCI_Elo with UCI_LimitStrength); absent, its full \
+                      strength.",
         on_game: same_on_every_game,
     },
     Knob {

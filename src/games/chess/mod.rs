@@ -362,13 +362,14 @@ impl Game for Chess {
             knobs: &[
                 ("depth", ""),
                 ("time_limit_ms", ""),
+                ("movetime", ""),
                 ("hash_mb", ""),
                 ("nodes", ""),
                 (
                     "evaluation",
                     "The engine's: nnue, the network learnt from Sente's own games, kept move \
                      by move; pesto, PeSTO's tables and the engine's terms beyond them; or \
-                     material. Absent: pesto.",
+                     material. Absent: nnue.",
                 ),
                 ("wtime", CLOCK),
                 ("btime", CLOCK),
@@ -377,7 +378,7 @@ impl Game for Chess {
                 ("movestogo", CLOCK),
                 (
                     "without",
-                    "Chess's steps: aspiration windows, null-move pruning, late move \
+                    "Chess's steps: aspiration windows, null-move pruning, its verification, late move \
                      reductions, reverse futility pruning, late move and futility pruning, \
                      static exchange evaluation, or the evaluation's terms beyond PeSTO's \
                      tables.",
@@ -386,6 +387,12 @@ impl Game for Chess {
                     "multipv",
                     "The engine searches the other moves only to show they are worse, and \
                      stops once every line asked for is proven.",
+                ),
+                (
+                    "elo",
+                    "On the CCRL 40/15 scale, as the ladder measures it (docs/chess.md): fewer \
+                     nodes a move, and further down a random choice among the moves close to \
+                     the best.",
                 ),
             ],
             steps: &Step::NAMES,

@@ -2,7 +2,8 @@
 //! match runners (fastchess, cutechess) and lichess-bot speak to it on standard input and
 //! output as to any engine.
 //!
-//! The commands read one a line: `uci`, `isready`, `ucinewgame`, `setoption name Hash value N`,
+//! The commands read one a line: `uci`, `isready`, `ucinewgame`, `setoption` (`Hash`, `MultiPV`,
+//! `Evaluation`, `EvalFile`, `UCI_LimitStrength` and `UCI_Elo`, `Threads`),
 //! `position startpos|fen FEN [moves ...]`, `go` (with `wtime`, `btime`, `winc`, `binc`,
 //! `movestogo`, `movetime`, `depth`, `nodes`, `infinite`), `stop` and `quit`. A search runs on a
 //! thread of its own, so that `stop` and `isready` are answered while it thinks; it ends with an
@@ -20,7 +21,7 @@ use super::engine::DEFAULT_EVALUATION;
 use super::{Chess, KeptTable, nnue, search_keeping};
 use crate::lines;
 use crate::search::{
-    self, Budget, Clock, EngineParams, EvaluationIndex, Iteration, Solve, Watch,
+    self, Budget, Clock, EngineParams, EvaluationIndex, Iteration, MAX_ELO, MIN_ELO, Solve, Watch,
 };
 
 /// The engine's name, as `id name` gives it.
@@ -36,6 +37,9 @@ const SHIPPED_NET: &str = "<shipped>";
 fn evaluation_names() -> impl Iterator<Item = &'static str> {
     Chess::EVALUATIONS.iter().map(|evaluation| evaluation.name)
 }
+
+/// `UCI_Elo` until it is set: a strong club player's.
+const DEFAULT_ELO: u32 = 2000;
 
 /// The most lines `MultiPV` asks for: as many as the HTTP API's `multipv` knob.
 pub const MAX_MULTIPV: u32 = 500;
@@ -57,6 +61,8 @@ pub fn serve(input: impl BufRead, output: impl Write + Send + 'static) -> io::Re
         hash_mb: search::DEFAULT_HASH_MB,
         multipv: 1,
         evaluation: None,
+        limit_strength: false,
+        elo: DEFAULT_ELO,
         table: Arc::new(Mutex::new(KeptTable::default())),
         output,
         search: None,
@@ -98,6 +104,11 @@ pub fn serve(input: impl BufRead, output: impl Write + Send + 'static) -> io::Re
                         .collect::<String>()
                 ),
                 &format!("option name EvalFile type string default {SHIPPED_NET}"),
+                "option name UCI_LimitStrength type check default false",
+                &format!(
+                    "option name UCI_Elo type spin default {DEFAULT_ELO} min {MIN_ELO} max \
+                     {MAX_ELO}"
+                ),
                 "uciok",
             ])?,
             Some("isready") => session.say(&["readyok"])?,
@@ -173,6 +184,10 @@ struct Session<W> {
     multipv: u32,
     /// Which of chess's evaluations the engine uses (`Evaluation`); its own default if unset.
     evaluation: Option<EvaluationIndex>,
+    /// Whether the engine plays at `elo` (`UCI_LimitStrength`) rather than its full strength.
+    limit_strength: bool,
+    /// The strength it plays at when limited (`UCI_Elo`).
+    elo: u32,
     /// The engine's table, kept from one move to the next until `ucinewgame`.
     table: Arc<Mutex<KeptTable>>,
     output: Arc<Mutex<W>>,
@@ -241,6 +256,23 @@ impl<W: Write + Send + 'static> Session<W> {
                 "" | SHIPPED_NET => nnue::load(None),
                 path => nnue::load(Some(std::path::Path::new(path))),
             },
+            name if name.eq_ignore_ascii_case("uci_limitstrength") => {
+                self.limit_strength = match value.trim() {
+                    value if value.eq_ignore_ascii_case("true") => true,
+                    value if value.eq_ignore_ascii_case("false") => false,
+                    _ => return Err(format!("UCI_LimitStrength is true or false, got {value:?}")),
+                };
+                Ok(())
+            }
+            name if name.eq_ignore_ascii_case("uci_elo") => {
+                self.elo = value
+                    .trim()
+                    .parse()
+                    .ok()
+                    .filter(|elo| (MIN_ELO..=MAX_ELO).contains(elo))
+                    .ok_or_else(|| format!("UCI_Elo is {MIN_ELO} to {MAX_ELO}, got {value:?}"))?;
+                Ok(())
+            }
             name if name.eq_ignore_ascii_case("threads") => match value.trim() {
                 "1" => Ok(()),
                 _ => Err(format!("{name} is 1: Sente searches on one thread")),
@@ -261,6 +293,7 @@ impl<W: Write + Send + 'static> Session<W> {
             nodes: go.nodes,
             clock: go.clock,
             evaluation: self.evaluation,
+            elo: self.limit_strength.then_some(self.elo),
             ..EngineParams::default()
         };
         let stop = Arc::new(AtomicBool::new(false));
@@ -296,29 +329,33 @@ impl<W: Write + Send + 'static> Session<W> {
             };
             let mut lines = Vec::new();
             let best_move = if multipv > 1 {
-                // The best `multipv` lines, each said with its number once the search is done.
+                // The best `multipv` lines, each iteration's said as it ends, numbered.
                 let params = EngineParams {
                     multipv: Some(multipv),
                     ..params
                 };
                 let analysis = position.engine_analysis(&params, &budget);
                 wait_for_stop();
-                for (index, line) in analysis.moves.iter().enumerate() {
-                    let (cp, mate) = in_pawns::<Chess>(line.score, line.exact, line.plies_to_end);
-                    let iteration = Iteration {
-                        depth: line.depth.unwrap_or(1),
-                        seldepth: 0,
-                        score: line.score,
-                        cp,
-                        mate,
-                        score_for: position.side_to_move(),
-                        nodes: analysis.nodes,
-                        nps: Iteration::nps(analysis.nodes, analysis.elapsed),
-                        time_ms: analysis.elapsed.as_millis() as u64,
-                        pv: written(&position, &line.pv, |_, mv| Chess::uci_of(mv)),
-                        pv_san: None,
-                    };
-                    lines.push(info_line(&iteration, Some(index + 1)));
+                if !told.load(Ordering::Relaxed) {
+                    // Stopped within its first iteration: the lines it has, said once.
+                    for (rank, line) in (1..).zip(&analysis.moves) {
+                        let (cp, mate) =
+                            in_pawns::<Chess>(line.score, line.exact, line.plies_to_end);
+                        lines.push(info(&Iteration {
+                            depth: line.depth.unwrap_or(1).max(1),
+                            seldepth: 0,
+                            score: line.score,
+                            cp,
+                            mate,
+                            score_for: position.side_to_move(),
+                            nodes: analysis.nodes,
+                            nps: Iteration::nps(analysis.nodes, analysis.elapsed),
+                            time_ms: analysis.elapsed.as_millis() as u64,
+                            pv: written(&position, &line.pv, |_, mv| Chess::uci_of(mv)),
+                            pv_san: None,
+                            multipv: Some(rank),
+                        }));
+                    }
                 }
                 // Stopped before its first line was searched whole: the first legal move.
                 analysis.moves.first().map_or_else(
@@ -346,6 +383,7 @@ impl<W: Write + Send + 'static> Session<W> {
                         time_ms: result.elapsed.as_millis() as u64,
                         pv: Vec::new(),
                         pv_san: None,
+                        multipv: None,
                     }));
                 }
                 result.best_move
@@ -362,13 +400,9 @@ impl<W: Write + Send + 'static> Session<W> {
     }
 }
 
-/// An iteration as UCI's `info` line gives it.
+/// An iteration as UCI's `info` line gives it, numbered `multipv` when it is one of several
+/// lines.
 fn info(iteration: &Iteration) -> String {
-    info_line(iteration, None)
-}
-
-/// An iteration's line as UCI's `info` gives it, numbered `multipv` when it is one of several.
-fn info_line(iteration: &Iteration, multipv: Option<usize>) -> String {
     let score = match (iteration.mate, iteration.cp) {
         (Some(mate), _) => format!("mate {mate}"),
         (None, cp) => format!("cp {}", cp.unwrap_or(0)),
@@ -378,7 +412,9 @@ fn info_line(iteration: &Iteration, multipv: Option<usize>) -> String {
         0 => String::new(),
         seldepth => format!(" seldepth {seldepth}"),
     };
-    let number = multipv.map_or(String::new(), |number| format!(" multipv {number}"));
+    let number = iteration
+        .multipv
+        .map_or(String::new(), |number| format!(" multipv {number}"));
     let mut line = format!(
         "info depth {}{seldepth}{number} score {score} nodes {} nps {} time {}",
         iteration.depth, iteration.nodes, iteration.nps, iteration.time_ms,
@@ -573,8 +609,8 @@ mod tests {
         assert_eq!(*lines.last().unwrap(), "bestmove d8h4", "{text}");
     }
 
-    /// `MultiPV` answers that many lines, each numbered, best first, then the first's move:
-    /// here Black's mate in one first, then two lines that are not mates.
+    /// `MultiPV` answers that many lines at every iteration, each numbered, best first, then
+    /// the first's move: here Black's mate in one first, then two lines that are not mates.
     #[test]
     fn multipv_answers_the_best_lines_numbered() {
         let session = Session::start();
@@ -590,10 +626,14 @@ mod tests {
         );
         assert!(text.contains("info string MultiPV is 1 to 500"), "{text}");
         let numbered: Vec<&str> = text.lines().filter(|line| line.contains(" multipv ")).collect();
-        assert_eq!(numbered.len(), 3, "{text}");
+        // Three lines an iteration, as each iteration ends, for depths 1 to 3.
+        assert_eq!(numbered.len(), 9, "{text}");
         for (index, line) in numbered.iter().enumerate() {
-            assert!(line.contains(&format!(" multipv {} ", index + 1)), "{line}");
+            let (depth, rank) = (index / 3 + 1, index % 3 + 1);
+            assert!(line.starts_with(&format!("info depth {depth} ")), "{line}");
+            assert!(line.contains(&format!(" multipv {rank} ")), "{line}");
         }
+        let numbered = &numbered[6..];
         assert!(numbered[0].contains("score mate 1") && numbered[0].ends_with("pv d8h4"), "{text}");
         assert!(!numbered[1].contains("score mate"), "{text}");
         assert_eq!(text.lines().last(), Some("bestmove d8h4"), "{text}");

@@ -247,6 +247,7 @@ impl Game for Othello {
                     "Given, the midgame search that deep, however few the empty squares.",
                 ),
                 ("time_limit_ms", ""),
+                ("movetime", ""),
                 ("nodes", ""),
                 ("wtime", CLOCK),
                 ("btime", CLOCK),

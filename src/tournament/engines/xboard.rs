@@ -18,7 +18,7 @@ use crate::tournament::player::TimeControl;
 const FEATURE_TIME: Duration = Duration::from_secs(2);
 
 /// The moves a time per move is given as one clock for: the engine shares the clock between
-/// them, and it is set back before each move.
+/// them, and before each move it is told what that clock would have left.
 const PER_MOVE_SPAN: u32 = 40;
 
 /// What the engine said it does, and where the game it knows stands.
@@ -210,7 +210,12 @@ pub(super) fn think(
             process.send(&format!("otim {theirs}"))?;
         }
         TimeControl::PerMove(time) => {
-            let clock = centiseconds(time * PER_MOVE_SPAN);
+            // The clock a time per move would leave at this point of the 40-move span, as
+            // the engine counts its moves from the game's start: shared over the moves still
+            // to go, it comes to the time per move, where a full span's clock each move
+            // would give the later moves of the span ever more.
+            let to_go = PER_MOVE_SPAN - (ask.moves.len() as u32 / 2) % PER_MOVE_SPAN;
+            let clock = centiseconds(time * to_go);
             process.send(&format!("time {clock}"))?;
             process.send(&format!("otim {clock}"))?;
         }

@@ -23,6 +23,7 @@ mod exchange;
 mod ordering;
 mod search;
 mod steps;
+mod strength;
 mod table;
 mod time;
 
@@ -61,10 +62,9 @@ enum Scorer {
     Material,
 }
 
-/// The evaluation the engine uses when a request names none. Still `pesto`: the network beat
-/// it in an SPRT at a time per move, but misses a mate in two that `pesto` finds
-/// (docs/chess.md#the-network).
-pub const DEFAULT_EVALUATION: &str = "pesto";
+/// The evaluation the engine uses when a request names none: the network, which beat `pesto`
+/// in an SPRT at a time per move (docs/chess.md#the-network).
+pub const DEFAULT_EVALUATION: &str = "nnue";
 
 impl Scorer {
     /// The scorer of the game's evaluation number `index`, the engine's own without one.
@@ -87,8 +87,8 @@ impl Engine {
     }
 
     /// Tells whoever watches the search what the iteration `depth` plies deep found: `value`
-    /// and its line from the root `game`.
-    fn tell(&self, game: &Chess, depth: i32, value: Value, line: &[ChessMove]) {
+    /// and its line from the root `game`, the line ranked `multipv` where there are several.
+    fn tell(&self, game: &Chess, depth: i32, value: Value, line: &[ChessMove], multipv: Option<u32>) {
         let Some(watch) = &self.meter.watch() else {
             return;
         };
@@ -111,6 +111,7 @@ impl Engine {
             time_ms: elapsed.as_millis() as u64,
             pv: written(game, line, |_, mv| Chess::uci_of(mv)),
             pv_san: Some(written(game, line, Chess::san_of)),
+            multipv,
         });
     }
 
@@ -243,6 +244,9 @@ pub fn search_keeping(
     budget: &Budget,
     kept: &mut KeptTable,
 ) -> SearchResult<ChessMove> {
+    if let Some(elo) = params.elo {
+        return strength::play(game, params, budget, elo, kept);
+    }
     let mut engine = Engine::new(game, params, budget, kept.0.take());
     let result = deepen_root(game, &mut engine);
     kept.0 = Some(engine.table);
@@ -262,7 +266,7 @@ fn deepen_root(game: &Chess, engine: &mut Engine) -> SearchResult<ChessMove> {
         last = Some((value, best));
         let line = engine.line(0);
         if !engine.meter.is_stopped() {
-            engine.tell(game, depth, value, &line);
+            engine.tell(game, depth, value, &line, None);
         }
         ((value, line), proven_within(value, depth))
     });
@@ -350,10 +354,12 @@ pub(super) fn analyze(game: &Chess, params: &EngineParams, budget: &Budget) -> A
         }
         values.truncate(lines);
         let proven = values.iter().all(|(value, _, _, _)| proven_within(*value, depth));
-        if let Some((value, _, _, line)) = values.first()
-            && !engine.meter.is_stopped()
-        {
-            engine.tell(game, depth, *value, line);
+        // Every line kept, ranked, where there are several: a GUI's MultiPV shows them all.
+        if !engine.meter.is_stopped() {
+            let ranked = values.len() > 1;
+            for (rank, (value, _, _, line)) in (1..).zip(&values) {
+                engine.tell(game, depth, *value, line, ranked.then_some(rank));
+            }
         }
         (values, proven)
     });

@@ -251,7 +251,19 @@ impl Engine {
                 if self.meter.is_stopped() {
                     return 0;
                 }
-                if value >= beta {
+                // Passing is no move in zugzwang, where every real move is worse than none,
+                // and there a cut would hide the line the opponent wins by. Deep cuts, whose
+                // error would cost most, are verified by searching the node itself, as deep
+                // as the pass was, without passing; shallow ones are cheap to be wrong about.
+                let verified = value >= beta
+                    && (depth < VERIFICATION_DEPTH
+                        || !self.uses(Step::Verification)
+                        || self.search(position, key, depth - 1 - reduction, ply, beta - 1, beta, false)
+                            >= beta);
+                if self.meter.is_stopped() {
+                    return 0;
+                }
+                if verified {
                     // A mate found after a pass is no proof: the pass was not a move.
                     return if value >= PROVEN { beta } else { value };
                 }
@@ -499,6 +511,9 @@ impl Engine {
         best
     }
 }
+
+/// The depth from which a null move's cut is verified (see [`Step::Verification`]).
+const VERIFICATION_DEPTH: i32 = 8;
 
 /// Whether the side to move has a piece other than pawns and its king: without one, zugzwang
 /// (where passing would be best) is common, and the null move's reasoning fails.

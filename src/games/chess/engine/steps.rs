@@ -10,6 +10,9 @@ pub enum Step {
     Aspiration,
     /// Null-move pruning: a position still above beta when the side to move passes is cut.
     NullMove,
+    /// Null-move verification: deep in the tree, a null move's cut stands only once a search
+    /// of the position itself, without passing, cuts too (zugzwang, where passing is best).
+    Verification,
     /// Late move reductions: quiet moves late in the order are searched less deep first.
     Reductions,
     /// Reverse futility pruning: near the horizon, a static evaluation far above beta cuts.
@@ -26,9 +29,10 @@ pub enum Step {
 }
 
 impl Step {
-    pub const ALL: [Step; 7] = [
+    pub const ALL: [Step; 8] = [
         Step::Aspiration,
         Step::NullMove,
+        Step::Verification,
         Step::Reductions,
         Step::ReverseFutility,
         Step::LateMovePruning,
@@ -40,6 +44,7 @@ impl Step {
         match self {
             Step::Aspiration => "aspiration",
             Step::NullMove => "null_move",
+            Step::Verification => "verification",
             Step::Reductions => "reductions",
             Step::ReverseFutility => "reverse_futility",
             Step::LateMovePruning => "late_move_pruning",
