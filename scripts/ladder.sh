@@ -84,8 +84,15 @@ for name in "${opponents[@]}"; do
 exec taskset -c $opponent_core ${program//_/ } "\$@"
 SH
     chmod +x "$out/$name-pinned"
-    echo "== $sente_player against $name ($tc, $games games)"
-    taskset -c "$sente_core" "$SENTE" tournament "$sente_player" "$name:tc=$tc" \
+    # An xboard engine keeps time by its own clock: at a time per move (which reaches it as a
+    # 40-move clock, shared unevenly: Fairy-Max lost half its games on time) it is given a
+    # clock that comes to that time a move over 60 moves, half of it as increment.
+    opponent_tc=$tc
+    if [ "$protocol" = xboard ] && [[ $tc == */move ]]; then
+        opponent_tc=$(awk -v t="${tc%/move}" 'BEGIN { printf "%g+%g", 30 * t, t / 2 }')
+    fi
+    echo "== $sente_player against $name ($opponent_tc, $games games)"
+    taskset -c "$sente_core" "$SENTE" tournament "$sente_player" "$name:tc=$opponent_tc" \
         --engine "$config" --game chess \
         --games "$games" --openings data/chess/ladder-openings.txt --threads 1 \
         --max-plies 400 --draw move_number=40,move_count=8,score=10 \

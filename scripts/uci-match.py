@@ -6,7 +6,7 @@ driver, first through the protocol's paces, then in a match against Debian's sto
 The checks: the engine names itself; `go infinite` reports deepening iterations until `stop`,
 then answers a legal move; a move at 100 ms comes back with its score (the time it took is
 reported, not checked); a mate in one (Qxf7#) is announced as one, and is the first of three
-lines with `analyse(multipv=3)`; at UCI_Elo 1500 a legal move comes back within the few nodes
+lines with `analyse(multipv=3)`; at UCI_Elo 1200 a legal move comes back within the few nodes
 that strength allows. Then N games (0 for none)
 against stockfish with UCI_LimitStrength at UCI_Elo E, each side MOVETIME seconds a move, from
 openings of 8 random plies (the same opening twice, colours swapped), each engine pinned to a
@@ -63,14 +63,14 @@ def check_protocol(sente):
         assert [line["multipv"] for line in lines] == [1, 2, 3], lines
         assert lines[0]["pv"][0] == chess.Move.from_uci("h5f7"), lines[0]
         assert lines[0]["score"].relative == chess.engine.Mate(1), lines[0]
-        engine.configure({"UCI_LimitStrength": True, "UCI_Elo": 1500})
+        engine.configure({"UCI_LimitStrength": True, "UCI_Elo": 1200})
         weak = engine.play(chess.Board(), chess.engine.Limit(time=1), info=chess.engine.INFO_ALL)
         assert weak.move in chess.Board().legal_moves, weak
-        assert weak.info["nodes"] <= 1000, weak.info
+        assert weak.info["nodes"] <= 2000, weak.info
         engine.configure({"UCI_LimitStrength": False})
         print(f"protocol: go infinite gave depths {depths} until stop, then {best.move}; "
               f"a move at 100 ms took {spent * 1000:.0f} ms; Qxf7# announced as mate 1, "
-              f"the first of {len(lines)} lines with MultiPV 3; at UCI_Elo 1500, "
+              f"the first of {len(lines)} lines with MultiPV 3; at UCI_Elo 1200, "
               f"{weak.move} after {weak.info['nodes']} nodes")
     finally:
         engine.quit()

@@ -342,13 +342,13 @@ async fn movetime_is_the_time_limit_by_ucis_name() {
 async fn the_engine_plays_at_the_strength_asked_for() {
     let url = start().await;
     let weak =
-        json!({"game": "chess", "moves": ["e2e4", "e7e5"], "elo": 1500, "time_limit_ms": 5000});
+        json!({"game": "chess", "moves": ["e2e4", "e7e5"], "elo": 1200, "time_limit_ms": 5000});
     let answer: Value = post(&url, "/move", weak).await.json().await.unwrap();
-    assert!(answer["nodes"].as_u64().unwrap() <= 1_000, "{answer}");
+    assert!(answer["nodes"].as_u64().unwrap() <= 2_000, "{answer}");
     assert_eq!(answer["move"].as_str().unwrap().len(), 4, "{answer}");
-    let full = json!({"game": "chess", "moves": ["e2e4", "e7e5"], "depth": 8});
+    let full = json!({"game": "chess", "moves": ["e2e4", "e7e5"], "depth": 10});
     let answer: Value = post(&url, "/move", full).await.json().await.unwrap();
-    assert!(answer["nodes"].as_u64().unwrap() > 1_000, "{answer}");
+    assert!(answer["nodes"].as_u64().unwrap() > 2_000, "{answer}");
     let refused = problem(
         &url,
         "/move",

@@ -380,8 +380,8 @@ impl Game for Chess {
                     "without",
                     "Chess's steps: aspiration windows, null-move pruning, its verification, late move \
                      reductions, reverse futility pruning, late move and futility pruning, \
-                     static exchange evaluation, or the evaluation's terms beyond PeSTO's \
-                     tables.",
+                     static exchange evaluation, the evaluation's terms beyond PeSTO's \
+                     tables, or spending the whole of a time per move (whole_time).",
                 ),
                 (
                     "multipv",

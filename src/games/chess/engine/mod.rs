@@ -117,9 +117,13 @@ impl Engine {
 
     /// Whether to stop deepening after an iteration, as the time plan says.
     fn out_of_time(&self) -> bool {
-        !self
-            .plan
-            .deepen_further(self.started.elapsed(), self.steady, self.fell)
+        let elapsed = self.started.elapsed();
+        // A time per move not spent is lost: the iterations go on until it is up, and the
+        // last one, stopped, still answers with what it found.
+        if self.plan.is_per_move() && self.uses(Step::WholeTime) {
+            return elapsed >= self.plan.maximum;
+        }
+        !self.plan.deepen_further(elapsed, self.steady, self.fell)
     }
 }
 
@@ -257,6 +261,7 @@ fn deepen_root(game: &Chess, engine: &mut Engine) -> SearchResult<ChessMove> {
     let root = game.position();
     let mut last: Option<(Value, Option<Move>)> = None;
     let deepened = deepen(engine, |engine, depth| {
+        engine.root_move = None;
         let value = aspire(engine, root, game.key, depth, last.map(|(value, _)| value));
         let best = engine.pv[0][0];
         if let Some((last_value, last_best)) = last {
@@ -270,7 +275,7 @@ fn deepen_root(game: &Chess, engine: &mut Engine) -> SearchResult<ChessMove> {
         }
         ((value, line), proven_within(value, depth))
     });
-    let ((value, pv), depth) = match deepened.completed {
+    let ((mut value, mut pv), depth) = match deepened.completed {
         Some(completed) => completed,
         None => {
             // Stopped by the service's budget within the first iteration: any legal move.
@@ -278,6 +283,23 @@ fn deepen_root(game: &Chess, engine: &mut Engine) -> SearchResult<ChessMove> {
             ((0, vec![mv]), 0)
         }
     };
+    // An iteration stopped part way may already have shown a move better than the last one's
+    // best (a root move searched whole, with a value above the others'): that move, rather
+    // than the time spent on it thrown away.
+    if deepened.stopped_by.is_some()
+        && engine.uses(Step::WholeTime)
+        && let Some((mv, found)) = engine.root_move
+        && pv.first() != Some(&ChessMove(Some(mv)))
+        && depth > 0
+    {
+        let line = engine.line(0);
+        pv = if line.first() == Some(&ChessMove(Some(mv))) {
+            line
+        } else {
+            vec![ChessMove(Some(mv))]
+        };
+        value = found;
+    }
     let Score {
         score,
         exact,

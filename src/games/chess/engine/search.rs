@@ -43,6 +43,9 @@ pub(super) struct Engine {
     /// fell in the last one: what the time plan reads.
     pub steady: u32,
     pub fell: bool,
+    /// The best root move the iteration in progress has found so far, and its value: where
+    /// time stops an iteration, a move it has shown better than the last iteration's best.
+    pub root_move: Option<(Move, Value)>,
     /// The deepest iteration.
     pub max_depth: i32,
     without: Option<Step>,
@@ -89,6 +92,7 @@ impl Engine {
             ),
             steady: 0,
             fell: false,
+            root_move: None,
             max_depth: params
                 .depth
                 .map_or(MAX_DEPTH, |depth| (depth as i32).clamp(1, MAX_DEPTH)),
@@ -384,6 +388,9 @@ impl Engine {
                 if value > alpha {
                     alpha = value;
                     self.update_pv(ply, mv);
+                    if ply == 0 {
+                        self.root_move = Some((mv, value));
+                    }
                     if alpha >= beta {
                         if quiet {
                             self.memory.reward(turn, ply, depth, mv, &quiets);

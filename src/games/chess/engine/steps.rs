@@ -26,10 +26,13 @@ pub enum Step {
     /// The evaluation's terms beyond PeSTO's tables: mobility, king safety, pawn structure,
     /// passed pawns, the bishop pair.
     Terms,
+    /// The whole of a time per move: iterations go on until the time is up, and one stopped
+    /// part way answers with a better move it has already found.
+    WholeTime,
 }
 
 impl Step {
-    pub const ALL: [Step; 8] = [
+    pub const ALL: [Step; 9] = [
         Step::Aspiration,
         Step::NullMove,
         Step::Verification,
@@ -38,6 +41,7 @@ impl Step {
         Step::LateMovePruning,
         Step::Exchange,
         Step::Terms,
+        Step::WholeTime,
     ];
 
     pub const fn name(self) -> &'static str {
@@ -50,6 +54,7 @@ impl Step {
             Step::LateMovePruning => "late_move_pruning",
             Step::Exchange => "exchange",
             Step::Terms => "terms",
+            Step::WholeTime => "whole_time",
         }
     }
 }

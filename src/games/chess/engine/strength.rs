@@ -10,23 +10,26 @@
 //! loses, a little at a time and now and then at once.
 //!
 //! The constants are fitted to the ladder (docs/chess.md#playing-at-a-strength): the Elo asked
-//! for is on the CCRL 40/15 scale the ladder's opponents are rated on.
+//! for is on the CCRL 40/15 scale the ladder's opponents are rated on, through two points, the
+//! full engine at 100 ms a move and the engine at a tenth of its nodes; below the second the
+//! line is extrapolated.
 
 use rand::{RngExt, SeedableRng};
 
 use super::{Chess, ChessMove, KeptTable, search_keeping};
 use crate::search::{Budget, EngineParams, SearchResult, SearchRng, seed};
 
-/// The nodes a move at [`MAX_ELO_NODES_AT`].
-const TOP_NODES: f64 = 200_000.0;
-/// The strength [`TOP_NODES`] stands for.
-const MAX_ELO_NODES_AT: f64 = 2800.0;
-/// The Elo a doubling of the nodes is worth.
-const ELO_PER_DOUBLING: f64 = 90.0;
+/// Nodes a move of the full engine at 100 ms a move on the ladder's machine, and the rating it
+/// measured there: the anchor of the scale.
+const ANCHOR_NODES: f64 = 90_000.0;
+const ANCHOR_ELO: f64 = 2600.0;
+/// The Elo a doubling of the nodes is worth, as the ladder measured the engine at a tenth of
+/// the anchor's nodes.
+const ELO_PER_DOUBLING: f64 = 246.0;
 /// The fewest nodes a move: about what one iteration of the best few moves takes.
 const MIN_NODES: u64 = 400;
 /// Below this, the engine also chooses among its best moves at random.
-const NOISE_BELOW: u32 = 2000;
+const NOISE_BELOW: u32 = 1500;
 /// The most centipawns added to a move's value, for each Elo below [`NOISE_BELOW`].
 const NOISE_PER_ELO: f64 = 0.5;
 /// The moves chosen among.
@@ -34,8 +37,8 @@ const CANDIDATES: u32 = 4;
 
 /// The nodes a move at strength `elo`.
 pub(super) fn nodes_for(elo: u32) -> u64 {
-    let halvings = (MAX_ELO_NODES_AT - f64::from(elo)) / ELO_PER_DOUBLING;
-    ((TOP_NODES / halvings.exp2()) as u64).max(MIN_NODES)
+    let doublings = (f64::from(elo) - ANCHOR_ELO) / ELO_PER_DOUBLING;
+    ((ANCHOR_NODES * doublings.exp2()) as u64).max(MIN_NODES)
 }
 
 /// The most centipawns of random bonus a move may get at strength `elo`.
@@ -119,8 +122,9 @@ mod tests {
             assert!(nodes_for(pair[0]) <= nodes_for(pair[1]), "{pair:?}");
             assert!(noise_for(pair[0]) >= noise_for(pair[1]), "{pair:?}");
         }
-        assert_eq!(nodes_for(MIN_ELO), MIN_NODES);
-        assert_eq!(nodes_for(MAX_ELO), TOP_NODES as u64);
+        assert_eq!(nodes_for(ANCHOR_ELO as u32), ANCHOR_NODES as u64);
+        assert!(nodes_for(MIN_ELO) >= MIN_NODES);
+        assert!(noise_for(MIN_ELO) > 0.0);
         assert_eq!(noise_for(MAX_ELO), 0.0);
     }
 }

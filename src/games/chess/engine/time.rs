@@ -1,8 +1,10 @@
 //! How long the engine thinks: a time it aims for and a time it never passes.
 //!
-//! With a time per move (`time_limit_ms`, UCI's `movetime`) the engine may use all of it, and
-//! aims at half: an iteration takes several times the one before, so one started after half the
-//! time would rarely finish. On a clock (UCI's `wtime`/`btime`, `winc`/`binc`, `movestogo`) it
+//! With a time per move (`time_limit_ms`, UCI's `movetime`) the engine uses all of it: it
+//! deepens until the time is up, and the iteration the time stops answers with a move it has
+//! shown better than the last one's best, if any (the `whole_time` step; without it, it aims at
+//! half, since an iteration takes several times the one before and one started after half the
+//! time would rarely finish). On a clock (UCI's `wtime`/`btime`, `winc`/`binc`, `movestogo`) it
 //! shares out what is left of the mover's time: the time left over the moves to go (25 when not
 //! given) and most of the increment, never more than half of what is left, and it stretches or
 //! shortens that aim by what the search says about the position: more while the best move keeps
@@ -52,6 +54,11 @@ impl Plan {
             Some(limit) if limit < plan.maximum => per_move(limit),
             _ => plan,
         }
+    }
+
+    /// Whether the time is a time per move rather than a share of a clock.
+    pub fn is_per_move(&self) -> bool {
+        !self.flexible
     }
 
     /// Whether to start another iteration `elapsed` into the search, when the best move has
