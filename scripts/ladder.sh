@@ -51,12 +51,7 @@ for rung in "${ladder[@]}"; do
     read -r name package program _ <<<"$rung"
     [ -x "${program%%_*}" ] || missing+=("$package")
 done
-if [ ${#missing[@]} -gt 0 ]; then
-    sudo_if_needed=()
-    [ "$(id -u)" -ne 0 ] && sudo_if_needed=(sudo)
-    "${sudo_if_needed[@]}" apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive "${sudo_if_needed[@]}" apt-get install -y -qq "${missing[@]}" >/dev/null
-fi
+[ ${#missing[@]} -eq 0 ] || apt_install "${missing[@]}"
 # SENTE names a binary to measure (an earlier build, say); by default this checkout's, built.
 if [ -z "${SENTE:-}" ]; then
     cargo build --release --locked --quiet

@@ -108,6 +108,16 @@ pub fn tighter<T: Ord>(a: Option<T>, b: Option<T>) -> Option<T> {
 /// the fastest searches pass in microseconds, far below any limit a request can set.
 pub(super) const CHECK_INTERVAL: u64 = 1024;
 
+/// Where a meter at `nodes` looks next: [`CHECK_INTERVAL`] on, or at the node limit if it
+/// comes first, so that a limit of a few hundred nodes (a weakened engine's) is kept to the
+/// node.
+fn next_check(budget: &Budget, nodes: u64) -> u64 {
+    let next = nodes.saturating_add(CHECK_INTERVAL);
+    budget
+        .max_nodes
+        .map_or(next, |max| next.min(max.max(nodes + 1)))
+}
+
 /// A search's running account against its [`Budget`] and its own time limit.
 #[derive(Clone, Debug)]
 pub(crate) struct Meter {
@@ -127,9 +137,7 @@ impl Meter {
             budget: budget.clone(),
             time_limit: None,
             stopped_by: None,
-            next_check: budget
-                .max_nodes
-                .map_or(CHECK_INTERVAL, |max| CHECK_INTERVAL.min(max.max(1))),
+            next_check: next_check(budget, 0),
         }
     }
 
@@ -154,12 +162,7 @@ impl Meter {
         self.next_check = if self.stopped_by.is_some() {
             nodes.saturating_add(1)
         } else {
-            // At the node limit if it comes first: a limit of a few hundred nodes (a weakened
-            // engine's) is then kept to the node.
-            let next = nodes.saturating_add(CHECK_INTERVAL);
-            self.budget
-                .max_nodes
-                .map_or(next, |max| next.min(max.max(nodes + 1)))
+            next_check(&self.budget, nodes)
         };
         self.stopped_by.is_some()
     }
