@@ -381,7 +381,8 @@ impl Game for Chess {
                     "Chess's steps: aspiration windows, null-move pruning, its verification, late move \
                      reductions, reverse futility pruning, late move and futility pruning, \
                      static exchange evaluation, the evaluation's terms beyond PeSTO's \
-                     tables, or spending the whole of a time per move (whole_time).",
+                     tables, spending the whole of a time per move (whole_time), singular \
+                     extensions, counter-move and continuation history, or correction history.",
                 ),
                 (
                     "multipv",
