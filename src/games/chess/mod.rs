@@ -381,8 +381,8 @@ impl Game for Chess {
                     "Chess's steps: aspiration windows, null-move pruning, its verification, late move \
                      reductions, reverse futility pruning, late move and futility pruning, \
                      static exchange evaluation, the evaluation's terms beyond PeSTO's \
-                     tables, spending the whole of a time per move (whole_time), singular \
-                     extensions, counter-move and continuation history, or correction history.",
+                     tables, spending the whole of a time per move (whole_time), or correction \
+                     history.",
                 ),
                 (
                     "multipv",

@@ -6,13 +6,12 @@
 //!   material by static exchange, or cannot reach alpha, are left out;
 //! - a transposition table keyed by the Zobrist key ([`table`]), whose move is tried first;
 //! - move ordering ([`ordering`]): the table's move, captures that do not lose material by
-//!   exchange ([`exchange`]), the two killer moves of the ply, quiet moves by history (their
-//!   own, and after the last two moves of the line), captures that lose;
+//!   exchange ([`exchange`]), the two killer moves of the ply, quiet moves by history, captures
+//!   that lose;
 //! - pruning where a node is unlikely to matter: null moves, reverse futility, late move and
 //!   futility pruning near the horizon, and late move reductions (each step can be turned off,
 //!   [`Step`], which is how `docs/chess.md` measured what each gains);
-//! - a check extension, so that a mate behind a series of checks is not cut off by the horizon,
-//!   and a singular extension of a move that every other falls well short of;
+//! - a check extension, so that a mate behind a series of checks is not cut off by the horizon;
 //! - a static evaluation corrected by what searches found it got wrong about the same pawn
 //!   structure ([`correction`]);
 //! - mate scores: a mate `n` plies from the root is worth `WIN - n`, so the engine takes the
@@ -86,7 +85,6 @@ impl Engine {
     /// Readies the iteration `depth` plies deep. The first is not timed, so that there is
     /// always a move to answer with; only the service's budget can stop it.
     fn begin_iteration(&mut self, depth: i32) {
-        self.iteration = depth;
         let deadline = self.started + self.plan.maximum;
         self.meter.set_time_limit((depth > 1).then_some(deadline));
     }

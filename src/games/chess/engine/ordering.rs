@@ -12,36 +12,10 @@ const TABLE_MOVE: i32 = 1 << 30;
 const GOOD_CAPTURE: i32 = 1 << 28;
 const KILLER: i32 = 1 << 27;
 /// Captures that lose material by exchange: after the quiet moves, whose history stays
-/// within a few `MAX_HISTORY`.
+/// within `MAX_HISTORY`.
 const BAD_CAPTURE: i32 = -(1 << 28);
 /// History is kept within this, above and below.
 pub(super) const MAX_HISTORY: i32 = 16_384;
-
-/// A move as the continuation tables know it: the piece that moved (one of twelve, colour
-/// and kind) and the square it went to, `piece * 64 + to`.
-pub(super) type Played = u16;
-/// How many [`Played`] there are.
-const PLAYED: usize = 12 * 64;
-
-/// `mv`, made by `turn`, as a [`Played`].
-pub(super) fn played(turn: Color, mv: Move) -> Played {
-    let piece = turn as usize * 6 + mv.role() as usize - 1;
-    (piece * 64 + usize::from(mv.to())) as Played
-}
-
-/// The moves before a node that its quiet moves' history is read after: the opponent's last
-/// move (counter-move history) and the side to move's own before it (continuation history),
-/// each absent at the root, after a null move, or with its step turned off.
-#[derive(Copy, Clone, Default)]
-pub(super) struct Before(pub [Option<Played>; 2]);
-
-impl Before {
-    /// How many tables a quiet move's score adds up (the history and one for each move
-    /// before): how many `MAX_HISTORY`s [`Memory::quiet`] reaches above and below.
-    pub fn tables(self) -> i32 {
-        1 + self.0.iter().flatten().count() as i32
-    }
-}
 
 /// What the search learns about quiet moves as it goes, to order them.
 pub(super) struct Memory {
@@ -50,10 +24,6 @@ pub(super) struct Memory {
     /// For each side, from and to square: how well a quiet move has done, cutoffs counting
     /// up and the quiet moves searched before a cutoff counting down.
     history: Box<[[[i32; 64]; 64]; 2]>,
-    /// The same, for a move after a given move: after the opponent's last (a reply that
-    /// refutes a move refutes it wherever it is played) and after one's own before it (plans
-    /// go on from move to move). `PLAYED * PLAYED` each, the earlier move first.
-    continuations: [Box<[i16]>; 2],
 }
 
 impl Memory {
@@ -61,23 +31,8 @@ impl Memory {
         Memory {
             killers: vec![[None; 2]; plies],
             history: Box::new([[[0; 64]; 64]; 2]),
-            continuations: [0, 1].map(|_| vec![0; PLAYED * PLAYED].into_boxed_slice()),
         }
     }
-
-    /// A quiet move's score for ordering and reductions: its history and its history after
-    /// each move in `before`.
-    pub fn quiet(&self, turn: Color, mv: Move, before: Before) -> i32 {
-        let this = usize::from(played(turn, mv));
-        let mut score = self.history(turn, mv);
-        for (table, earlier) in self.continuations.iter().zip(before.0) {
-            if let Some(earlier) = earlier {
-                score += i32::from(table[usize::from(earlier) * PLAYED + this]);
-            }
-        }
-        score
-    }
-
 
     fn history_slot(&mut self, turn: Color, mv: Move) -> &mut i32 {
         let from = mv.from().map_or(0, usize::from);
@@ -94,16 +49,8 @@ impl Memory {
     }
 
     /// `best` caused a cutoff at `ply`, `depth` plies from the horizon, after the quiet
-    /// moves `tried` failed to; `before` says which moves came before the node.
-    pub fn reward(
-        &mut self,
-        turn: Color,
-        ply: usize,
-        depth: i32,
-        best: Move,
-        tried: &[Move],
-        before: Before,
-    ) {
+    /// moves `tried` failed to.
+    pub fn reward(&mut self, turn: Color, ply: usize, depth: i32, best: Move, tried: &[Move]) {
         let killers = &mut self.killers[ply];
         if killers[0] != Some(best) {
             killers[1] = killers[0];
@@ -118,20 +65,6 @@ impl Memory {
         update(self.history_slot(turn, best), bonus);
         for &mv in tried {
             update(self.history_slot(turn, mv), -bonus);
-        }
-        for (table, earlier) in self.continuations.iter_mut().zip(before.0) {
-            let Some(earlier) = earlier else { continue };
-            let row = &mut table[usize::from(earlier) * PLAYED..][..PLAYED];
-            let mut learn = |mv: Move, bonus: i32| {
-                let slot = &mut row[usize::from(played(turn, mv))];
-                let mut value = i32::from(*slot);
-                update(&mut value, bonus);
-                *slot = value as i16;
-            };
-            learn(best, bonus);
-            for &mv in tried {
-                learn(mv, -bonus);
-            }
         }
     }
 }
@@ -157,7 +90,6 @@ impl Picker {
         table_move: Option<Move>,
         memory: &Memory,
         ply: usize,
-        before: Before,
         exchanges: bool,
     ) -> Picker {
         let mut ranks = [0; 256];
@@ -169,7 +101,7 @@ impl Picker {
                 if memory.is_killer(ply, mv) {
                     KILLER
                 } else {
-                    memory.quiet(turn, mv, before)
+                    memory.history(turn, mv)
                 }
             } else {
                 let victim = mv.capture().map_or(0, value);
@@ -212,6 +144,6 @@ impl Picker {
     }
 
     pub fn is_bad_capture(rank: i32) -> bool {
-        rank < BAD_CAPTURE / 2
+        rank < -MAX_HISTORY
     }
 }

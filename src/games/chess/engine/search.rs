@@ -8,7 +8,7 @@ use shakmaty::{Color, Move, MoveList, Position, Role};
 
 use super::correction::{Corrections, pawn_slot};
 use super::exchange::{exchange, value as piece_value};
-use super::ordering::{Before, MAX_HISTORY, Memory, Picker, Played, played};
+use super::ordering::{MAX_HISTORY, Memory, Picker};
 use super::table::{Bound, Entry, Table, to_table};
 use super::time::Plan;
 use super::{MAX_DEPTH, MAX_PLY, Scorer};
@@ -57,15 +57,7 @@ pub(super) struct Engine {
     /// Late move reductions by depth and move number: both logarithmic, so that deep nodes
     /// and late moves are reduced most but never to nothing.
     reductions: Box<[[i8; 64]; 64]>,
-    /// The move made at each ply of the line (none for a null move), which the history after
-    /// a move is read by.
-    played: [Option<Played>; MAX_PLY + 2],
-    /// The move a singular search at a ply leaves out, to see how the others do without it.
-    excluded: [Option<Move>; MAX_PLY + 2],
     corrections: Corrections,
-    /// The depth of the iteration in progress: extensions stop at twice it, so that a line
-    /// of them cannot run on.
-    pub iteration: i32,
 }
 
 impl Engine {
@@ -112,10 +104,7 @@ impl Engine {
                 .then(|| Stack::new(&network, game.position().board(), MAX_PLY + 2)),
             network,
             reductions,
-            played: [None; MAX_PLY + 2],
-            excluded: [None; MAX_PLY + 2],
             corrections: Corrections::new(),
-            iteration: 1,
         }
     }
 
@@ -146,26 +135,11 @@ impl Engine {
         corrected.clamp(-PROVEN + 1, PROVEN - 1)
     }
 
-    /// The moves before a node `ply` plies from the root that its quiet moves' history is
-    /// read after, where their steps are in use.
-    fn before(&self, ply: usize) -> Before {
-        let back = |plies: usize, step: Step| {
-            (ply >= plies && self.uses(step))
-                .then(|| self.played[ply - plies])
-                .flatten()
-        };
-        Before([
-            back(1, Step::CounterMoveHistory),
-            back(2, Step::ContinuationHistory),
-        ])
-    }
-
     /// `position` after `mv`, the position `ply + 1` plies from the root; the network's sums
     /// are told of the move.
     pub fn play(&mut self, position: &shakmaty::Chess, mv: Move, ply: usize) -> shakmaty::Chess {
         let mut child = position.clone();
         child.play_unchecked(mv);
-        self.played[ply] = Some(played(position.turn(), mv));
         if let Some(sums) = &mut self.sums {
             sums.push(ply + 1, Changes::of(position.turn(), &mv));
         }
@@ -230,7 +204,6 @@ impl Engine {
         null_allowed: bool,
     ) -> Value {
         let pv_node = beta - alpha > 1;
-        let excluded = self.excluded[ply];
         if self.enter(ply) {
             return 0;
         }
@@ -259,12 +232,7 @@ impl Engine {
             return self.quiescence(position, ply, alpha, beta);
         }
 
-        // A singular search leaves out the table's move, which the entry's value is of.
-        let entry = if excluded.is_some() {
-            None
-        } else {
-            self.table.probe(key)
-        };
+        let entry = self.table.probe(key);
         if let Some(entry) = entry
             && !pv_node
             && let Some(value) = entry.cutoff(depth, ply, alpha, beta)
@@ -292,7 +260,6 @@ impl Engine {
             // would too (zugzwang aside, which needs few pieces: not tried without them).
             if self.uses(Step::NullMove)
                 && null_allowed
-                && excluded.is_none()
                 && depth >= 3
                 && eval >= beta
                 && has_pieces(position)
@@ -324,46 +291,8 @@ impl Engine {
         let table_move = entry.and_then(|entry| entry.mv);
         // A node the table knows nothing of is searched a ply shallower: the next iteration
         // will find its move in the table.
-        if self.uses(Step::Reductions) && table_move.is_none() && excluded.is_none() && depth >= 4
-        {
+        if self.uses(Step::Reductions) && table_move.is_none() && depth >= 4 {
             depth -= 1;
-        }
-
-        // Singular extension: when the table says its move reaches a value, and a shallower
-        // search of every other move falls well short of it, the move is forced and its line
-        // is searched a ply deeper. When another move reaches beta too, two moves cut: the
-        // node is cut at once (multi-cut).
-        let mut extension = 0;
-        if let Some(entry) = entry
-            && let Some(mv) = table_move
-            && self.uses(Step::Singular)
-            && ply > 0
-            && depth >= SINGULAR_DEPTH
-            && (ply as i32) < 2 * self.iteration
-            && entry.bound != Bound::Upper
-            && i32::from(entry.depth) >= depth - 3
-            && entry.value(ply).abs() < PROVEN
-        {
-            let singular_beta = entry.value(ply) - 2 * depth;
-            self.excluded[ply] = Some(mv);
-            let others = self.search(
-                position,
-                key,
-                (depth - 1) / 2,
-                ply,
-                singular_beta - 1,
-                singular_beta,
-                false,
-            );
-            self.excluded[ply] = None;
-            if self.meter.is_stopped() {
-                return 0;
-            }
-            if others < singular_beta {
-                extension = 1;
-            } else if !pv_node && singular_beta >= beta {
-                return singular_beta;
-            }
         }
 
         let moves = position.legal_moves();
@@ -371,14 +300,12 @@ impl Engine {
             return if in_check { -(WIN - ply as Value) } else { 0 };
         }
         let turn = position.turn();
-        let before = self.before(ply);
         let mut picker = Picker::new(
             position,
             moves,
             table_move,
             &self.memory,
             ply,
-            before,
             self.uses(Step::Exchange),
         );
 
@@ -390,9 +317,6 @@ impl Engine {
         let mut quiets = MoveList::new();
         self.keys.push(key);
         while let Some((mv, rank)) = picker.next() {
-            if Some(mv) == excluded {
-                continue;
-            }
             let quiet = !mv.is_capture() && mv.promotion().is_none();
             let prunable = !pv_node && !in_check && searched > 0 && best > -PROVEN;
             if prunable && quiet && self.uses(Step::LateMovePruning) {
@@ -427,8 +351,6 @@ impl Engine {
             }
             let child_key = key::after(position, key, mv, &child);
             let value = if searched == 0 {
-                let extension = if Some(mv) == table_move { extension } else { 0 };
-                let depth = depth + extension;
                 -self.search(&child, child_key, depth - 1, ply + 1, -beta, -alpha, true)
             } else {
                 let mut reduction = 0;
@@ -445,8 +367,7 @@ impl Engine {
                     reduction -= i32::from(pv_node);
                     reduction += i32::from(!improving);
                     reduction -= i32::from(self.memory.is_killer(ply, mv));
-                    reduction -=
-                        self.memory.quiet(turn, mv, before) * 2 / (MAX_HISTORY * before.tables());
+                    reduction -= self.memory.history(turn, mv) * 2 / MAX_HISTORY;
                     reduction = reduction.clamp(0, depth - 2);
                 }
                 // The first move is most likely best: the others need only be shown worse,
@@ -486,7 +407,7 @@ impl Engine {
                     }
                     if alpha >= beta {
                         if quiet {
-                            self.memory.reward(turn, ply, depth, mv, &quiets, before);
+                            self.memory.reward(turn, ply, depth, mv, &quiets);
                         }
                         break;
                     }
@@ -497,11 +418,6 @@ impl Engine {
             }
         }
         self.keys.pop();
-        if excluded.is_some() {
-            // Not stored: the value leaves out a move. With no other move, the others fall
-            // short of any value.
-            return if best == -INFINITY { alpha } else { best };
-        }
 
         let bound = if best >= beta {
             Bound::Lower
@@ -556,7 +472,6 @@ impl Engine {
         if let Some(sums) = &mut self.sums {
             sums.push(ply + 1, Changes::NONE);
         }
-        self.played[ply] = None;
         self.keys.push(key);
         let barrier = std::mem::replace(&mut self.null_barrier, self.keys.len());
         let value = -self.search(&passed, passed_key.0, depth, ply + 1, -beta, -beta + 1, false);
@@ -602,8 +517,7 @@ impl Engine {
             moves.retain(|mv| mv.is_capture() || mv.promotion() == Some(Role::Queen));
         }
         let exchanges = self.uses(Step::Exchange);
-        let before = self.before(ply);
-        let mut picker = Picker::new(position, moves, None, &self.memory, ply, before, exchanges);
+        let mut picker = Picker::new(position, moves, None, &self.memory, ply, exchanges);
         while let Some((mv, rank)) = picker.next() {
             if !in_check && exchanges {
                 // Delta pruning: even winning the piece outright would not reach alpha.
@@ -638,8 +552,6 @@ impl Engine {
 
 /// The depth from which a null move's cut is verified (see [`Step::Verification`]).
 const VERIFICATION_DEPTH: i32 = 8;
-/// The depth from which the table's move is tried for a singular extension.
-const SINGULAR_DEPTH: i32 = 7;
 
 /// Whether the side to move has a piece other than pawns and its king: without one, zugzwang
 /// (where passing would be best) is common, and the null move's reasoning fails.

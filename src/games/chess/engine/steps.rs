@@ -29,22 +29,13 @@ pub enum Step {
     /// The whole of a time per move: iterations go on until the time is up, and one stopped
     /// part way answers with a better move it has already found.
     WholeTime,
-    /// Singular extensions: the table's move is searched a ply deeper when every other move
-    /// falls well short of it (a forced line), and a node where another move also reaches
-    /// beta is cut at once (multi-cut).
-    Singular,
-    /// Counter-move history: quiet moves are ordered, and reduced, also by how they did
-    /// after the opponent's last move.
-    CounterMoveHistory,
-    /// Continuation history: the same, after the side to move's own move before.
-    ContinuationHistory,
     /// Correction history: the static evaluation is corrected by what searches found it got
     /// wrong in positions of the same pawn structure.
     CorrectionHistory,
 }
 
 impl Step {
-    pub const ALL: [Step; 13] = [
+    pub const ALL: [Step; 10] = [
         Step::Aspiration,
         Step::NullMove,
         Step::Verification,
@@ -54,9 +45,6 @@ impl Step {
         Step::Exchange,
         Step::Terms,
         Step::WholeTime,
-        Step::Singular,
-        Step::CounterMoveHistory,
-        Step::ContinuationHistory,
         Step::CorrectionHistory,
     ];
 
@@ -71,9 +59,6 @@ impl Step {
             Step::Exchange => "exchange",
             Step::Terms => "terms",
             Step::WholeTime => "whole_time",
-            Step::Singular => "singular",
-            Step::CounterMoveHistory => "counter_move_history",
-            Step::ContinuationHistory => "continuation_history",
             Step::CorrectionHistory => "correction_history",
         }
     }

@@ -25,11 +25,6 @@ pub(super) struct Entry {
 }
 
 impl Entry {
-    /// The stored value, for a node `ply` plies from the root.
-    pub fn value(&self, ply: usize) -> Value {
-        from_table(self.value, ply)
-    }
-
     /// The stored value, if it settles a search `depth` deep within (`alpha`, `beta`).
     pub fn cutoff(&self, depth: i32, ply: usize, alpha: Value, beta: Value) -> Option<Value> {
         if i32::from(self.depth) < depth {
