@@ -110,7 +110,11 @@ fn analyze<G: Solve>(checked: &Checked<G>, budget: &Budget) -> Result<AnalyzeRes
                     margin: entry.margin,
                     depth: entry.depth,
                 };
-                ScoredMove::new(position, entry.mv, judgement, &entry.pv, entry.visits)
+                ScoredMove {
+                    prior: entry.prior.map(f64::from),
+                    value: entry.value.map(f64::from),
+                    ..ScoredMove::new(position, entry.mv, judgement, &entry.pv, entry.visits)
+                }
             })
             .collect(),
     })

@@ -100,6 +100,7 @@ pub struct AlgorithmInfo {
 pub fn algorithms(game: &GameRef) -> Vec<AlgorithmInfo> {
     Algorithm::ALL
         .into_iter()
+        .filter(|&algorithm| knobs::offered(algorithm, game))
         .map(|algorithm| AlgorithmInfo {
             name: algorithm.name(),
             game: game.name,
@@ -141,18 +142,27 @@ pub fn description(algorithm: Algorithm) -> &'static str {
             "UCT: select by UCB1, expand after expand_threshold visits, random playout, back up; \
              the most visited move wins."
         }
+        Algorithm::AlphaZero => {
+            "AlphaZero's search: select by PUCT (Q + c_puct * P * sqrt(N) / (1 + n)), expand a \
+             leaf with the priors of a policy-value network Sente trained by self-play, back up \
+             the network's value (the exact result at the end of the game); the most visited \
+             move wins. On the games that ship a network."
+        }
     }
 }
 
-/// The trainer of the game called `game`: `None` if it learns nothing; an error in words if
+/// The trainer of the game called `game`: the one it declares (chess's evaluation network),
+/// else AlphaZero's policy-value network, which every game can learn; an error in words if
 /// there is no such game.
-pub fn trainer(game: &str) -> Result<Option<crate::learn::Trainer>, String> {
+pub fn trainer(game: &str) -> Result<crate::learn::Trainer, String> {
     #[derive(Clone)]
     struct Learns;
     impl ForGame for Learns {
-        type Output = Option<crate::learn::Trainer>;
-        fn run<G: Solve>(self) -> Option<crate::learn::Trainer> {
-            G::DECLARATION.trainer
+        type Output = crate::learn::Trainer;
+        fn run<G: Solve>(self) -> crate::learn::Trainer {
+            G::DECLARATION
+                .trainer
+                .unwrap_or_else(crate::search::alphazero::train::trainer::<G>)
         }
     }
     crate::games::for_game(game, Learns).ok_or_else(|| {

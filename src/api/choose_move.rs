@@ -122,6 +122,8 @@ fn is_light<G: Game>(strategy: &Strategy) -> bool {
         Algorithm::Engine => instant,
         Algorithm::Mcs => small && strategy.playouts <= 100,
         Algorithm::Mcts => small && strategy.mcts.simulations <= 1_000,
+        // Every simulation runs the network.
+        Algorithm::AlphaZero => false,
         Algorithm::Minimax | Algorithm::Negamax => {
             small && strategy.depth.is_some_and(|depth| depth <= 3)
         }

@@ -32,6 +32,7 @@ pub mod positions;
 mod problem;
 pub mod request;
 pub mod scored_move;
+pub mod selfplay;
 pub mod tournament;
 
 pub use crate::search::{Algorithm, Budget, Iteration, Watch};
@@ -62,6 +63,9 @@ pub struct GameRef {
     pub declaration: Declaration,
     /// The names and descriptions of the game's evaluations, the default first.
     pub evaluations: fn() -> Vec<(&'static str, &'static str)>,
+    /// The names of the networks its `alphazero` plays with, the default first; none where it
+    /// has no `alphazero`.
+    pub networks: fn() -> Vec<(&'static str, &'static str)>,
 }
 
 impl GameRef {
@@ -76,6 +80,7 @@ impl GameRef {
                     .map(|evaluation| (evaluation.name, evaluation.description))
                     .collect()
             },
+            networks: crate::search::alphazero::networks::described::<G>,
         }
     }
 }

@@ -355,7 +355,9 @@ mod tests {
             assert_eq!(checked.is_ok(), draws, "{algorithm}");
             if let Err(problem) = checked {
                 assert_eq!(problem.field.as_deref(), Some("seed"), "{algorithm}");
-                let why = if knobs::SEED.takes(algorithm) {
+                let why = if algorithm == Algorithm::AlphaZero {
+                    "draws nothing at random at temperature 0"
+                } else if knobs::SEED.takes(algorithm) {
                     "draws nothing at random with tiebreak first"
                 } else {
                     "seed does not apply to"

@@ -41,9 +41,22 @@ pub struct ScoredMove {
     /// The line in the notation players write, where the game has one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pv_san: Option<Vec<String>>,
-    /// Simulations through the move, for mcts's analysis.
+    /// Simulations through the move, for mcts's and alphazero's analysis.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub visits: Option<u32>,
+    /// The network's prior for the move, for alphazero's analysis.
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "rounded::some::<4, _>"
+    )]
+    pub prior: Option<f64>,
+    /// The network's value of the position after the move, for the side that plays it, for
+    /// alphazero's analysis (`null` where the search never asked it, or the move ends the game).
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "rounded::some::<4, _>"
+    )]
+    pub value: Option<f64>,
     /// The depth the move was valued at, in an analysis that deepens line by line (the chess
     /// engine's). `/move` gives its depth beside the move instead.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -92,6 +105,8 @@ impl ScoredMove {
             margin: judgement.margin.filter(|_| judgement.exact),
             pv: written(game, line, G::notation),
             visits,
+            prior: None,
+            value: None,
             depth: judgement.depth,
         }
     }

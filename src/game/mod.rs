@@ -286,6 +286,29 @@ pub trait Game:
         false
     }
 
+    /// How many inputs a network reading the position has ([`Game::network_inputs`]): by
+    /// default two a cell.
+    const NETWORK_INPUTS: usize = 2 * Self::ROWS * Self::COLUMNS;
+
+    /// The inputs of a network reading the position (AlphaZero's) that are on, each below
+    /// [`Game::NETWORK_INPUTS`], written into `active` (cleared first). Seen from the side to
+    /// move, so that one network plays both sides: by default input `2 * cell` for a stone of
+    /// the side to move on `cell` (counted `row * COLUMNS + col`, as [`Game::cell`] counts
+    /// rows), `2 * cell + 1` for one of its opponent's. A game computes them from its own data
+    /// where [`Game::cell`] would be slow.
+    fn network_inputs(&self, active: &mut Vec<u16>) {
+        active.clear();
+        let me = self.side_to_move();
+        for row in 0..Self::ROWS {
+            for col in 0..Self::COLUMNS {
+                if let Some((owner, _)) = self.cell(row, col) {
+                    let cell = row * Self::COLUMNS + col;
+                    active.push((2 * cell + usize::from(owner != me)) as u16);
+                }
+            }
+        }
+    }
+
     /// Plays `indices` from the start position, checking each move.
     fn from_moves(indices: &[usize]) -> Result<Self, MoveSequenceError> {
         let mut game = Self::start();
@@ -348,6 +371,20 @@ pub struct Declaration {
     /// What it learns from its own games (chess's evaluation network), trained by the command
     /// `sente train`.
     pub trainer: Option<crate::learn::Trainer>,
+    /// The policy-value networks its `alphazero` plays with, the best first (the default);
+    /// empty for a game that has none, on which `alphazero` is not offered.
+    pub networks: &'static [Network],
+}
+
+/// A trained policy-value network a game ships (read into the binary), for `alphazero`.
+#[derive(Clone, Copy, Debug)]
+pub struct Network {
+    /// The name the `net` knob gives it.
+    pub name: &'static str,
+    /// What it is: how it was trained, how strong.
+    pub description: &'static str,
+    /// Its file ([`crate::learn::policy_value`]).
+    pub bytes: &'static [u8],
 }
 
 /// An engine protocol a game's engine speaks, as the command line serves it.

@@ -7,6 +7,8 @@
 //! loop that adds the rows of the inputs that are on does a fraction of the work of the dense
 //! matrix products a framework would run (docs/chess.md#the-network measured both).
 
+pub mod policy_value;
+
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -35,6 +37,11 @@ pub struct TrainingOptions {
     pub seed: u64,
     /// Threads to compute the gradients on.
     pub threads: usize,
+    /// A network to go on training, for trainers whose network may (AlphaZero's, a generation
+    /// from the last); `None` starts from random weights.
+    pub from: Option<PathBuf>,
+    /// The hidden layers' width of a network started afresh, for trainers whose shape is free.
+    pub hidden: Option<usize>,
 }
 
 impl TrainingOptions {
@@ -50,6 +57,8 @@ impl TrainingOptions {
             mirror: true,
             seed: 1,
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            from: None,
+            hidden: None,
         }
     }
 }
@@ -141,6 +150,50 @@ impl Adam {
                 (*weight - rate * *first / (second.sqrt() + Self::EPSILON)).clamp(-clip, clip);
         }
     }
+}
+
+/// The summed loss of `positions`, each thread's share's gradient in one of `gradients` (each
+/// zeroed first): `part` computes a share's, returning its summed loss.
+pub fn gradient<S: Sync>(
+    positions: &[S],
+    gradients: &mut [Vec<f32>],
+    part: impl Fn(&[S], &mut [f32]) -> f64 + Sync,
+) -> f64 {
+    let share = positions.len().div_ceil(gradients.len()).max(1);
+    let used = positions.len().div_ceil(share);
+    let (used, idle) = gradients.split_at_mut(used);
+    idle.iter_mut().for_each(|gradient| gradient.fill(0.0));
+    let part = &part;
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = positions
+            .chunks(share)
+            .zip(used)
+            .map(|(positions, gradient)| {
+                scope.spawn(move || {
+                    gradient.fill(0.0);
+                    part(positions, gradient)
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|handle| handle.join().expect("a gradient thread does not panic"))
+            .sum()
+    })
+}
+
+/// The threads' gradients of a batch of `positions` summed into the first and divided by
+/// `positions`: the batch's mean gradient.
+pub fn mean_gradient(gradients: &mut [Vec<f32>], positions: usize) -> &[f32] {
+    let scale = 1.0 / positions.max(1) as f32;
+    let (sum, others) = gradients.split_first_mut().expect("a thread at least");
+    for other in others.iter() {
+        for (into, from) in sum.iter_mut().zip(other) {
+            *into += from;
+        }
+    }
+    sum.iter_mut().for_each(|grad| *grad *= scale);
+    sum
 }
 
 /// The learning rate of `epoch` (from 0) of `epochs`: `start` falling along a cosine to a tenth

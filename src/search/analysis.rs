@@ -28,8 +28,13 @@ pub struct MoveAnalysis<M> {
     pub score: f64,
     pub exact: bool,
     pub plies_to_end: Option<u32>,
-    /// For mcts: the simulations that went through the move.
+    /// For mcts and alphazero: the simulations that went through the move.
     pub visits: Option<u32>,
+    /// For alphazero: the network's prior for the move.
+    pub prior: Option<f32>,
+    /// For alphazero: the network's value of the position after the move, for the side that
+    /// plays it; `None` when the search never reached it, or it ends the game.
+    pub value: Option<f32>,
     /// The line the move leads to, starting with it, for the searches that have one.
     pub pv: Vec<M>,
     /// For games scored by their discs (Othello): the proven final disc difference after the
@@ -57,6 +62,8 @@ impl<M> MoveAnalysis<M> {
             exact,
             plies_to_end,
             visits,
+            prior: None,
+            value: None,
             pv: Vec::new(),
             margin: None,
             depth: None,

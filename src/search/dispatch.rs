@@ -9,8 +9,8 @@ use super::analysis::{
 };
 use super::searcher::{Ask, Searcher};
 use super::{
-    Algorithm, Analysis, Budget, EngineParams, SearchResult, Solve, Strategy, mcs, mcts, random,
-    with_evaluation,
+    Algorithm, Analysis, Budget, EngineParams, SearchResult, Solve, Strategy, alphazero, mcs, mcts,
+    random, with_evaluation,
 };
 
 /// Asks `question` of the algorithm `strategy` names, drawing from `seed`.
@@ -55,6 +55,11 @@ pub(super) fn dispatch<G: Solve, A: Ask<G>>(
         }),
         Algorithm::Mcts => question.ask(&mcts::Mcts {
             params: strategy.mcts,
+            time_limit,
+            seed,
+        }),
+        Algorithm::AlphaZero => question.ask(&alphazero::AlphaZero {
+            params: strategy.alphazero,
             time_limit,
             seed,
         }),

@@ -13,6 +13,7 @@
 //! by [`WIN`] for estimates.
 
 pub(crate) mod alphabeta;
+pub mod alphazero;
 mod analysis;
 mod budget;
 mod default_solver;
@@ -37,6 +38,7 @@ mod watch;
 use std::time::Instant;
 
 pub use alphabeta::{AlphaBetaParams, Enhancements};
+pub use alphazero::{AlphaZeroParams, DEFAULT_C_PUCT};
 pub use analysis::{Analysis, MoveAnalysis};
 use budget::Meter;
 pub use budget::{Budget, Cutoff, tighter};

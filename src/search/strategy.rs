@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use super::budget::tighter;
 use super::engine::{Clock, EngineOptions, EngineParams};
-use super::{AlphaBetaParams, Enhancements, EvaluationIndex, MctsParams};
+use super::{AlphaBetaParams, AlphaZeroParams, Enhancements, EvaluationIndex, MctsParams};
 
 /// The names of the algorithms, as the API spells them.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -18,6 +18,7 @@ pub enum Algorithm {
     AlphaBeta,
     Mcs,
     Mcts,
+    AlphaZero,
     Solver,
     Engine,
 }
@@ -25,13 +26,14 @@ pub enum Algorithm {
 impl Algorithm {
     /// Every algorithm, in declaration order: `algorithm as usize` is its index here (checked
     /// when compiling, below).
-    pub const ALL: [Algorithm; 8] = [
+    pub const ALL: [Algorithm; 9] = [
         Algorithm::Random,
         Algorithm::Minimax,
         Algorithm::Negamax,
         Algorithm::AlphaBeta,
         Algorithm::Mcs,
         Algorithm::Mcts,
+        Algorithm::AlphaZero,
         Algorithm::Solver,
         Algorithm::Engine,
     ];
@@ -45,6 +47,7 @@ impl Algorithm {
                 | Algorithm::Engine
                 | Algorithm::Mcs
                 | Algorithm::Mcts
+                | Algorithm::AlphaZero
         )
     }
 
@@ -65,6 +68,7 @@ impl Algorithm {
             Algorithm::AlphaBeta => "alphabeta",
             Algorithm::Mcs => "mcs",
             Algorithm::Mcts => "mcts",
+            Algorithm::AlphaZero => "alphazero",
             Algorithm::Solver => "solver",
             Algorithm::Engine => "engine",
         }
@@ -103,7 +107,7 @@ impl fmt::Display for Algorithm {
 /// An algorithm name that is not one of [`Algorithm::ALL`].
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "unknown algorithm {0:?}: expected one of random, minimax, negamax, alphabeta, mcs, mcts, solver, engine"
+    "unknown algorithm {0:?}: expected one of random, minimax, negamax, alphabeta, mcs, mcts, alphazero, solver, engine"
 )]
 pub struct UnknownAlgorithm(pub String);
 
@@ -187,6 +191,8 @@ pub struct Strategy {
     pub playouts: u32,
     /// mcts's own.
     pub mcts: MctsParams,
+    /// alphazero's own.
+    pub alphazero: AlphaZeroParams,
     /// The engine's own: its table, clock, node limit and lines.
     pub engine: EngineOptions,
 }
@@ -206,6 +212,7 @@ impl Strategy {
             enhancements: Enhancements::NONE,
             playouts: DEFAULT_PLAYOUTS,
             mcts: MctsParams::DEFAULT,
+            alphazero: AlphaZeroParams::DEFAULT,
             engine: EngineOptions::DEFAULT,
         }
     }
@@ -258,12 +265,13 @@ impl Strategy {
         }
     }
 
-    /// A sampler (mcs, mcts) with no count of its own: it samples until its time, or its
+    /// A sampler (mcs, mcts, alphazero) with no count of its own: it samples until its time, or its
     /// budget, stops it. Other strategies are unchanged.
     pub fn sampling_until_stopped(mut self) -> Strategy {
         match self.algorithm {
             Algorithm::Mcs => self.playouts = u32::MAX,
             Algorithm::Mcts => self.mcts.simulations = u32::MAX,
+            Algorithm::AlphaZero => self.alphazero.simulations = u32::MAX,
             _ => {}
         }
         self
@@ -274,7 +282,8 @@ impl Strategy {
         matches!(
             self.algorithm,
             Algorithm::Random | Algorithm::Mcs | Algorithm::Mcts
-        ) || (self.algorithm.breaks_ties() && self.tiebreak == Tiebreak::Random)
+        ) || (self.algorithm == Algorithm::AlphaZero && self.alphazero.temperature > 0.0)
+            || (self.algorithm.breaks_ties() && self.tiebreak == Tiebreak::Random)
     }
 
     /// The strategy aiming to spend about `time` on a move, where it can deepen or sample

@@ -277,7 +277,10 @@ fn positions_are_written_from_a_shards_records() {
         "othello",
     ]);
     assert_eq!(code, 2);
-    assert!(stderr.contains("othello learns nothing"), "{stderr}");
+    assert!(
+        stderr.contains("no othello self-play position in it"),
+        "chess's lines are not Othello's self-play: {stderr}"
+    );
     let (code, _, stderr) = sente(&[
         "train",
         &path(&dir.join("none.txt")),
@@ -299,5 +302,113 @@ fn positions_are_written_from_a_shards_records() {
     let (code, _, stderr) = sente(&["positions", &path(&shard)]);
     assert_eq!(code, 2);
     assert!(stderr.contains("play it with --records"), "{stderr}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Self-play's shards played apart write the lines of the single run, in its order; `sente
+/// train` fits a network to them, and a tournament's players name it with `--net`.
+#[test]
+fn self_play_shards_train_a_network_that_a_tournament_names() {
+    let dir = std::env::temp_dir().join(format!("sente-selfplay-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = |file: &std::path::Path| file.to_str().unwrap().to_owned();
+    let selfplay = |output: &std::path::Path, shard: Option<&str>| {
+        let mut args = vec![
+            "selfplay".to_owned(),
+            "--game".into(),
+            "tictactoe".into(),
+            "--games".into(),
+            "30".into(),
+            "--simulations".into(),
+            "40".into(),
+            "--seed".into(),
+            "5".into(),
+            "--output".into(),
+            path(output),
+        ];
+        if let Some(shard) = shard {
+            args.extend(["--shard".into(), shard.into()]);
+        }
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let (code, report, stderr) = sente(&args);
+        assert_eq!(code, 0, "{stderr}");
+        report
+    };
+    let whole = dir.join("whole.txt");
+    let report = selfplay(&whole, None);
+    assert_eq!(report["games"], 30, "{report}");
+    assert_eq!(
+        report["net"], "gen-1",
+        "the shipped network by default: {report}"
+    );
+    let mut shards = String::new();
+    for shard in ["0/3", "1/3", "2/3"] {
+        let file = dir.join(format!("shard-{}.txt", &shard[..1]));
+        selfplay(&file, Some(shard));
+        shards.push_str(&std::fs::read_to_string(&file).unwrap());
+    }
+    let lines = std::fs::read_to_string(&whole).unwrap();
+    assert_eq!(shards, lines, "the shards' lines are the run's");
+    assert_eq!(
+        lines.lines().count() as u64,
+        report["positions"].as_u64().unwrap()
+    );
+
+    let net = dir.join("candidate.net");
+    let (code, report, stderr) = sente(&[
+        "train",
+        "--game",
+        "tictactoe",
+        &path(&whole),
+        "--output",
+        &path(&net),
+        "--epochs",
+        "2",
+        "--hidden",
+        "8",
+        "--batch",
+        "32",
+        "--threads",
+        "1",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(
+        report["bytes"],
+        std::fs::metadata(&net).unwrap().len(),
+        "{report}"
+    );
+    let candidate = format!("candidate={}", path(&net));
+    let (code, answer, stderr) = sente(&[
+        "tournament",
+        "--game",
+        "tictactoe",
+        "--net",
+        &candidate,
+        "alphazero:net=candidate,simulations=20",
+        "random",
+        "--games",
+        "4",
+        "--seed",
+        "1",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(
+        answer["players"][0]["settings"]["net"], "candidate",
+        "{answer}"
+    );
+    let (code, _, stderr) = sente(&[
+        "tournament",
+        "--game",
+        "connect4",
+        "--net",
+        &candidate,
+        "alphazero:net=candidate",
+        "random",
+    ]);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("trained for tictactoe, not connect4"),
+        "{stderr}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }

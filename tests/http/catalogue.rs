@@ -27,9 +27,19 @@ async fn discovery_routes() {
             "alphabeta",
             "mcs",
             "mcts",
+            "alphazero",
             "solver",
             "engine"
         ]
+    );
+    // alphazero is offered only where a network was trained: not on chess.
+    let chess: Value = get_json(&url, "/algorithms?game=chess").await;
+    assert!(
+        chess
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|algorithm| algorithm["name"] != "alphazero")
     );
     let mcts = &algorithms[5];
     let simulations = mcts["knobs"]

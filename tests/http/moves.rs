@@ -79,7 +79,8 @@ async fn move_answers_with_every_algorithm_and_board_form() {
             assert!(body["nodes"].as_u64().unwrap() >= 1);
             let randomized = ["random", "mcs", "mcts"].contains(&algorithm);
             assert_eq!(body.get("seed").is_some(), randomized, "{body}");
-            if !randomized {
+            let sampled = randomized || algorithm == "alphazero";
+            if !sampled {
                 // The exact searches prove the value of this small position.
                 assert_eq!(body["exact"], true, "{body}");
             }
@@ -553,4 +554,67 @@ async fn answers_say_whose_view_their_scores_take() {
         (&tictactoe["score_for"], &tictactoe["board"]),
         (&json!("X"), &json!("X.O/.X./O.."))
     );
+}
+
+/// alphazero answers `/move` with its simulations as `nodes` and the most visited line, and
+/// `/analyze` with each move's prior, visits and the network's value; a game without a network
+/// refuses it in words, and a seed needs a temperature.
+#[tokio::test]
+async fn alphazero_answers_with_its_networks_priors_visits_and_values() {
+    let url = start().await;
+    let request =
+        json!({"game": "connect4", "moves": [3, 3], "algorithm": "alphazero", "simulations": 300});
+    let chosen: Value = post(&url, "/move", request.clone())
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(chosen["nodes"], 300, "{chosen}");
+    assert!(chosen["pv"].as_array().unwrap().len() > 1, "{chosen}");
+    let analysis: Value = post(&url, "/analyze", request).await.json().await.unwrap();
+    let moves = analysis["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 7);
+    let priors: f64 = moves.iter().map(|m| m["prior"].as_f64().unwrap()).sum();
+    assert!((priors - 1.0).abs() < 0.01, "{analysis}");
+    let visits: u64 = moves.iter().map(|m| m["visits"].as_u64().unwrap()).sum();
+    assert_eq!(
+        visits, 299,
+        "every simulation but the root's first goes through a move"
+    );
+    for entry in moves.iter().filter(|m| m["visits"].as_u64() > Some(0)) {
+        let value = entry["value"]
+            .as_f64()
+            .expect("a visited move has the network's value");
+        assert!(value.abs() < 1.0, "{entry}");
+    }
+    assert_eq!(moves[0]["move"], chosen["move"], "the most visited first");
+
+    let chess = post(
+        &url,
+        "/move",
+        json!({"game": "chess", "algorithm": "alphazero"}),
+    )
+    .await;
+    assert_eq!(chess.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let problem: Value = chess.json().await.unwrap();
+    assert!(
+        problem["detail"]
+            .as_str()
+            .unwrap()
+            .contains("no network has been trained"),
+        "{problem}"
+    );
+
+    let seeded = post(
+        &url,
+        "/move",
+        json!({"algorithm": "alphazero", "moves": [], "seed": 1}),
+    )
+    .await;
+    assert_eq!(seeded.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let hot = json!({"algorithm": "alphazero", "moves": [], "temperature": 1, "seed": 1, "simulations": 200});
+    let a: Value = post(&url, "/move", hot.clone()).await.json().await.unwrap();
+    let b: Value = post(&url, "/move", hot).await.json().await.unwrap();
+    assert_eq!(a["move"], b["move"]);
+    assert_eq!(a["seed"], 1);
 }

@@ -245,6 +245,12 @@ impl Kind {
     }
 }
 
+/// Whether `game` offers `algorithm`: every algorithm plays every game, but for alphazero,
+/// which plays only where the game has a network to play with.
+pub fn offered(algorithm: Algorithm, game: &GameRef) -> bool {
+    algorithm != Algorithm::AlphaZero || !(game.networks)().is_empty()
+}
+
 /// The knobs `algorithm` takes on some game, in the table's order, the seed last.
 pub fn taken_by(algorithm: Algorithm) -> impl Iterator<Item = &'static Knob> {
     KNOBS
@@ -284,6 +290,16 @@ pub fn player_on_time(game: &GameRef, spec: &PlayerSpec, timed: bool) -> Result<
         .as_deref()
         .unwrap_or(game.declaration.default_algorithm);
     let algorithm = algorithm(name)?;
+    if !offered(algorithm, game) {
+        return Err(Problem::invalid(
+            "algorithm",
+            format!(
+                "alphazero does not play {}: no network has been trained for it (GET \
+                 /algorithms?game= lists each game's algorithms)",
+                game.name
+            ),
+        ));
+    }
     let given = || {
         KNOBS
             .iter()
@@ -356,6 +372,13 @@ pub fn fit_to_game(game: &GameRef, strategy: Strategy) -> Result<Strategy, Probl
 /// tiebreak other than random.
 pub fn seed_unused(strategy: &Strategy, game: &GameRef) -> Problem {
     let algorithm = strategy.algorithm;
+    if algorithm == Algorithm::AlphaZero {
+        return Problem::invalid(
+            "seed",
+            "alphazero draws nothing at random at temperature 0, so a seed would change \
+             nothing: give a temperature above 0 with it, or leave it out",
+        );
+    }
     if SEED.takes(algorithm) {
         return Problem::invalid(
             "seed",

@@ -11,7 +11,7 @@ use super::{Kind, Knob, KnobInfo};
 use crate::api::GameRef;
 use crate::search::{
     self, Algorithm as A, Algorithm, DEFAULT_EXPAND_THRESHOLD, DEFAULT_PLAYOUTS,
-    DEFAULT_SIMULATIONS, DEFAULT_UCT_C, MAX_TREE_NODES, Strategy, Tiebreak,
+    DEFAULT_SIMULATIONS, DEFAULT_UCT_C, MAX_TREE_NODES, Strategy, Tiebreak, alphazero,
 };
 
 /// The deepest search a request may ask for.
@@ -29,7 +29,7 @@ pub(super) const TIME_LIMIT_MS: &str = "time_limit_ms";
 pub(super) const MOVETIME: &str = "movetime";
 
 /// Every player's knob, in the order the catalogue lists them.
-pub const KNOBS: [Knob; 24] = [
+pub const KNOBS: [Knob; 27] = [
     Knob {
         name: "depth",
         label: "Depth (plies)",
@@ -99,15 +99,82 @@ pub const KNOBS: [Knob; 24] = [
     Knob {
         name: "simulations",
         label: "Simulations",
-        algorithms: &[A::Mcts],
+        algorithms: &[A::Mcts, A::AlphaZero],
         kind: Kind::Integer {
             min: 1,
             max: 1_000_000,
             default: Some(DEFAULT_SIMULATIONS as u64),
-            set: |strategy, count| strategy.mcts.simulations = count as u32,
+            set: |strategy, count| match strategy.algorithm {
+                A::AlphaZero => strategy.alphazero.simulations = count as u32,
+                _ => strategy.mcts.simulations = count as u32,
+            },
         },
         description: "Simulations (select, expand, playout, back up).",
+        on_game: |knob, algorithm, _| {
+            if algorithm == A::AlphaZero {
+                knob.default = json!(alphazero::DEFAULT_SIMULATIONS);
+                knob.description = "Simulations (select by PUCT, expand and evaluate with the \
+                                    network, back up its value); nodes counts them."
+                    .into();
+            }
+        },
+    },
+    Knob {
+        name: "c_puct",
+        label: "Exploration (c_puct)",
+        algorithms: &[A::AlphaZero],
+        kind: Kind::Number {
+            min: 0.0,
+            max: 100.0,
+            default: alphazero::DEFAULT_C_PUCT,
+            set: |strategy, c| strategy.alphazero.c_puct = c,
+        },
+        description: "Exploration constant in PUCT = Q + c_puct * P * sqrt(N) / (1 + n): higher \
+                      follows the network's priors further.",
         on_game: same_on_every_game,
+    },
+    Knob {
+        name: "temperature",
+        label: "Temperature",
+        algorithms: &[A::AlphaZero],
+        kind: Kind::Number {
+            min: 0.0,
+            max: 10.0,
+            default: 0.0,
+            set: |strategy, t| strategy.alphazero.temperature = t,
+        },
+        description: "0 plays the most visited move; above 0, a move drawn with chances in \
+                      proportion to visits^(1/temperature), from the seed (1: in proportion to \
+                      the visits, as self-play's first moves).",
+        on_game: same_on_every_game,
+    },
+    Knob {
+        name: "net",
+        label: "Network",
+        algorithms: &[A::AlphaZero],
+        kind: Kind::Choice {
+            values: |game| {
+                (game.networks)()
+                    .into_iter()
+                    .map(|(name, _)| name)
+                    .collect()
+            },
+            set: |strategy, index, _| strategy.alphazero.net = index as u8,
+        },
+        description: "Which of the game's trained policy-value networks guides the search. \
+                      Absent: the first, the strongest.",
+        on_game: |knob, _, game| {
+            let networks: Vec<String> = (game.networks)()
+                .into_iter()
+                .map(|(name, description)| format!("{name}: {description}"))
+                .collect();
+            knob.description = format!(
+                "Which of the game's trained policy-value networks guides the search. Absent: \
+                 the first, the strongest. {}",
+                networks.join(" ")
+            )
+            .into();
+        },
     },
     Knob {
         name: "uct_c",
@@ -181,7 +248,14 @@ pub const KNOBS: [Knob; 24] = [
     Knob {
         name: TIME_LIMIT_MS,
         label: "Time limit (ms)",
-        algorithms: &[A::AlphaBeta, A::Solver, A::Engine, A::Mcs, A::Mcts],
+        algorithms: &[
+            A::AlphaBeta,
+            A::Solver,
+            A::Engine,
+            A::Mcs,
+            A::Mcts,
+            A::AlphaZero,
+        ],
         kind: Kind::Integer {
             min: 1,
             max: MAX_TIME_LIMIT_MS,
@@ -379,6 +453,7 @@ pub const SEED: Knob = Knob {
         A::Solver,
         A::Mcs,
         A::Mcts,
+        A::AlphaZero,
     ],
     kind: Kind::Integer {
         min: 0,
@@ -389,7 +464,8 @@ pub const SEED: Knob = Knob {
     },
     description: "Seed of every random choice: the same position, knobs and seed give the same \
                   move, score and nodes. Absent: one is drawn and reported. For the exact \
-                  algorithms, only with tiebreak random.",
+                  algorithms, only with tiebreak random; for alphazero, only with a \
+                  temperature above 0.",
     on_game: same_on_every_game,
 };
 

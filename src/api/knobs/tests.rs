@@ -49,7 +49,8 @@ fn some_value(knob: &Knob, algorithm: Algorithm, game: &GameRef) -> Value {
     match knob.kind {
         Kind::Integer { .. } | Kind::Number { .. } => info.minimum,
         Kind::Boolean { .. } => json!(true),
-        Kind::Choice { .. } => json!(info.values.unwrap()[0]),
+        // A game may have none of a choice's values (the networks of a game without any).
+        Kind::Choice { .. } => json!(info.values.unwrap().first().copied().unwrap_or("none")),
     }
 }
 
@@ -63,7 +64,7 @@ fn every_knob_is_refused_by_every_algorithm_that_does_not_take_it() {
         for knob in &KNOBS {
             for algorithm in Algorithm::ALL
                 .into_iter()
-                .filter(|a| !knob.takes_on(*a, game))
+                .filter(|a| offered(*a, game) && !knob.takes_on(*a, game))
             {
                 // Any value of the knob's type: the refusal comes before the value is judged.
                 let value = some_value(knob, A::AlphaBeta, game);
@@ -99,7 +100,7 @@ fn every_range_is_enforced_at_both_ends_in_every_game() {
         for knob in &KNOBS {
             for algorithm in Algorithm::ALL
                 .into_iter()
-                .filter(|a| knob.takes_on(*a, game))
+                .filter(|a| offered(*a, game) && knob.takes_on(*a, game))
             {
                 let info = knob.on(algorithm, game);
                 let context = format!("{} {algorithm} {}", game.name, knob.name);
@@ -147,7 +148,7 @@ fn every_knob_reaches_the_strategy_of_every_algorithm_that_takes_it() {
         for knob in &KNOBS {
             for algorithm in Algorithm::ALL
                 .into_iter()
-                .filter(|a| knob.takes_on(*a, game))
+                .filter(|a| offered(*a, game) && knob.takes_on(*a, game))
             {
                 let info = knob.on(algorithm, game);
                 let values = match knob.kind {
@@ -184,7 +185,7 @@ fn every_knob_reaches_the_strategy_of_every_algorithm_that_takes_it() {
 #[test]
 fn the_catalogue_says_what_the_checks_accept_in_every_game() {
     for game in &games() {
-        for algorithm in Algorithm::ALL {
+        for algorithm in Algorithm::ALL.into_iter().filter(|a| offered(*a, game)) {
             for knob in knobs(algorithm, game) {
                 let context = format!("{} {algorithm} {}", game.name, knob.name);
                 // The seed is the request's, checked with the request.
@@ -412,4 +413,31 @@ fn the_strategys_algorithms_are_the_tables() {
             "{algorithm}"
         );
     }
+}
+
+/// alphazero plays only the games that ship a network: elsewhere the request is refused at its
+/// algorithm, saying why, and the catalogue leaves it out.
+#[test]
+fn alphazero_is_refused_where_no_network_was_trained() {
+    for game in &games() {
+        let offered_here = offered(A::AlphaZero, game);
+        assert_eq!(offered_here, !(game.networks)().is_empty(), "{}", game.name);
+        let listed = crate::api::catalogue::algorithms(game)
+            .iter()
+            .any(|algorithm| algorithm.name == "alphazero");
+        assert_eq!(listed, offered_here, "{}", game.name);
+        let result = checked(game, A::AlphaZero, None);
+        if offered_here {
+            assert!(result.is_ok(), "{}", game.name);
+        } else {
+            let problem = result.unwrap_err();
+            assert_eq!(problem.field.as_deref(), Some("algorithm"));
+            assert!(
+                problem.detail.contains("no network has been trained"),
+                "{problem}"
+            );
+        }
+    }
+    assert!(offered(A::AlphaZero, &game(Some("tictactoe")).unwrap()));
+    assert!(!offered(A::AlphaZero, &game(Some("chess")).unwrap()));
 }

@@ -8,6 +8,7 @@ use std::time::Instant;
 
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
+mod selfplay;
 mod tournament;
 mod train;
 use serde::Serialize;
@@ -61,8 +62,13 @@ enum Command {
     /// score (centipawns for chess) and the result (1.0, 0.5, 0.0) from the first player's
     /// view. FILES are what `sente tournament --records` writes: answers, or shards' results.
     Positions(PositionsArgs),
-    /// Train what a game learns (chess's evaluation network) on the positions that `sente
-    /// positions` wrote, and write its weights (docs/chess.md#the-network).
+    /// Play a game against itself with a policy-value network (AlphaZero's self-play) and
+    /// write the positions `sente train` learns from, with the search's visits and the results
+    /// (docs/alphazero.md).
+    Selfplay(selfplay::SelfPlayArgs),
+    /// Train what a game learns on its positions, and write its weights: chess's evaluation
+    /// network from `sente positions`' lines (docs/chess.md#the-network), any other game's
+    /// policy-value network from `sente selfplay`'s (docs/alphazero.md).
     Train(train::TrainArgs),
     /// Speak UCI on standard input and output: the engine of the game that speaks it (chess's)
     /// for chess GUIs, match runners (fastchess, cutechess) and lichess-bot.
@@ -95,7 +101,7 @@ struct PositionsArgs {
 
 /// How a player is written, for the help of the commands that take one.
 const PLAYER_HELP: &str = "A player is ALGORITHM[:KNOB=VALUE,...]: the algorithm (random, \
-    minimax, negamax, alphabeta, mcs, mcts, solver, engine) and its knobs, named as in the API, e.g. \
+    minimax, negamax, alphabeta, mcs, mcts, alphazero, solver, engine) and its knobs, named as in the API, e.g. \
     'alphabeta:depth=3,transposition_table=true' or 'mcts:simulations=1000, uct_c=1'. A knob the \
     algorithm does not take is an error. Every knob's default and limits per game: GET \
     /algorithms?game=GAME on a running service, or docs/algorithms.md.";
@@ -209,6 +215,7 @@ fn main() -> ExitCode {
         Some(Command::Tournament(args)) => tournament::run(*args),
         Some(Command::Perft(args)) => run_perft(args),
         Some(Command::Positions(args)) => write_positions(args),
+        Some(Command::Selfplay(args)) => selfplay::run_selfplay(args),
         Some(Command::Train(args)) => train::run(args),
         Some(Command::Uci) => match sente::api::catalogue::protocol("uci") {
             Some(protocol) => (protocol.serve)().map_err(|error| format!("uci: {error}")),

@@ -80,6 +80,10 @@ pub(crate) struct TournamentArgs {
     /// (UCI unless protocol=xboard). Repeatable.
     #[arg(long = "engine")]
     engines: Vec<String>,
+    /// A policy-value network alphazero's players may name (`alphazero:net=NAME`) beside the
+    /// game's shipped ones: NAME=FILE, as `sente train` writes it. Repeatable.
+    #[arg(long = "net", value_name = "NAME=FILE")]
+    nets: Vec<String>,
     /// Print every game's record with the answer.
     #[arg(long)]
     records: bool,
@@ -105,6 +109,37 @@ enum MergeCommand {
     },
 }
 
+/// Loads `--net NAME=FILE` as a network of `game` (the default game when `None`).
+fn load_network(game: Option<&str>, text: &str) -> Result<(), String> {
+    let (name, path) = text
+        .split_once('=')
+        .map(|(name, path)| (name.trim(), path.trim()))
+        .filter(|(name, path)| {
+            !name.is_empty()
+                && !path.is_empty()
+                && name
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+        })
+        .ok_or_else(|| {
+            format!(
+                "--net: expected NAME=FILE, the name of letters, digits, '-', '_' and '.', got \
+                 {text:?}"
+            )
+        })?;
+    let game = game.unwrap_or(sente::games::DEFAULT);
+    sente::api::selfplay::load_network(game, name, &std::path::PathBuf::from(path))
+        .map_err(|error| format!("--net {name}: {error}"))
+}
+
+/// `--shard I/N`'s shard and count.
+pub(crate) fn parse_shard(text: &str) -> Result<(u64, u64), String> {
+    text.split_once('/')
+        .and_then(|(i, n)| Some((i.trim().parse::<u64>().ok()?, n.trim().parse::<u64>().ok()?)))
+        .filter(|&(index, count)| index < count && count <= sente::tournament::shards::MAX_SHARDS)
+        .ok_or_else(|| format!("--shard: expected I/N with 0 <= I < N, e.g. 3/8, got {text:?}"))
+}
+
 /// Plays the tournament (or merges shards), and writes its answer.
 pub(crate) fn run(args: TournamentArgs) -> Result<(), String> {
     if let Some(MergeCommand::Merge { files }) = &args.merge {
@@ -122,6 +157,9 @@ pub(crate) fn run(args: TournamentArgs) -> Result<(), String> {
         return write_json(&tournament::merge(shards)?, args.output.as_deref());
     }
     let engines = engines(&args.engines)?;
+    for net in &args.nets {
+        load_network(args.game.as_deref(), net)?;
+    }
     let (player_a, player_b) = (
         args.player_a.clone().unwrap_or_default(),
         args.player_b.clone().unwrap_or_default(),
@@ -224,15 +262,7 @@ pub(crate) fn run(args: TournamentArgs) -> Result<(), String> {
     let games = match &args.shard {
         None => job.setup().games.clone(),
         Some(text) => {
-            let (index, count) = text
-                .split_once('/')
-                .and_then(|(i, n)| {
-                    Some((i.trim().parse::<u64>().ok()?, n.trim().parse::<u64>().ok()?))
-                })
-                .filter(|&(index, count)| index < count && count <= 1_000_000)
-                .ok_or_else(|| {
-                    format!("--shard: expected I/N with 0 <= I < N, e.g. 3/8, got {text:?}")
-                })?;
+            let (index, count) = parse_shard(text)?;
             tournament::shard(&job.setup().games, index, count)
         }
     };

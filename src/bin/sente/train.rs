@@ -15,7 +15,8 @@ pub struct TrainArgs {
     /// Where to write the trained weights.
     #[arg(long)]
     output: PathBuf,
-    /// The game whose trainer runs [default: chess, the one that learns].
+    /// The game whose trainer runs: chess's evaluation network, or any other game's
+    /// policy-value network [default: chess].
     #[arg(long, default_value = "chess")]
     game: String,
     /// Passes over the data.
@@ -39,15 +40,17 @@ pub struct TrainArgs {
     /// Threads to train on [default: all cores].
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=256))]
     threads: Option<u64>,
+    /// A policy-value network to go on training (the current generation's), rather than new
+    /// random weights.
+    #[arg(long)]
+    from: Option<PathBuf>,
+    /// The hidden layers' width of a new policy-value network [default: 128].
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=2048))]
+    hidden: Option<u64>,
 }
 
 pub fn run(args: TrainArgs) -> Result<(), String> {
-    let trainer = sente::api::catalogue::trainer(&args.game)?.ok_or_else(|| {
-        format!(
-            "{} learns nothing: no game but chess has a trainer",
-            args.game
-        )
-    })?;
+    let trainer = sente::api::catalogue::trainer(&args.game)?;
     if !(0.0..=1.0).contains(&args.result_weight) {
         return Err(format!(
             "--result-weight is between 0 and 1, got {}",
@@ -67,6 +70,8 @@ pub fn run(args: TrainArgs) -> Result<(), String> {
     options.result_weight = args.result_weight;
     options.seed = args.seed;
     options.mirror = !args.no_mirror;
+    options.from = args.from;
+    options.hidden = args.hidden.map(|hidden| hidden as usize);
     if let Some(threads) = args.threads {
         options.threads = threads as usize;
     }

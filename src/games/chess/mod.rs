@@ -409,6 +409,7 @@ impl Game for Chess {
                           (docs/chess.md#the-network).",
             train: nnue::train::train,
         }),
+        networks: &[],
     };
     const ROWS: usize = 8;
     const COLUMNS: usize = 8;

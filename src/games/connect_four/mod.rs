@@ -24,7 +24,7 @@ mod table;
 use std::time::Duration;
 
 use crate::game::{EngineDeclaration, 
-    Bits, BoardError, Declaration, Evaluation, Game, Limits, MoveError, Outcome, Player, ordinal,
+    Bits, BoardError, Declaration, Evaluation, Game, Limits, MoveError, Network, Outcome, Player, ordinal,
     text,
 };
 use crate::search::{Analysis, Budget, SearchResult, Solve};
@@ -335,6 +335,12 @@ impl Game for ConnectFour {
         books: &[],
         protocol: None,
         trainer: None,
+        networks: &[Network {
+            name: "gen-22",
+            description: "AlphaZero's policy-value network, 84 inputs, two layers of 256, \
+                          generation 22 of scripts/alphazero.sh (docs/alphazero.md).",
+            bytes: include_bytes!("alphazero.net"),
+        }],
     };
     const ROWS: usize = HEIGHT;
     const COLUMNS: usize = WIDTH;
@@ -421,6 +427,24 @@ impl Game for ConnectFour {
 
     fn ply(&self) -> usize {
         usize::from(self.moves)
+    }
+
+    /// The default's inputs, from the bitboards: cell (row, column), rows from the bottom,
+    /// is bit `column * (HEIGHT + 1) + row`.
+    fn network_inputs(&self, active: &mut Vec<u16>) {
+        active.clear();
+        let (mine, theirs) = self.discs();
+        for row in 0..HEIGHT {
+            for column in 0..WIDTH {
+                let bit = 1u64 << (column * (HEIGHT + 1) + row);
+                let cell = (row * WIDTH + column) as u16;
+                if mine & bit != 0 {
+                    active.push(2 * cell);
+                } else if theirs & bit != 0 {
+                    active.push(2 * cell + 1);
+                }
+            }
+        }
     }
 
     fn winning_cells(&self) -> Vec<(usize, usize)> {

@@ -212,6 +212,19 @@ impl Solver {
     }
 }
 
+impl Solver {
+    /// Whether `position`'s score is above `score`, by one null-window search: what a weak
+    /// solver asks (above -1: not lost; above 0: won), far cheaper than the exact score; `None`
+    /// if a limit stopped it first.
+    pub fn above(&mut self, position: &ConnectFour, score: i32) -> Option<bool> {
+        if position.can_win_next() {
+            return Some((CELLS + 1 - position.moves_played() as i32) / 2 > score);
+        }
+        let result = self.negamax(position, score, score + 1);
+        (!self.meter.is_stopped()).then_some(result > score)
+    }
+}
+
 /// Plies to the end of the game under perfect play, from Pons' score at `position`.
 pub fn plies_to_end(position: &ConnectFour, score: i32) -> u32 {
     let played = position.moves_played() as i32;

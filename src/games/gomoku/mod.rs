@@ -214,6 +214,7 @@ impl Game for Gomoku {
         books: &[],
         protocol: None,
         trainer: None,
+        networks: &[],
     };
     const ROWS: usize = SIZE;
     const COLUMNS: usize = SIZE;

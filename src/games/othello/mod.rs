@@ -261,6 +261,7 @@ impl Game for Othello {
         books: &[],
         protocol: None,
         trainer: None,
+        networks: &[],
     };
     const ROWS: usize = SIZE;
     const COLUMNS: usize = SIZE;

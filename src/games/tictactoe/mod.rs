@@ -12,7 +12,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::game::{EngineDeclaration, 
-    Bits, BoardError, Declaration, Evaluation, Game, Limits, MoveError, Outcome, Player, text,
+    Bits, BoardError, Declaration, Evaluation, Game, Limits, MoveError, Network, Outcome, Player, text,
 };
 use crate::search::Solve;
 
@@ -211,6 +211,12 @@ impl Game for TicTacToe {
         books: &[],
         protocol: None,
         trainer: None,
+        networks: &[Network {
+            name: "gen-1",
+            description: "AlphaZero's policy-value network, 18 inputs, two layers of 64, \
+                          generation 1 of scripts/alphazero.sh (docs/alphazero.md).",
+            bytes: include_bytes!("alphazero.net"),
+        }],
     };
     const ROWS: usize = 3;
     const COLUMNS: usize = 3;
@@ -313,6 +319,18 @@ impl Game for TicTacToe {
 
     fn key(&self) -> u64 {
         u64::from(self.to_move) | u64::from(self.moved) << CELLS
+    }
+
+    /// The default's inputs, from the two sides' bits: cell `i` is bit `i`.
+    fn network_inputs(&self, active: &mut Vec<u16>) {
+        active.clear();
+        for cell in 0..CELLS as u16 {
+            if self.to_move >> cell & 1 != 0 {
+                active.push(2 * cell);
+            } else if self.moved >> cell & 1 != 0 {
+                active.push(2 * cell + 1);
+            }
+        }
     }
 
     fn symmetric_key(&self) -> u64 {

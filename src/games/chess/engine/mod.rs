@@ -404,6 +404,8 @@ pub(super) fn analyze(game: &Chess, params: &EngineParams, budget: &Budget) -> A
                     exact,
                     plies_to_end,
                     visits: None,
+                    prior: None,
+                    value: None,
                     pv: line,
                     margin: None,
                     depth: Some(depth as u32),

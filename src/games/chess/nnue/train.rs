@@ -61,6 +61,11 @@ pub fn train(
     options: &TrainingOptions,
     on_epoch: &mut dyn FnMut(&Epoch),
 ) -> Result<TrainingReport, String> {
+    if options.from.is_some() || options.hidden.is_some() {
+        return Err("the evaluation network's shape is fixed and it trains from scratch: \
+                    --from and --hidden are for policy-value networks"
+            .to_owned());
+    }
     let started = Instant::now();
     let mut rng = crate::search::SearchRng::seed_from_u64(options.seed);
     let (mut samples, skipped) = read(options)?;
@@ -89,15 +94,8 @@ pub fn train(
         let mut total = 0.0;
         for positions in samples.chunks(batch) {
             total += gradient(&weights, positions, &mut gradients);
-            let scale = 1.0 / positions.len() as f32;
-            let (sum, others) = gradients.split_first_mut().expect("a thread at least");
-            for other in others.iter() {
-                for (into, from) in sum.iter_mut().zip(other) {
-                    *into += from;
-                }
-            }
-            sum.iter_mut().for_each(|grad| *grad *= scale);
-            adam.step(&mut weights, sum, rate, CLIP);
+            let mean = crate::learn::mean_gradient(&mut gradients, positions.len());
+            adam.step(&mut weights, mean, rate, CLIP);
         }
         training_loss.push(total / samples.len() as f64);
         validation_loss.push(loss(&weights, &held_out));
@@ -220,23 +218,10 @@ fn forward(weights: &[f32], sample: &Sample, sums: &mut [[f32; HIDDEN]; 2]) -> f
     output
 }
 
-/// The summed loss of `positions`, their gradient added into `gradients` (one a thread, the
-/// positions shared out among them, each zeroed first).
+/// The summed loss of `positions`, their gradient added into `gradients` (one a thread).
 fn gradient(weights: &[f32], positions: &[Sample], gradients: &mut [Vec<f32>]) -> f64 {
-    let share = positions.len().div_ceil(gradients.len());
-    let used = positions.len().div_ceil(share);
-    let (used, idle) = gradients.split_at_mut(used);
-    idle.iter_mut().for_each(|gradient| gradient.fill(0.0));
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = positions
-            .chunks(share)
-            .zip(used)
-            .map(|(part, gradient)| scope.spawn(move || part_gradient(weights, part, gradient)))
-            .collect();
-        handles
-            .into_iter()
-            .map(|handle| handle.join().expect("a gradient thread does not panic"))
-            .sum()
+    crate::learn::gradient(positions, gradients, |part, gradient| {
+        part_gradient(weights, part, gradient)
     })
 }
 

@@ -1,0 +1,96 @@
+//! `sente selfplay`: a policy-value network plays a game against itself and writes the
+//! positions `sente train` learns from; `--shard I/N` plays a share of a run, as tournaments
+//! are split over machines.
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
+
+use clap::Args;
+
+use sente::api::selfplay::{SelfPlayRequest, run};
+
+#[derive(Args)]
+pub struct SelfPlayArgs {
+    /// The game, one of those GET /games lists.
+    #[arg(long)]
+    game: String,
+    /// The network's file, as `sente train` writes it [default: the game's best shipped
+    /// network, or a new random one where it ships none: the first generation].
+    #[arg(long)]
+    net: Option<PathBuf>,
+    /// Games in the whole run (all shards together).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
+    games: u64,
+    /// Simulations a move.
+    #[arg(long, default_value_t = 400, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    simulations: u32,
+    /// Plies whose move is drawn in proportion to visits (exploration); the most visited after.
+    #[arg(long, default_value_t = 8)]
+    temperature_plies: usize,
+    /// The Dirichlet noise's alpha on the root's priors (a quarter of each prior is noise).
+    #[arg(long, default_value_t = 1.0)]
+    noise_alpha: f64,
+    /// Seeds every game (game I from the seed and I, whichever shard plays it).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Play shard I of N (I from 0): a share of the run's games.
+    #[arg(long, value_name = "I/N")]
+    shard: Option<String>,
+    /// Threads to play on [default: all cores].
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=256))]
+    threads: Option<u64>,
+    /// Where to write the positions.
+    #[arg(long)]
+    output: PathBuf,
+}
+
+pub fn run_selfplay(args: SelfPlayArgs) -> Result<(), String> {
+    if !(args.noise_alpha > 0.0 && args.noise_alpha <= 100.0) {
+        return Err(format!(
+            "--noise-alpha is above 0 and at most 100, got {}",
+            args.noise_alpha
+        ));
+    }
+    let games = 0..args.games;
+    let games = match &args.shard {
+        None => games,
+        Some(text) => {
+            let (index, count) = crate::tournament::parse_shard(text)?;
+            sente::tournament::shards::shard(&games, index, count)
+        }
+    };
+    let threads = args
+        .threads
+        .map(|threads| threads as usize)
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let file = std::fs::File::create(&args.output)
+        .map_err(|error| format!("{}: {error}", args.output.display()))?;
+    let mut out = std::io::BufWriter::new(file);
+    let total = games.end - games.start;
+    let played = AtomicU64::new(0);
+    let started = Instant::now();
+    let report = run(
+        SelfPlayRequest {
+            game: args.game,
+            net: args.net,
+            games,
+            simulations: args.simulations,
+            temperature_plies: args.temperature_plies,
+            noise_alpha: args.noise_alpha,
+            seed: args.seed,
+            threads,
+        },
+        &mut out,
+        &|| {
+            let done = played.fetch_add(1, Ordering::Relaxed) + 1;
+            if done.is_multiple_of(100) || done == total {
+                eprintln!(
+                    "{done} of {total} games, {:.1} s",
+                    started.elapsed().as_secs_f64()
+                );
+            }
+        },
+    )?;
+    crate::print_json(&report)
+}

@@ -1,0 +1,127 @@
+//! A game's networks for `alphazero`: those it ships ([`Declaration::networks`], read into the
+//! binary), the best first, and those a command line loads from files for this process
+//! (`sente tournament --net NAME=FILE`, to measure a candidate against the shipped one). The
+//! `net` knob names one; its index here is what the search is given.
+//!
+//! [`Declaration::networks`]: crate::game::Declaration::networks
+
+use std::sync::{Arc, Mutex};
+
+use crate::game::Game;
+use crate::learn::policy_value::PolicyValueNet;
+
+/// A network of a game, decoded.
+struct Decoded {
+    game: &'static str,
+    name: &'static str,
+    description: &'static str,
+    /// Where a shipped one's bytes are, to decode it once; `None` for a loaded one.
+    shipped: Option<usize>,
+    net: Arc<PolicyValueNet>,
+}
+
+/// Every network decoded so far, shipped or loaded.
+static DECODED: Mutex<Vec<Decoded>> = Mutex::new(Vec::new());
+
+/// The names of `G`'s networks: the shipped ones, the best first, then those loaded.
+pub fn names<G: Game>() -> Vec<&'static str> {
+    described::<G>().into_iter().map(|(name, _)| name).collect()
+}
+
+/// `G`'s networks' names and what each is, as [`names`] orders them.
+pub fn described<G: Game>() -> Vec<(&'static str, &'static str)> {
+    let mut names: Vec<(&'static str, &'static str)> = G::DECLARATION
+        .networks
+        .iter()
+        .map(|network| (network.name, network.description))
+        .collect();
+    let decoded = DECODED
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    names.extend(
+        decoded
+            .iter()
+            .filter(|network| network.game == G::NAME && network.shipped.is_none())
+            .map(|network| (network.name, network.description)),
+    );
+    names
+}
+
+/// Whether `G` has a network to play `alphazero` with.
+pub fn has_any<G: Game>() -> bool {
+    !names::<G>().is_empty()
+}
+
+/// `G`'s network number `index` of [`names`].
+pub fn network<G: Game>(index: usize) -> Result<Arc<PolicyValueNet>, String> {
+    let shipped = G::DECLARATION.networks;
+    let mut decoded = DECODED
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    if let Some(network) = shipped.get(index) {
+        let at = network.bytes.as_ptr() as usize;
+        if let Some(found) = decoded.iter().find(|found| found.shipped == Some(at)) {
+            return Ok(found.net.clone());
+        }
+        let net = Arc::new(check::<G>(PolicyValueNet::from_bytes(network.bytes)?)?);
+        decoded.push(Decoded {
+            game: G::NAME,
+            name: network.name,
+            description: network.description,
+            shipped: Some(at),
+            net: net.clone(),
+        });
+        return Ok(net);
+    }
+    decoded
+        .iter()
+        .filter(|found| found.game == G::NAME && found.shipped.is_none())
+        .nth(index - shipped.len())
+        .map(|found| found.net.clone())
+        .ok_or_else(|| format!("{} has no network number {index}", G::NAME))
+}
+
+/// Loads a network of `G` from a file's `bytes` under `name`, for this process's requests and
+/// tournaments to name; `description` says where it came from.
+pub fn load<G: Game>(name: &str, description: &str, bytes: &[u8]) -> Result<(), String> {
+    if names::<G>().contains(&name) {
+        return Err(format!("{} already has a network called {name:?}", G::NAME));
+    }
+    let net = check::<G>(PolicyValueNet::from_bytes(bytes)?)?;
+    // A command line loads a few, once: leaked, they live as long as the shipped ones.
+    let name: &'static str = Box::leak(name.to_owned().into_boxed_str());
+    let description: &'static str = Box::leak(description.to_owned().into_boxed_str());
+    DECODED
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+        .push(Decoded {
+            game: G::NAME,
+            name,
+            description,
+            shipped: None,
+            net: Arc::new(net),
+        });
+    Ok(())
+}
+
+/// `net`, if it was trained for `G`: its game, its inputs and its moves.
+pub fn check<G: Game>(net: PolicyValueNet) -> Result<PolicyValueNet, String> {
+    if net.game != G::NAME {
+        return Err(format!(
+            "the network was trained for {}, not {}",
+            net.game,
+            G::NAME
+        ));
+    }
+    if net.inputs != G::NETWORK_INPUTS || net.moves != G::MOVE_IDS {
+        return Err(format!(
+            "the network reads {} inputs and writes {} moves, where {} has {} and {}",
+            net.inputs,
+            net.moves,
+            G::NAME,
+            G::NETWORK_INPUTS,
+            G::MOVE_IDS
+        ));
+    }
+    Ok(net)
+}
