@@ -36,7 +36,8 @@ pub struct SelfPlay {
 }
 
 impl SelfPlay {
-    /// The settings the shipped networks were trained with, but the simulations.
+    /// AlphaZero's exploration (Dirichlet alpha 1 on a quarter of the root's priors, the first
+    /// 8 plies drawn by visits), with `simulations` a move and `seed`.
     pub fn new(simulations: u32, seed: u64) -> SelfPlay {
         SelfPlay {
             simulations,
