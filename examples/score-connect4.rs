@@ -17,8 +17,7 @@ use std::time::Duration;
 use sente::game::{Game, Outcome};
 use sente::games::ConnectFour;
 use sente::games::connect_four::solver::Solver;
-use sente::learn::policy_value::Activations;
-use sente::search::alphazero::networks;
+use sente::search::alphazero::{self, networks};
 use sente::search::{Algorithm, AlphaZeroParams, Strategy, search};
 
 const SETS: [&str; 6] = [
@@ -95,16 +94,7 @@ fn score(position: &ConnectFour, known: i32, net_index: u8, times: &[u64]) -> Sc
             _ => true,
         }
     };
-    let mut active = Vec::new();
-    let mut activations = Activations::default();
-    position.network_inputs(&mut active);
-    net.forward(&active, &mut activations);
-    let favourite = position
-        .legal_moves()
-        .max_by(|&a, &b| {
-            activations.logits[usize::from(a)].total_cmp(&activations.logits[usize::from(b)])
-        })
-        .expect("a legal move");
+    let (favourite, value) = alphazero::favourite(&net, position);
     let sign = |value: f64| {
         if value > 1.0 / 3.0 {
             1
@@ -132,7 +122,7 @@ fn score(position: &ConnectFour, known: i32, net_index: u8, times: &[u64]) -> Sc
     Scored {
         lost: known < 0,
         policy: optimal(favourite),
-        value: sign(f64::from(activations.value)) == known.signum(),
+        value: sign(f64::from(value)) == known.signum(),
         timed,
     }
 }
@@ -142,8 +132,8 @@ fn main() {
     // The network scored: the shipped best, or the file's, loaded beside it.
     let net_index = match &options.net {
         Some(path) => {
-            let bytes = std::fs::read(path).expect("the network's file");
-            networks::load::<ConnectFour>("scored", "scored", &bytes).expect("a connect4 network");
+            let net = networks::from_file::<ConnectFour>(path).expect("a connect4 network");
+            networks::load::<ConnectFour>("scored", "scored", net).expect("a new name");
             networks::names::<ConnectFour>().len() - 1
         }
         None => 0,

@@ -3,7 +3,7 @@
 
 use sente::game::{Game, reachable::reachable};
 use sente::games::TicTacToe;
-use sente::search::alphazero::networks;
+use sente::search::alphazero::{self, networks};
 use sente::search::{Algorithm, AlphaZeroParams, Strategy, analyze, search};
 
 fn alphazero(simulations: u32) -> Strategy {
@@ -86,22 +86,13 @@ fn tictactoe_alphazero_never_loses_from_any_reachable_position() {
 #[test]
 fn tictactoe_raw_policy_is_mostly_optimal() {
     let net = networks::network::<TicTacToe>(0).unwrap();
-    let mut active = Vec::new();
-    let mut activations = Default::default();
     let (mut optimal, mut positions) = (0, 0);
     for position in reachable::<TicTacToe>() {
         if position.outcome().is_over() {
             continue;
         }
         positions += 1;
-        position.network_inputs(&mut active);
-        net.forward(&active, &mut activations);
-        let favourite = position
-            .legal_moves()
-            .max_by(|&a, &b| {
-                activations.logits[usize::from(a)].total_cmp(&activations.logits[usize::from(b)])
-            })
-            .unwrap();
+        let (favourite, _) = alphazero::favourite(&net, &position);
         optimal += usize::from(optimal_moves(&position).contains(&favourite));
     }
     let share = optimal as f64 / positions as f64;

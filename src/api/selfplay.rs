@@ -63,7 +63,7 @@ pub fn run(
         fn run<G: Solve>(self) -> Self::Output {
             let request = self.request;
             let (net, name) = match &request.net {
-                Some(path) => (read_network::<G>(path)?, path.display().to_string()),
+                Some(path) => (networks::from_file::<G>(path)?, path.display().to_string()),
                 None if networks::has_any::<G>() => (
                     networks::network::<G>(0)?.as_ref().clone(),
                     networks::names::<G>()[0].to_owned(),
@@ -129,20 +129,12 @@ pub fn load_network(game: &str, name: &str, path: &PathBuf) -> Result<(), String
     impl ForGame for Load<'_> {
         type Output = Result<(), String>;
         fn run<G: Solve>(self) -> Self::Output {
-            let bytes =
-                std::fs::read(self.1).map_err(|error| format!("{}: {error}", self.1.display()))?;
-            networks::load::<G>(self.0, &format!("loaded from {}", self.1.display()), &bytes)
+            let net = networks::from_file::<G>(self.1)?;
+            networks::load::<G>(self.0, &format!("loaded from {}", self.1.display()), net)
                 .map_err(|error| format!("{}: {error}", self.1.display()))
         }
     }
     crate::games::for_game(game, Load(name, path)).unwrap_or_else(|| Err(unknown_game(game)))
-}
-
-fn read_network<G: Solve>(path: &PathBuf) -> Result<PolicyValueNet, String> {
-    let bytes = std::fs::read(path).map_err(|error| format!("{}: {error}", path.display()))?;
-    PolicyValueNet::from_bytes(&bytes)
-        .and_then(networks::check::<G>)
-        .map_err(|error| format!("{}: {error}", path.display()))
 }
 
 fn unknown_game(game: &str) -> String {

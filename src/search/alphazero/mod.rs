@@ -114,6 +114,22 @@ impl Evaluator<'_> {
     }
 }
 
+/// The network alone, without search: the legal move its policy likes best, and its value of
+/// the position for the side to move (which must have a legal move).
+pub fn favourite<G: Game>(net: &PolicyValueNet, game: &G) -> (G::Move, f32) {
+    let mut evaluator = Evaluator {
+        net,
+        inputs: Vec::with_capacity(G::NETWORK_INPUTS),
+        activations: Activations::default(),
+    };
+    let moves: Vec<G::Move> = game.legal_moves().collect();
+    let (value, priors) = evaluator.evaluate(game, &moves);
+    let best = (0..moves.len())
+        .max_by(|&a, &b| priors[a].total_cmp(&priors[b]))
+        .expect("a legal move");
+    (moves[best], value)
+}
+
 impl<G: Game> Tree<G> {
     fn new(root: G, limit: usize) -> Self {
         Tree {
@@ -269,8 +285,7 @@ pub fn grow<G: Game>(game: &G, search: &Search, budget: &Budget) -> Grown<G> {
             Turn::Moves(legal) => {
                 moves.clear();
                 moves.extend(legal);
-                let leaf = leaf.clone();
-                let (value, priors) = evaluator.evaluate(&leaf, &moves);
+                let (value, priors) = evaluator.evaluate(leaf, &moves);
                 tree.nodes[index].evaluation = Some(-value);
                 tree.expand(index, &moves, &priors);
                 f64::from(value)

@@ -81,13 +81,12 @@ pub fn network<G: Game>(index: usize) -> Result<Arc<PolicyValueNet>, String> {
         .ok_or_else(|| format!("{} has no network number {index}", G::NAME))
 }
 
-/// Loads a network of `G` from a file's `bytes` under `name`, for this process's requests and
-/// tournaments to name; `description` says where it came from.
-pub fn load<G: Game>(name: &str, description: &str, bytes: &[u8]) -> Result<(), String> {
+/// Adds `net`, a network of `G` (as [`check`] or [`from_file`] give one), under `name`, for
+/// this process's requests and tournaments to name; `description` says where it came from.
+pub fn load<G: Game>(name: &str, description: &str, net: PolicyValueNet) -> Result<(), String> {
     if names::<G>().contains(&name) {
         return Err(format!("{} already has a network called {name:?}", G::NAME));
     }
-    let net = check::<G>(PolicyValueNet::from_bytes(bytes)?)?;
     // A command line loads a few, once: leaked, they live as long as the shipped ones.
     let name: &'static str = Box::leak(name.to_owned().into_boxed_str());
     let description: &'static str = Box::leak(description.to_owned().into_boxed_str());
@@ -102,6 +101,16 @@ pub fn load<G: Game>(name: &str, description: &str, bytes: &[u8]) -> Result<(), 
             net: Arc::new(net),
         });
     Ok(())
+}
+
+/// The network of `G` in the file at `path`; says in words, naming the file, what is wrong with
+/// one that cannot be read or is another game's.
+pub fn from_file<G: Game>(path: &std::path::Path) -> Result<PolicyValueNet, String> {
+    std::fs::read(path)
+        .map_err(|error| error.to_string())
+        .and_then(|bytes| PolicyValueNet::from_bytes(&bytes))
+        .and_then(check::<G>)
+        .map_err(|error| format!("{}: {error}", path.display()))
 }
 
 /// `net`, if it was trained for `G`: its game, its inputs and its moves.

@@ -65,11 +65,7 @@ pub fn train<G: Game>(
     }
     let held_out = examples.split_off(examples.len() - examples.len() / HELD_OUT);
     let mut net = match &options.from {
-        Some(path) => {
-            let bytes = fs::read(path).map_err(|error| format!("{}: {error}", path.display()))?;
-            networks::check::<G>(PolicyValueNet::from_bytes(&bytes)?)
-                .map_err(|error| format!("{}: {error}", path.display()))?
-        }
+        Some(path) => networks::from_file::<G>(path)?,
         None => PolicyValueNet::random(
             G::NAME,
             G::NETWORK_INPUTS,
