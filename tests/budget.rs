@@ -6,7 +6,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use sente::game::Game;
-use sente::games::{Chess, ConnectFour, Gomoku, Othello, TicTacToe};
+use sente::games::{Chess, ConnectFour, Gomoku, Othello, Shogi, TicTacToe};
 use sente::search::{
     Algorithm, AlphaBetaParams, Budget, Cutoff, EngineParams, Enhancements, MctsParams, Solve,
     Strategy, Tiebreak, analyze_within, search, search_within,
@@ -124,6 +124,7 @@ fn a_node_limit_stops_every_algorithm_in_every_game() {
     stops_every_search(Gomoku::start(), node_limit(5_000), Cutoff::NodeLimit);
     stops_every_search(Chess::start(), node_limit(5_000), Cutoff::NodeLimit);
     stops_every_search(Othello::start(), node_limit(5_000), Cutoff::NodeLimit);
+    stops_every_search(Shogi::start(), node_limit(5_000), Cutoff::NodeLimit);
 }
 
 #[test]
@@ -137,6 +138,7 @@ fn a_deadline_stops_every_algorithm_in_every_game_it_can() {
     stops_every_search(Gomoku::start(), deadline, Cutoff::Deadline);
     stops_every_search(Chess::start(), deadline, Cutoff::Deadline);
     stops_every_search(Othello::start(), deadline, Cutoff::Deadline);
+    stops_every_search(Shogi::start(), deadline, Cutoff::Deadline);
 }
 
 #[test]
@@ -149,6 +151,7 @@ fn a_cancelled_search_stops_at_once_in_every_game() {
     stops_every_search(Gomoku::start(), cancelled, Cutoff::Cancelled);
     stops_every_search(Chess::start(), cancelled, Cutoff::Cancelled);
     stops_every_search(Othello::start(), cancelled, Cutoff::Cancelled);
+    stops_every_search(Shogi::start(), cancelled, Cutoff::Cancelled);
 }
 
 #[test]

@@ -22,6 +22,12 @@ pub struct GameInfo {
     pub rows_from_bottom: bool,
     /// Whether pieces move from square to square (chess): legal moves then say where from.
     pub pieces: bool,
+    /// Whether captured pieces go to the capturer's hand and are dropped back (shogi): answers
+    /// of `POST /position` then carry `hands`, and drops say the piece.
+    pub hands: bool,
+    /// The letters players write the pieces with, by the symbol the cells draw, for games
+    /// whose cells draw other symbols (shogi's kanji); empty for the others.
+    pub letters: std::collections::BTreeMap<String, &'static str>,
     /// How a move is numbered.
     pub moves: &'static str,
     /// How a board is written.
@@ -74,6 +80,12 @@ pub fn games() -> Vec<GameInfo> {
                 columns: G::COLUMNS,
                 rows_from_bottom: declaration.rows_from_bottom,
                 pieces: declaration.pieces,
+                hands: declaration.hands,
+                letters: declaration
+                    .letters
+                    .iter()
+                    .map(|&(symbol, letters)| (symbol.to_string(), letters))
+                    .collect(),
                 moves: declaration.moves,
                 board: declaration.board,
                 start: G::start().to_string(),

@@ -65,6 +65,26 @@ pub struct PositionResponse {
     pub legal_moves: Vec<LegalMove>,
     /// The cells of the line that won, when one did.
     pub winning_line: Vec<Cell>,
+    /// The pieces each side holds in hand, for games whose captured pieces are dropped back
+    /// (shogi's); left out for the others.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hands: Option<Hands>,
+}
+
+/// The pieces in hand of each side, by the sides' letters in the boards' text.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Hands {
+    #[serde(rename = "X")]
+    pub x: Vec<InHand>,
+    #[serde(rename = "O")]
+    pub o: Vec<InHand>,
+}
+
+/// A kind of piece in hand, drawn as the cells draw it, and how many.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct InHand {
+    pub piece: char,
+    pub count: u32,
 }
 
 /// A legal move and the cell it fills.
@@ -81,6 +101,10 @@ pub struct LegalMove {
     /// The square the piece moves from, for games whose pieces move.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub from: Option<Cell>,
+    /// The piece a drop puts on the board from the hand (as the cells draw it), for games
+    /// whose pieces in hand are dropped: such a move has no `from`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub drop: Option<char>,
 }
 
 /// What stands on a cell: whose it is, and what (`X` or `O` for stones, the piece's letter
@@ -133,6 +157,7 @@ fn describe<G: Game>(game: &G) -> PositionResponse {
                     row,
                     col,
                     from: game.move_origin(mv).map(|(row, col)| Cell { row, col }),
+                    drop: game.move_drop(mv),
                 }
             })
             .collect(),
@@ -141,7 +166,21 @@ fn describe<G: Game>(game: &G) -> PositionResponse {
             .into_iter()
             .map(|(row, col)| Cell { row, col })
             .collect(),
+        hands: hands(game),
     }
+}
+
+/// Each side's pieces in hand, where the game has hands.
+fn hands<G: Game>(game: &G) -> Option<Hands> {
+    let hand = |side| {
+        game.hand(side)
+            .into_iter()
+            .map(|(piece, count)| InHand { piece, count })
+            .collect::<Vec<_>>()
+    };
+    let (x, o) = (hand(Player::X), hand(Player::O));
+    // A game with hands answers them, empty or not: its start, with empty hands, says so.
+    (G::DECLARATION.hands || !x.is_empty() || !o.is_empty()).then_some(Hands { x, o })
 }
 
 impl PositionRequest {

@@ -484,15 +484,6 @@ fn contestant(
             limits,
         });
     };
-    if !game.declaration.uci {
-        return Err(Problem::invalid(
-            "engine",
-            format!(
-                "external engines play chess, not {}",
-                game.declaration.title
-            ),
-        ));
-    }
     let Some(engine) = engines.iter().find(|engine| engine.name == *name) else {
         let names: Vec<&str> = engines.iter().map(|engine| engine.name.as_str()).collect();
         if names.is_empty() {
@@ -505,6 +496,21 @@ fn contestant(
         }
         return Err(super::names::unknown("engine", "engine", name, &names));
     };
+    let protocols = game.declaration.engine_protocols;
+    if !protocols.contains(&engine.protocol.name()) {
+        return Err(Problem::invalid(
+            "engine",
+            match protocols {
+                [] => format!("no external engine plays {}", game.declaration.title),
+                _ => format!(
+                    "{name} speaks {}, and {} engines speak {}",
+                    engine.protocol.name(),
+                    game.declaration.title,
+                    protocols.join(" or ")
+                ),
+            },
+        ));
+    }
     if spec.player.algorithm.is_some() {
         return Err(Problem::invalid(
             "algorithm",

@@ -218,6 +218,20 @@ pub trait Game:
         None
     }
 
+    /// The pieces `side` holds in hand, to drop on the board as a move (shogi's captured
+    /// pieces), each as [`Game::cell`] draws it and how many; empty for games without hands.
+    fn hand(&self, side: Player) -> Vec<(char, u32)> {
+        let _ = side;
+        Vec::new()
+    }
+
+    /// The piece a move drops from the hand (as [`Game::hand`] draws it), for games whose
+    /// pieces in hand are dropped: such a move has a cell but no [origin](Game::move_origin).
+    fn move_drop(&self, mv: Self::Move) -> Option<char> {
+        let _ = mv;
+        None
+    }
+
     /// The rule that ended the game (`checkmate`, `stalemate`, `threefold_repetition`, ...),
     /// for games whose rules end games in more than one way; `None` while in progress.
     fn ending(&self) -> Option<&'static str> {
@@ -351,9 +365,15 @@ pub struct Declaration {
     /// Whether pieces move from square to square (chess), rather than stones or discs being
     /// placed: a move then has a square it starts from ([`Game::move_origin`]).
     pub pieces: bool,
+    /// Whether captured pieces go to the capturer's hand, to be dropped back as a move
+    /// (shogi's): [`Game::hand`] then says what each side holds, and the answers carry it.
+    pub hands: bool,
     /// Whether moves are written in UCI and boards in FEN, as chess programs write them:
     /// external engines can then play it (over UCI), and its games are written as PGN.
     pub uci: bool,
+    /// The protocols external engines that play it speak (chess's `uci` and `xboard`, shogi's
+    /// `usi`): tournaments may pit Sente against such an engine; empty where none plays it.
+    pub engine_protocols: &'static [&'static str],
     /// The algorithm that plays when a request names none: the game's strongest quick player.
     pub default_algorithm: &'static str,
     /// Games a tournament plays when its request does not say: as many as the default players
@@ -374,6 +394,47 @@ pub struct Declaration {
     /// The policy-value networks its `alphazero` plays with, the best first (the default);
     /// empty for a game that has none, on which `alphazero` is not offered.
     pub networks: &'static [Network],
+    /// The letters players write the pieces with, for pieces [`Game::cell`] draws otherwise
+    /// (shogi's kanji: `歩` is `P`, `と` is `+P`), so that a front end may offer either; empty
+    /// where the cells' symbols are the letters.
+    pub letters: &'static [(char, &'static str)],
+    /// The game-record format its players keep (shogi's KIF), which tournaments write beside
+    /// their answers; chess's PGN is the tournament's own.
+    pub record: Option<RecordFormat>,
+}
+
+/// A game-record format a game declares: its name, its files' extension, its writer.
+#[derive(Clone, Copy, Debug)]
+pub struct RecordFormat {
+    /// `KIF`.
+    pub name: &'static str,
+    /// `kif`.
+    pub extension: &'static str,
+    /// One game's record.
+    pub write: fn(&RecordedGame<'_>) -> String,
+}
+
+/// A finished game as a record is written from it: the game's moves in its notation, its
+/// players and how it ended.
+#[derive(Clone, Debug)]
+pub struct RecordedGame<'a> {
+    /// The game's number in its tournament, from 0.
+    pub index: u64,
+    pub event: &'a str,
+    /// `YYYY.MM.DD`.
+    pub date: &'a str,
+    /// The position it started from, in the game's text form.
+    pub start: &'a str,
+    /// Every move from there, in the game's notation.
+    pub moves: &'a [String],
+    /// The time each move took, in milliseconds.
+    pub times_ms: &'a [f64],
+    /// The players' names, the one who moved first first.
+    pub players: [&'a str; 2],
+    /// Who won: `X` the player who moved first; `None` for a draw.
+    pub winner: Option<Player>,
+    /// How it ended (`checkmate`, `resigned`, `time_forfeit`, ...).
+    pub ending: &'a str,
 }
 
 /// A trained policy-value network a game ships (read into the binary), for `alphazero`.

@@ -45,6 +45,7 @@ registry! {
     gomoku => Gomoku,
     chess => Chess,
     othello => Othello,
+    shogi => Shogi,
 }
 
 /// The game of a request that names none: the registry's first.

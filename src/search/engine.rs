@@ -127,6 +127,8 @@ pub struct Clock {
     pub winc: Option<Duration>,
     pub binc: Option<Duration>,
     pub movestogo: Option<u32>,
+    /// USI's byoyomi: the time each move may take once the side's own time is spent.
+    pub byoyomi: Option<Duration>,
 }
 
 impl Clock {
@@ -137,6 +139,7 @@ impl Clock {
         winc: None,
         binc: None,
         movestogo: None,
+        byoyomi: None,
     };
 
     /// The time left and the increment of one side, if its clock is given.

@@ -36,6 +36,17 @@ impl Score {
             plies_to_end: None,
         }
     }
+
+    /// What a game engine's search value says (the chess and shogi engines', in centipawns):
+    /// a proven result and the plies to the end when it is a mate score (within
+    /// [`PROVEN`]'s distance of [`WIN`]), else the winning chances `chances` gives it.
+    pub(crate) fn of_engine_value(value: Value, chances: fn(Value) -> f64) -> Score {
+        if value.abs() >= PROVEN {
+            Score::proven(f64::from(value.signum()), Some((WIN - value.abs()) as u32))
+        } else {
+            Score::estimate(chances(value))
+        }
+    }
 }
 
 /// What a search found and what it cost.

@@ -314,6 +314,7 @@ impl Strategy {
             winc: Some(increment),
             binc: Some(increment),
             movestogo: None,
+            byoyomi: None,
         };
         Some(self)
     }

@@ -1,5 +1,6 @@
 //! What a tournament is (its [`Setup`]) and what its results say ([`Report`]): the totals,
-//! each player's, the statistics, the SPRT; and its games as PGN.
+//! each player's, the statistics, the SPRT; and its games as PGN, or in the game's own record
+//! format (shogi's KIF).
 
 use std::collections::BTreeMap;
 use std::ops::Range;
@@ -12,8 +13,10 @@ use super::openings::RandomOpenings;
 use super::pgn;
 use super::results::{GameRecord, Record, Results};
 use super::statistics::{Estimate, Sprt, Verdict, wilson_interval};
+use crate::game::{Player, RecordFormat, RecordedGame};
+use crate::games::ForGame;
 use crate::rounded;
-use crate::search::Algorithm;
+use crate::search::{Algorithm, Solve};
 
 /// What a tournament played: everything its answer says besides the results, so that shards'
 /// results can be merged and answered as one run's.
@@ -290,5 +293,76 @@ impl Setup {
             .values()
             .map(|game| pgn::write(game, &context))
             .collect()
+    }
+
+    /// The format of the game's own records (shogi's KIF), if it declares one.
+    pub fn record_format(&self) -> Option<RecordFormat> {
+        #[derive(Clone)]
+        struct Format;
+        impl ForGame for Format {
+            type Output = Option<RecordFormat>;
+            fn run<G: Solve>(self) -> Self::Output {
+                G::DECLARATION.record
+            }
+        }
+        crate::games::for_game(&self.game, Format).flatten()
+    }
+
+    /// Every game of `results` in the game's own record format (shogi's KIF); `None` for a
+    /// game that declares none. A game whose opening was drawn from the start is written from
+    /// the start, its opening's moves first.
+    pub fn game_records(&self, results: &Results) -> Option<String> {
+        #[derive(Clone)]
+        struct Start;
+        impl ForGame for Start {
+            type Output = String;
+            fn run<G: Solve>(self) -> String {
+                G::start().to_string()
+            }
+        }
+        let format = self.record_format()?;
+        let start = crate::games::for_game(&self.game, Start)?;
+        let names = self.players.each_ref().map(PlayerInfo::name);
+        let date = pgn::today();
+        let text = results
+            .records
+            .values()
+            .map(|game| {
+                let mut moves: Vec<String> = game
+                    .opening_moves
+                    .iter()
+                    .map(|mv| mv.clone().into_text())
+                    .collect();
+                let mut times_ms = vec![0.0; moves.len()];
+                moves.extend(game.moves.iter().map(|mv| mv.mv.clone().into_text()));
+                times_ms.extend(game.moves.iter().map(|mv| mv.time_ms));
+                let from_start = !game.opening_moves.is_empty();
+                let a_first = game.first == "A";
+                let players = if a_first {
+                    [names[0].as_str(), names[1].as_str()]
+                } else {
+                    [names[1].as_str(), names[0].as_str()]
+                };
+                let winner = game.winner.as_deref().map(|winner| {
+                    if (winner == "A") == a_first {
+                        Player::X
+                    } else {
+                        Player::O
+                    }
+                });
+                (format.write)(&RecordedGame {
+                    index: game.index,
+                    event: "Sente tournament",
+                    date: &date,
+                    start: if from_start { &start } else { &game.opening },
+                    moves: &moves,
+                    times_ms: &times_ms,
+                    players,
+                    winner,
+                    ending: game.ended_by.name(),
+                })
+            })
+            .collect();
+        Some(text)
     }
 }

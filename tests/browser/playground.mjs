@@ -12,7 +12,7 @@
 // a small tournament and checks the chart appears and is cleared by a later error; checks on a
 // phone-sized screen that nothing overflows; plays chess (a move by clicks, the engine's reply
 // in SAN with its depth and score, a promotion chosen from a position set up by FEN, a bad FEN
-// refused); and checks every request the page made went to the service itself. Screenshots go to SCREENSHOT_DIR.
+// refused); plays shogi (kanji and letters, a promotion chosen, a drop from the hand); and checks every request the page made went to the service itself. Screenshots go to SCREENSHOT_DIR.
 
 import { chromium } from "playwright-core";
 import { mkdirSync } from "node:fs";
@@ -402,6 +402,51 @@ try {
   assert.equal(await page.locator("#knob-time_limit_ms").inputValue(), "150", "and the time limit");
   assert.equal(await page.locator("#board").getAttribute("data-flipped"), "true");
   console.log(`chess as Black: ${await page.locator("#move-list").textContent()}; ${await page.locator("#eval-bar").textContent()}`);
+
+  // Shogi: the kanji on a 9 x 9 board, squares named as USI names them (7g), each side's hand;
+  // a pawn moved by clicks and the engine's answer; the letters' switch; from a position set up
+  // by SFEN, the promotion offered as a choice, and a piece dropped from the hand.
+  await page.selectOption("#side", "X");
+  await page.selectOption("#game", "shogi");
+  await page.waitForFunction(() => document.querySelectorAll("#board .cell").length === 81
+    && document.querySelector('#board [data-square="7g"]')?.textContent === "歩");
+  assert.equal(await page.locator("#algorithm").inputValue(), "engine", "shogi's default opponent");
+  await boardFits(page, "shogi at 1280 x 900");
+  assert.ok(await page.locator("#hand-bottom").isVisible(), "the hands are shown");
+  await page.evaluate(() => { document.getElementById("settings").open = true; });
+  await page.fill("#knob-time_limit_ms", "100");
+  await page.locator('#board [data-square="7g"]').click();
+  assert.equal(await page.locator("#board .cell.target").count(), 1, "7g goes to 7f");
+  await page.locator('#board [data-square="7f"]').click();
+  await page.waitForFunction(() => document.querySelectorAll("#move-list li").length === 2, null, { timeout: 15000 });
+  assert.match(await page.locator("#move-list li").first().textContent(), /７六歩/);
+  assert.equal(await page.locator('#board [data-square="5a"] span').getAttribute("class"), "upside-down", "Gote's pieces face Sente");
+  await page.check("#letters");
+  assert.equal(await page.locator('#board [data-square="5i"]').textContent(), "K");
+  assert.equal(await page.locator('#board [data-square="5a"]').textContent(), "k");
+  await page.uncheck("#letters");
+  await page.evaluate(() => { document.getElementById("setup").open = true; });
+  await page.fill("#setup-board", "4k4/9/9/7P1/9/9/9/9/4K4 b G 1");
+  await page.fill("#position", "");
+  await page.click("#load-position");
+  await page.waitForFunction(() => document.querySelector('#board [data-square="2d"]')?.textContent === "歩");
+  assert.match(await page.locator("#hand-bottom").textContent(), /金/, "the gold in hand");
+  await page.locator('#board [data-square="2d"]').click();
+  await page.locator('#board [data-square="2c"]').click();
+  await page.waitForSelector("#promotion:not([hidden])");
+  assert.equal(await page.locator("#promotion button").count(), 2, "promote, or not");
+  await page.locator('#promotion button[data-promotion="+"]').click();
+  await page.waitForFunction(() => document.querySelectorAll("#move-list li").length === 2, null, { timeout: 15000 });
+  assert.equal(await page.locator('#board [data-square="2c"]').textContent(), "と", "the pawn promoted");
+  await page.locator('#hand-bottom button[data-piece="金"]').click();
+  const drops = await page.locator("#board .cell.target").count();
+  assert.ok(drops > 40, `the gold may be dropped on any empty square: ${drops}`);
+  const empty = await page.evaluate(() => [...document.querySelectorAll("#board .cell.target")].map(c => c.dataset.square).find(sq => sq === "9i") || document.querySelector("#board .cell.target").dataset.square);
+  await page.locator(`#board [data-square="${empty}"]`).click();
+  await page.waitForFunction(() => document.querySelectorAll("#move-list li").length === 4, null, { timeout: 15000 });
+  assert.match(await page.locator("#move-list li").nth(2).textContent(), /金打|金/, "the drop is in the move list");
+  await page.screenshot({ path: `${shots}/playground-shogi.png`, fullPage: true });
+  console.log(`shogi: ${await page.locator("#move-list").textContent()}`);
 
   assert.deepEqual(foreign, [], "every request goes to the service itself");
   assert.deepEqual(consoleErrors.filter(text => !text.includes("422")), [], "no script errors");

@@ -396,3 +396,88 @@ async fn othello_is_served_by_every_endpoint_and_algorithm_and_passes() {
     assert_eq!(report["games"], 2, "{report}");
     assert_eq!(report["complete"], true, "{report}");
 }
+
+/// Shogi, added as docs/adding-a-game.md says: every algorithm answers /move and /analyze on it
+/// in USI, /position says what each side holds in hand and which moves drop, an illegal drop is
+/// refused in a player's words, and a game of the engine against alphabeta plays to its end.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn shogi_is_served_by_every_endpoint_and_algorithm() {
+    let url = start().await;
+    let games = get_json(&url, "/games").await;
+    let shogi = games
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|game| game["name"] == "shogi")
+        .expect("shogi is in the catalogue");
+    assert_eq!(shogi["sides"], json!(["Sente", "Gote"]));
+    assert_eq!(
+        (&shogi["hands"], &shogi["letters"]["と"]),
+        (&json!(true), &json!("+P"))
+    );
+    let players = [
+        ("random", json!({})),
+        ("minimax", json!({"depth": 1})),
+        ("negamax", json!({"depth": 2})),
+        ("alphabeta", json!({"depth": 2})),
+        ("alphabeta", json!({"time_limit_ms": 50})),
+        ("mcs", json!({"playouts": 2})),
+        ("mcts", json!({"simulations": 100})),
+        ("solver", json!({"time_limit_ms": 50})),
+        ("engine", json!({"time_limit_ms": 50})),
+        (
+            "engine",
+            json!({"btime": 1000, "wtime": 1000, "byoyomi": 100}),
+        ),
+    ];
+    // After a bishop exchange: each side has a bishop in hand.
+    let position = json!({"game": "shogi", "moves": ["7g7f", "3c3d", "8h2b+", "3a2b"]});
+    for (body, answer) in every_algorithm_answers(&url, &position, &players).await {
+        assert!(answer["move"].is_string(), "{body}: {answer}");
+        assert_eq!(answer["side_to_move"], "O", "{answer}");
+    }
+    let described: Value = post(&url, "/position", position.clone())
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(
+        described["hands"]["X"],
+        json!([{"piece": "角", "count": 1}])
+    );
+    assert_eq!(
+        described["cells"][8][4],
+        json!({"side": "X", "piece": "玉"})
+    );
+    let drop = described["legal_moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|legal| legal["move"] == "B*5e")
+        .expect("the bishop may be dropped on 5e");
+    assert_eq!((&drop["drop"], &drop["from"]), (&json!("角"), &Value::Null));
+    // A pawn dropped on a file with a pawn: nifu.
+    let problem = problem(
+        &url,
+        "/move",
+        json!({"game": "shogi", "board": "4k4/9/9/9/9/9/4P4/9/4K4 b P 1", "moves": ["P*5e"]}),
+        422,
+    )
+    .await;
+    assert_eq!(problem["field"], "moves[0]");
+    assert!(
+        problem["detail"].as_str().unwrap().contains("nifu"),
+        "{problem}"
+    );
+    let report: Value = post(
+        &url,
+        "/tournament",
+        json!({"game": "shogi", "players": [{"algorithm": "engine", "depth": 2}, {"algorithm": "alphabeta", "depth": 1}], "games": 2, "seed": 7}),
+    )
+    .await
+    .json()
+    .await
+    .unwrap();
+    assert_eq!(report["games"], 2, "{report}");
+    assert_eq!(report["complete"], true, "{report}");
+}

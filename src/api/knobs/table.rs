@@ -29,7 +29,7 @@ pub(super) const TIME_LIMIT_MS: &str = "time_limit_ms";
 pub(super) const MOVETIME: &str = "movetime";
 
 /// Every player's knob, in the order the catalogue lists them.
-pub const KNOBS: [Knob; 27] = [
+pub const KNOBS: [Knob; 28] = [
     Knob {
         name: "depth",
         label: "Depth (plies)",
@@ -359,6 +359,15 @@ pub const KNOBS: [Knob; 27] = [
         MAX_INCREMENT_MS,
         "Milliseconds Black's clock gains with each move (UCI's binc).",
         |strategy, ms| strategy.engine.clock.binc = Some(Duration::from_millis(ms)),
+    ),
+    clock(
+        "byoyomi",
+        "Byoyomi (ms)",
+        0,
+        MAX_INCREMENT_MS,
+        "Milliseconds each move may take once a side's clock is spent (USI's byoyomi): the \
+         time of a move is then at least this, less a margin.",
+        |strategy, ms| strategy.engine.clock.byoyomi = Some(Duration::from_millis(ms)),
     ),
     clock(
         "movestogo",

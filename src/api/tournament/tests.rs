@@ -115,7 +115,9 @@ fn engine_players_are_checked_against_the_configured_engines_and_the_game() {
         serde_json::json!({"game": "connect4", "players": players(serde_json::json!({"engine": "sf"}))}),
     );
     assert!(
-        problem.detail.contains("play chess, not Connect Four"),
+        problem
+            .detail
+            .contains("no external engine plays Connect Four"),
         "{problem}"
     );
     let problem = refused(

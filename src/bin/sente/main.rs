@@ -73,6 +73,9 @@ enum Command {
     /// Speak UCI on standard input and output: the engine of the game that speaks it (chess's)
     /// for chess GUIs, match runners (fastchess, cutechess) and lichess-bot.
     Uci,
+    /// Speak USI on standard input and output: the engine of the game that speaks it, for shogi
+    /// GUIs (ShogiHome, Shogidokoro, ShogiGUI) and match runners.
+    Usi,
 }
 
 #[derive(Args)]
@@ -142,7 +145,7 @@ struct ServeArgs {
     /// [default: 1000].
     #[arg(long, env = "SENTE_MAX_RECORDED_GAMES", value_parser = clap::value_parser!(u64).range(1..))]
     max_recorded_games: Option<u64>,
-    /// An external engine tournaments may play, as NAME=PATH[,protocol=xboard][,OPTION=VALUE...]
+    /// An external engine tournaments may play, as NAME=PATH[,protocol=usi|xboard][,OPTION=VALUE...]
     /// (stockfish=/usr/games/stockfish,Hash=16), started once to learn its options; requests
     /// name it. A request may set what settable=A|B lists (by default the engine's check, spin
     /// and combo options), never the options given here, and Hash and Threads up to max_hash=MB
@@ -220,6 +223,10 @@ fn main() -> ExitCode {
         Some(Command::Uci) => match sente::api::catalogue::protocol("uci") {
             Some(protocol) => (protocol.serve)().map_err(|error| format!("uci: {error}")),
             None => Err("uci: no game's engine speaks it".to_owned()),
+        },
+        Some(Command::Usi) => match sente::api::catalogue::protocol("usi") {
+            Some(protocol) => (protocol.serve)().map_err(|error| format!("usi: {error}")),
+            None => Err("usi: no game's engine speaks it".to_owned()),
         },
     };
     match result {

@@ -76,8 +76,8 @@ pub(crate) struct TournamentArgs {
     /// move_count=COUNT,score=SCORE.
     #[arg(long)]
     resign: Option<String>,
-    /// An external engine the players may name: NAME=PATH[,protocol=xboard][,OPTION=VALUE...]
-    /// (UCI unless protocol=xboard). Repeatable.
+    /// An external engine the players may name: NAME=PATH[,protocol=usi|xboard][,OPTION=VALUE...]
+    /// (UCI unless protocol says otherwise). Repeatable.
     #[arg(long = "engine")]
     engines: Vec<String>,
     /// A policy-value network alphazero's players may name (`alphazero:net=NAME`) beside the
@@ -90,6 +90,9 @@ pub(crate) struct TournamentArgs {
     /// Write the games as PGN to this file (chess).
     #[arg(long)]
     pgn: Option<std::path::PathBuf>,
+    /// Write the games as KIF to this file (shogi), as Japanese GUIs and databases read them.
+    #[arg(long)]
+    kif: Option<std::path::PathBuf>,
     /// Play shard I of N (I from 0): a share of the games' pairs. The output is then the
     /// shard's results, for `sente tournament merge`.
     #[arg(long, value_name = "I/N")]
@@ -224,7 +227,7 @@ pub(crate) fn run(args: TournamentArgs) -> Result<(), String> {
         max_plies: args.max_plies,
         sprt,
         adjudication,
-        records: Some(args.records || args.pgn.is_some()),
+        records: Some(args.records || args.pgn.is_some() || args.kif.is_some()),
     };
     let job = TournamentJob::new(request, &engines).map_err(|problem| {
         let field = problem.field.clone().unwrap_or_default();
@@ -256,6 +259,17 @@ pub(crate) fn run(args: TournamentArgs) -> Result<(), String> {
     if args.pgn.is_some() && !job.is_pgn() {
         return Err(format!(
             "--pgn: PGN records chess games, not {}",
+            job.setup().game
+        ));
+    }
+    if args.kif.is_some()
+        && job
+            .setup()
+            .record_format()
+            .is_none_or(|format| format.extension != "kif")
+    {
+        return Err(format!(
+            "--kif: KIF records shogi games, not {}",
             job.setup().game
         ));
     }
@@ -293,6 +307,10 @@ pub(crate) fn run(args: TournamentArgs) -> Result<(), String> {
     if let Some(path) = &args.pgn {
         std::fs::write(path, job.setup().pgn(&results))
             .map_err(|error| format!("--pgn {}: {error}", path.display()))?;
+    }
+    if let Some(path) = &args.kif {
+        let kif = job.setup().game_records(&results).unwrap_or_default();
+        std::fs::write(path, kif).map_err(|error| format!("--kif {}: {error}", path.display()))?;
     }
     if let Some(text) = &args.shard {
         let (index, count) = text.split_once('/').expect("checked above");

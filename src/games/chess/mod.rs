@@ -342,7 +342,9 @@ impl Game for Chess {
                 the history that threefold repetition needs.",
         rows_from_bottom: true,
         pieces: true,
+        hands: false,
         uci: true,
+        engine_protocols: &["uci", "xboard"],
         default_algorithm: "engine",
         // A default engine thinks for a second a move, and a game lasts dozens of moves.
         tournament_games: 2,
@@ -410,6 +412,8 @@ impl Game for Chess {
             train: nnue::train::train,
         }),
         networks: &[],
+        letters: &[],
+        record: None,
     };
     const ROWS: usize = 8;
     const COLUMNS: usize = 8;

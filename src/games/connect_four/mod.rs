@@ -319,7 +319,9 @@ impl Game for ConnectFour {
                 Or an array of cells (flat, or 6 rows of 7), each \"X\", \"O\", \"\" or null.",
         rows_from_bottom: true,
         pieces: false,
+        hands: false,
         uci: false,
+        engine_protocols: &[],
         default_algorithm: "alphabeta",
         // The default players think for a second a move: one pair of games, each player
         // moving first once.
@@ -341,6 +343,8 @@ impl Game for ConnectFour {
                           generation 22 of scripts/alphazero.sh (docs/alphazero.md).",
             bytes: include_bytes!("alphazero.net"),
         }],
+        letters: &[],
+        record: None,
     };
     const ROWS: usize = HEIGHT;
     const COLUMNS: usize = WIDTH;

@@ -199,7 +199,9 @@ impl Game for Gomoku {
                 Or an array of cells (flat, or 15 rows of 15), each \"X\", \"O\", \"\" or null.",
         rows_from_bottom: false,
         pieces: false,
+        hands: false,
         uci: false,
+        engine_protocols: &[],
         default_algorithm: "alphabeta",
         // The default players think for a second a move, and a game lasts dozens of moves.
         tournament_games: 2,
@@ -215,6 +217,8 @@ impl Game for Gomoku {
         protocol: None,
         trainer: None,
         networks: &[],
+        letters: &[],
+        record: None,
     };
     const ROWS: usize = SIZE;
     const COLUMNS: usize = SIZE;

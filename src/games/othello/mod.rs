@@ -226,7 +226,9 @@ impl Game for Othello {
                 is the default.",
         rows_from_bottom: false,
         pieces: false,
+        hands: false,
         uci: false,
+        engine_protocols: &[],
         default_algorithm: "engine",
         // The default players think for a second a move, and a game lasts about sixty.
         tournament_games: 2,
@@ -262,6 +264,8 @@ impl Game for Othello {
         protocol: None,
         trainer: None,
         networks: &[],
+        letters: &[],
+        record: None,
     };
     const ROWS: usize = SIZE;
     const COLUMNS: usize = SIZE;

@@ -197,7 +197,9 @@ impl Game for TicTacToe {
                 (flat, or 3 rows of 3), each \"X\", \"O\", \"\" or null.",
         rows_from_bottom: false,
         pieces: false,
+        hands: false,
         uci: false,
+        engine_protocols: &[],
         default_algorithm: "alphabeta",
         tournament_games: 100,
         // Every search of so small a tree finishes: nothing needs bounding.
@@ -217,6 +219,8 @@ impl Game for TicTacToe {
                           generation 1 of scripts/alphazero.sh (docs/alphazero.md).",
             bytes: include_bytes!("alphazero.net"),
         }],
+        letters: &[],
+        record: None,
     };
     const ROWS: usize = 3;
     const COLUMNS: usize = 3;

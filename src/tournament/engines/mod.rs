@@ -1,5 +1,6 @@
 //! External engines as players: programs the tournament starts and speaks to over their
-//! standard input and output, in UCI (the Universal Chess Interface, [`uci`]) or in the older
+//! standard input and output, in UCI (the Universal Chess Interface, [`uci`]), in USI (the
+//! Universal Shogi Interface, UCI's dialect for shogi, in the same file), or in the older
 //! xboard protocol (CECP, [`xboard`]) that engines such as Fairy-Max and Phalanx speak.
 //!
 //! An engine is a process the tournament owns: [`Engine`] kills it, with its whole process
@@ -81,7 +82,28 @@ pub enum OptionKind {
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Protocol {
     Uci,
+    Usi,
     Xboard,
+}
+
+impl Protocol {
+    /// Its name, as `protocol=` gives it and games' declarations list it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Protocol::Uci => "uci",
+            Protocol::Usi => "usi",
+            Protocol::Xboard => "xboard",
+        }
+    }
+
+    /// The UCI dialect it is, if it is one.
+    fn dialect(self) -> Option<uci::Dialect> {
+        match self {
+            Protocol::Uci => Some(uci::Dialect::Uci),
+            Protocol::Usi => Some(uci::Dialect::Usi),
+            Protocol::Xboard => None,
+        }
+    }
 }
 
 impl EngineConfig {
@@ -99,7 +121,7 @@ impl EngineConfig {
         }
     }
 
-    /// Reads `NAME=PATH[,protocol=xboard][,settable=A|B][,max_hash=MB][,max_threads=N]
+    /// Reads `NAME=PATH[,protocol=usi|xboard][,settable=A|B][,max_hash=MB][,max_threads=N]
     /// [,OPTION=VALUE...]`, as `--engine` gives it; UCI unless `protocol` says otherwise.
     pub fn parse(text: &str) -> Result<EngineConfig, String> {
         let mut parts = text.split(',');
@@ -140,10 +162,11 @@ impl EngineConfig {
             };
             match (name, value) {
                 ("protocol", "uci") => config.protocol = Protocol::Uci,
+                ("protocol", "usi") => config.protocol = Protocol::Usi,
                 ("protocol", "xboard") => config.protocol = Protocol::Xboard,
                 ("protocol", other) => {
                     return Err(format!(
-                        "protocol is uci or xboard, got {:?}",
+                        "protocol is uci, usi or xboard, got {:?}",
                         excerpt(other)
                     ));
                 }
@@ -170,11 +193,9 @@ impl EngineConfig {
         let budget = Budget::unlimited();
         let mut process = Process::spawn(&self).map_err(describe)?;
         let deadline = Instant::now() + HANDSHAKE_TIME;
-        let listed = match self.protocol {
-            Protocol::Uci => uci::handshake(&mut process, deadline, &budget),
-            Protocol::Xboard => {
-                xboard::handshake(&mut process, deadline, &budget).map(|(_, listed)| listed)
-            }
+        let listed = match self.protocol.dialect() {
+            Some(dialect) => uci::handshake(&mut process, dialect, deadline, &budget),
+            None => xboard::handshake(&mut process, deadline, &budget).map(|(_, listed)| listed),
         };
         self.listed = Some(listed.map_err(describe)?);
         Ok(self)
@@ -307,7 +328,7 @@ pub struct Engine {
 
 /// What each protocol keeps between exchanges.
 enum Dialogue {
-    Uci,
+    Uci(uci::Dialect),
     Xboard(xboard::State),
 }
 
@@ -322,14 +343,14 @@ impl Engine {
         let mut process = Process::spawn(config)?;
         let options: Vec<_> = config.options.iter().chain(extra).collect();
         let deadline = Instant::now() + HANDSHAKE_TIME;
-        let dialogue = match config.protocol {
-            Protocol::Uci => {
-                uci::handshake(&mut process, deadline, budget)?;
+        let dialogue = match config.protocol.dialect() {
+            Some(dialect) => {
+                uci::handshake(&mut process, dialect, deadline, budget)?;
                 uci::set_options(&mut process, &options)?;
                 uci::ready(&mut process, Instant::now() + HANDSHAKE_TIME, budget)?;
-                Dialogue::Uci
+                Dialogue::Uci(dialect)
             }
-            Protocol::Xboard => {
+            None => {
                 let (state, _) = xboard::handshake(&mut process, deadline, budget)?;
                 xboard::set_options(&mut process, &options)?;
                 Dialogue::Xboard(state)
@@ -342,7 +363,7 @@ impl Engine {
     pub fn new_game(&mut self, budget: &Budget) -> Result<(), Failure> {
         let deadline = Instant::now() + HANDSHAKE_TIME;
         match &mut self.dialogue {
-            Dialogue::Uci => uci::new_game(&mut self.process, deadline, budget),
+            Dialogue::Uci(dialect) => uci::new_game(&mut self.process, *dialect, deadline, budget),
             Dialogue::Xboard(state) => xboard::new_game(&mut self.process, state, deadline, budget),
         }
     }
@@ -350,7 +371,7 @@ impl Engine {
     /// The engine's move in the game `ask` describes.
     pub fn think(&mut self, ask: &Ask<'_>, budget: &Budget) -> Result<Thought, Failure> {
         match &mut self.dialogue {
-            Dialogue::Uci => uci::think(&mut self.process, ask, budget),
+            Dialogue::Uci(dialect) => uci::think(&mut self.process, *dialect, ask, budget),
             Dialogue::Xboard(state) => xboard::think(&mut self.process, state, ask, budget),
         }
     }

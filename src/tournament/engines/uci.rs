@@ -1,5 +1,10 @@
 //! UCI: `uci`/`uciok`, `setoption`, `isready`/`readyok`, `ucinewgame`, then for each move
 //! `position ... moves ...` and `go ...`, answered by `info` lines and a `bestmove`.
+//!
+//! USI, the Universal Shogi Interface, is UCI with shogi's words ([`Dialect::Usi`]): `usi` and
+//! `usiok`, `usinewgame`, `position sfen`, the first player's clock as `btime` (Sente is Black),
+//! a time per move as `byoyomi`, mates counted in plies, and `bestmove resign` or `bestmove
+//! win` (a declaration by the entering-king rule, which the game reads as a move).
 
 use std::time::Instant;
 
@@ -7,17 +12,36 @@ use super::{Ask, EngineOption, Failure, OptionKind, Process, Thought};
 use crate::search::Budget;
 use crate::tournament::player::TimeControl;
 
-/// `uci`, answered by the engine's `id` and `option` lines and `uciok`: the options it lists.
+/// Which of the two protocols: their exchanges are the same, their words are not.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Dialect {
+    Uci,
+    Usi,
+}
+
+impl Dialect {
+    fn name(self) -> &'static str {
+        match self {
+            Dialect::Uci => "uci",
+            Dialect::Usi => "usi",
+        }
+    }
+}
+
+/// `uci` (or `usi`), answered by the engine's `id` and `option` lines and `uciok` (`usiok`):
+/// the options it lists.
 pub(super) fn handshake(
     process: &mut Process,
+    dialect: Dialect,
     deadline: Instant,
     budget: &Budget,
 ) -> Result<Vec<EngineOption>, Failure> {
-    process.send("uci")?;
+    process.send(dialect.name())?;
+    let ok = format!("{}ok", dialect.name());
     let mut listed = Vec::new();
     process.wait_for(
         |line| {
-            if line == "uciok" {
+            if line == ok {
                 return Some(());
             }
             if let Some(option) = line.strip_prefix("option ").and_then(read_option) {
@@ -43,10 +67,11 @@ pub(super) fn set_options(
 
 pub(super) fn new_game(
     process: &mut Process,
+    dialect: Dialect,
     deadline: Instant,
     budget: &Budget,
 ) -> Result<(), Failure> {
-    process.send("ucinewgame")?;
+    process.send(&format!("{}newgame", dialect.name()))?;
     ready(process, deadline, budget)
 }
 
@@ -106,17 +131,18 @@ fn read_option(line: &str) -> Option<EngineOption> {
 
 pub(super) fn think(
     process: &mut Process,
+    dialect: Dialect,
     ask: &Ask<'_>,
     budget: &Budget,
 ) -> Result<Thought, Failure> {
-    process.send(&position(ask))?;
-    process.send(&go(ask))?;
+    process.send(&position(dialect, ask))?;
+    process.send(&go(dialect, ask))?;
     let mut thought = Thought::default();
     process.wait_for(
         |line| {
             let mut words = line.split_whitespace();
             match words.next() {
-                Some("info") => read_info(words, &mut thought),
+                Some("info") => read_info(dialect, words, &mut thought),
                 Some("bestmove") => {
                     thought.best_move = words.next().unwrap_or_default().to_owned();
                     return Some(());
@@ -128,15 +154,19 @@ pub(super) fn think(
         ask.deadline,
         budget,
     )?;
+    if dialect == Dialect::Usi && thought.best_move == "resign" {
+        return Err(Failure::Resigned);
+    }
     Ok(thought)
 }
 
 /// `position` for the game so far: its start (`startpos`, or the FEN) and every move since, so
 /// that the engine knows the game's history (repetitions).
-fn position(ask: &Ask<'_>) -> String {
-    let mut command = match ask.start {
-        None => "position startpos".to_owned(),
-        Some(fen) => format!("position fen {fen}"),
+fn position(dialect: Dialect, ask: &Ask<'_>) -> String {
+    let mut command = match (ask.start, dialect) {
+        (None, _) => "position startpos".to_owned(),
+        (Some(fen), Dialect::Uci) => format!("position fen {fen}"),
+        (Some(sfen), Dialect::Usi) => format!("position sfen {sfen}"),
     };
     if !ask.moves.is_empty() {
         command.push_str(" moves ");
@@ -146,23 +176,42 @@ fn position(ask: &Ask<'_>) -> String {
 }
 
 /// `go` with the player's limits: its clock and its opponent's, a time per move, nodes, depth.
-fn go(ask: &Ask<'_>) -> String {
+fn go(dialect: Dialect, ask: &Ask<'_>) -> String {
     let mut go = "go".to_owned();
-    match ask.limits.time {
-        TimeControl::None => {}
-        TimeControl::PerMove(time) => go.push_str(&format!(" movetime {}", time.as_millis())),
-        TimeControl::Clock { increment, .. } => {
+    match (ask.limits.time, dialect) {
+        (TimeControl::None, _) => {}
+        (TimeControl::PerMove(time), Dialect::Uci) => {
+            go.push_str(&format!(" movetime {}", time.as_millis()));
+        }
+        // Every USI engine reads a byoyomi; not all read movetime.
+        (TimeControl::PerMove(time), Dialect::Usi) => {
+            go.push_str(&format!(" btime 0 wtime 0 byoyomi {}", time.as_millis()));
+        }
+        (TimeControl::Clock { increment, .. }, _) => {
             let ms = |clock: Option<std::time::Duration>| clock.map_or(0, |c| c.as_millis());
             let [mine, theirs] = ask.clocks.map(ms);
-            let (white, black) = if ask.white {
+            // The first player is White in chess, Black (Sente) in shogi.
+            let first_is_white = dialect == Dialect::Uci;
+            let (white, black) = if ask.white == first_is_white {
                 (mine, theirs)
             } else {
                 (theirs, mine)
             };
             let inc = increment.as_millis();
-            go.push_str(&format!(
-                " wtime {white} btime {black} winc {inc} binc {inc}"
-            ));
+            match dialect {
+                Dialect::Uci => go.push_str(&format!(
+                    " wtime {white} btime {black} winc {inc} binc {inc}"
+                )),
+                // USI's increments are optional, and some engines (gpsusi) stop at words they
+                // do not know: a clock without one says none. A sudden-death clock is
+                // `byoyomi 0`, which every engine reads.
+                Dialect::Usi if inc == 0 => {
+                    go.push_str(&format!(" btime {black} wtime {white} byoyomi 0"));
+                }
+                Dialect::Usi => go.push_str(&format!(
+                    " btime {black} wtime {white} binc {inc} winc {inc}"
+                )),
+            }
         }
     }
     if let Some(nodes) = ask.limits.nodes {
@@ -179,7 +228,11 @@ fn go(ask: &Ask<'_>) -> String {
 
 /// Reads an `info` line's depth, nodes and score into `thought` (a line without them, such as
 /// `info string ...`, changes nothing).
-fn read_info<'a>(mut words: impl Iterator<Item = &'a str>, thought: &mut Thought) {
+fn read_info<'a>(
+    dialect: Dialect,
+    mut words: impl Iterator<Item = &'a str>,
+    thought: &mut Thought,
+) {
     while let Some(word) = words.next() {
         match word {
             "depth" => thought.depth = words.next().and_then(|w| w.parse().ok()),
@@ -190,7 +243,12 @@ fn read_info<'a>(mut words: impl Iterator<Item = &'a str>, thought: &mut Thought
                     thought.mate = None;
                 }
                 (Some("mate"), Some(value)) => {
-                    thought.mate = Some(value);
+                    thought.mate = Some(match dialect {
+                        Dialect::Uci => value,
+                        // Plies to mate: the mating side's moves are every other one.
+                        Dialect::Usi if value > 0 => (value + 1) / 2,
+                        Dialect::Usi => value / 2,
+                    });
                     thought.centipawns = None;
                 }
                 _ => {}
@@ -212,7 +270,7 @@ mod tests {
     fn info_lines_give_the_last_depth_nodes_and_score() {
         let mut thought = Thought::default();
         let line = "depth 12 seldepth 15 multipv 1 score cp -31 nodes 12345 nps 1 pv e2e4";
-        read_info(line.split_whitespace(), &mut thought);
+        read_info(Dialect::Uci, line.split_whitespace(), &mut thought);
         assert_eq!(
             (
                 thought.depth,
@@ -222,9 +280,29 @@ mod tests {
             ),
             (Some(12), Some(12345), Some(-31), None)
         );
-        read_info("depth 13 score mate 3".split_whitespace(), &mut thought);
+        read_info(
+            Dialect::Uci,
+            "depth 13 score mate 3".split_whitespace(),
+            &mut thought,
+        );
         assert_eq!((thought.centipawns, thought.mate), (None, Some(3)));
-        read_info("string depth 99".split_whitespace(), &mut thought);
+        read_info(
+            Dialect::Usi,
+            "depth 13 score mate 3".split_whitespace(),
+            &mut thought,
+        );
+        assert_eq!(thought.mate, Some(2));
+        read_info(
+            Dialect::Usi,
+            "depth 13 score mate -4".split_whitespace(),
+            &mut thought,
+        );
+        assert_eq!(thought.mate, Some(-2));
+        read_info(
+            Dialect::Uci,
+            "string depth 99".split_whitespace(),
+            &mut thought,
+        );
         assert_eq!(thought.depth, Some(13));
     }
 
@@ -275,10 +353,15 @@ mod tests {
             clocks: [Some(Duration::from_secs(7)), Some(Duration::from_secs(3))],
             deadline: Instant::now(),
         };
-        assert_eq!(position(&ask), "position startpos moves e2e4");
+        assert_eq!(position(Dialect::Uci, &ask), "position startpos moves e2e4");
         assert_eq!(
-            go(&ask),
+            go(Dialect::Uci, &ask),
             "go wtime 3000 btime 7000 winc 100 binc 100 nodes 5000"
+        );
+        // In shogi the second player (the engine here) is Gote, White: wtime is its clock.
+        assert_eq!(
+            go(Dialect::Usi, &ask),
+            "go btime 3000 wtime 7000 binc 100 winc 100 nodes 5000"
         );
         let fen = "4k3/8/8/8/8/8/8/4K2R w K - 0 1";
         let untimed = Limits::default();
@@ -288,7 +371,18 @@ mod tests {
             limits: &untimed,
             ..ask
         };
-        assert_eq!(position(&ask), format!("position fen {fen}"));
-        assert_eq!(go(&ask), "go infinite");
+        assert_eq!(position(Dialect::Uci, &ask), format!("position fen {fen}"));
+        assert_eq!(go(Dialect::Uci, &ask), "go infinite");
+        assert_eq!(position(Dialect::Usi, &ask), format!("position sfen {fen}"));
+        let per_move = Limits {
+            time: TimeControl::parse("0.5/move").unwrap(),
+            ..Limits::default()
+        };
+        let ask = Ask {
+            limits: &per_move,
+            ..ask
+        };
+        assert_eq!(go(Dialect::Uci, &ask), "go movetime 500");
+        assert_eq!(go(Dialect::Usi, &ask), "go btime 0 wtime 0 byoyomi 500");
     }
 }

@@ -132,11 +132,7 @@ impl Engine {
 
 /// What a value says: the winning chances, or a proven result and the plies to the end.
 fn judge(value: Value) -> Score {
-    if value.abs() >= PROVEN {
-        Score::proven(f64::from(value.signum()), Some((WIN - value.abs()) as u32))
-    } else {
-        Score::estimate(winning_chances(value))
-    }
+    Score::of_engine_value(value, winning_chances)
 }
 
 /// What the deepening loop ends with: the last iteration that completed (its result and depth),

@@ -1,0 +1,79 @@
+#!/usr/bin/env python3
+"""`sente usi` driven by a USI client, as a shogi GUI drives it: cshogi's USI engine driver (from
+PyPI) speaks to it, checks its answers with cshogi's own rules, and then plays a match through
+cshogi's match runner against Debian's Fairy-Stockfish.
+
+    python3 scripts/usi-session.py SENTE [GAMES]
+
+SENTE is the `sente` binary. Needs `pip install cshogi` (scripts/usi-session.sh makes a venv)
+and /usr/games/fairy-stockfish for the match. Exits non-zero at the first answer that is wrong.
+"""
+
+import os
+import subprocess
+import sys
+import tempfile
+
+import cshogi
+import cshogi.usi
+
+
+def main():
+    sente = os.path.abspath(sys.argv[1])
+    games = int(sys.argv[2]) if len(sys.argv) > 2 else 2
+    # cshogi starts an engine from one command: a wrapper that runs `sente usi`.
+    wrapper = os.path.join(tempfile.mkdtemp(), "sente-usi")
+    with open(wrapper, "w") as file:
+        file.write(f"#!/bin/sh\nexec '{sente}' usi\n")
+    os.chmod(wrapper, 0o755)
+
+    engine = cshogi.usi.Engine(wrapper)
+    print(f"id: {engine.name}")
+    engine.setoption("USI_Hash", 16)
+    engine.isready()
+    engine.usinewgame()
+
+    # A game's first moves: each answer legal by cshogi's rules, each with info lines.
+    board = cshogi.Board()
+    moves = []
+    for ply in range(6):
+        infos = []
+        engine.position(moves)
+        best, _ = engine.go(btime=0, wtime=0, byoyomi=200, listener=infos.append)
+        assert best in [cshogi.move_to_usi(m) for m in board.legal_moves], f"{best} is not legal"
+        assert any(line.startswith("info depth") for line in infos), infos
+        print(f"ply {ply + 1}: {best}  ({infos[-2] if len(infos) > 1 else infos[-1]})")
+        board.push_usi(best)
+        moves.append(best)
+
+    # `go mate` on the tsume set's first mate in three (data/shogi/tsume.txt).
+    here = os.path.dirname(os.path.abspath(__file__))
+    with open(os.path.join(here, "..", "data", "shogi", "tsume.txt")) as file:
+        line = next(line for line in file if line.startswith("3\t"))
+    engine.position(line.split("\t")[1].split())
+    answer = engine.go_mate(byoyomi=3000)
+    print(f"go mate: {answer}")
+    # cshogi answers the mate's moves, or `nomate` or `timeout`.
+    assert len(answer.split()) == 3, answer
+
+    # A position after the engine's king may declare the entering-king win: `bestmove win`.
+    engine.position(sfen="sfen +R+BGGSS+N+N+L/4K4/+P+P7/9/9/9/9/9/4k4 b RB 1")
+    best, _ = engine.go(byoyomi=100)
+    print(f"declaration: bestmove {best}")
+    assert best == "win", best
+    engine.quit()
+
+    # A match through cshogi's runner: Sente against Fairy-Stockfish at Skill Level 0.
+    if games > 0:
+        result = subprocess.run(
+            [sys.executable, "-m", "cshogi.cli", wrapper, "/usr/games/fairy-stockfish",
+             "--options2", "Skill Level:0,Threads:1", "--games", str(games),
+             "--byoyomi", "300", "--opening-moves", "8", "--opening-seed", "1"],
+            capture_output=True, text=True, timeout=1800,
+        )
+        print(result.stdout[-1500:])
+        assert result.returncode == 0, result.stderr[-2000:]
+
+
+if __name__ == "__main__":
+    main()

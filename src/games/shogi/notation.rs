@@ -1,0 +1,231 @@
+//! Reading what players write: SFEN boards, checked for positions no game reaches, and USI moves,
+//! refused in a player's words (nifu, uchifuzume, a piece that could never move again) rather
+//! than as "illegal".
+
+use rsshogi::board::{Position, position_from_sfen};
+use rsshogi::types::{Color, Move, Piece, PieceType, Rank, Square};
+
+use super::{Shogi, ShogiMove};
+use crate::game::{BoardError, MoveError};
+
+/// A SFEN board, the move number optional; `startpos` is the start.
+pub fn read_sfen(text: &str) -> Result<Position, BoardError> {
+    let text = text.trim();
+    let text = text.strip_prefix("sfen ").unwrap_or(text).trim();
+    if text == "startpos" {
+        return Ok(rsshogi::board::hirate_position());
+    }
+    let fields = text.split_whitespace().count();
+    let full = match fields {
+        3 => format!("{text} 1"),
+        4 => text.to_owned(),
+        _ => {
+            return Err(BoardError::Notation(format!(
+                "a SFEN has four fields, the board, the side to move, the pieces in hand and the \
+                 move number (which may be left out), as \"{}\": this has {fields}",
+                super::START
+            )));
+        }
+    };
+    let position = position_from_sfen(&full).map_err(|error| {
+        BoardError::Notation(format!("not a SFEN ({error}): the start is \"{}\"", super::START))
+    })?;
+    check(&position)?;
+    Ok(position)
+}
+
+/// Refuses what no game of shogi reaches: a missing or extra king, a piece that could never
+/// move again, two unpromoted pawns of a side on a file, the side not to move in check.
+fn check(position: &Position) -> Result<(), BoardError> {
+    let impossible = |reason: String| Err(BoardError::Impossible(reason));
+    for color in [Color::Black, Color::White] {
+        let kings = Square::iter()
+            .filter(|&square| position.piece_on(square) == Piece::from_parts(color, PieceType::KING))
+            .count();
+        if kings != 1 {
+            return impossible(format!("{} has {kings} kings", side(color)));
+        }
+        let mut pawn_files = [false; 9];
+        for square in Square::iter() {
+            let piece = position.piece_on(square);
+            if piece == Piece::NONE || piece.color() != color {
+                continue;
+            }
+            if let Some(ranks) = stuck(color, piece.piece_type(), square.rank()) {
+                return impossible(format!(
+                    "{}'s {} on {} could never move: {ranks}",
+                    side(color),
+                    name(piece.piece_type()),
+                    square.to_usi()
+                ));
+            }
+            if piece.piece_type() == PieceType::PAWN {
+                let file = square.file().to_index();
+                if pawn_files[file] {
+                    return impossible(format!(
+                        "{} has two unpromoted pawns on file {}: nifu",
+                        side(color),
+                        file + 1
+                    ));
+                }
+                pawn_files[file] = true;
+            }
+        }
+    }
+    let waiting = position.turn().flip();
+    if position.is_attacked_by(position.king_square(waiting), position.turn()) {
+        return impossible(format!(
+            "{}'s king is in check with {} to move",
+            side(waiting),
+            side(position.turn())
+        ));
+    }
+    Ok(())
+}
+
+/// Why a piece of `color` of this type on `rank` could never move, if it could not: a pawn or
+/// lance on the last rank, a knight on the last two.
+fn stuck(color: Color, piece: PieceType, rank: Rank) -> Option<&'static str> {
+    // Ranks counted from the side's far end: 0 is the last rank.
+    let from_far_end = if color == Color::Black {
+        rank.to_index()
+    } else {
+        8 - rank.to_index()
+    };
+    match piece {
+        PieceType::PAWN | PieceType::LANCE if from_far_end == 0 => {
+            Some("a pawn or lance on the last rank must promote")
+        }
+        PieceType::KNIGHT if from_far_end <= 1 => {
+            Some("a knight on the last two ranks must promote")
+        }
+        _ => None,
+    }
+}
+
+fn side(color: Color) -> &'static str {
+    if color == Color::Black { "Sente" } else { "Gote" }
+}
+
+fn name(piece: PieceType) -> &'static str {
+    match piece {
+        PieceType::PAWN => "pawn",
+        PieceType::LANCE => "lance",
+        PieceType::KNIGHT => "knight",
+        PieceType::SILVER => "silver",
+        PieceType::GOLD => "gold",
+        PieceType::BISHOP => "bishop",
+        PieceType::ROOK => "rook",
+        PieceType::KING => "king",
+        PieceType::PRO_PAWN => "tokin",
+        PieceType::PRO_LANCE => "promoted lance",
+        PieceType::PRO_KNIGHT => "promoted knight",
+        PieceType::PRO_SILVER => "promoted silver",
+        PieceType::HORSE => "horse",
+        PieceType::DRAGON => "dragon",
+        _ => "piece",
+    }
+}
+
+/// A USI move, legal in `shogi`, or why not in words.
+pub fn read(shogi: &Shogi, text: &str) -> Result<ShogiMove, MoveError> {
+    let written = text.trim();
+    let refuse = |expected: &'static str| MoveError::Unreadable {
+        written: format!("{written:?}"),
+        expected,
+    };
+    if written == "win" {
+        return if shogi.position.declaration_win_move() == rsshogi::types::MOVE_NONE {
+            Err(refuse(
+                "a win is declared only by a king in the enemy camp, not in check, with ten \
+                 other pieces there and 28 points (Sente) or 27 (Gote), rooks and bishops 5, the \
+                 others 1, in the camp and in hand: the 27-point rule",
+            ))
+        } else {
+            Ok(ShogiMove::DECLARE)
+        };
+    }
+    let mv = Move::from_usi(written).filter(|mv| mv.is_normal()).ok_or_else(|| {
+        refuse(
+            "a shogi move is written in USI: the square a piece leaves and the one it reaches, \
+             files 1-9 from Sente's right, ranks a-i from Gote's side (7g7f), + to promote \
+             (8h2b+), or a drop as the piece's letter, a star and the square (P*5e)",
+        )
+    })?;
+    let position = &shogi.position;
+    if position.is_legal_move(mv) && position.is_pseudo_legal_move(mv, true) {
+        return Ok(ShogiMove(mv.raw()));
+    }
+    Err(MoveError::Unreadable {
+        written: format!("{written:?}"),
+        expected: why_illegal(position, mv),
+    })
+}
+
+/// Why a well-written move is not legal here, as a player would say it.
+fn why_illegal(position: &Position, mv: Move) -> &'static str {
+    let us = position.turn();
+    let to = mv.to_sq();
+    let target = position.piece_on(to);
+    if let Some(piece) = mv.dropped_piece() {
+        if !position.hand(us).has(piece) {
+            return "you have no such piece in hand to drop";
+        }
+        if target != Piece::NONE {
+            return "a piece is dropped on an empty square";
+        }
+        if stuck(us, piece, to.rank()).is_some() {
+            return "a piece may not be dropped where it could never move: a pawn or lance on \
+                    the last rank, a knight on the last two";
+        }
+        if piece == PieceType::PAWN && position.has_pawn_on_file(us, to.file()) {
+            return "the pawn would make two unpromoted pawns on the file: nifu";
+        }
+        if piece == PieceType::PAWN && gives_mate(position, mv) {
+            return "a pawn drop may not give mate: uchifuzume";
+        }
+        return "it would leave your king in check";
+    }
+    let from = mv.from_sq();
+    let piece = position.piece_on(from);
+    if piece == Piece::NONE {
+        return "there is no piece on the square it moves from";
+    }
+    if piece.color() != us {
+        return "the piece on the square it moves from is not yours";
+    }
+    if target != Piece::NONE && target.color() == us {
+        return "a piece may not move onto a piece of its own side";
+    }
+    let promoted = mv.is_promotion();
+    let other = if promoted {
+        Move::normal(from, to)
+    } else {
+        Move::promotion(from, to)
+    };
+    let other_legal = position.is_legal_move(other) && position.is_pseudo_legal_move(other, true);
+    if promoted && !piece.piece_type().is_promotable() {
+        return "this piece does not promote (kings, golds and promoted pieces never do)";
+    }
+    if promoted && other_legal {
+        return "a piece promotes only on a move into, within or out of the enemy camp (the far \
+                three ranks)";
+    }
+    if !promoted && other_legal {
+        return "the piece could never move again unpromoted: it must promote (add +)";
+    }
+    if position.is_pseudo_legal_move(mv, true) {
+        return "it would leave your king in check";
+    }
+    "the piece does not move that way"
+}
+
+/// Whether dropping the pawn mates.
+fn gives_mate(position: &Position, mv: Move) -> bool {
+    if !position.gives_check_move(mv) {
+        return false;
+    }
+    let mut after = position.clone();
+    after.apply_move32(position.move32_from_move(mv));
+    after.is_mated()
+}

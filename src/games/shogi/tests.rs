@@ -1,0 +1,243 @@
+use super::*;
+use crate::game::Notation;
+use crate::game::perft::perft;
+
+fn play_from(mut game: Shogi, moves: &[&str]) -> Shogi {
+    for mv in moves {
+        let read = game
+            .read_move(&Notation::Text((*mv).into()))
+            .unwrap_or_else(|error| panic!("{mv} in {game}: {error}"));
+        game = game.play(read);
+    }
+    game
+}
+
+fn play(moves: &[&str]) -> Shogi {
+    play_from(Shogi::start(), moves)
+}
+
+fn refusal(board: &str, mv: &str) -> String {
+    let game: Shogi = board.parse().unwrap();
+    game.read_move(&Notation::Text(mv.into()))
+        .expect_err("refused")
+        .to_string()
+}
+
+/// The published figures (depths 1 to 5 from the start), through the game contract.
+#[test]
+fn perft_from_the_start_matches_the_published_figures() {
+    let start = Shogi::start();
+    let counts: Vec<u64> = (1..=5).map(|depth| perft(&start, depth)).collect();
+    assert_eq!(counts, [30, 900, 25_470, 719_731, 19_861_490]);
+}
+
+/// perft through the contract counts what the crate's own perft counts, on positions with
+/// drops, promotions and checks.
+#[test]
+fn perft_agrees_with_the_crates_own_on_positions_with_drops_and_promotions() {
+    for sfen in [
+        // A middle game with pieces in hand on both sides.
+        "ln1g3nl/1r1sk1gs1/p1ppppbpp/1p4p2/9/2P1P1P2/PPSP1P1PP/1B2G1SR1/LN1GK2NL b Pp 1",
+        // Pieces near promotion, Sente in check.
+        "8k/9/6G1P/9/9/9/9/1r7/K8 b 2P2r2b3g4s4n4l14p 1",
+        "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b RBGSNLP 1",
+    ] {
+        let game: Shogi = sfen.parse().unwrap();
+        let mut position = game.position().clone();
+        let theirs = rsshogi::board::perft::compute_perft(&mut position, 3);
+        assert_eq!(perft(&game, 3), theirs, "{sfen}");
+    }
+}
+
+#[test]
+fn boards_are_sfen_and_read_back() {
+    let start = Shogi::start();
+    assert_eq!(start.to_string(), START);
+    assert_eq!(START.parse::<Shogi>().unwrap(), start);
+    // The move number may be left out, and `startpos` is the start.
+    assert_eq!(
+        "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b -"
+            .parse::<Shogi>()
+            .unwrap()
+            .to_string(),
+        START
+    );
+    assert_eq!("startpos".parse::<Shogi>().unwrap(), start);
+    let after = play(&["7g7f", "3c3d", "8h2b+", "3a2b"]);
+    assert_eq!(
+        after.to_string(),
+        "lnsgkg1nl/1r5s1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/7R1/LNSGKGSNL b Bb 5"
+    );
+    assert_eq!(after.hand(Player::X), vec![('角', 1)]);
+    assert_eq!(after.ply(), 4);
+}
+
+#[test]
+fn impossible_boards_are_refused_in_words() {
+    let refused = |board: &str| board.parse::<Shogi>().unwrap_err().to_string();
+    assert!(refused("4k4/9/9/9/9/9/9/9/9 b - 1").contains("Sente has 0 kings"));
+    assert!(refused("4k4/9/9/9/4P4/4P4/9/9/4K4 b - 1").contains("nifu"));
+    assert!(refused("P3k4/9/9/9/9/9/9/9/4K4 b - 1").contains("could never move"));
+    assert!(refused("4k4/9/9/9/9/9/9/9/4K4 b - 1 extra").contains("four fields"));
+    assert!(refused("4k4/4R4/9/9/9/9/9/9/4K4 b - 1").contains("in check"));
+    assert!(refused("nonsense").contains("SFEN"));
+}
+
+#[test]
+fn illegal_moves_are_refused_in_a_players_words() {
+    // A pawn in hand, and one on file 5 already.
+    let board = "4k4/9/9/9/9/9/4P4/9/4K4 b P 1";
+    assert!(refusal(board, "P*5e").contains("nifu"), "{}", refusal(board, "P*5e"));
+    assert!(refusal(board, "G*5e").contains("no such piece in hand"));
+    assert!(refusal(board, "P*4a").contains("could never move"));
+    // A pawn dropped to mate: uchifuzume. The king on 1a, guarded by a gold on 2c and boxed in by a
+    // gold on 3b.
+    let board = "8k/6G2/7G1/9/9/9/9/9/4K4 b P 1";
+    assert!(refusal(board, "P*1b").contains("uchifuzume"), "{}", refusal(board, "P*1b"));
+    // A pawn that reaches the last rank must promote; a gold never does.
+    let board = "4k4/P8/9/9/9/9/9/9/G3K4 b - 1";
+    assert!(refusal(board, "9b9a").contains("must promote"));
+    assert!(refusal(board, "9i9h+").contains("does not promote"));
+    assert!(refusal(board, "5i5h+").contains("does not promote"));
+    assert!(refusal(board, "9i8g").contains("does not move that way"));
+    assert!(refusal(board, "5a5b").contains("not yours"));
+    assert!(refusal(board, "5e5d").contains("no piece"));
+    assert!(refusal(board, "hello").contains("USI"));
+    // Promotion outside the enemy camp.
+    let board = "4k4/9/9/9/9/9/P8/9/4K4 b - 1";
+    assert!(refusal(board, "9g9f+").contains("enemy camp"));
+}
+
+#[test]
+fn moves_are_written_in_usi_and_ki2() {
+    let start = Shogi::start();
+    let mv = start.read_move(&Notation::Text("7g7f".into())).unwrap();
+    assert_eq!(start.notation(mv), Notation::Text("7g7f".into()));
+    assert_eq!(start.san(mv).as_deref(), Some("▲７六歩"));
+    assert_eq!(start.move_cell(mv), Some((5, 2)));
+    assert_eq!(start.move_origin(mv), Some((6, 2)));
+    let after = play(&["7g7f", "3c3d", "8h2b+"]);
+    let recapture = after.read_move(&Notation::Text("3a2b".into())).unwrap();
+    assert_eq!(after.san(recapture).as_deref(), Some("△同　銀"));
+    let drop_board = play(&["7g7f", "3c3d", "8h2b+", "3a2b"]);
+    let drop = drop_board
+        .read_move(&Notation::Text("B*5e".into()))
+        .unwrap();
+    assert_eq!(drop_board.move_origin(drop), None);
+    assert_eq!(drop_board.move_drop(drop), Some('角'));
+    assert_eq!(drop_board.move_cell(drop), Some((4, 4)));
+    assert_eq!(drop_board.cell(0, 0), Some((Player::O, '香')));
+    assert_eq!(drop_board.cell(1, 7), Some((Player::O, '銀')));
+}
+
+/// The same position a fourth time: sennichite, a draw.
+#[test]
+fn a_fourth_repetition_is_a_draw() {
+    let cycle = ["5i5h", "5a5b", "5h5i", "5b5a"];
+    let mut game = Shogi::start();
+    for round in 0..3 {
+        assert!(!game.outcome().is_over(), "round {round}");
+        game = play_from(game, &cycle);
+    }
+    assert_eq!(game.outcome(), Outcome::Draw);
+    assert_eq!(Game::ending(&game), Some("sennichite"));
+    assert_eq!(game.legal_moves().len(), 0);
+}
+
+/// A fourth repetition in which Sente gave every check: Sente loses.
+#[test]
+fn perpetual_check_loses() {
+    let mut game: Shogi = "4k4/9/9/9/4R4/9/9/9/K8 w - 1".parse().unwrap();
+    for _ in 0..3 {
+        game = play_from(game, &["5a4a", "5e4e", "4a5a", "4e5e"]);
+    }
+    assert_eq!(Game::ending(&game), Some("perpetual_check"));
+    assert_eq!(game.outcome(), Outcome::Won(Player::O));
+}
+
+/// The entering-king declaration: a legal move, `win`, that ends the game.
+#[test]
+fn a_king_in_the_enemy_camp_with_the_points_declares_a_win() {
+    let board = "+R+BGGSS+N+N+L/4K4/+P+P7/9/9/9/9/9/4k4 b RB 1";
+    let game: Shogi = board.parse().unwrap();
+    let declare = game.read_move(&Notation::Text("win".into())).unwrap();
+    assert!(game.legal_moves().any(|mv| mv == declare));
+    assert_eq!(game.move_cell(declare), None);
+    let after = game.play(declare);
+    assert_eq!(after.outcome(), Outcome::Won(Player::X));
+    assert_eq!(Game::ending(&after), Some("declaration"));
+    // One point short (no bishop in hand): refused in words.
+    let short: Shogi = "+R+BGGSS+N+N+L/4K4/+P+P7/9/9/9/9/9/4k4 b R 1".parse().unwrap();
+    assert!(
+        short
+            .read_move(&Notation::Text("win".into()))
+            .unwrap_err()
+            .to_string()
+            .contains("27-point rule")
+    );
+    // The engine declares at once.
+    let result = game.engine(&EngineParams::default(), &Budget::default());
+    assert_eq!(result.best_move, declare);
+}
+
+/// No legal move is a loss, as checkmate is.
+#[test]
+fn a_side_that_is_mated_has_lost() {
+    let mated = play_from(
+        "4k4/9/4P4/9/9/9/9/9/4K4 b G 1".parse().unwrap(),
+        &["G*5b"],
+    );
+    assert_eq!(mated.outcome(), Outcome::Won(Player::X));
+    assert_eq!(Game::ending(&mated), Some("checkmate"));
+}
+
+/// The engine finds a mate in one, and says so.
+#[test]
+fn the_engine_finds_mates() {
+    let params = EngineParams {
+        depth: Some(6),
+        ..EngineParams::default()
+    };
+    // Mate in one: a gold dropped on the king's head, guarded by the pawn.
+    let one: Shogi = "4k4/9/4P4/9/9/9/9/9/4K4 b G 1".parse().unwrap();
+    let result = one.engine(&params, &Budget::default());
+    assert_eq!(result.best_move.usi(), "G*5b");
+    assert!(result.exact && result.score > 0.0);
+    assert_eq!(result.plies_to_end, Some(1));
+}
+
+#[test]
+fn the_evaluation_is_symmetric() {
+    for moves in [&[][..], &["7g7f", "3c3d", "8h2b+", "3a2b", "B*4e"][..]] {
+        let game = play(moves);
+        let flipped = Shogi::new(game.position().to_flipped());
+        let score = evaluation::evaluate(game.position());
+        assert_eq!(score, evaluation::evaluate(flipped.position()), "{game}");
+    }
+}
+
+/// The tsume set (`data/shogi/tsume.txt`, scripts/shogi-tsume.py): every mate in 1, 3 and 5
+/// plies found, and found to be that long.
+#[test]
+fn the_engine_solves_the_tsume_set() {
+    let set = include_str!("../../../data/shogi/tsume.txt");
+    let mut missed = Vec::new();
+    let mut count = 0;
+    for line in set.lines().filter(|line| !line.starts_with('#')) {
+        let (plies, moves) = line.split_once('\t').expect("plies, a tab, the moves");
+        let plies: u32 = plies.parse().expect("plies");
+        let moves: Vec<&str> = moves.split_whitespace().collect();
+        let game = play(&moves);
+        let params = EngineParams {
+            depth: Some(plies + 4),
+            ..EngineParams::default()
+        };
+        let result = game.engine(&params, &Budget::default());
+        count += 1;
+        if !(result.exact && result.score > 0.0 && result.plies_to_end == Some(plies)) {
+            missed.push(format!("{plies} {game}: {:?} {:?}", result.plies_to_end, result.pv));
+        }
+    }
+    assert!(count >= 30, "{count} problems");
+    assert!(missed.is_empty(), "{} of {count} missed:\n{}", missed.len(), missed.join("\n"));
+}
