@@ -32,12 +32,12 @@ mkdir -p "$out"
 "$venv/bin/python" scripts/usi-session.py "$sente" 2
 
 # gpsusi thinks about a second a move whatever it is given: two seconds a move leave it its
-# margin. The games are cut at 40 plies (a draw by adjudication): the protocol is what is
+# margin. The games are cut at 24 plies (a draw by adjudication): the protocol is what is
 # tested here, docs/shogi.md measures strength.
 play() {
     local name=$1 engine=$2 tc=$3
     "$sente" tournament engine:tc=0.1/move "$name:tc=$tc" --engine "$engine" --game shogi \
-        --games 2 --threads 2 --seed 1 --random-plies 4 --max-plies 40 --records \
+        --games 2 --threads 2 --seed 1 --random-plies 4 --max-plies 24 --records \
         --kif "$out/$name.kif" --output "$out/$name.json"
     python3 - "$out/$name.json" "$out/$name.kif" <<'PY'
 import json, sys
@@ -65,7 +65,7 @@ PY
 play fsf "fsf=/usr/games/fairy-stockfish,protocol=usi,Threads=1,Skill Level=0" 0.3/move
 play gps "gps=/usr/games/gpsusi,protocol=usi,Thread=1" 2/move
 
-if pgrep -x gpsusi >/dev/null || pgrep -x fairy-stockfish >/dev/null; then
+if pgrep -f /usr/games/gpsusi >/dev/null || pgrep -f /usr/games/fairy-stockfish >/dev/null; then
     echo "an engine outlived its tournament" >&2
     exit 1
 fi

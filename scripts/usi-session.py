@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """`sente usi` driven by a USI client, as a shogi GUI drives it: cshogi's USI engine driver (from
 PyPI) speaks to it, checks its answers with cshogi's own rules, and then plays a match through
-cshogi's match runner against Debian's Fairy-Stockfish.
+cshogi's match runner against Debian's Fairy-Stockfish (100 ms a move).
 
     python3 scripts/usi-session.py SENTE [GAMES]
 
@@ -68,7 +68,7 @@ def main():
         result = subprocess.run(
             [sys.executable, "-m", "cshogi.cli", wrapper, "/usr/games/fairy-stockfish",
              "--options2", "Skill Level:0,Threads:1", "--games", str(games),
-             "--byoyomi", "300", "--opening-moves", "8", "--opening-seed", "1"],
+             "--byoyomi", "100", "--opening-moves", "8", "--opening-seed", "1"],
             capture_output=True, text=True, timeout=1800,
         )
         print(result.stdout[-1500:])
