@@ -20,12 +20,12 @@ fn main() {
         ("the start", sente::games::shogi::START, 5),
         (
             "a middle game, pieces in hand",
-            "ln1g3nl/1r1sk1gs1/p1ppppbpp/1p4p2/9/2P1P1P2/PPSP1P1PP/1B2G1SR1/LN1GK2NL b Pp 1",
+            "ln1g3nl/1r1sk1gs1/p1ppppbpp/6p2/9/4P1P2/PPSP1P1PP/1B2G1SR1/LN1GK2NL b Pp 1",
             4,
         ),
         (
-            "the start, every piece in hand",
-            "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b RBGSNLP 1",
+            "the start, a piece of each kind taken into hand",
+            "4kgsnl/9/1pppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b RBGSNLP 1",
             3,
         ),
     ];

@@ -2,7 +2,7 @@
 # Shogi against Debian's shogi engines. `sente usi` is driven by cshogi's USI client (from PyPI),
 # as a shogi GUI drives it, and plays a match through cshogi's match runner against
 # Fairy-Stockfish (scripts/usi-session.py); then Sente's tournaments play Fairy-Stockfish and
-# gpsshogi (gpsusi) over USI, a pair of games each: every game must end by the rules (no crash
+# gpsshogi (gpsusi) over USI, and GNU Shogi over xshogi's protocol, a pair of games each: every game must end by the rules (no crash
 # or illegal move), the KIF must hold every game, and no engine process may outlive its
 # tournament. Installs the engines (apt) and cshogi (a virtualenv under target/) when missing.
 #
@@ -13,6 +13,7 @@ cd "$(dirname "$0")/.."
 missing=()
 [ -x /usr/games/fairy-stockfish ] || missing+=(fairy-stockfish)
 [ -x /usr/games/gpsusi ] || missing+=(gpsshogi)
+[ -x /usr/games/gnushogi ] || missing+=(gnushogi)
 if [ ${#missing[@]} -gt 0 ]; then
     sudo_if_needed=()
     [ "$(id -u)" -ne 0 ] && sudo_if_needed=(sudo)
@@ -64,8 +65,12 @@ PY
 }
 play fsf "fsf=/usr/games/fairy-stockfish,protocol=usi,Threads=1,Skill Level=0" 0.3/move
 play gps "gps=/usr/games/gpsusi,protocol=usi,Thread=1" 2/move
+# GNU Shogi speaks xshogi's protocol; its clock renews every so many moves, so it is given one
+# for the whole game, and its first move alone can take a few seconds.
+play gnu "gnu=/usr/games/gnushogi,protocol=xshogi,margin_ms=3000" 60+0
 
-if pgrep -f /usr/games/gpsusi >/dev/null || pgrep -f /usr/games/fairy-stockfish >/dev/null; then
+if pgrep -f /usr/games/gpsusi >/dev/null || pgrep -f /usr/games/fairy-stockfish >/dev/null ||
+    pgrep -f /usr/games/gnushogi >/dev/null; then
     echo "an engine outlived its tournament" >&2
     exit 1
 fi

@@ -61,6 +61,31 @@ def main():
     best, _ = engine.go(byoyomi=100)
     print(f"declaration: bestmove {best}")
     assert best == "win", best
+
+    # Hostile positions, as a GUI's bug or a malicious client may send them: more pieces than a
+    # set (a capture then overflowed a hand and the engine died), an illegal move. Each is
+    # refused in an info string, the `go` after it is answered (not left waiting, not answered
+    # for the position before), and the engine plays on.
+    for hostile in [
+        "sfen 4k4/9/9/9/9/4r4/4G4/9/4K4 b 3R 1 moves 5g5f",
+        "sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b 2P 1",
+        "sfen 4k4/+P+P+P+P+P+P+P+P+P/9/9/9/9/+P+P+P+P+P+P+P+P+P/9/4K4 b 2P 1",
+        "startpos moves 7g7e",
+    ]:
+        infos = []
+        engine.position(sfen=hostile)
+        best, _ = engine.go(byoyomi=200, listener=infos.append)
+        said = [line for line in infos if line.startswith("info string")]
+        print(f"hostile {hostile[:40]}...: bestmove {best}, {said[-1][:70] if said else said}")
+        assert best == "resign", (hostile, best, infos)
+        assert any("no position to search" in line for line in said), (hostile, infos)
+    engine.isready()
+    engine.position(["7g7f"])
+    best, _ = engine.go(byoyomi=200)
+    board = cshogi.Board()
+    board.push_usi("7g7f")
+    assert best in [cshogi.move_to_usi(m) for m in board.legal_moves], best
+    print(f"after them, a legal move: {best}")
     engine.quit()
 
     # A match through cshogi's runner: Sente against Fairy-Stockfish at Skill Level 0.

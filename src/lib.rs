@@ -20,13 +20,15 @@
 //! - [`game`]: the contract every game fulfils: the [`game::Game`] trait, its declaration
 //!   (catalogue text, limits), the board text form. Knows nothing of search.
 //!
-//! Beside them, [`rounded`] writes every answer's figures to the precision they mean, and
-//! [`lines`] reads the lines of the text protocols spoken with engines.
+//! Beside them, [`rounded`] writes every answer's figures to the precision they mean,
+//! [`lines`] reads the lines of the text protocols spoken with engines, and [`files`] reads and
+//! writes users' files (regular files only, bounded, written all or nothing).
 //!
 //! `http` and the command line are the `server` feature (on by default); without it the crate
 //! is the engine alone, with none of the service's dependencies (the fuzzer builds it so).
 
 pub mod api;
+pub mod files;
 pub mod game;
 pub mod games;
 #[cfg(feature = "server")]

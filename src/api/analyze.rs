@@ -86,8 +86,8 @@ fn analyze<G: Solve>(checked: &Checked<G>, budget: &Budget) -> Result<AnalyzeRes
         strategy,
         seed,
     } = checked;
-    let analysis = search::analyze_within(position, strategy, *seed, budget)
-        .map_err(|error| Problem::invalid("board", error.to_string()))?;
+    let analysis =
+        search::analyze_within(position, strategy, *seed, budget).map_err(super::search_problem)?;
     Ok(AnalyzeResponse {
         game: G::NAME,
         algorithm: strategy.algorithm,

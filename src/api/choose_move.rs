@@ -137,8 +137,8 @@ fn choose<G: Solve>(checked: &Checked<G>, budget: &Budget) -> Result<MoveRespons
         strategy,
         seed,
     } = checked;
-    let result = search::search_within(position, strategy, *seed, budget)
-        .map_err(|error| Problem::invalid("board", error.to_string()))?;
+    let result =
+        search::search_within(position, strategy, *seed, budget).map_err(super::search_problem)?;
     let after = position.play(result.best_move);
     let judgement = Judgement {
         score: result.score,

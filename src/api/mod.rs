@@ -104,6 +104,18 @@ pub fn game(name: Option<&str>) -> Result<GameRef, Problem> {
     with_game(name, Declared)
 }
 
+/// The problem of a search that gave no answer: the game is over (the board's fault, 422), or
+/// the search failed (Sente's, 500, with what failed).
+pub(crate) fn search_problem(error: crate::search::SearchError) -> Problem {
+    match error {
+        crate::search::SearchError::GameOver => Problem::invalid("board", error.to_string()),
+        crate::search::SearchError::Failed(_) => Problem::http(
+            500,
+            format!("{error}; the position and request are worth a report"),
+        ),
+    }
+}
+
 /// The problem of a position whose game is over: there is no move to make in it. `field` is
 /// the request's field that gave the position.
 pub(crate) fn game_over<G: Game>(position: &G, field: &str) -> Problem {

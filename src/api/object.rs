@@ -85,6 +85,37 @@ pub(crate) fn value<'de, A: MapAccess<'de>, T: Deserialize<'de>>(
         .map_err(|error| de::Error::custom(format_args!("{key}: {error}")))
 }
 
+/// An object whose keys are free (an engine's options), each given at most once: a map would
+/// keep the last of two silently, and which one a client meant is not the service's to guess.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct UniqueKeys(pub std::collections::BTreeMap<String, serde_json::Value>);
+
+impl<'de> Deserialize<'de> for UniqueKeys {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Keys;
+        impl<'de> de::Visitor<'de> for Keys {
+            type Value = UniqueKeys;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("an object")
+            }
+
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<UniqueKeys, A::Error> {
+                let mut keys = std::collections::BTreeMap::new();
+                while let Some(key) = map.next_key::<String>()? {
+                    let value = map.next_value()?;
+                    if keys.contains_key(&key) {
+                        return Err(de::Error::custom(format_args!("duplicate field `{key}`")));
+                    }
+                    keys.insert(key, value);
+                }
+                Ok(UniqueKeys(keys))
+            }
+        }
+        deserializer.deserialize_map(Keys)
+    }
+}
+
 /// The next value of `map` as an optional integer of any size and sign, its errors prefixed
 /// with the field's name. Every JSON integer decodes, so that the range check, not the decoder,
 /// refuses `-1` where counts begin at 1, with the same words as any value out of range; a

@@ -62,6 +62,7 @@ pub fn run(
         type Output = Result<SelfPlayReport, String>;
         fn run<G: Solve>(self) -> Self::Output {
             let request = self.request;
+            networks::playable::<G>()?;
             let (net, name) = match &request.net {
                 Some(path) => (networks::from_file::<G>(path)?, path.display().to_string()),
                 None if networks::has_any::<G>() => (

@@ -157,7 +157,10 @@ impl Object for ContestantSpec {
     ) -> Result<(), A::Error> {
         match key {
             "engine" => self.engine = value(key, map)?,
-            "options" => self.options = value(key, map)?,
+            "options" => {
+                self.options = value::<_, Option<super::object::UniqueKeys>>(key, map)?
+                    .map(|options| options.0);
+            }
             "tc" => self.tc = value(key, map)?,
             "nodes" => self.nodes = integer(key, map)?,
             knob => self.player.read_field(knob, map)?,

@@ -92,6 +92,10 @@ pub trait Game:
     const MAX_PLIES: usize;
     /// Number of distinct move ids: [`Game::move_id`] is below it.
     const MOVE_IDS: usize;
+    /// The most plies a game lasts by its rules, where they bound it (a full board, shogi's
+    /// move limit); `None` where they do not in practice (chess). What a tournament's results
+    /// from another machine may claim is checked against it.
+    const LONGEST_GAME: Option<usize> = None;
     /// Whether perft counts a game that ends before the depth as one path, as Othello's
     /// published figures (and Edax) do, rather than as none, as chess's do.
     const PERFT_COUNTS_FINISHED_GAMES: bool = false;

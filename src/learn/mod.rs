@@ -69,8 +69,6 @@ pub struct TrainingReport {
     /// Positions trained on, and held out to measure the loss on.
     pub positions: usize,
     pub validation_positions: usize,
-    /// Lines of the data that were not positions of the game, or carried mates.
-    pub skipped: usize,
     /// The mean loss on the held-out positions after each epoch.
     pub validation_loss: Vec<f64>,
     /// The mean loss on the trained positions in each epoch.
@@ -84,6 +82,19 @@ pub struct TrainingReport {
 
 fn seconds<S: serde::Serializer>(elapsed: &Duration, serializer: S) -> Result<S::Ok, S::Error> {
     serializer.serialize_f64((elapsed.as_secs_f64() * 10.0).round() / 10.0)
+}
+
+/// Stops a run whose loss is no longer a number (data or a network that overflows, a step size
+/// that diverges): nothing it could write would be worth reading.
+pub fn check_loss(epoch: u32, training: f64, validation: f64) -> Result<(), String> {
+    if training.is_finite() && validation.is_finite() {
+        return Ok(());
+    }
+    Err(format!(
+        "the loss is not a finite number after epoch {epoch} (training {training}, validation \
+         {validation}): the run diverged, so nothing was written; a smaller --learning-rate, or \
+         another network to go on from, may do"
+    ))
 }
 
 /// One pass over the data, as a trainer tells it when it is done.

@@ -43,6 +43,23 @@ const MAX_INPUTS: usize = 1 << 14;
 const MAX_HIDDEN: usize = 1 << 11;
 const MAX_MOVES: usize = 1 << 12;
 
+/// Whether a network of these sizes may be made and read: `inputs` and `moves` are a game's
+/// (a game with more move ids than `MAX_MOVES`, chess or shogi, has no policy-value network).
+pub fn fits(inputs: usize, hidden: usize, moves: usize) -> Result<(), String> {
+    for (what, size, max) in [
+        ("inputs", inputs, MAX_INPUTS),
+        ("hidden", hidden, MAX_HIDDEN),
+        ("moves", moves, MAX_MOVES),
+    ] {
+        if !(1..=max).contains(&size) {
+            return Err(format!(
+                "{size} {what}, where a policy-value network has 1 to {max}"
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Where each layer's weights start in [`PolicyValueNet::weights`].
 #[derive(Clone, Copy, Debug)]
 pub struct Layout {
@@ -271,8 +288,11 @@ impl PolicyValueNet {
         bytes
     }
 
-    /// Reads a network's file; says in words what is wrong with one that is not.
-    pub fn from_bytes(bytes: &[u8]) -> Result<PolicyValueNet, String> {
+    /// The longest header a file may have: the magic, a name of up to 255 bytes, three sizes.
+    pub const MAX_HEADER_BYTES: usize = 8 + 1 + 255 + 12;
+
+    /// The header at the start of `bytes`: the game's name, the sizes, and the header's length.
+    fn header(bytes: &[u8]) -> Result<(String, [usize; 3], usize), String> {
         let rest = bytes
             .strip_prefix(MAGIC)
             .ok_or("not a policy-value network: its file starts with SENTEPV1")?;
@@ -288,17 +308,22 @@ impl PolicyValueNet {
             u32::from_le_bytes(rest[length + at..length + at + 4].try_into().unwrap()) as usize
         };
         let (inputs, hidden, moves) = (size(0), size(4), size(8));
-        if !(1..=MAX_INPUTS).contains(&inputs)
-            || !(1..=MAX_HIDDEN).contains(&hidden)
-            || !(1..=MAX_MOVES).contains(&moves)
-        {
-            return Err(format!(
-                "the header's sizes ({inputs} inputs, {hidden} hidden, {moves} moves) are out \
-                 of range"
-            ));
-        }
+        fits(inputs, hidden, moves).map_err(|error| format!("the header's sizes: {error}"))?;
+        Ok((game, [inputs, hidden, moves], MAGIC.len() + 1 + length + 12))
+    }
+
+    /// The size of the whole file whose first bytes (at least its header) are `start`, as its
+    /// header declares it: what a reader reads, and no more.
+    pub fn file_size(start: &[u8]) -> Result<usize, String> {
+        let (_, [inputs, hidden, moves], header) = Self::header(start)?;
+        Ok(header + 4 * Layout::of(inputs, hidden, moves).total)
+    }
+
+    /// Reads a network's file; says in words what is wrong with one that is not.
+    pub fn from_bytes(bytes: &[u8]) -> Result<PolicyValueNet, String> {
+        let (game, [inputs, hidden, moves], header) = Self::header(bytes)?;
         let layout = Layout::of(inputs, hidden, moves);
-        let body = &rest[length + 12..];
+        let body = &bytes[header..];
         if body.len() != 4 * layout.total {
             return Err(format!(
                 "the file holds {} bytes of weights where its sizes need {}",

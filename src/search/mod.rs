@@ -32,6 +32,7 @@ pub mod seed;
 mod solve;
 mod strategy;
 mod table;
+pub mod tables;
 mod value;
 mod watch;
 
@@ -48,7 +49,7 @@ pub use mcts::{
     DEFAULT_EXPAND_THRESHOLD, DEFAULT_SIMULATIONS, DEFAULT_UCT_C, MAX_TREE_NODES, MctsParams,
 };
 use pv::PvTable;
-pub use result::{Score, SearchError, SearchResult};
+pub use result::{Score, SearchError, SearchResult, panic_message};
 pub(crate) use result::{
     exact_score, exact_search_result, fixed_depth_result, stopped_search_result,
 };
@@ -96,9 +97,19 @@ pub fn search_within<G: Solve>(
         return Err(SearchError::GameOver);
     }
     let started = Instant::now();
-    let mut result = dispatch::dispatch(strategy, seed, searcher::BestMove(game, budget));
+    let mut result =
+        caught(|| dispatch::dispatch(strategy, seed, searcher::BestMove(game, budget)))?;
     result.elapsed = started.elapsed();
     Ok(result)
+}
+
+/// Runs a search, a panic inside it answered as [`SearchError::Failed`]: no caller (a request,
+/// a tournament's worker, a protocol's thinking thread) dies of one. A search holds nothing
+/// shared that a panic could leave half-changed (its tables are its own), so unwinding past it
+/// is safe.
+fn caught<T>(search: impl FnOnce() -> T) -> Result<T, SearchError> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(search))
+        .map_err(|panic| SearchError::Failed(panic_message(panic.as_ref())))
 }
 
 /// Analyses every legal move of `game` with `strategy`: each with its value, best first.
@@ -121,7 +132,8 @@ pub fn analyze_within<G: Solve>(
         return Err(SearchError::GameOver);
     }
     let started = Instant::now();
-    let mut analysis = dispatch::dispatch(strategy, seed, searcher::EveryMove(game, budget));
+    let mut analysis =
+        caught(|| dispatch::dispatch(strategy, seed, searcher::EveryMove(game, budget)))?;
     analysis.elapsed = started.elapsed();
     // An engine whose analysis searches every move answers the lines asked for.
     if let (Algorithm::Engine, Some(lines)) = (strategy.algorithm, strategy.engine.multipv) {

@@ -81,11 +81,24 @@ pub struct SearchResult<M> {
     pub stopped_by: Option<Cutoff>,
 }
 
-/// Why no search was run.
+/// Why no search was run, or why it gave no answer.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SearchError {
     #[error("the game is already over: there is no move to search")]
     GameOver,
+    /// The search panicked: a fault of Sente's (or of a rules crate's), caught so that it is an
+    /// answer rather than a dead thread.
+    #[error("the search failed: {0}")]
+    Failed(String),
+}
+
+/// What a caught panic said.
+pub fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
+    panic
+        .downcast_ref::<&str>()
+        .map(|text| (*text).to_owned())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic without a message".to_owned())
 }
 
 /// What an exact search's value says, for the API.

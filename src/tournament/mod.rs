@@ -185,7 +185,19 @@ impl<G: Solve> Tournament<G> {
                     }
                     scores.push(score);
                     played.push(mv);
-                    game = game.play(mv);
+                    // The rules are a crate's: should one fail on a move, the mover's game is
+                    // lost rather than the worker (and the tournament waiting on it).
+                    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| game.play(mv))) {
+                        Ok(next) => game = next,
+                        Err(panic) => {
+                            let detail = format!(
+                                "the rules failed on the move: {}",
+                                search::panic_message(panic.as_ref())
+                            );
+                            ended = Some((Some(1 - seat), Ending::EngineCrash, Some(detail)));
+                            break;
+                        }
+                    }
                     if !game.outcome().is_over() {
                         match self.adjudication.judge(&scores) {
                             Some(Adjudged::Draw) => {
@@ -289,7 +301,11 @@ impl<G: Solve> Tournament<G> {
         budget: &Budget,
     ) -> Turn<G::Move> {
         let limits = &self.players[seat].limits;
-        let allotment = limits.time.allot(clocks[seat]);
+        let margin = match &self.players[seat].kind {
+            PlayerKind::Uci { engine, .. } => engine.move_margin,
+            PlayerKind::Search(_) => player::MOVE_TIME_MARGIN,
+        };
+        let allotment = limits.time.allot(clocks[seat], margin);
         let started = Instant::now();
         let flagged = |spent: Duration| {
             Turn::Lost(
@@ -316,8 +332,12 @@ impl<G: Solve> Tournament<G> {
                     deadline: search::tighter(budget.deadline, flag),
                     ..budget.with_max_nodes(limits.nodes)
                 };
-                let result = search::search_within(game, &strategy, move_seed, &move_budget)
-                    .expect("the game is in progress");
+                let result = match search::search_within(game, &strategy, move_seed, &move_budget) {
+                    Ok(result) => result,
+                    // A search that failed (a panic, caught) loses the game, as an engine that
+                    // crashed does: the tournament goes on.
+                    Err(error) => return Turn::Lost(Ending::EngineCrash, error.to_string()),
+                };
                 // A move cut short by the tournament's deadline or a cancellation is not the
                 // player's choice, so the game is given up rather than counted with it.
                 if budget.is_due() {
@@ -389,7 +409,11 @@ impl<G: Solve> Tournament<G> {
                     engines.running[seat] = None;
                     return Turn::Lost(
                         Ending::IllegalMove,
-                        format!("played {:?}, not a legal move", thought.best_move),
+                        // An engine may write anything: a record keeps only the start of it.
+                        format!(
+                            "played {:?}, not a legal move",
+                            crate::game::text::excerpt(&thought.best_move)
+                        ),
                     );
                 };
                 let units = match (thought.mate, thought.centipawns) {

@@ -113,13 +113,14 @@ impl TimeControl {
     }
 
     /// What a move may take with `clock` left: the time to aim for, and the time past which it
-    /// loses on time.
-    pub fn allot(&self, clock: Option<Duration>) -> Allotment {
+    /// loses on time, `margin` past a fixed time per move ([`MOVE_TIME_MARGIN`] for Sente's
+    /// searches, an engine's own `margin_ms=`).
+    pub fn allot(&self, clock: Option<Duration>, margin: Duration) -> Allotment {
         match (*self, clock) {
             (TimeControl::PerMove(time), _) => Allotment {
                 aim: Some(time),
                 clock: None,
-                flag: time + MOVE_TIME_MARGIN,
+                flag: time + margin,
             },
             (TimeControl::Clock { increment, .. }, Some(left)) => Allotment {
                 // As if twenty moves remained: enough remain in most games for the clock never
@@ -186,12 +187,15 @@ mod tests {
     #[test]
     fn a_clock_spends_a_share_of_what_is_left() {
         let tc = TimeControl::parse("10+0.1").unwrap();
-        let allotment = tc.allot(Some(Duration::from_secs(10)));
+        let allotment = tc.allot(Some(Duration::from_secs(10)), MOVE_TIME_MARGIN);
         assert_eq!(allotment.flag, Duration::from_secs(10));
         assert_eq!(allotment.aim, Some(Duration::from_millis(575)));
         // Never more than half of what is left.
-        let allotment = tc.allot(Some(Duration::from_millis(100)));
+        let allotment = tc.allot(Some(Duration::from_millis(100)), MOVE_TIME_MARGIN);
         assert_eq!(allotment.aim, Some(Duration::from_millis(50)));
-        assert_eq!(TimeControl::None.allot(None).flag, UNTIMED_MOVE_LIMIT);
+        assert_eq!(
+            TimeControl::None.allot(None, MOVE_TIME_MARGIN).flag,
+            UNTIMED_MOVE_LIMIT
+        );
     }
 }

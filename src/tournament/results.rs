@@ -61,6 +61,20 @@ impl Ending {
         }
     }
 
+    /// Whether the game's rules ended it (rather than a cap, an adjudication or a player).
+    pub fn is_by_the_rules(self) -> bool {
+        matches!(
+            self,
+            Ending::Won
+                | Ending::Drawn
+                | Ending::Checkmate
+                | Ending::Stalemate
+                | Ending::InsufficientMaterial
+                | Ending::FiftyMoveRule
+                | Ending::ThreefoldRepetition
+        )
+    }
+
     /// Whether a game that ended so is drawn.
     pub fn is_draw(self) -> bool {
         matches!(

@@ -120,6 +120,15 @@ impl Progress {
     }
 }
 
+/// Counts a worker done when it ends, by returning or by unwinding.
+struct Done<'a>(&'a AtomicUsize);
+
+impl Drop for Done<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_add(1, Ordering::Release);
+    }
+}
+
 /// Plays `run` on `threads` OS threads, each doing `work` until the run's games are all taken,
 /// calling `progress` with the results so far as they come ([`Progress`]); answers every
 /// result.
@@ -135,8 +144,10 @@ pub fn play_on_threads(
     std::thread::scope(|scope| {
         for _ in 0..threads {
             scope.spawn(|| {
+                // Counted done however the worker ends: one that panicked must not leave this
+                // loop waiting for ever (the scope then passes its panic on).
+                let _done = Done(&done);
                 work(run);
-                done.fetch_add(1, Ordering::Release);
             });
         }
         while done.load(Ordering::Acquire) < threads {

@@ -288,3 +288,63 @@ fn an_engine_that_never_answers_its_handshake_loses_its_games_without_holding_th
     // One handshake's wait on each of the two workers, not one per game.
     assert!(elapsed < engines::HANDSHAKE_TIME * 2, "{elapsed:?}");
 }
+
+/// Engines hostile in their handshake or their answers: endless options of 60 KB each, or
+/// short ones without end, are a failure within the handshake (the memory they took bounded);
+/// a bestmove of 60 KB is kept in a record only as its start; a helper an engine moved into a
+/// session of its own (out of its process group) dies with it.
+#[test]
+fn hostile_handshakes_answers_and_helpers_are_bounded_and_outlive_nothing() {
+    for name in ["options", "many"] {
+        let (results, _) = against_test_engine(
+            name,
+            TimeControl::PerMove(Duration::from_millis(50)),
+            engines::HANDSHAKE_TIME * 3,
+        );
+        let said = results.records[&0].detail.clone().unwrap_or_default();
+        assert!(
+            said.contains("in its handshake") && said.ends_with("stopped"),
+            "{name}: {said}"
+        );
+        assert_eq!(results.tally().endings["engine_crash"], 4, "{name}");
+    }
+    let (results, _) = against_test_engine(
+        "garbage",
+        TimeControl::PerMove(Duration::from_millis(50)),
+        Duration::from_secs(20),
+    );
+    let said = results.records[&0].detail.clone().unwrap_or_default();
+    assert!(
+        said.contains("not a legal move") && said.len() < 200,
+        "{said}"
+    );
+    let (results, _) = against_test_engine(
+        "setsid",
+        TimeControl::PerMove(Duration::from_millis(50)),
+        Duration::from_secs(20),
+    );
+    assert_eq!(results.tally().endings["illegal_move"], 4);
+    assert_eq!(
+        processes("sleep 4321"),
+        0,
+        "the engine's helper outlived it"
+    );
+}
+
+/// A search that panics (here, a rules crate's) loses its player the game, and the tournament
+/// goes on to its end: before, the worker died and the tournament waited for it for ever.
+#[test]
+fn a_worker_that_panics_does_not_hang_the_tournament() {
+    let run = run::Run::new(0..4, None);
+    let (sender, receiver) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let played = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            run::play_on_threads(&run, 2, |_| panic!("a worker's fault"), |_| {})
+        }));
+        let _ = sender.send(played.is_err());
+    });
+    let panicked = receiver
+        .recv_timeout(Duration::from_secs(10))
+        .expect("the run ends rather than waiting for the dead worker");
+    assert!(panicked, "the worker's panic is passed on");
+}

@@ -278,7 +278,7 @@ fn positions_are_written_from_a_shards_records() {
     ]);
     assert_eq!(code, 2);
     assert!(
-        stderr.contains("no othello self-play position in it"),
+        stderr.contains("data.txt: line 1: not a self-play position of othello"),
         "chess's lines are not Othello's self-play: {stderr}"
     );
     let (code, _, stderr) = sente(&[
@@ -410,5 +410,220 @@ fn self_play_shards_train_a_network_that_a_tournament_names() {
         stderr.contains("trained for tictactoe, not connect4"),
         "{stderr}"
     );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Hostile files and failing runs, as an operator meets them: a run that fails leaves its
+/// output as it was (even when the output is its own input); what is not a regular file is
+/// refused before it is opened (a FIFO would wait for ever, /dev/zero never end); a bad
+/// line of training data is refused naming its file and line, and nothing is written.
+#[test]
+fn failing_runs_keep_their_outputs_and_hostile_inputs_are_refused() {
+    let dir = std::env::temp_dir().join(format!("sente-hostile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = |file: &std::path::Path| file.to_str().unwrap().to_owned();
+    let keep = dir.join("keep.txt");
+    std::fs::write(&keep, "precious\n").unwrap();
+    let (code, _, stderr) = sente(&[
+        "selfplay",
+        "--game",
+        "tictactoe",
+        "--games",
+        "2",
+        "--net",
+        "typo.net",
+        "--output",
+        &path(&keep),
+    ]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("typo.net"), "{stderr}");
+    let (code, _, stderr) = sente(&["positions", "missing.json", "--output", &path(&keep)]);
+    assert_eq!(code, 2, "{stderr}");
+    assert_eq!(std::fs::read_to_string(&keep).unwrap(), "precious\n");
+    // The network as its own output: read first, replaced only by a finished run.
+    let net = dir.join("net.bin");
+    std::fs::write(&net, b"SENTEPV1 not a network").unwrap();
+    let (code, _, stderr) = sente(&[
+        "selfplay",
+        "--game",
+        "tictactoe",
+        "--games",
+        "2",
+        "--net",
+        &path(&net),
+        "--output",
+        &path(&net),
+    ]);
+    assert_eq!(code, 2, "{stderr}");
+    assert_eq!(std::fs::read(&net).unwrap(), b"SENTEPV1 not a network");
+    for special in ["/dev/zero", "/tmp"] {
+        for args in [
+            vec![
+                "train",
+                "--game",
+                "chess",
+                special,
+                "--output",
+                "never.nnue",
+            ],
+            vec![
+                "train",
+                "--game",
+                "connect4",
+                special,
+                "--output",
+                "never.net",
+            ],
+            vec!["positions", special],
+            vec!["tournament", "merge", special],
+            vec![
+                "selfplay",
+                "--game",
+                "connect4",
+                "--games",
+                "1",
+                "--net",
+                special,
+                "--output",
+                "never.txt",
+            ],
+        ] {
+            let (code, _, stderr) = sente(&args);
+            assert_eq!(code, 2, "{args:?}: {stderr}");
+            assert!(stderr.contains("not a regular file"), "{args:?}: {stderr}");
+        }
+    }
+    assert!(!std::path::Path::new("never.txt").exists());
+    let data = dir.join("bad.txt");
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    std::fs::write(&data, format!("{start} | 10 | 0.5\n{start} | NaN | 0.5\n")).unwrap();
+    let out = dir.join("out.nnue");
+    let (code, _, stderr) = sente(&[
+        "train",
+        "--game",
+        "chess",
+        &path(&data),
+        "--output",
+        &path(&out),
+    ]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("bad.txt: line 2: the score"), "{stderr}");
+    assert!(!out.exists());
+    // Shogi's moves do not fit a policy-value network: refused before any game is played.
+    let (code, _, stderr) = sente(&[
+        "selfplay",
+        "--game",
+        "shogi",
+        "--games",
+        "1",
+        "--output",
+        &path(&dir.join("s.txt")),
+    ]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("shogi has no AlphaZero network"),
+        "{stderr}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A shogi position with more pieces than a set holds: refused where it is read, exit 2, on
+/// every command (a capture once overflowed a hand: a panic, exit 101, or a tournament that
+/// hung for ever).
+#[test]
+fn shogi_positions_with_more_pieces_than_a_set_are_refused_by_every_command() {
+    let four_rooks = "4k4/9/9/9/9/4r4/4G4/9/4K4 b 3R 1";
+    for args in [
+        vec!["move", "--game", "shogi", "--board", four_rooks],
+        vec!["analyze", "--game", "shogi", "--board", four_rooks],
+        vec![
+            "tournament",
+            "engine:depth=1",
+            "random",
+            "--game",
+            "shogi",
+            "--board",
+            four_rooks,
+            "--games",
+            "2",
+        ],
+    ] {
+        let (code, _, stderr) = sente(&args);
+        assert_eq!(code, 2, "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("Sente has 3 rooks and Gote 1: a set has 2"),
+            "{args:?}: {stderr}"
+        );
+    }
+}
+
+/// A shard's records are replayed by the game's rules: a game longer than the rules allow, an
+/// ending the moves do not make, a move no position allows or a winner who is no player are
+/// refused, naming the file, the game and the field.
+#[test]
+fn merge_replays_each_record_and_refuses_what_the_game_could_not_produce() {
+    let dir = std::env::temp_dir().join(format!("sente-replay-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("shard.json");
+    let (code, _, stderr) = sente(&[
+        "tournament",
+        "random",
+        "random",
+        "--games",
+        "20",
+        "--seed",
+        "3",
+        "--records",
+        "--shard",
+        "0/1",
+        "--output",
+        file.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let shard: Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
+    let won = (0..20)
+        .map(|game| game.to_string())
+        .find(|game| shard["results"]["games"][game]["ending"] == "won")
+        .expect("a game of twenty is won");
+    let tampered = dir.join("tampered.json");
+    let merge = |change: &dyn Fn(&mut Value)| {
+        let mut copy = shard.clone();
+        change(&mut copy);
+        std::fs::write(&tampered, copy.to_string()).unwrap();
+        let (code, _, stderr) = sente(&["tournament", "merge", tampered.to_str().unwrap()]);
+        assert_eq!(code, 2, "{stderr}");
+        stderr
+    };
+    let stderr = merge(&|shard| {
+        shard["results"]["games"][&won]["moves"] = json!([25000, 25000]);
+        shard["setup"]["records"] = json!(false);
+        shard["results"]["records"] = json!({});
+    });
+    assert!(
+        stderr.contains(&format!(
+            "game {won}: moves: 50000 plies, where a game of tictactoe lasts at most 9"
+        )),
+        "{stderr}"
+    );
+    let stderr = merge(&|shard| {
+        shard["results"]["games"][&won]["ending"] = json!("checkmate");
+        shard["results"]["records"][&won]["ended_by"] = json!("checkmate");
+    });
+    assert!(
+        stderr.contains("ended_by: checkmate, where the moves end the game by won"),
+        "{stderr}"
+    );
+    let stderr = merge(&|shard| shard["results"]["records"][&won]["moves"][0]["move"] = json!(99));
+    assert!(
+        stderr.contains(&format!("game {won}: records: move 1: ")),
+        "{stderr}"
+    );
+    let stderr = merge(&|shard| shard["results"]["records"][&won]["winner"] = json!("nobody"));
+    assert!(stderr.contains("winner: \"nobody\" for A's"), "{stderr}");
+    let stderr = merge(&|shard| shard["results"]["records"][&won]["opening"] = json!(""));
+    assert!(stderr.contains("records: opening: "), "{stderr}");
+    // Untouched, it merges.
+    let (code, _, stderr) = sente(&["tournament", "merge", file.to_str().unwrap()]);
+    assert_eq!(code, 0, "{stderr}");
     std::fs::remove_dir_all(&dir).unwrap();
 }

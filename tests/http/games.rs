@@ -469,6 +469,31 @@ async fn shogi_is_served_by_every_endpoint_and_algorithm() {
         problem["detail"].as_str().unwrap().contains("nifu"),
         "{problem}"
     );
+    // More pieces than a set holds: a capture would overflow a hand, where the rules crate
+    // panicked (a 500 on every endpoint, a tournament that hung). Refused where it is read.
+    let four_rooks = "4k4/9/9/9/9/4r4/4G4/9/4K4 b 3R 1";
+    for (path, body) in [
+        ("/move", json!({"game": "shogi", "board": four_rooks})),
+        ("/analyze", json!({"game": "shogi", "board": four_rooks})),
+        ("/position", json!({"game": "shogi", "board": four_rooks})),
+        (
+            "/tournament",
+            json!({"game": "shogi", "start": {"board": four_rooks}, "players": [{"algorithm": "engine", "depth": 1}, {"algorithm": "random"}], "games": 2}),
+        ),
+    ] {
+        let refused = super::problem(&url, path, body, 422).await;
+        assert!(
+            refused["detail"]
+                .as_str()
+                .unwrap()
+                .contains("Sente has 3 rooks and Gote 1: a set has 2"),
+            "{path}: {refused}"
+        );
+        assert!(
+            refused["field"].as_str().unwrap().ends_with("board"),
+            "{path}: {refused}"
+        );
+    }
     let report: Value = post(
         &url,
         "/tournament",

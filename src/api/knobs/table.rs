@@ -311,7 +311,8 @@ pub const KNOBS: [Knob; 28] = [
             set: |strategy, mib| strategy.engine.hash_mb = mib as u32,
         },
         description: "The size of the engine's transposition table, in MiB (UCI's Hash). Each \
-                      search allocates its own.",
+                      search has a clean one of its own, taken from the engine's recent tables \
+                      where one of that size is idle (docs/operations.md).",
         on_game: same_on_every_game,
     },
     Knob {

@@ -3,7 +3,11 @@
 
 use super::{MAX_FIRST_GAME, MAX_GAMES, MAX_NODES_PER_MOVE, SprtSpec, sprt};
 use crate::game::text::excerpt;
+use crate::game::{Game, Outcome};
+use crate::games::ForGame;
+use crate::search::Solve;
 use crate::tournament::report::Report;
+use crate::tournament::results::{Ending, GameRecord, GameResult};
 use crate::tournament::shards::{self, MAX_SHARDS, ShardFile};
 
 /// The most plies a game of a shard may have played, when its tournament set no cap: beyond
@@ -33,6 +37,13 @@ pub fn check_shard(shard: &ShardFile) -> Result<(), String> {
             excerpt(&setup.game)
         ));
     }
+    check_whole(shard)?;
+    crate::games::for_game(&setup.game, Replay(shard)).expect("the game was found above")
+}
+
+/// What every game's shard must be, whatever its game.
+fn check_whole(shard: &ShardFile) -> Result<(), String> {
+    let setup = &shard.setup;
     if let Some(test) = setup.sprt {
         sprt(SprtSpec {
             elo0: test.elo0,
@@ -172,6 +183,102 @@ pub fn check_shard(shard: &ShardFile) -> Result<(), String> {
     }
     if !setup.records && !results.records.is_empty() {
         return Err("records: a shard of a tournament that keeps none".into());
+    }
+    Ok(())
+}
+
+/// Checks a shard's games by their game's rules: no game longer than the rules let one last,
+/// and each record replayed from its opening, move by move, to the ending it claims, won by
+/// the player it names. The records are there to be replayed (`sente positions`); one the game
+/// could not have produced is refused here rather than learnt from.
+struct Replay<'a>(&'a ShardFile);
+
+impl ForGame for Replay<'_> {
+    type Output = Result<(), String>;
+
+    fn run<G: Solve>(self) -> Result<(), String> {
+        let results = &self.0.results;
+        for (&game, result) in &results.games {
+            let plies = u64::from(result.moves[0]) + u64::from(result.moves[1]);
+            if let Some(longest) = G::LONGEST_GAME
+                && plies > longest as u64
+            {
+                return Err(format!(
+                    "game {game}: moves: {plies} plies, where a game of {} lasts at most \
+                     {longest}",
+                    G::NAME
+                ));
+            }
+            if let Some(record) = results.records.get(&game) {
+                replay::<G>(record, result)
+                    .map_err(|why| format!("game {game}: records: {why}"))?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Replays `record` by `G`'s rules: an error in words where it could not have been played.
+fn replay<G: Game>(record: &GameRecord, result: &GameResult) -> Result<(), String> {
+    let mut game: G = record
+        .opening
+        .parse()
+        .map_err(|error| format!("opening: {error}"))?;
+    let first = match record.first.as_str() {
+        "A" | "B" => record.first.as_str(),
+        other => return Err(format!("first: A or B, not {:?}", excerpt(other))),
+    };
+    let winner = match (record.winner.as_deref(), result.a_points) {
+        (None, 1) => None,
+        (Some("A"), 2) => Some("A"),
+        (Some("B"), 0) => Some("B"),
+        (other, points) => {
+            let named = other.map_or("none".to_owned(), |name| format!("{:?}", excerpt(name)));
+            return Err(format!(
+                "winner: {named} for A's {points} half points (A, B, or none for a draw)"
+            ));
+        }
+    };
+    let first_side = game.side_to_move();
+    for (ply, played) in record.moves.iter().enumerate() {
+        let mv = game
+            .read_move(&played.mv)
+            .map_err(|error| format!("move {}: {error}", ply + 1))?;
+        game = game.play(mv);
+    }
+    let claimed = record.ended_by;
+    match game.outcome() {
+        Outcome::InProgress => {
+            if claimed.is_by_the_rules() {
+                return Err(format!(
+                    "ended_by: {}, but the game is not over after its moves",
+                    claimed.name()
+                ));
+            }
+        }
+        outcome => {
+            let by_rules = Ending::by_rules(game.ending(), outcome != Outcome::Draw);
+            if claimed != by_rules {
+                return Err(format!(
+                    "ended_by: {}, where the moves end the game by {}",
+                    claimed.name(),
+                    by_rules.name()
+                ));
+            }
+            let won = match outcome {
+                Outcome::Won(side) if side == first_side => Some(first),
+                Outcome::Won(_) => Some(if first == "A" { "B" } else { "A" }),
+                _ => None,
+            };
+            if won != winner {
+                let name = |player: Option<&str>| player.unwrap_or("none (a draw)").to_owned();
+                return Err(format!(
+                    "winner: {}, where the moves make it {}",
+                    name(winner),
+                    name(won)
+                ));
+            }
+        }
     }
     Ok(())
 }

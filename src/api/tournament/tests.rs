@@ -7,7 +7,7 @@ use crate::api::request::MoveRequest;
 #[test]
 fn a_malformed_request_names_the_field_where_it_goes_wrong() {
     let field = |body: &[u8]| TournamentRequest::from_json(body).unwrap_err().field;
-    let cases: [(&[u8], Option<&str>); 9] = [
+    let cases: [(&[u8], Option<&str>); 10] = [
         (
             br#"{"players":[{},{"depth":"deep"}]}"#,
             Some("players[1].depth"),
@@ -19,6 +19,11 @@ fn a_malformed_request_names_the_field_where_it_goes_wrong() {
             Some("start.moves"),
         ),
         (br#"{"players":[{},{"dpeth":1}]}"#, Some("players[1].dpeth")),
+        // An engine's option given twice: which was meant is not the service's to guess.
+        (
+            br#"{"players":[{"engine":"sf","options":{"Hash":1,"Hash":2}},{}]}"#,
+            Some("players[0].options"),
+        ),
         (
             br#"{"players":[{},{}],"start":{"moves":[0,true]}}"#,
             Some("start.moves[1]"),

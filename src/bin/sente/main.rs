@@ -520,8 +520,8 @@ fn write_json(value: &impl Serialize, path: Option<&std::path::Path>) -> Result<
         None => print_json(value),
         Some(path) => {
             let text = serde_json::to_string_pretty(value).expect("answers serialise");
-            std::fs::write(path, text + "\n")
-                .map_err(|error| format!("--output {}: {error}", path.display()))
+            sente::files::write_bytes(path, (text + "\n").as_bytes())
+                .map_err(|error| format!("--output {error}"))
         }
     }
 }
@@ -530,24 +530,26 @@ fn write_json(value: &impl Serialize, path: Option<&std::path::Path>) -> Result<
 /// stderr.
 fn write_positions(args: PositionsArgs) -> Result<(), String> {
     use std::io::Write;
-    let mut out: Box<dyn Write> = match &args.output {
-        Some(path) => Box::new(std::io::BufWriter::new(
-            std::fs::File::create(path)
-                .map_err(|error| format!("--output {}: {error}", path.display()))?,
-        )),
-        None => Box::new(std::io::BufWriter::new(std::io::stdout().lock())),
+    let harvest = |out: &mut (dyn Write + Send)| {
+        let mut total = sente::api::positions::Tally::default();
+        for path in &args.files {
+            let in_file = |error: String| format!("{}: {error}", path.display());
+            let text = sente::files::read_json(path, "a tournament's answer or a shard's results")?;
+            let (game, records) = sente::api::positions::read(&text).map_err(in_file)?;
+            let tally = sente::api::positions::write(&game, &records, out).map_err(in_file)?;
+            total.games += tally.games;
+            total.undecided += tally.undecided;
+            total.positions += tally.positions;
+        }
+        out.flush().map_err(|error| error.to_string())?;
+        Ok(total)
     };
-    let mut total = sente::api::positions::Tally::default();
-    for path in &args.files {
-        let in_file = |error: String| format!("{}: {error}", path.display());
-        let text = std::fs::read(path).map_err(|error| in_file(error.to_string()))?;
-        let (game, records) = sente::api::positions::read(&text).map_err(in_file)?;
-        let tally = sente::api::positions::write(&game, &records, &mut out).map_err(in_file)?;
-        total.games += tally.games;
-        total.undecided += tally.undecided;
-        total.positions += tally.positions;
-    }
-    out.flush().map_err(|error| error.to_string())?;
+    // A file is written whole or not at all: a run that fails leaves the old one.
+    let total = match &args.output {
+        Some(path) => sente::files::write_atomically(path, harvest)
+            .map_err(|error| format!("--output {error}"))?,
+        None => harvest(&mut std::io::BufWriter::new(std::io::stdout()))?,
+    };
     eprintln!(
         "{} positions from {} games ({} left out: capped, forfeited or failed)",
         total.positions, total.games, total.undecided

@@ -64,33 +64,30 @@ pub fn run_selfplay(args: SelfPlayArgs) -> Result<(), String> {
         .threads
         .map(|threads| threads as usize)
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let file = std::fs::File::create(&args.output)
-        .map_err(|error| format!("{}: {error}", args.output.display()))?;
-    let mut out = std::io::BufWriter::new(file);
     let total = games.end - games.start;
     let played = AtomicU64::new(0);
     let started = Instant::now();
-    let report = run(
-        SelfPlayRequest {
-            game: args.game,
-            net: args.net,
-            games,
-            simulations: args.simulations,
-            temperature_plies: args.temperature_plies,
-            noise_alpha: args.noise_alpha,
-            seed: args.seed,
-            threads,
-        },
-        &mut out,
-        &|| {
-            let done = played.fetch_add(1, Ordering::Relaxed) + 1;
-            if done.is_multiple_of(100) || done == total {
-                eprintln!(
-                    "{done} of {total} games, {:.1} s",
-                    started.elapsed().as_secs_f64()
-                );
-            }
-        },
-    )?;
+    let request = SelfPlayRequest {
+        game: args.game,
+        net: args.net,
+        games,
+        simulations: args.simulations,
+        temperature_plies: args.temperature_plies,
+        noise_alpha: args.noise_alpha,
+        seed: args.seed,
+        threads,
+    };
+    let on_game = || {
+        let done = played.fetch_add(1, Ordering::Relaxed) + 1;
+        if done.is_multiple_of(100) || done == total {
+            eprintln!(
+                "{done} of {total} games, {:.1} s",
+                started.elapsed().as_secs_f64()
+            );
+        }
+    };
+    // Written whole or not at all: a run that fails (a network that does not read, even the
+    // output's own file) leaves the old file as it was.
+    let report = sente::files::write_atomically(&args.output, |out| run(request, out, &on_game))?;
     crate::print_json(&report)
 }

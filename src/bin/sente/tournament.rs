@@ -149,8 +149,7 @@ pub(crate) fn run(args: TournamentArgs) -> Result<(), String> {
         let shards = files
             .iter()
             .map(|path| {
-                let text =
-                    std::fs::read(path).map_err(|error| format!("{}: {error}", path.display()))?;
+                let text = sente::files::read_json(path, "a shard's results")?;
                 let shard = serde_json::from_slice(&text).map_err(|error| {
                     format!("{}: not a shard's results ({error})", path.display())
                 })?;
@@ -305,12 +304,13 @@ pub(crate) fn run(args: TournamentArgs) -> Result<(), String> {
     });
     bar.finish_and_clear();
     if let Some(path) = &args.pgn {
-        std::fs::write(path, job.setup().pgn(&results))
-            .map_err(|error| format!("--pgn {}: {error}", path.display()))?;
+        sente::files::write_bytes(path, job.setup().pgn(&results).as_bytes())
+            .map_err(|error| format!("--pgn {error}"))?;
     }
     if let Some(path) = &args.kif {
         let kif = job.setup().game_records(&results).unwrap_or_default();
-        std::fs::write(path, kif).map_err(|error| format!("--kif {}: {error}", path.display()))?;
+        sente::files::write_bytes(path, kif.as_bytes())
+            .map_err(|error| format!("--kif {error}"))?;
     }
     if let Some(text) = &args.shard {
         let (index, count) = text.split_once('/').expect("checked above");
@@ -413,17 +413,9 @@ fn read_openings(
     game: Option<&str>,
 ) -> Result<(Vec<PositionSpec>, Vec<usize>), String> {
     let in_file = |error: String| format!("--openings {}: {error}", path.display());
-    let size = std::fs::metadata(path)
-        .map_err(|error| in_file(error.to_string()))?
-        .len();
-    if size > MAX_OPENINGS_FILE_BYTES {
-        return Err(in_file(format!(
-            "{size} bytes; a book of openings is at most {} MiB (a tournament takes at most {} openings)",
-            MAX_OPENINGS_FILE_BYTES >> 20,
-            tournament::MAX_OPENINGS
-        )));
-    }
-    let text = std::fs::read_to_string(path).map_err(|error| in_file(error.to_string()))?;
+    let bytes = sente::files::read_at_most(path, MAX_OPENINGS_FILE_BYTES, "a book of openings")
+        .map_err(|error| format!("--openings {error}"))?;
+    let text = String::from_utf8(bytes).map_err(|_| in_file("not UTF-8 text".to_owned()))?;
     let max = tournament::MAX_OPENINGS;
     let extension = path
         .extension()

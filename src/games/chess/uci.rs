@@ -111,7 +111,17 @@ pub fn serve(input: impl BufRead, output: impl Write + Send + 'static) -> io::Re
                 ),
                 "uciok",
             ])?,
-            Some("isready") => session.say(&["readyok"])?,
+            Some("isready") => {
+                // The table of the Hash asked is made here, where a GUI waits for it, not in
+                // the first `go`'s clock; not while a search may hold it, since `isready`
+                // during a search is answered at once.
+                if session.search.is_none()
+                    && let Ok(mut table) = session.table.try_lock()
+                {
+                    table.prepare(session.hash_mb);
+                }
+                session.say(&["readyok"])?;
+            }
             Some("ucinewgame") => {
                 session.stop();
                 session.position = Chess::start();
@@ -604,9 +614,11 @@ mod tests {
             2,
             "{text}"
         );
-        // Black mates in one: Qh4#.
+        // Black mates in one: Qh4#. (The second `isready` may be answered before or after
+        // so short a search ends: the table is ready, and the search takes microseconds.)
         assert!(text.contains("score mate 1"), "{text}");
-        assert_eq!(*lines.last().unwrap(), "bestmove d8h4", "{text}");
+        let best: Vec<&&str> = lines.iter().filter(|line| line.starts_with("bestmove")).collect();
+        assert_eq!(best, [&"bestmove d8h4"], "{text}");
     }
 
     /// `MultiPV` answers that many lines at every iteration, each numbered, best first, then

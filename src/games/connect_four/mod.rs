@@ -349,6 +349,7 @@ impl Game for ConnectFour {
     const ROWS: usize = HEIGHT;
     const COLUMNS: usize = WIDTH;
     const MAX_PLIES: usize = CELLS;
+    const LONGEST_GAME: Option<usize> = Some(CELLS);
     const MOVE_IDS: usize = WIDTH;
     const REACHABLE_POSITIONS: Option<usize> = None;
 

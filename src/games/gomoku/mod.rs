@@ -223,6 +223,7 @@ impl Game for Gomoku {
     const ROWS: usize = SIZE;
     const COLUMNS: usize = SIZE;
     const MAX_PLIES: usize = CELLS;
+    const LONGEST_GAME: Option<usize> = Some(CELLS);
     const MOVE_IDS: usize = CELLS;
     const REACHABLE_POSITIONS: Option<usize> = None;
 

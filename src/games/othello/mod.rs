@@ -271,6 +271,7 @@ impl Game for Othello {
     const COLUMNS: usize = SIZE;
     /// Sixty discs to place, and at most one pass before each.
     const MAX_PLIES: usize = 120;
+    const LONGEST_GAME: Option<usize> = Some(Self::MAX_PLIES);
     const MOVE_IDS: usize = 65;
     const REACHABLE_POSITIONS: Option<usize> = None;
     const PERFT_COUNTS_FINISHED_GAMES: bool = true;

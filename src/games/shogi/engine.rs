@@ -28,9 +28,10 @@ use rsshogi::movegen::{CapturePlusPro, Legal, LegalAll, generate_moves_move32};
 use rsshogi::types::{Color, MOVE_NONE, Move32, Piece, RepetitionState};
 
 use super::evaluation::{VALUES, evaluate, winning_chances};
-use super::{Shogi, ShogiMove};
+use super::{MOVE_LIMIT, Shogi, ShogiMove};
 use crate::game::{Game, in_pawns, written};
 use crate::search::kit::{self, INFINITY, Meter, PROVEN, Value, WIN};
+use crate::search::tables::Pool;
 use crate::search::{
     Analysis, Budget, Cutoff, EngineParams, Iteration, MoveAnalysis, Score, SearchResult,
 };
@@ -112,14 +113,33 @@ struct Engine {
     started: Instant,
 }
 
+/// The engine's idle tables, clean, for the next search to take rather than allocate.
+static POOL: Pool<Entry> = Pool::new();
+
+/// The entries of a table of `mib`: a power of two, at least 1024.
+fn entries(mib: u32) -> usize {
+    ((mib as usize * (1 << 20) / size_of::<Entry>()).next_power_of_two() / 2).max(1024)
+}
+
+/// Makes a table of `mib` ready for the next search, outside its clock (`isready`).
+pub fn prepare(mib: u32) {
+    POOL.prepare(entries(mib), EMPTY);
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        POOL.give_back(std::mem::take(&mut self.table), EMPTY);
+    }
+}
+
 impl Engine {
     fn new(game: &Shogi, params: &EngineParams, budget: &Budget) -> Engine {
-        let entries = (params.hash_mb as usize * (1 << 20) / size_of::<Entry>())
-            .next_power_of_two()
-            / 2;
+        // The clock starts before the table is taken: should it be new, its making is
+        // counted in the time, and the answer still comes in time.
+        let started = Instant::now();
         Engine {
             position: game.position.clone_for_search(),
-            table: vec![EMPTY; entries.max(1024)],
+            table: POOL.take(entries(params.hash_mb), EMPTY),
             killers: vec![[MOVE_NONE; 2]; MAX_PLY + 2],
             history: vec![0; 32 * 81],
             pv: vec![[MOVE_NONE; MAX_PLY + 1]; MAX_PLY + 1],
@@ -128,7 +148,7 @@ impl Engine {
             seldepth: 0,
             root_depth: 1,
             meter: Meter::new(&budget.with_max_nodes(params.nodes)),
-            started: Instant::now(),
+            started,
         }
     }
 
@@ -196,6 +216,17 @@ impl Engine {
         }
     }
 
+    /// Whether the line has reached the game's length limit: drawn, whatever the board says (so
+    /// no mate is claimed that the game would not live to see).
+    fn past_move_limit(&self) -> bool {
+        self.position.game_ply() > MOVE_LIMIT
+    }
+
+    /// Whether the search could reach the length limit from here.
+    fn near_move_limit(&self) -> bool {
+        usize::from(self.position.game_ply()) + MAX_PLY > usize::from(MOVE_LIMIT)
+    }
+
     /// How promising a move is, for ordering: the table's move first, then captures (most
     /// valuable victim, then least valuable attacker), promotions, killers, history.
     fn order(&self, mv: Move32, best: Move32, ply: usize) -> i32 {
@@ -243,6 +274,9 @@ impl Engine {
             if let Some(value) = self.repetition(ply) {
                 return value;
             }
+            if self.past_move_limit() {
+                return 0;
+            }
             if self.position.declaration_win_move() != MOVE_NONE {
                 return WIN - ply as Value;
             }
@@ -255,7 +289,10 @@ impl Engine {
         if let Some(entry) = self.probe(key) {
             best_move = entry.mv;
             let value = from_table(entry.value, ply);
-            if !pv_node && ply > 0 && i32::from(entry.depth) >= depth {
+            // The table's key has no move number: near the limit, a value stored where the game
+            // had further to go may be a mate the limit now forbids.
+            if !pv_node && ply > 0 && i32::from(entry.depth) >= depth && !self.near_move_limit()
+            {
                 match entry.bound {
                     Bound::Exact => return value,
                     Bound::Lower if value >= beta => return value,
@@ -363,6 +400,9 @@ impl Engine {
     /// Captures and promotions until the position is quiet; every evasion when in check.
     fn quiesce(&mut self, ply: usize, mut alpha: Value, beta: Value) -> Value {
         if self.enter(ply) {
+            return 0;
+        }
+        if ply > 0 && self.past_move_limit() {
             return 0;
         }
         if ply >= MAX_PLY - 1 {
@@ -563,8 +603,11 @@ pub(super) fn search(game: &Shogi, params: &EngineParams, budget: &Budget) -> Se
     let ((value, pv), depth) = match completed {
         Some(((value, line), depth)) if !line.is_empty() => ((value, line), depth),
         _ => {
-            // Stopped within the first iteration: any legal move.
-            let mv = game.legal_moves().next().expect("a game in progress has a move");
+            // Stopped within the first iteration: any move the pieces may make (a game drawn by
+            // Sente's rules that a GUI plays on has no legal move by them).
+            let Some(mv) = game.perft_moves().next() else {
+                return lost(started);
+            };
             ((0, vec![mv]), 0)
         }
     };
@@ -585,6 +628,24 @@ pub(super) fn search(game: &Shogi, params: &EngineParams, budget: &Budget) -> Se
         margin: None,
         elapsed: engine.started.elapsed(),
         stopped_by,
+    }
+}
+
+/// The answer for a position where the side to move has no move at all: lost, as shogi counts
+/// it. The game contract never asks; a GUI playing on past Sente's rules may.
+fn lost(started: Instant) -> SearchResult<ShogiMove> {
+    SearchResult {
+        best_move: ShogiMove::default(),
+        score: -1.0,
+        exact: true,
+        plies_to_end: Some(0),
+        nodes: 1,
+        pv: Vec::new(),
+        depth: Some(0),
+        seldepth: Some(0),
+        margin: None,
+        elapsed: started.elapsed(),
+        stopped_by: None,
     }
 }
 

@@ -350,7 +350,7 @@ impl Game for Shogi {
         pieces: true,
         hands: true,
         uci: false,
-        engine_protocols: &["usi"],
+        engine_protocols: &["usi", "xshogi"],
         default_algorithm: "engine",
         tournament_games: 2,
         limits: Limits {
@@ -402,6 +402,7 @@ impl Game for Shogi {
     const COLUMNS: usize = 9;
     /// The deepest any search looks: a game itself lasts up to [`MOVE_LIMIT`] plies.
     const MAX_PLIES: usize = 128;
+    const LONGEST_GAME: Option<usize> = Some(MOVE_LIMIT as usize);
     /// The crate's 16-bit moves.
     const MOVE_IDS: usize = 1 << 16;
     const REACHABLE_POSITIONS: Option<usize> = None;

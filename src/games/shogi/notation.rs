@@ -3,7 +3,7 @@
 //! than as "illegal".
 
 use rsshogi::board::{Position, position_from_sfen};
-use rsshogi::types::{Color, Move, Piece, PieceType, Rank, Square};
+use rsshogi::types::{Color, HandPiece, Move, Piece, PieceType, Rank, Square};
 
 use super::{Shogi, ShogiMove};
 use crate::game::{BoardError, MoveError};
@@ -34,10 +34,45 @@ pub fn read_sfen(text: &str) -> Result<Position, BoardError> {
     Ok(position)
 }
 
-/// Refuses what no game of shogi reaches: a missing or extra king, a piece that could never
-/// move again, two unpromoted pawns of a side on a file, the side not to move in check.
+/// How many of each piece a set holds, promoted ones counted as what they were: the board and
+/// both hands together never hold more, since a capture only moves a piece to a hand. (The
+/// crate's hands hold at most 3 rooks or bishops and 7 of the others: a position with more
+/// than a set would overflow one at a capture.)
+const SET: [(PieceType, u32, &str); 7] = [
+    (PieceType::ROOK, 2, "rooks"),
+    (PieceType::BISHOP, 2, "bishops"),
+    (PieceType::GOLD, 4, "golds"),
+    (PieceType::SILVER, 4, "silvers"),
+    (PieceType::KNIGHT, 4, "knights"),
+    (PieceType::LANCE, 4, "lances"),
+    (PieceType::PAWN, 18, "pawns"),
+];
+
+/// Refuses what no game of shogi reaches: more of a piece than a set holds, a missing or extra
+/// king, a piece that could never move again, two unpromoted pawns of a side on a file, the
+/// side not to move in check.
 fn check(position: &Position) -> Result<(), BoardError> {
     let impossible = |reason: String| Err(BoardError::Impossible(reason));
+    for (piece, in_a_set, plural) in SET {
+        let [sente, gote] = [Color::Black, Color::White].map(|color| {
+            let on_board = Square::iter()
+                .filter(|&square| {
+                    let on = position.piece_on(square);
+                    on != Piece::NONE && on.color() == color && on.piece_type().demote() == piece
+                })
+                .count() as u32;
+            let in_hand = HandPiece::from_piece_type(piece)
+                .map_or(0, |hand_piece| position.hand(color).count(hand_piece));
+            on_board + in_hand
+        });
+        if sente + gote > in_a_set {
+            return impossible(format!(
+                "Sente has {sente} {} and Gote {gote}: a set has {in_a_set}, promoted ones \
+                 and those in hand counted",
+                if sente == 1 { name(piece) } else { plural }
+            ));
+        }
+    }
     for color in [Color::Black, Color::White] {
         let kings = Square::iter()
             .filter(|&square| position.piece_on(square) == Piece::from_parts(color, PieceType::KING))

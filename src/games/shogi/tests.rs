@@ -37,10 +37,10 @@ fn perft_from_the_start_matches_the_published_figures() {
 fn perft_agrees_with_the_crates_own_on_positions_with_drops_and_promotions() {
     for sfen in [
         // A middle game with pieces in hand on both sides.
-        "ln1g3nl/1r1sk1gs1/p1ppppbpp/1p4p2/9/2P1P1P2/PPSP1P1PP/1B2G1SR1/LN1GK2NL b Pp 1",
+        "ln1g3nl/1r1sk1gs1/p1ppppbpp/6p2/9/4P1P2/PPSP1P1PP/1B2G1SR1/LN1GK2NL b Pp 1",
         // Pieces near promotion, Sente in check.
-        "8k/9/6G1P/9/9/9/9/1r7/K8 b 2P2r2b3g4s4n4l14p 1",
-        "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b RBGSNLP 1",
+        "8k/9/6G1P/9/9/9/9/1r7/K8 b 2Pr2b3g4s4n4l14p 1",
+        "4kgsnl/9/1pppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b RBGSNLP 1",
     ] {
         let game: Shogi = sfen.parse().unwrap();
         let mut position = game.position().clone();
@@ -81,6 +81,38 @@ fn impossible_boards_are_refused_in_words() {
     assert!(refused("4k4/9/9/9/9/9/9/9/4K4 b - 1 extra").contains("four fields"));
     assert!(refused("4k4/4R4/9/9/9/9/9/9/4K4 b - 1").contains("in check"));
     assert!(refused("nonsense").contains("SFEN"));
+}
+
+/// More of a piece than a set holds: a capture would overflow a hand (the crate panics), and no
+/// game reaches it anyway.
+#[test]
+fn boards_with_more_pieces_than_a_set_are_refused() {
+    let refused = |board: &str| board.parse::<Shogi>().unwrap_err().to_string();
+    assert_eq!(
+        refused("4k4/9/9/9/9/4r4/4G4/9/4K4 b 3R 1"),
+        "impossible position: Sente has 3 rooks and Gote 1: a set has 2, promoted ones and \
+         those in hand counted"
+    );
+    assert!(refused(&START.replace(" - ", " 2P ")).contains("Sente has 11 pawns and Gote 9: a set has 18"));
+    // Tokins are pawns.
+    assert!(
+        refused("4k4/9/+P+P+P+P+P+P+P+P+P/9/9/9/+P+P+P+P+P+P+P+P+P/9/4K4 b 2P 1")
+            .contains("Sente has 20 pawns")
+    );
+    assert!(refused("4k4/9/9/9/9/9/9/9/R3K2RR b - 1").contains("Sente has 3 rooks"));
+    assert!(refused("4k4/9/9/9/9/9/9/9/4K4 b 3B 1").contains("3 bishops"));
+    assert!(refused("4k4/9/9/9/9/9/9/9/4K4 b 3g2G 1").contains("Sente has 2 golds and Gote 3"));
+    for hand in ["5S", "5N", "5L", "19P"] {
+        assert!(
+            "4k4/9/9/9/9/9/9/9/4K4 b - 1"
+                .replace(" - ", &format!(" {hand} "))
+                .parse::<Shogi>()
+                .is_err(),
+            "{hand}"
+        );
+    }
+    // A whole set, all of it in hand, is a position.
+    assert!("4k4/9/9/9/9/9/9/9/4K4 b 2R2B4G4S4N4L18P 1".parse::<Shogi>().is_ok());
 }
 
 #[test]
@@ -240,4 +272,22 @@ fn the_engine_solves_the_tsume_set() {
     }
     assert!(count >= 30, "{count} problems");
     assert!(missed.is_empty(), "{} of {count} missed:\n{}", missed.len(), missed.join("\n"));
+}
+
+/// A mate the game would not live to see (Sente's 512-ply limit draws it first) is no mate: at
+/// move 512 the mate in one is a draw, at move 100 a win.
+#[test]
+fn no_mate_is_claimed_past_the_move_limit() {
+    let params = EngineParams {
+        depth: Some(3),
+        ..EngineParams::default()
+    };
+    let early: Shogi = "8k/9/8G/9/9/9/9/9/4K4 b G 100".parse().unwrap();
+    let result = early.engine(&params, &Budget::unlimited());
+    assert!(result.exact && result.score == 1.0, "{result:?}");
+    let late: Shogi = "8k/9/8G/9/9/9/9/9/4K4 b G 512".parse().unwrap();
+    let result = late.engine(&params, &Budget::unlimited());
+    assert!(!(result.exact && result.score > 0.0), "{result:?}");
+    let after = late.play(result.best_move);
+    assert_eq!(Shogi::ending(&after), Some(Ending::MoveLimit));
 }

@@ -44,7 +44,7 @@ pub fn serve_stdio() -> io::Result<()> {
 /// Speaks USI on `input` and `output` until `quit` or the end of the input.
 pub fn serve(mut input: impl BufRead, output: impl Write + Send + 'static) -> io::Result<()> {
     let mut session = Session {
-        position: Shogi::start(),
+        position: Ok(Shogi::start()),
         hash_mb: search::DEFAULT_HASH_MB,
         multipv: 1,
         output: Arc::new(Mutex::new(output)),
@@ -82,10 +82,19 @@ pub fn serve(mut input: impl BufRead, output: impl Write + Send + 'static) -> io
                 &format!("option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"),
                 "usiok",
             ])?,
-            Some("isready") => session.say(&["readyok"])?,
+            Some("isready") => {
+                // The table of the USI_Hash asked is made here, where a GUI waits for it, not
+                // in the first `go`'s clock; not while a search may be using one, since
+                // `isready` during a search is answered at once.
+                if session.search.is_none() {
+                    super::engine::prepare(session.hash_mb);
+                }
+                session.say(&["readyok"])?;
+            }
             Some("usinewgame") => {
                 session.stop();
-                session.position = Shogi::start();
+                session.position = Ok(Shogi::start());
+                super::engine::prepare(session.hash_mb);
             }
             Some("setoption") => {
                 if let Err(error) = session.set_option(&words.collect::<Vec<_>>()) {
@@ -94,9 +103,11 @@ pub fn serve(mut input: impl BufRead, output: impl Write + Send + 'static) -> io
             }
             Some("position") => {
                 session.stop();
-                match position(&words.collect::<Vec<_>>()) {
-                    Ok(position) => session.position = position,
-                    Err(error) => session.say(&[&format!("info string {error}")])?,
+                // A refused position replaces the last: `go` must not answer for a position the
+                // GUI no longer means.
+                session.position = position(&words.collect::<Vec<_>>());
+                if let Err(error) = &session.position {
+                    session.say(&[&format!("info string {error}")])?;
                 }
             }
             Some("go") => {
@@ -118,7 +129,8 @@ pub fn serve(mut input: impl BufRead, output: impl Write + Send + 'static) -> io
 }
 
 struct Session<W> {
-    position: Shogi,
+    /// The position `go` searches, or why the last `position` was refused.
+    position: Result<Shogi, String>,
     hash_mb: u32,
     multipv: u32,
     output: Arc<Mutex<W>>,
@@ -171,13 +183,26 @@ impl<W: Write + Send + 'static> Session<W> {
     }
 
     fn go(&mut self, go: Go) -> io::Result<()> {
-        if self.position.outcome().is_over() {
-            return self.say(&[
-                "info string the game is over",
-                if go.mate { "checkmate nomate" } else { "bestmove resign" },
-            ]);
+        let cannot = if go.mate { "checkmate nomate" } else { "bestmove resign" };
+        let position = match &self.position {
+            Ok(position) => position.clone(),
+            Err(error) => {
+                let why = format!("info string no position to search, the last was refused: {error}");
+                return self.say(&[&why, cannot]);
+            }
+        };
+        // Over by Sente's rules: mated (or lost to perpetual check) is a resignation; a draw
+        // (sennichite, the move limit) or a win the GUI plays on is searched as the pieces
+        // stand, since the GUI, not the engine, ends its games.
+        if let Some(ending) = position.ending() {
+            let lost = position.outcome() == crate::game::Outcome::Won(position.side_to_move().opponent());
+            let said = format!("info string the game is over by Sente's rules ({})", ending.name());
+            if lost || go.mate || position.perft_moves().next().is_none() {
+                return self.say(&[&said, cannot]);
+            }
+            self.say(&[&format!("{said}; a move all the same")])?;
         }
-        let gote = self.position.side_to_move() == crate::game::Player::O;
+        let gote = position.side_to_move() == crate::game::Player::O;
         let params = EngineParams {
             time_limit: go.time(gote),
             depth: go.depth,
@@ -200,25 +225,17 @@ impl<W: Write + Send + 'static> Session<W> {
             watch: Some(watch),
             ..Budget::default()
         };
-        let position = self.position.clone();
         let stopped = Arc::clone(&stop);
         let thread = std::thread::spawn(move || {
-            let answer = if go.mate {
-                mate(&position, &params, &budget)
-            } else if params.multipv.is_some() {
-                let analysis = position.engine_analysis(&params, &budget);
-                match analysis.moves.first() {
-                    Some(line) => bestmove(line.mv, line.score, line.exact),
-                    None => bestmove(
-                        position.legal_moves().next().expect("the game is not over"),
-                        0.0,
-                        false,
-                    ),
-                }
-            } else {
-                let result = position.engine(&params, &budget);
-                bestmove(result.best_move, result.score, result.exact)
-            };
+            // A search that fails still answers, so that no GUI waits for a `bestmove` that
+            // never comes.
+            let answer = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                think(&position, &go, &params, &budget)
+            }))
+            .unwrap_or_else(|panic| {
+                let why = search::panic_message(panic.as_ref()).replace('\n', " ");
+                format!("info string the search failed: {why}\n{cannot}")
+            });
             // In `go infinite` the answer waits for `stop`, as USI asks.
             while go.infinite && !stopped.load(Ordering::Relaxed) {
                 std::thread::sleep(Duration::from_millis(5));
@@ -228,6 +245,25 @@ impl<W: Write + Send + 'static> Session<W> {
         self.search = Some(Search { stop, thread });
         Ok(())
     }
+}
+
+/// What `go` answers: `checkmate ...` for `go mate`, else `bestmove`.
+fn think(position: &Shogi, go: &Go, params: &EngineParams, budget: &Budget) -> String {
+    if go.mate {
+        return mate(position, params, budget);
+    }
+    if params.multipv.is_some() {
+        let analysis = position.engine_analysis(params, budget);
+        return match analysis.moves.first() {
+            Some(line) => bestmove(line.mv, line.score, line.exact),
+            None => match position.perft_moves().next() {
+                Some(mv) => bestmove(mv, 0.0, false),
+                None => "bestmove resign".to_owned(),
+            },
+        };
+    }
+    let result = position.engine(params, budget);
+    bestmove(result.best_move, result.score, result.exact)
 }
 
 /// `bestmove`: the move, `resign` when the engine has proven it is mated whatever it plays.
@@ -410,10 +446,8 @@ mod tests {
         assert_eq!(mate_plies(-1), -2);
     }
 
-    /// A whole session: the handshake, a position, a search with its info lines and bestmove.
-    #[test]
-    fn a_session_answers_a_gui() {
-        let input = "usi\nisready\nusinewgame\nposition startpos moves 7g7f\ngo depth 2\nquit\n";
+    /// What a session answers `input`, every line of it.
+    fn session(input: &str) -> String {
         let output = Arc::new(Mutex::new(Vec::new()));
         struct Shared(Arc<Mutex<Vec<u8>>>);
         impl Write for Shared {
@@ -426,7 +460,61 @@ mod tests {
             }
         }
         serve(input.as_bytes(), Shared(Arc::clone(&output))).unwrap();
-        let text = String::from_utf8(output.lock().unwrap().clone()).unwrap();
+        String::from_utf8(output.lock().unwrap().clone()).unwrap()
+    }
+
+    /// Positions a GUI may send that no game reaches: each refused in an `info string`, and the
+    /// session lives on. A `go` after a refusal answers (no GUI waits for ever) but not for the
+    /// position before it.
+    #[test]
+    fn hostile_positions_are_refused_and_go_never_answers_for_the_last_good_one() {
+        let text = session(
+            "position startpos moves 7g7f\n\
+             position sfen 4k4/9/9/9/9/4r4/4G4/9/4K4 b 3R 1 moves 5g5f\n\
+             go depth 3\n\
+             position sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b 2P 1\n\
+             isready\n\
+             quit\n",
+        );
+        assert!(text.contains("Sente has 3 rooks and Gote 1: a set has 2"), "{text}");
+        assert!(text.contains("Sente has 11 pawns"), "{text}");
+        assert!(
+            text.contains("info string no position to search, the last was refused"),
+            "{text}"
+        );
+        let best: Vec<&str> = text.lines().filter(|line| line.starts_with("bestmove")).collect();
+        assert_eq!(best, ["bestmove resign"], "{text}");
+        assert!(text.contains("readyok"), "{text}");
+    }
+
+    /// A game drawn by Sente's rules (sennichite, the move limit) is not resigned: the GUI ends
+    /// its games, and the engine answers a move, saying why it might not.
+    #[test]
+    fn a_drawn_game_is_answered_with_a_move_not_a_resignation() {
+        let cycle = "2h1h 8b9b 1h2h 9b8b ";
+        let text = session(&format!(
+            "position startpos moves {}\ngo depth 2\nquit\n",
+            cycle.repeat(3).trim()
+        ));
+        assert!(text.contains("(sennichite); a move all the same"), "{text}");
+        let best = text.lines().find_map(|line| line.strip_prefix("bestmove ")).unwrap();
+        assert_ne!(best, "resign", "{text}");
+        let text = session(
+            "position sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 600\n\
+             go depth 2\nquit\n",
+        );
+        assert!(text.contains("(move_limit)"), "{text}");
+        assert!(!text.contains("bestmove resign"), "{text}");
+        // Mated is still a resignation.
+        let text = session("position sfen 8k/7G1/8G/9/9/9/9/9/4K4 w - 1\ngo depth 2\nquit\n");
+        assert!(text.contains("bestmove resign"), "{text}");
+    }
+
+    /// A whole session: the handshake, a position, a search with its info lines and bestmove.
+    #[test]
+    fn a_session_answers_a_gui() {
+        let text =
+            session("usi\nisready\nusinewgame\nposition startpos moves 7g7f\ngo depth 2\nquit\n");
         assert!(text.contains("usiok"), "{text}");
         assert!(text.contains("readyok"), "{text}");
         let best = text

@@ -225,6 +225,7 @@ impl Game for TicTacToe {
     const ROWS: usize = 3;
     const COLUMNS: usize = 3;
     const MAX_PLIES: usize = CELLS;
+    const LONGEST_GAME: Option<usize> = Some(CELLS);
     const MOVE_IDS: usize = CELLS;
     const REACHABLE_POSITIONS: Option<usize> = Some(5478);
 

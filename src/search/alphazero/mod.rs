@@ -105,12 +105,26 @@ struct Evaluator<'a> {
 
 impl Evaluator<'_> {
     /// The side to move's value, and the priors of `moves` (summing to 1).
+    ///
+    /// A network read from a file is probed before it is used ([`networks::check`]), but a
+    /// position can still overflow one whose weights are large: a value that is not a number is
+    /// taken as a draw and priors that are not as uniform, so that no NaN reaches the tree
+    /// (where it would make every PUCT score NaN).
     fn evaluate<G: Game>(&mut self, game: &G, moves: &[G::Move]) -> (f32, Vec<f32>) {
         game.network_inputs(&mut self.inputs);
         self.net.forward(&self.inputs, &mut self.activations);
         let logits = &self.activations.logits;
-        let priors = softmax(moves.iter().map(|&mv| logits[usize::from(G::move_id(mv))]));
-        (self.activations.value, priors)
+        let mut priors = softmax(moves.iter().map(|&mv| logits[usize::from(G::move_id(mv))]));
+        if priors.iter().any(|prior| !prior.is_finite()) {
+            priors.fill(1.0 / moves.len().max(1) as f32);
+        }
+        let value = self.activations.value;
+        let value = if value.is_nan() {
+            0.0
+        } else {
+            value.clamp(-1.0, 1.0)
+        };
+        (value, priors)
     }
 }
 
@@ -179,9 +193,11 @@ impl<G: Game> Tree<G> {
 
     /// PUCT: the child with the highest Q + c_puct * P * sqrt(N) / (1 + n), the first on ties.
     #[inline]
+    /// Always a child, whatever the scores: a score that is not a number never wins, and the
+    /// first child stands when none does, so that every descent goes down and ends.
     fn select(&self, index: usize, c_puct: f64) -> usize {
         let sqrt_n = f64::from(self.nodes[index].visits).sqrt();
-        let mut best = 0;
+        let mut best = self.children(index).start;
         let mut best_score = f64::NEG_INFINITY;
         for child in self.children(index) {
             let node = &self.nodes[child];

@@ -106,14 +106,40 @@ pub fn load<G: Game>(name: &str, description: &str, net: PolicyValueNet) -> Resu
 /// The network of `G` in the file at `path`; says in words, naming the file, what is wrong with
 /// one that cannot be read or is another game's.
 pub fn from_file<G: Game>(path: &std::path::Path) -> Result<PolicyValueNet, String> {
-    std::fs::read(path)
-        .map_err(|error| error.to_string())
-        .and_then(|bytes| PolicyValueNet::from_bytes(&bytes))
+    use std::io::Read;
+    let in_file = |error: String| format!("{}: {error}", path.display());
+    let file = crate::files::open(path)?;
+    // The header says how big the file is: no more than that is read, whatever it holds.
+    let mut bytes = Vec::new();
+    let mut file = file.take(PolicyValueNet::MAX_HEADER_BYTES as u64);
+    file.read_to_end(&mut bytes)
+        .map_err(|error| in_file(error.to_string()))?;
+    let size = PolicyValueNet::file_size(&bytes).map_err(in_file)?;
+    let mut file = file.into_inner();
+    (&mut file)
+        .take((size + 1).saturating_sub(bytes.len()) as u64)
+        .read_to_end(&mut bytes)
+        .map_err(|error| in_file(error.to_string()))?;
+    PolicyValueNet::from_bytes(&bytes)
         .and_then(check::<G>)
-        .map_err(|error| format!("{}: {error}", path.display()))
+        .map_err(in_file)
 }
 
-/// `net`, if it was trained for `G`: its game, its inputs and its moves.
+/// Whether `G` can have a policy-value network at all: its inputs and move ids within what one
+/// holds. Self-play and training ask first, so that neither writes what could never be read.
+pub fn playable<G: Game>() -> Result<(), String> {
+    crate::learn::policy_value::fits(G::NETWORK_INPUTS, 1, G::MOVE_IDS).map_err(|error| {
+        format!(
+            "{} has no AlphaZero network: its moves and inputs do not fit one ({error})",
+            G::NAME
+        )
+    })
+}
+
+/// The plies of first moves a network is probed on beyond the start.
+const PROBE_PLIES: usize = 4;
+
+/// `net`, if it was trained for `G`: its game, its inputs and its moves, and finite outputs.
 pub fn check<G: Game>(net: PolicyValueNet) -> Result<PolicyValueNet, String> {
     if net.game != G::NAME {
         return Err(format!(
@@ -131,6 +157,29 @@ pub fn check<G: Game>(net: PolicyValueNet) -> Result<PolicyValueNet, String> {
             G::NETWORK_INPUTS,
             G::MOVE_IDS
         ));
+    }
+    // Finite weights can still overflow: probed on the start and the positions of a few first
+    // moves (an empty board turns no input on), a network whose outputs are not numbers is
+    // refused here rather than found out inside a search.
+    let mut inputs = Vec::with_capacity(G::NETWORK_INPUTS);
+    let mut activations = crate::learn::policy_value::Activations::default();
+    let mut position = G::start();
+    for ply in 0..=PROBE_PLIES {
+        position.network_inputs(&mut inputs);
+        net.forward(&inputs, &mut activations);
+        let finite = activations.value.is_finite()
+            && activations.logits.iter().all(|logit| logit.is_finite());
+        if !finite {
+            return Err(format!(
+                "the network's outputs are not finite numbers on the position {ply} plies from \
+                 the start ({position}): its weights are out of range (a trained network's stay \
+                 within 8)"
+            ));
+        }
+        match position.legal_moves().next() {
+            Some(mv) => position = position.play(mv),
+            None => break,
+        }
     }
     Ok(net)
 }

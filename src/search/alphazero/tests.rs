@@ -166,3 +166,108 @@ fn a_bad_line_is_refused_in_words() {
         assert!(error.contains(words), "{line:?}: {error}");
     }
 }
+
+/// A network whose finite weights overflow: the second layer's first KiB set to 3.4e38, as a
+/// corrupted file can hold them. Every output is NaN.
+fn overflowing_net<G: Game>() -> PolicyValueNet {
+    let mut net = random_net::<G>(128, 5);
+    let w2 = net.layout().w2;
+    net.weights[w2..w2 + 256].fill(f32::from_le_bytes([0x7f; 4]));
+    net
+}
+
+/// Every PUCT score NaN once made the descent choose the root again and again, for ever, its
+/// memory growing: the search now ends within its simulations and plays a legal move.
+#[test]
+fn a_network_that_outputs_nan_cannot_make_the_search_loop() {
+    let net = overflowing_net::<ConnectFour>();
+    let mut activations = crate::learn::policy_value::Activations::default();
+    let mut inputs = Vec::new();
+    let game = ConnectFour::start().play(3);
+    game.network_inputs(&mut inputs);
+    net.forward(&inputs, &mut activations);
+    let finite = activations.value.is_finite() && activations.logits.iter().all(|l| l.is_finite());
+    assert!(!finite, "the network does overflow");
+    for game in [ConnectFour::start(), game] {
+        let grown = searched(&game, &net, 300);
+        assert_eq!(grown.simulations, 300);
+        let result = grown.result(grown.choose(0.0, &mut SearchRng::seed_from_u64(0)));
+        assert!(game.legal_moves().any(|legal| legal == result.best_move));
+        assert!(result.score.is_finite());
+    }
+}
+
+/// Such a network is refused where it is read, in words, and so is a file that is not a file.
+#[test]
+fn a_network_whose_outputs_are_not_finite_is_refused_when_read() {
+    let dir = std::env::temp_dir().join(format!("sente-huge-net-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("huge.net");
+    std::fs::write(&path, overflowing_net::<ConnectFour>().to_bytes()).unwrap();
+    let error = networks::from_file::<ConnectFour>(&path).err().unwrap();
+    assert!(error.contains("not finite numbers"), "{error}");
+    // A file longer than its header says is refused without reading the rest.
+    let mut long = random_net::<ConnectFour>(8, 1).to_bytes();
+    long.extend(std::iter::repeat_n(0u8, 1 << 20));
+    std::fs::write(&path, long).unwrap();
+    let error = networks::from_file::<ConnectFour>(&path).err().unwrap();
+    assert!(error.contains("bytes of weights"), "{error}");
+    let error = networks::from_file::<ConnectFour>(std::path::Path::new("/dev/zero"))
+        .err()
+        .unwrap();
+    assert!(error.contains("not a regular file"), "{error}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A game whose moves do not fit a policy-value network (shogi's 65,536 ids) is refused before
+/// self-play or training, rather than trained into a file no reader takes.
+#[test]
+fn a_game_too_large_for_a_network_is_refused_before_training() {
+    let error = networks::playable::<crate::games::Shogi>().unwrap_err();
+    assert!(error.contains("shogi has no AlphaZero network"), "{error}");
+    let options = TrainingOptions::new(vec!["unused".into()], "unused.net".into());
+    let error = train::train::<crate::games::Shogi>(&options, &mut |_| {})
+        .err()
+        .unwrap();
+    assert!(error.contains("65536 moves"), "{error}");
+}
+
+/// What `sente train` writes, Sente reads back: for every game whose policy-value network
+/// fits, a moment of self-play and of training, then the file through the reader that
+/// `--net` and tournaments use.
+#[test]
+fn what_training_writes_reads_back_for_every_game_that_trains() {
+    fn round_trip<G: Game>() {
+        let dir = std::env::temp_dir().join(format!("sente-rt-{}-{}", G::NAME, std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let net = random_net::<G>(8, 3);
+        let mut out = Vec::new();
+        let mut games = 0;
+        while out.iter().filter(|&&byte| byte == b'\n').count() < 120 {
+            selfplay::run::<G>(
+                &net,
+                &SelfPlay::new(4, 9),
+                games..games + 4,
+                2,
+                &mut out,
+                &|| {},
+            )
+            .unwrap();
+            games += 4;
+        }
+        let data = dir.join("selfplay.txt");
+        std::fs::write(&data, &out).unwrap();
+        let mut options = TrainingOptions::new(vec![data], dir.join("trained.net"));
+        options.epochs = 1;
+        options.hidden = Some(8);
+        options.threads = 2;
+        train::train::<G>(&options, &mut |_| {}).unwrap();
+        networks::from_file::<G>(&dir.join("trained.net"))
+            .unwrap_or_else(|error| panic!("{}: {error}", G::NAME));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+    round_trip::<TicTacToe>();
+    round_trip::<ConnectFour>();
+    round_trip::<crate::games::Othello>();
+    round_trip::<crate::games::Gomoku>();
+}

@@ -5,7 +5,6 @@
 //! A run goes on from the current network (`--from`) or starts afresh; either way the next
 //! network is a candidate until Sente's SPRT says it is stronger than the current one.
 
-use std::fs;
 use std::time::Instant;
 
 use rand::SeedableRng;
@@ -53,9 +52,13 @@ pub fn train<G: Game>(
                 .to_owned(),
         );
     }
+    networks::playable::<G>()?;
+    if let Some(hidden) = options.hidden {
+        crate::learn::policy_value::fits(G::NETWORK_INPUTS, hidden, G::MOVE_IDS)?;
+    }
     let started = Instant::now();
     let mut rng = SearchRng::seed_from_u64(options.seed);
-    let (mut examples, skipped) = examples::<G>(options)?;
+    let mut examples = examples::<G>(options)?;
     if examples.len() < 2 * HELD_OUT {
         return Err(format!(
             "{} positions: too few to train on (give at least {})",
@@ -99,6 +102,11 @@ pub fn train<G: Game>(
         }
         training_loss.push(total / examples.len() as f64);
         validation_loss.push(loss(&net, &held_out));
+        crate::learn::check_loss(
+            epoch + 1,
+            training_loss[epoch as usize],
+            validation_loss[epoch as usize],
+        )?;
         on_epoch(&Epoch {
             number: epoch + 1,
             training_loss: training_loss[epoch as usize],
@@ -106,13 +114,14 @@ pub fn train<G: Game>(
             elapsed: started.elapsed(),
         });
     }
+    // What is written is what Sente reads: checked as a file of it would be.
+    let net = networks::check::<G>(net)
+        .map_err(|error| format!("the trained network is not one Sente could play: {error}"))?;
     let bytes = net.to_bytes();
-    fs::write(&options.output, &bytes)
-        .map_err(|error| format!("{}: {error}", options.output.display()))?;
+    crate::files::write_bytes(&options.output, &bytes)?;
     Ok(TrainingReport {
         positions: examples.len(),
         validation_positions: held_out.len(),
-        skipped,
         validation_loss,
         training_loss,
         elapsed: started.elapsed(),
@@ -121,39 +130,22 @@ pub fn train<G: Game>(
     })
 }
 
-/// The positions of the data files, and how many lines were not positions of `G`. A file with
-/// no position of `G` at all is an error: the wrong game's, or not self-play's.
-fn examples<G: Game>(options: &TrainingOptions) -> Result<(Vec<Example>, usize), String> {
+/// The positions of the data files, streamed; a line that is not a self-play position of `G`
+/// is an error naming its file and line (a network learnt from a part of the data, silently,
+/// would not be the one asked for).
+fn examples<G: Game>(options: &TrainingOptions) -> Result<Vec<Example>, String> {
     let mut examples = Vec::new();
-    let mut skipped = 0;
     for path in &options.data {
-        let text =
-            fs::read_to_string(path).map_err(|error| format!("{}: {error}", path.display()))?;
-        let before = examples.len();
-        let mut first_error = None;
-        for (number, line) in text.lines().enumerate() {
-            if line.trim().is_empty() {
-                continue;
+        crate::files::for_each_line(path, |_, line| {
+            if !line.trim().is_empty() {
+                let example = read::<G>(line)
+                    .map_err(|error| format!("not a self-play position of {}: {error}", G::NAME))?;
+                examples.push(example);
             }
-            match read::<G>(line) {
-                Ok(example) => examples.push(example),
-                Err(error) => {
-                    skipped += 1;
-                    first_error.get_or_insert_with(|| format!("line {}: {error}", number + 1));
-                }
-            }
-        }
-        if examples.len() == before
-            && let Some(error) = first_error
-        {
-            return Err(format!(
-                "{}: no {} self-play position in it ({error})",
-                path.display(),
-                G::NAME
-            ));
-        }
+            Ok(())
+        })?;
     }
-    Ok((examples, skipped))
+    Ok(examples)
 }
 
 /// The summed loss of `examples`, their gradient added into `gradient`.

@@ -1,7 +1,8 @@
 //! External engines as players: programs the tournament starts and speaks to over their
 //! standard input and output, in UCI (the Universal Chess Interface, [`uci`]), in USI (the
 //! Universal Shogi Interface, UCI's dialect for shogi, in the same file), or in the older
-//! xboard protocol (CECP, [`xboard`]) that engines such as Fairy-Max and Phalanx speak.
+//! xboard protocol (CECP, [`xboard`]) that engines such as Fairy-Max and Phalanx speak, and its
+//! ancestor xshogi's, which GNU Shogi speaks (in the same file).
 //!
 //! An engine is a process the tournament owns: [`Engine`] kills it, with its whole process
 //! group, when dropped, so no engine outlives the games it plays. Every exchange has a deadline:
@@ -46,6 +47,11 @@ pub struct EngineConfig {
     /// The options the engine listed when it was first started ([`EngineConfig::probe`]); `None`
     /// before.
     pub listed: Option<Vec<EngineOption>>,
+    /// How long it may take to answer its handshake and each `isready` (`handshake_ms=`).
+    pub handshake: Duration,
+    /// How far past a fixed time per move its answer may come before it loses on time
+    /// (`margin_ms=`): an engine that is slow to stop needs more than one that stops at once.
+    pub move_margin: Duration,
 }
 
 /// Default of [`EngineConfig::max_hash`]: a request's engine never takes more memory than a
@@ -84,6 +90,8 @@ pub enum Protocol {
     Uci,
     Usi,
     Xboard,
+    /// xboard's first version as xshogi spoke it to GNU Shogi: no handshake, no features.
+    Xshogi,
 }
 
 impl Protocol {
@@ -93,6 +101,7 @@ impl Protocol {
             Protocol::Uci => "uci",
             Protocol::Usi => "usi",
             Protocol::Xboard => "xboard",
+            Protocol::Xshogi => "xshogi",
         }
     }
 
@@ -101,7 +110,7 @@ impl Protocol {
         match self {
             Protocol::Uci => Some(uci::Dialect::Uci),
             Protocol::Usi => Some(uci::Dialect::Usi),
-            Protocol::Xboard => None,
+            Protocol::Xboard | Protocol::Xshogi => None,
         }
     }
 }
@@ -118,11 +127,14 @@ impl EngineConfig {
             max_hash: DEFAULT_MAX_HASH_MB,
             max_threads: DEFAULT_MAX_THREADS,
             listed: None,
+            handshake: HANDSHAKE_TIME,
+            move_margin: super::player::MOVE_TIME_MARGIN,
         }
     }
 
     /// Reads `NAME=PATH[,protocol=usi|xboard][,settable=A|B][,max_hash=MB][,max_threads=N]
-    /// [,OPTION=VALUE...]`, as `--engine` gives it; UCI unless `protocol` says otherwise.
+    /// [,handshake_ms=MS][,margin_ms=MS][,OPTION=VALUE...]`, as `--engine` gives it; UCI unless
+    /// `protocol` says otherwise.
     pub fn parse(text: &str) -> Result<EngineConfig, String> {
         let mut parts = text.split(',');
         let head = parts.next().unwrap_or_default();
@@ -164,9 +176,10 @@ impl EngineConfig {
                 ("protocol", "uci") => config.protocol = Protocol::Uci,
                 ("protocol", "usi") => config.protocol = Protocol::Usi,
                 ("protocol", "xboard") => config.protocol = Protocol::Xboard,
+                ("protocol", "xshogi") => config.protocol = Protocol::Xshogi,
                 ("protocol", other) => {
                     return Err(format!(
-                        "protocol is uci, usi or xboard, got {:?}",
+                        "protocol is uci, usi, xboard or xshogi, got {:?}",
                         excerpt(other)
                     ));
                 }
@@ -182,20 +195,27 @@ impl EngineConfig {
                 }
                 ("max_hash", value) => config.max_hash = count(value)?,
                 ("max_threads", value) => config.max_threads = count(value)?,
+                ("handshake_ms", value) => {
+                    config.handshake = milliseconds(name, value, 1, MAX_HANDSHAKE_TIME)?;
+                }
+                ("margin_ms", value) => {
+                    config.move_margin = milliseconds(name, value, 0, MAX_MOVE_MARGIN)?;
+                }
                 _ => config.options.push((name.to_owned(), value.to_owned())),
             }
         }
         Ok(config)
     }
 
-    /// Starts the engine once, within [`HANDSHAKE_TIME`], to learn the options it lists.
+    /// Starts the engine once, within its handshake time, to learn the options it lists.
     pub fn probe(mut self) -> Result<EngineConfig, String> {
         let budget = Budget::unlimited();
         let mut process = Process::spawn(&self).map_err(describe)?;
-        let deadline = Instant::now() + HANDSHAKE_TIME;
+        let deadline = Instant::now() + self.handshake;
         let listed = match self.protocol.dialect() {
             Some(dialect) => uci::handshake(&mut process, dialect, deadline, &budget),
-            None => xboard::handshake(&mut process, deadline, &budget).map(|(_, listed)| listed),
+            None => xboard::handshake(&mut process, self.protocol, deadline, &budget)
+                .map(|(_, listed)| listed),
         };
         self.listed = Some(listed.map_err(describe)?);
         Ok(self)
@@ -265,9 +285,62 @@ impl OptionKind {
 }
 
 /// How long an engine may take to answer its handshake (`uciok`, or xboard's features) and
-/// each `isready` (or `ping`): an engine that does not answer by then has failed, as
-/// fastchess has it, and does not hold its game, its tournament's slot or its worker longer.
+/// each `isready` (or `ping`) by default: an engine that does not answer by then has failed,
+/// as fastchess has it, and does not hold its game, its tournament's slot or its worker
+/// longer. `handshake_ms=` sets it for an engine that starts slowly (one that loads a large
+/// evaluation file).
 pub const HANDSHAKE_TIME: Duration = Duration::from_secs(5);
+
+/// The most `handshake_ms=` may give.
+pub const MAX_HANDSHAKE_TIME: Duration = Duration::from_secs(600);
+
+/// The most `margin_ms=` may give.
+pub const MAX_MOVE_MARGIN: Duration = Duration::from_secs(60);
+
+/// The most options an engine may list in its handshake (engines list tens): one that lists
+/// more has failed, and is stopped, rather than fill the service's memory with them.
+pub const MAX_LISTED_OPTIONS: usize = 512;
+
+/// The longest an option's line may be: a name and a few values, or a combo of tens of them.
+pub const MAX_OPTION_BYTES: usize = 4 * 1024;
+
+/// Adds the option an engine listed in a line of `bytes`, or fails an engine whose listing
+/// passes the bounds ([`MAX_LISTED_OPTIONS`], [`MAX_OPTION_BYTES`]).
+fn list(
+    listed: &mut Vec<EngineOption>,
+    option: Option<EngineOption>,
+    bytes: usize,
+) -> Result<(), Failure> {
+    if bytes > MAX_OPTION_BYTES {
+        return Err(Failure::Crashed(format!(
+            "listed an option of {bytes} bytes in its handshake, more than the {MAX_OPTION_BYTES} \
+             an option may take: stopped"
+        )));
+    }
+    if listed.len() == MAX_LISTED_OPTIONS {
+        return Err(Failure::Crashed(format!(
+            "listed more than {MAX_LISTED_OPTIONS} options in its handshake: stopped"
+        )));
+    }
+    listed.extend(option);
+    Ok(())
+}
+
+/// A whole number of milliseconds from `min` to `max`, as `--engine` gives one.
+fn milliseconds(name: &str, value: &str, min: u64, max: Duration) -> Result<Duration, String> {
+    let max_ms = max.as_millis() as u64;
+    value
+        .parse::<u64>()
+        .ok()
+        .filter(|ms| (min..=max_ms).contains(ms))
+        .map(Duration::from_millis)
+        .ok_or_else(|| {
+            format!(
+                "{name} is a whole number of milliseconds from {min} to {max_ms}, got {:?}",
+                excerpt(value)
+            )
+        })
+}
 
 /// The longest line an engine may write: far beyond any real `info` line (a principal variation
 /// of a hundred moves is under a kilobyte). Past it the engine has failed, so that one that
@@ -324,6 +397,8 @@ pub struct Ask<'a> {
 pub struct Engine {
     process: Process,
     dialogue: Dialogue,
+    /// How long each `isready` may take: its configuration's handshake time.
+    handshake: Duration,
 }
 
 /// What each protocol keeps between exchanges.
@@ -342,26 +417,31 @@ impl Engine {
     ) -> Result<Engine, Failure> {
         let mut process = Process::spawn(config)?;
         let options: Vec<_> = config.options.iter().chain(extra).collect();
-        let deadline = Instant::now() + HANDSHAKE_TIME;
+        let deadline = Instant::now() + config.handshake;
         let dialogue = match config.protocol.dialect() {
             Some(dialect) => {
                 uci::handshake(&mut process, dialect, deadline, budget)?;
                 uci::set_options(&mut process, &options)?;
-                uci::ready(&mut process, Instant::now() + HANDSHAKE_TIME, budget)?;
+                uci::ready(&mut process, Instant::now() + config.handshake, budget)?;
                 Dialogue::Uci(dialect)
             }
             None => {
-                let (state, _) = xboard::handshake(&mut process, deadline, budget)?;
+                let (state, _) =
+                    xboard::handshake(&mut process, config.protocol, deadline, budget)?;
                 xboard::set_options(&mut process, &options)?;
                 Dialogue::Xboard(state)
             }
         };
-        Ok(Engine { process, dialogue })
+        Ok(Engine {
+            process,
+            dialogue,
+            handshake: config.handshake,
+        })
     }
 
     /// Tells the engine a new game begins, and waits until it is ready for it.
     pub fn new_game(&mut self, budget: &Budget) -> Result<(), Failure> {
-        let deadline = Instant::now() + HANDSHAKE_TIME;
+        let deadline = Instant::now() + self.handshake;
         match &mut self.dialogue {
             Dialogue::Uci(dialect) => uci::new_game(&mut self.process, *dialect, deadline, budget),
             Dialogue::Xboard(state) => xboard::new_game(&mut self.process, state, deadline, budget),
@@ -543,9 +623,20 @@ fn read_lines(stdout: ChildStdout, sender: &SyncSender<Line>) {
 
 impl Drop for Process {
     fn drop(&mut self) {
+        // What the engine started and took out of its group (`setsid()`) is found by descent,
+        // before `quit`, while the engine still lives to be their ancestor.
+        #[cfg(target_os = "linux")]
+        let started = descendants(self.child.id());
         // Asked politely first; a hung engine does not listen, so it is killed either way.
         let _ = self.send("quit");
         self.commands = None;
+        #[cfg(target_os = "linux")]
+        for pid in started {
+            // SAFETY: kill only sends a signal, here to a process the engine started.
+            unsafe {
+                libc::kill(pid, libc::SIGKILL);
+            }
+        }
         #[cfg(unix)]
         if let Ok(group) = libc::pid_t::try_from(self.child.id()) {
             // SAFETY: kill only sends a signal, here to the engine's own process group.
@@ -557,6 +648,43 @@ impl Drop for Process {
         // Killed, it exits at once: this wait is for its status, not for the engine.
         let _ = self.child.wait();
     }
+}
+
+/// The processes descended from `root`, by the parents /proc gives: every process an engine
+/// started, whatever group or session it moved to. Bounded, so that a fork bomb cannot make
+/// the search itself endless.
+#[cfg(target_os = "linux")]
+fn descendants(root: u32) -> Vec<libc::pid_t> {
+    const MOST: usize = 4096;
+    let parents: Vec<(libc::pid_t, libc::pid_t)> = std::fs::read_dir("/proc")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|entry| {
+            let pid: libc::pid_t = entry.file_name().to_str()?.parse().ok()?;
+            let stat = std::fs::read_to_string(entry.path().join("stat")).ok()?;
+            // `pid (comm) state ppid ...`: the name may hold spaces and parentheses.
+            let after_name = &stat[stat.rfind(')')? + 1..];
+            let parent = after_name.split_whitespace().nth(1)?.parse().ok()?;
+            Some((pid, parent))
+        })
+        .collect();
+    let Ok(root) = libc::pid_t::try_from(root) else {
+        return Vec::new();
+    };
+    let mut found = vec![root];
+    let mut next = 0;
+    while next < found.len() && found.len() < MOST {
+        let parent = found[next];
+        next += 1;
+        for &(pid, _) in parents.iter().filter(|(_, of)| *of == parent) {
+            if !found.contains(&pid) {
+                found.push(pid);
+            }
+        }
+    }
+    found.remove(0);
+    found
 }
 
 /// What a failure says, for a message.

@@ -42,16 +42,16 @@ pub(super) fn handshake(
     process.wait_for(
         |line| {
             if line == ok {
-                return Some(());
+                return Some(Ok(()));
             }
-            if let Some(option) = line.strip_prefix("option ").and_then(read_option) {
-                listed.push(option);
-            }
-            None
+            let option = line.strip_prefix("option ")?;
+            super::list(&mut listed, read_option(option), line.len())
+                .err()
+                .map(Err)
         },
         deadline,
         budget,
-    )?;
+    )??;
     Ok(listed)
 }
 

@@ -6,10 +6,15 @@
 //! move for the side to move, and after its `move ...` it is put back in `force` mode. Its clock
 //! is set with `level`, and before each move with `time` and `otim` (centiseconds).
 //! With `post`, it reports `PLY SCORE TIME NODES PV` lines as it thinks.
+//!
+//! GNU Shogi speaks the protocol's ancestor, xshogi's ([`Protocol::Xshogi`]): no handshake and
+//! no features (`xboard` and `protover` are "Illegal move"), no `setboard` (a game starts from
+//! the start, its opening told as moves), no `otim`, and a move answered as `N. ... MOVE`, in
+//! USI's notation. Its clock is `level MOVES MIN:SEC` alone, the time renewed every `MOVES`.
 
 use std::time::{Duration, Instant};
 
-use super::{Ask, EngineOption, Failure, OptionKind, Process, Thought};
+use super::{Ask, EngineOption, Failure, OptionKind, Process, Protocol, Thought};
 use crate::search::Budget;
 use crate::tournament::player::TimeControl;
 
@@ -31,15 +36,31 @@ pub struct State {
     pings: u32,
     /// The moves of the game the engine knows, once it knows the game's start.
     known: Option<usize>,
+    /// Whether it speaks xshogi's protocol, GNU Shogi's.
+    xshogi: bool,
 }
+
+/// The moves an xshogi engine's clock covers for a sudden-death clock: more than any game
+/// lasts, so the time it is given is for the whole game.
+const XSHOGI_GAME_SPAN: u32 = 600;
 
 /// `xboard` and `protover 2`, answered by the engine's features: what it does, and the options
 /// it lists (`feature option="NAME -TYPE ..."`).
 pub(super) fn handshake(
     process: &mut Process,
+    protocol: Protocol,
     deadline: Instant,
     budget: &Budget,
 ) -> Result<(State, Vec<EngineOption>), Failure> {
+    if protocol == Protocol::Xshogi {
+        // No handshake to make: the engine lists nothing, and whether it lives shows at the
+        // first move.
+        let state = State {
+            xshogi: true,
+            ..State::default()
+        };
+        return Ok((state, Vec::new()));
+    }
     process.send("xboard")?;
     process.send("protover 2")?;
     let mut state = State::default();
@@ -53,8 +74,18 @@ pub(super) fn handshake(
                     "setboard" => state.setboard = value == "1",
                     "usermove" => state.usermove = value == "1",
                     "ping" => state.ping = value == "1",
-                    "option" => listed.extend(read_option(value)),
-                    "san" if value == "1" => return Some(Err("san")),
+                    "option" => {
+                        if let Err(failure) =
+                            super::list(&mut listed, read_option(value), rest.len())
+                        {
+                            return Some(Err(failure));
+                        }
+                    }
+                    "san" if value == "1" => {
+                        return Some(Err(Failure::Crashed(
+                            "the engine asks for san moves, which Sente does not send".to_owned(),
+                        )));
+                    }
                     "done" if value == "1" => return Some(Ok(())),
                     _ => {}
                 }
@@ -66,12 +97,7 @@ pub(super) fn handshake(
     );
     match features {
         Ok(Ok(())) | Err(Failure::TimedOut(_)) => {}
-        Ok(Err(feature)) => {
-            return Err(Failure::Crashed(format!(
-                "the engine asks for {feature} moves, which Sente does not send"
-            )));
-        }
-        Err(failure) => return Err(failure),
+        Ok(Err(failure)) | Err(failure) => return Err(failure),
     }
     Ok((state, listed))
 }
@@ -140,7 +166,12 @@ pub(super) fn new_game(
     deadline: Instant,
     budget: &Budget,
 ) -> Result<(), Failure> {
-    for command in ["new", "force", "post", "easy"] {
+    let commands: &[&str] = if state.xshogi {
+        &["new", "force"]
+    } else {
+        &["new", "force", "post", "easy"]
+    };
+    for command in commands {
         process.send(command)?;
     }
     state.known = None;
@@ -171,6 +202,11 @@ pub(super) fn think(
                 process.send(&format!("setboard {fen}"))?;
             }
             match ask.limits.time {
+                // xshogi's clock renews every so many moves, and has no increment.
+                TimeControl::Clock { base, .. } if state.xshogi => process.send(&format!(
+                    "level {XSHOGI_GAME_SPAN} {}",
+                    minutes_and_seconds(base)
+                ))?,
                 TimeControl::Clock { base, increment } => process.send(&format!(
                     "level 0 {} {}",
                     minutes_and_seconds(base),
@@ -202,6 +238,8 @@ pub(super) fn think(
     }
     let centiseconds = |clock: Duration| clock.as_millis() / 10;
     match ask.limits.time {
+        // xshogi has no `otim`; its clock is its own.
+        _ if state.xshogi => {}
         TimeControl::Clock { .. } => {
             let [mine, theirs] = ask
                 .clocks
@@ -222,11 +260,16 @@ pub(super) fn think(
         TimeControl::None => {}
     }
     process.send("go")?;
+    let xshogi = state.xshogi;
     let mut thought = Thought::default();
     let answer = process.wait_for(
         |line| {
             if let Some(mv) = line.strip_prefix("move ") {
                 thought.best_move = mv.trim().to_owned();
+                return Some(Ok(()));
+            }
+            if xshogi && let Some(mv) = xshogi_move(line) {
+                thought.best_move = mv.to_owned();
                 return Some(Ok(()));
             }
             if line == "resign" || line.starts_with("tellics resign") {
@@ -248,6 +291,14 @@ pub(super) fn think(
 }
 
 /// A `level` command's base time: minutes, or `minutes:seconds` (whole seconds, at least one).
+/// The engine's own move in an xshogi line, `12. ... 7g7f 298980`; not a move it echoes back,
+/// `12. 7g7f 300000`.
+fn xshogi_move(line: &str) -> Option<&str> {
+    let (number, rest) = line.split_once(". ... ")?;
+    number.parse::<u32>().ok()?;
+    rest.split_whitespace().next()
+}
+
 fn minutes_and_seconds(time: Duration) -> String {
     let seconds = time.as_secs().max(1);
     match seconds % 60 {
@@ -312,6 +363,15 @@ mod tests {
         );
         assert_eq!(option("Book -file book.bin").kind, OptionKind::Text);
         assert_eq!(read_option("-check 0"), None);
+    }
+
+    #[test]
+    fn an_xshogi_engine_s_own_move_is_read_and_its_echo_of_ours_is_not() {
+        assert_eq!(xshogi_move("1. ... 3a3b 296100"), Some("3a3b"));
+        assert_eq!(xshogi_move("12. ... P*5e 1000"), Some("P*5e"));
+        assert_eq!(xshogi_move("1. 7g7f 300000"), None);
+        assert_eq!(xshogi_move("Clocks: 20000 20000"), None);
+        assert_eq!(xshogi_move("x. ... 7g7f"), None);
     }
 
     #[test]

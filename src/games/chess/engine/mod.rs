@@ -233,9 +233,20 @@ pub(super) fn search(
 pub struct KeptTable(Option<Table>);
 
 impl KeptTable {
-    /// Forgets what it holds: a new game begins.
+    /// Forgets what it holds: a new game begins. Emptied now, outside any search's clock.
     pub fn clear(&mut self) {
-        self.0 = None;
+        if let Some(table) = &mut self.0 {
+            table.clear();
+        }
+    }
+
+    /// Holds a table of `mib` from now on, made now rather than inside the next search's
+    /// clock (`isready`, after `setoption name Hash`).
+    pub fn prepare(&mut self, mib: u32) {
+        if self.0.as_ref().is_none_or(|table| table.mib() != mib) {
+            self.0 = None;
+            self.0 = Some(Table::new(mib));
+        }
     }
 }
 

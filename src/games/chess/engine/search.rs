@@ -64,6 +64,9 @@ impl Engine {
     /// An engine for `game` with a table of its own, or with `table`: one kept from earlier
     /// searches of the same game, if its size is what `params` asks.
     pub fn new(game: &Chess, params: &EngineParams, budget: &Budget, table: Option<Table>) -> Engine {
+        // The clock starts before the table is taken: should it be new, its making is counted
+        // in the time, and the answer still comes in time.
+        let started = Instant::now();
         let scorer = Scorer::of(params.evaluation);
         let network = nnue::current();
         let mut reductions = Box::new([[0; 64]; 64]);
@@ -86,7 +89,7 @@ impl Engine {
             nodes: 0,
             seldepth: 0,
             meter: Meter::new(&budget.with_max_nodes(params.nodes)),
-            started: Instant::now(),
+            started,
             plan: Plan::new(
                 params,
                 game.position().turn() == Color::White,

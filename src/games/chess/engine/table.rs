@@ -4,6 +4,7 @@
 use shakmaty::Move;
 
 use crate::search::kit::{PROVEN, Value};
+use crate::search::tables::Pool;
 
 #[derive(Copy, Clone, PartialEq, Eq)]
 pub(super) enum Bound {
@@ -50,17 +51,30 @@ pub(crate) struct Table {
     shift: u32,
 }
 
+/// The engine's idle tables, clean, for the next search to take rather than allocate.
+static POOL: Pool<Option<Entry>> = Pool::new();
+
+/// The table's entries, as many as `mib` holds, rounded down to a power of two.
+fn bits(mib: u32) -> u32 {
+    let bytes = mib as usize * (1 << 20);
+    (bytes / std::mem::size_of::<Option<Entry>>()).max(1).ilog2()
+}
+
 impl Table {
-    /// As many entries as `mib` holds, rounded down to a power of two.
+    /// As many entries as `mib` holds, rounded down to a power of two: an idle table of that
+    /// size, or a new one.
     pub fn new(mib: u32) -> Table {
-        let bytes = mib as usize * (1 << 20);
-        let entries = (bytes / std::mem::size_of::<Option<Entry>>()).max(1);
-        let bits = entries.ilog2();
+        let bits = bits(mib);
         Table {
             mib,
-            entries: vec![None; 1 << bits],
+            entries: POOL.take(1 << bits, None),
             shift: 64 - bits,
         }
+    }
+
+    /// Forgets every entry: a new game begins.
+    pub fn clear(&mut self) {
+        self.entries.fill(None);
     }
 
     pub fn mib(&self) -> u32 {
@@ -83,6 +97,12 @@ impl Table {
         if !keep {
             self.entries[slot] = Some(entry);
         }
+    }
+}
+
+impl Drop for Table {
+    fn drop(&mut self) {
+        POOL.give_back(std::mem::take(&mut self.entries), None);
     }
 }
 

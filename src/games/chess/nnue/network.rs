@@ -37,6 +37,9 @@ pub fn shipped() -> &'static Arc<Network> {
 
 /// A net read from a file in place of the shipped one, for the whole process: what UCI's
 /// `EvalFile` sets, so that a net in training can play matches before it is built in.
+/// The size of a net's file: the magic, the hidden width, the weights, the output's bias.
+const FILE_BYTES: usize = 12 + 2 * (INPUTS * HIDDEN + 3 * HIDDEN) + 4;
+
 static LOADED: RwLock<Option<Arc<Network>>> = RwLock::new(None);
 
 /// The net the engine plays with: the one loaded, else the shipped one.
@@ -50,7 +53,8 @@ pub fn current() -> Arc<Network> {
 pub fn load(path: Option<&std::path::Path>) -> Result<(), String> {
     let network = match path {
         Some(path) => {
-            let bytes = std::fs::read(path).map_err(|error| format!("{}: {error}", path.display()))?;
+            // Its size is fixed: a bigger file is refused after that many bytes, not read whole.
+            let bytes = crate::files::read_at_most(path, FILE_BYTES as u64, "a net of this build")?;
             Some(Arc::new(
                 Network::read(&bytes).map_err(|error| format!("{}: {error}", path.display()))?,
             ))
@@ -96,7 +100,7 @@ impl Network {
 
     /// A net from its file; an error in words when it is not one of this shape.
     pub fn read(bytes: &[u8]) -> Result<Network, String> {
-        let expected = 12 + 2 * (INPUTS * HIDDEN + 3 * HIDDEN) + 4;
+        let expected = FILE_BYTES;
         if bytes.get(..8) != Some(MAGIC) {
             return Err("not a net of Sente's: its file does not start with SENTENN1".into());
         }

@@ -8,7 +8,6 @@
 //! position's sums cannot overflow; the file written is the quantised net
 //! ([`Network`]).
 
-use std::fs;
 use std::time::Instant;
 
 use rand::SeedableRng;
@@ -68,7 +67,7 @@ pub fn train(
     }
     let started = Instant::now();
     let mut rng = crate::search::SearchRng::seed_from_u64(options.seed);
-    let (mut samples, skipped) = read(options)?;
+    let mut samples = read(options)?;
     if samples.len() < 2 * HELD_OUT {
         return Err(format!(
             "{} positions: too few to train on (give at least {})",
@@ -99,6 +98,11 @@ pub fn train(
         }
         training_loss.push(total / samples.len() as f64);
         validation_loss.push(loss(&weights, &held_out));
+        crate::learn::check_loss(
+            epoch + 1,
+            training_loss[epoch as usize],
+            validation_loss[epoch as usize],
+        )?;
         on_epoch(&Epoch {
             number: epoch + 1,
             training_loss: training_loss[epoch as usize],
@@ -107,12 +111,12 @@ pub fn train(
         });
     }
     let bytes = quantised(&weights).to_bytes();
-    fs::write(&options.output, &bytes)
-        .map_err(|error| format!("{}: {error}", options.output.display()))?;
+    // What is written is what Sente reads.
+    Network::read(&bytes).map_err(|error| format!("the trained net does not read back: {error}"))?;
+    crate::files::write_bytes(&options.output, &bytes)?;
     Ok(TrainingReport {
         positions: samples.len(),
         validation_positions: held_out.len(),
-        skipped,
         validation_loss,
         training_loss,
         elapsed: started.elapsed(),
@@ -121,28 +125,45 @@ pub fn train(
     })
 }
 
-/// The positions of the data files, with their targets, and how many lines were skipped.
-fn read(options: &TrainingOptions) -> Result<(Vec<Sample>, usize), String> {
+/// The positions of the data files, streamed, with their targets; a line that is not a
+/// position is an error naming its file and line.
+fn read(options: &TrainingOptions) -> Result<Vec<Sample>, String> {
     let mut samples = Vec::new();
-    let mut skipped = 0;
     for path in &options.data {
-        let text = fs::read_to_string(path).map_err(|error| format!("{}: {error}", path.display()))?;
-        for line in text.lines().filter(|line| !line.trim().is_empty()) {
-            match sample(line, options.result_weight) {
-                Some(sample) => samples.push(sample),
-                None => skipped += 1,
+        crate::files::for_each_line(path, |_, line| {
+            if !line.trim().is_empty() {
+                samples.push(sample(line, options.result_weight)?);
             }
-        }
+            Ok(())
+        })?;
     }
-    Ok((samples, skipped))
+    Ok(samples)
 }
 
+/// The largest score a line may give, in centipawns: far past any evaluation (mates are never
+/// written), so that one wild number cannot swamp the loss.
+const MAX_SCORE: f32 = 100_000.0;
+
 /// A line `FEN | SCORE | RESULT` (White's centipawns and points) as a sample.
-fn sample(line: &str, result_weight: f32) -> Option<Sample> {
-    let mut fields = line.split('|').map(str::trim);
-    let fen: Fen = fields.next()?.parse().ok()?;
-    let score: f32 = fields.next()?.parse().ok()?;
-    let result: f32 = fields.next()?.parse().ok()?;
+fn sample(line: &str, result_weight: f32) -> Result<Sample, String> {
+    const SHAPE: &str = "a position is FEN | SCORE | RESULT, as sente positions writes it";
+    let fields: Vec<&str> = line.split('|').map(str::trim).collect();
+    let [fen, score, result] = fields[..] else {
+        return Err(format!("{} fields: {SHAPE}", fields.len()));
+    };
+    let fen: Fen = fen.parse().map_err(|error| format!("the FEN: {error}"))?;
+    let score: f32 = score
+        .parse()
+        .ok()
+        .filter(|score: &f32| score.is_finite() && score.abs() <= MAX_SCORE)
+        .ok_or_else(|| {
+            format!("the score is centipawns within ±{MAX_SCORE}, not {score:?}: {SHAPE}")
+        })?;
+    let result: f32 = result
+        .parse()
+        .ok()
+        .filter(|result| [0.0, 0.5, 1.0].contains(result))
+        .ok_or_else(|| format!("the result is 1.0, 0.5 or 0.0 (White's points), not {result:?}"))?;
     let setup = fen.as_setup();
     let white_to_move = setup.turn == Color::White;
     let mut sample = Sample {
@@ -153,7 +174,10 @@ fn sample(line: &str, result_weight: f32) -> Option<Sample> {
         target: 0.0,
     };
     for (square, piece) in setup.board.clone() {
-        let slot = sample.inputs.get_mut(usize::from(sample.count))?;
+        let slot = sample
+            .inputs
+            .get_mut(usize::from(sample.count))
+            .ok_or("more than 32 pieces: not a chess position")?;
         *slot = input(Color::White, piece.color, piece.role, square) as u16;
         sample.count += 1;
     }
@@ -164,7 +188,7 @@ fn sample(line: &str, result_weight: f32) -> Option<Sample> {
     };
     sample.target =
         result_weight * result + (1.0 - result_weight) * sigmoid(score / SCALE as f32);
-    Some(sample)
+    Ok(sample)
 }
 
 /// Small random weights: the first layer's such that a position's sums start near the
@@ -294,6 +318,8 @@ fn quantised(weights: &[f32]) -> Network {
 
 #[cfg(test)]
 mod tests {
+    use std::fs;
+
     use rand::RngExt;
     use shakmaty::{Chess, EnPassantMode, Position};
 
@@ -330,7 +356,7 @@ mod tests {
         let directory = std::env::temp_dir().join(format!("sente-train-{}", std::process::id()));
         fs::create_dir_all(&directory).unwrap();
         let data = directory.join("positions.txt");
-        fs::write(&data, labelled_positions(4_000) + "not a position | 1 | 0.5\n").unwrap();
+        fs::write(&data, labelled_positions(4_000)).unwrap();
         let mut options = TrainingOptions::new(vec![data], directory.join("net.nnue"));
         options.epochs = 6;
         options.batch = 64;
@@ -342,7 +368,6 @@ mod tests {
         })
         .unwrap();
         assert_eq!(told, 6);
-        assert_eq!(report.skipped, 1);
         assert_eq!(report.positions + report.validation_positions, 4_000);
         let (training, validation) = (&report.training_loss, &report.validation_loss);
         assert!(training[5] < training[0] * 0.7, "{training:?}");
@@ -357,6 +382,32 @@ mod tests {
         let sums = crate::games::chess::nnue::Accumulator::of(&network, up.board());
         assert!(network.evaluate(&sums, Color::White) > 300);
         assert!(network.evaluate(&sums, Color::Black) < -300);
+        fs::remove_dir_all(&directory).unwrap();
+    }
+
+    /// A line a trainer cannot trust stops the run before it trains, naming the file and line,
+    /// and writes nothing: a NaN score trained a NaN net, a result of 7.5 a wild one.
+    #[test]
+    fn a_bad_line_is_refused_naming_its_file_and_line() {
+        let directory = std::env::temp_dir().join(format!("sente-bad-{}", std::process::id()));
+        fs::create_dir_all(&directory).unwrap();
+        let data = directory.join("positions.txt");
+        let output = directory.join("net.nnue");
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        for (bad, says) in [
+            (format!("{start} | NaN | 0.5"), "the score is centipawns"),
+            (format!("{start} | inf | 0.5"), "the score is centipawns"),
+            (format!("{start} | 12 | 7.5"), "the result is 1.0, 0.5 or 0.0"),
+            (format!("{start} | 12"), "2 fields"),
+            ("not a position | 1 | 0.5".to_owned(), "the FEN"),
+        ] {
+            fs::write(&data, labelled_positions(300) + &bad + "\n").unwrap();
+            let options = TrainingOptions::new(vec![data.clone()], output.clone());
+            let error = train(&options, &mut |_| {}).unwrap_err();
+            let line = format!("{}: line 301: ", data.display());
+            assert!(error.starts_with(&line) && error.contains(says), "{bad}: {error}");
+            assert!(!output.exists());
+        }
         fs::remove_dir_all(&directory).unwrap();
     }
 
