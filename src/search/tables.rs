@@ -7,8 +7,9 @@
 //! tournament player lost on time at its first move. So a search takes its table from its
 //! engine's [`Pool`], clean and of the size it asks, and gives it back when done: the back is
 //! emptied then, on a thread of its own when it is large, after the search has answered. Only
-//! a size never asked before is allocated inside a search, and [`Pool::prepare`] makes one
-//! ahead, where a protocol has a moment for it (`isready`, `usinewgame`).
+//! a size never asked before (or asked again before the last was emptied) is allocated inside a
+//! search. The protocols' sessions (`sente uci`, `sente usi`) do better: they keep their table
+//! from one move to the next, made at `isready` where the GUI waits for it.
 //!
 //! The pool keeps few tables ([`MAX_IDLE`]) and none long ([`IDLE_TIME`]): its memory is the
 //! recent searches', never more.
@@ -72,12 +73,6 @@ impl<T: Copy + Send + 'static> Pool<T> {
             });
     }
 
-    /// Makes a clean table of `len` entries ready for the next search, outside its clock.
-    pub fn prepare(&self, len: usize, empty: T) {
-        let table = self.take(len, empty);
-        self.keep(table);
-    }
-
     /// Keeps a clean table idle, if there is room.
     fn keep(&self, table: Vec<T>) {
         let mut idle = self
@@ -116,7 +111,8 @@ mod tests {
         // Another size is a new table.
         assert_eq!(POOL.take(512, 0).len(), 512);
         for _ in 0..10 {
-            POOL.prepare(64, 0);
+            let table = POOL.take(64, 0);
+            POOL.give_back(table, 0);
         }
         let idle = POOL.idle.lock().unwrap().len();
         assert!(idle <= MAX_IDLE, "{idle}");

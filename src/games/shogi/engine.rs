@@ -121,9 +121,42 @@ fn entries(mib: u32) -> usize {
     ((mib as usize * (1 << 20) / size_of::<Entry>()).next_power_of_two() / 2).max(1024)
 }
 
-/// Makes a table of `mib` ready for the next search, outside its clock (`isready`).
-pub fn prepare(mib: u32) {
-    POOL.prepare(entries(mib), EMPTY);
+/// The engine's table kept from one search to the next of the same game, where the caller
+/// allows it (`sente usi`, until `usinewgame`): what earlier moves' searches found is found again,
+/// and no search waits for a table to be made or emptied.
+#[derive(Default)]
+pub struct KeptTable(Vec<Entry>, Dirty);
+
+/// Whether a kept table holds entries of a search, or is clean.
+#[derive(Default, PartialEq)]
+struct Dirty(bool);
+
+impl KeptTable {
+    /// Holds a table of `mib` from now on, made now rather than inside the next search's clock
+    /// (`isready`); one of that size already held is kept as it is.
+    pub fn prepare(&mut self, mib: u32) {
+        if self.0.len() != entries(mib) {
+            POOL.give_back(std::mem::take(&mut self.0), EMPTY);
+            self.0 = POOL.take(entries(mib), EMPTY);
+            self.1 = Dirty(false);
+        }
+    }
+
+    /// Forgets every entry: a game ended, or a new one begins. Emptied now, outside any
+    /// search's clock; a clean table is left as it is, so that a `usinewgame` just before the
+    /// first `go` costs nothing.
+    pub fn clear(&mut self) {
+        if self.1 == Dirty(true) {
+            self.0.fill(EMPTY);
+            self.1 = Dirty(false);
+        }
+    }
+}
+
+impl Drop for KeptTable {
+    fn drop(&mut self) {
+        POOL.give_back(std::mem::take(&mut self.0), EMPTY);
+    }
 }
 
 impl Drop for Engine {
@@ -133,13 +166,20 @@ impl Drop for Engine {
 }
 
 impl Engine {
-    fn new(game: &Shogi, params: &EngineParams, budget: &Budget) -> Engine {
+    /// An engine for `game` with a clean table from the pool, or with `kept`'s where it holds
+    /// one of the size `params` asks.
+    fn new(game: &Shogi, params: &EngineParams, budget: &Budget, kept: Option<&mut KeptTable>) -> Engine {
         // The clock starts before the table is taken: should it be new, its making is
         // counted in the time, and the answer still comes in time.
         let started = Instant::now();
+        let size = entries(params.hash_mb);
+        let table = match kept {
+            Some(kept) if kept.0.len() == size => std::mem::take(&mut kept.0),
+            _ => POOL.take(size, EMPTY),
+        };
         Engine {
             position: game.position.clone_for_search(),
-            table: POOL.take(entries(params.hash_mb), EMPTY),
+            table,
             killers: vec![[MOVE_NONE; 2]; MAX_PLY + 2],
             history: vec![0; 32 * 81],
             pv: vec![[MOVE_NONE; MAX_PLY + 1]; MAX_PLY + 1],
@@ -574,6 +614,17 @@ fn proven_within(value: Value, depth: i32) -> bool {
 
 /// The engine's move in `game`.
 pub(super) fn search(game: &Shogi, params: &EngineParams, budget: &Budget) -> SearchResult<ShogiMove> {
+    search_keeping(game, params, budget, None)
+}
+
+/// The engine's move in `game`, searched with the table `kept` holds where it has one of the
+/// size asked, which it then keeps.
+pub(super) fn search_keeping(
+    game: &Shogi,
+    params: &EngineParams,
+    budget: &Budget,
+    mut kept: Option<&mut KeptTable>,
+) -> SearchResult<ShogiMove> {
     let started = Instant::now();
     if game.position.declaration_win_move() != MOVE_NONE {
         return SearchResult {
@@ -591,7 +642,7 @@ pub(super) fn search(game: &Shogi, params: &EngineParams, budget: &Budget) -> Se
         };
     }
     let time = thinking_time(game, params);
-    let mut engine = Engine::new(game, params, budget);
+    let mut engine = Engine::new(game, params, budget, kept.as_deref_mut());
     let (completed, stopped_by) = deepen(&mut engine, params, time, |engine, depth| {
         let value = engine.search(depth, 0, -INFINITY, INFINITY, true);
         let line = engine.line(0);
@@ -600,6 +651,10 @@ pub(super) fn search(game: &Shogi, params: &EngineParams, budget: &Budget) -> Se
         }
         ((value, line), proven_within(value, depth))
     });
+    if let Some(kept) = kept {
+        kept.0 = std::mem::take(&mut engine.table);
+        kept.1 = Dirty(true);
+    }
     let ((value, pv), depth) = match completed {
         Some(((value, line), depth)) if !line.is_empty() => ((value, line), depth),
         _ => {
@@ -653,7 +708,7 @@ fn lost(started: Instant) -> SearchResult<ShogiMove> {
 /// move searched with the full window at each depth, in the last iteration's order.
 pub(super) fn analyze(game: &Shogi, params: &EngineParams, budget: &Budget) -> Analysis<ShogiMove> {
     let time = thinking_time(game, params);
-    let mut engine = Engine::new(game, params, budget);
+    let mut engine = Engine::new(game, params, budget, None);
     let mut moves = Move32List::new();
     generate_moves_move32::<LegalAll>(&engine.position, &mut moves);
     let mut order: Vec<Move32> = moves.as_slice().to_vec();

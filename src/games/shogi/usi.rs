@@ -16,6 +16,7 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
+use super::engine::{KeptTable, search_keeping};
 use super::{Shogi, ShogiMove};
 use crate::game::{Game, Notation};
 use crate::lines;
@@ -45,6 +46,7 @@ pub fn serve_stdio() -> io::Result<()> {
 pub fn serve(mut input: impl BufRead, output: impl Write + Send + 'static) -> io::Result<()> {
     let mut session = Session {
         position: Ok(Shogi::start()),
+        table: Arc::new(Mutex::new(KeptTable::default())),
         hash_mb: search::DEFAULT_HASH_MB,
         multipv: 1,
         output: Arc::new(Mutex::new(output)),
@@ -87,14 +89,16 @@ pub fn serve(mut input: impl BufRead, output: impl Write + Send + 'static) -> io
                 // in the first `go`'s clock; not while a search may be using one, since
                 // `isready` during a search is answered at once.
                 if session.search.is_none() {
-                    super::engine::prepare(session.hash_mb);
+                    session.table.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).prepare(session.hash_mb);
                 }
                 session.say(&["readyok"])?;
             }
             Some("usinewgame") => {
                 session.stop();
                 session.position = Ok(Shogi::start());
-                super::engine::prepare(session.hash_mb);
+                let mut table = session.table.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+                table.prepare(session.hash_mb);
+                table.clear();
             }
             Some("setoption") => {
                 if let Err(error) = session.set_option(&words.collect::<Vec<_>>()) {
@@ -117,7 +121,13 @@ pub fn serve(mut input: impl BufRead, output: impl Write + Send + 'static) -> io
             }
             Some("stop") => session.stop(),
             // Sente does not ponder: a ponderhit is a move it has not been asked to think on.
-            Some("ponderhit") | Some("gameover") => {}
+            Some("ponderhit") => {}
+            // The game is over: its table is emptied now, before the next one's clock runs.
+            Some("gameover") => {
+                session.stop();
+                let mut table = session.table.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+                table.clear();
+            }
             Some("quit") => {
                 session.stop();
                 return Ok(());
@@ -131,6 +141,8 @@ pub fn serve(mut input: impl BufRead, output: impl Write + Send + 'static) -> io
 struct Session<W> {
     /// The position `go` searches, or why the last `position` was refused.
     position: Result<Shogi, String>,
+    /// The engine's table, kept from one move to the next until `usinewgame`.
+    table: Arc<Mutex<KeptTable>>,
     hash_mb: u32,
     multipv: u32,
     output: Arc<Mutex<W>>,
@@ -226,11 +238,13 @@ impl<W: Write + Send + 'static> Session<W> {
             ..Budget::default()
         };
         let stopped = Arc::clone(&stop);
+        let table = Arc::clone(&self.table);
         let thread = std::thread::spawn(move || {
             // A search that fails still answers, so that no GUI waits for a `bestmove` that
             // never comes.
             let answer = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                think(&position, &go, &params, &budget)
+                let mut table = table.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+                think(&position, &go, &params, &budget, &mut table)
             }))
             .unwrap_or_else(|panic| {
                 let why = search::panic_message(panic.as_ref()).replace('\n', " ");
@@ -247,10 +261,17 @@ impl<W: Write + Send + 'static> Session<W> {
     }
 }
 
-/// What `go` answers: `checkmate ...` for `go mate`, else `bestmove`.
-fn think(position: &Shogi, go: &Go, params: &EngineParams, budget: &Budget) -> String {
+/// What `go` answers: `checkmate ...` for `go mate`, else `bestmove`; searched with the
+/// session's table.
+fn think(
+    position: &Shogi,
+    go: &Go,
+    params: &EngineParams,
+    budget: &Budget,
+    table: &mut KeptTable,
+) -> String {
     if go.mate {
-        return mate(position, params, budget);
+        return mate(position, params, budget, table);
     }
     if params.multipv.is_some() {
         let analysis = position.engine_analysis(params, budget);
@@ -262,7 +283,7 @@ fn think(position: &Shogi, go: &Go, params: &EngineParams, budget: &Budget) -> S
             },
         };
     }
-    let result = position.engine(params, budget);
+    let result = search_keeping(position, params, budget, Some(table));
     bestmove(result.best_move, result.score, result.exact)
 }
 
@@ -277,8 +298,8 @@ fn bestmove(mv: ShogiMove, score: f64, exact: bool) -> String {
 
 /// `go mate`: a mate found by the engine (within the time or depth given), as USI's `checkmate`
 /// line writes it.
-fn mate(position: &Shogi, params: &EngineParams, budget: &Budget) -> String {
-    let result = position.engine(params, budget);
+fn mate(position: &Shogi, params: &EngineParams, budget: &Budget, table: &mut KeptTable) -> String {
+    let result = search_keeping(position, params, budget, Some(table));
     if result.exact && result.score > 0.0 {
         let moves: Vec<String> = result.pv.iter().map(|mv| mv.usi()).collect();
         format!("checkmate {}", moves.join(" "))

@@ -230,14 +230,19 @@ pub(super) fn search(
 /// the caller allows it (`sente uci`, until `ucinewgame`): what earlier moves' searches found
 /// about the positions still ahead is found again at once.
 #[derive(Default)]
-pub struct KeptTable(Option<Table>);
+pub struct KeptTable(Option<Table>, bool);
 
 impl KeptTable {
-    /// Forgets what it holds: a new game begins. Emptied now, outside any search's clock.
+    /// Forgets what it holds: a new game begins. Emptied now, outside any search's clock; a
+    /// table no search has used since it was made or emptied is left as it is, so that a
+    /// `ucinewgame` just before the first `go` costs nothing.
     pub fn clear(&mut self) {
-        if let Some(table) = &mut self.0 {
+        if let Some(table) = &mut self.0
+            && self.1
+        {
             table.clear();
         }
+        self.1 = false;
     }
 
     /// Holds a table of `mib` from now on, made now rather than inside the next search's
@@ -246,6 +251,7 @@ impl KeptTable {
         if self.0.as_ref().is_none_or(|table| table.mib() != mib) {
             self.0 = None;
             self.0 = Some(Table::new(mib));
+            self.1 = false;
         }
     }
 }
@@ -264,6 +270,7 @@ pub fn search_keeping(
     let mut engine = Engine::new(game, params, budget, kept.0.take());
     let result = deepen_root(game, &mut engine);
     kept.0 = Some(engine.table);
+    kept.1 = true;
     result
 }
 
