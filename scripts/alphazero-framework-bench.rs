@@ -6,7 +6,9 @@ use candle_nn::{linear, AdamW, Optimizer, ParamsAdamW, VarBuilder, VarMap};
 use rand::{Rng, SeedableRng};
 
 fn main() -> candle_core::Result<()> {
-    let positions: usize = std::env::args().nth(1).map_or(200_000, |n| n.parse().unwrap());
+    let positions: usize = std::env::args()
+        .nth(1)
+        .map_or(200_000, |n| n.parse().unwrap());
     let (inputs, hidden, moves, batch) = (84, 256, 7, 256);
     let device = Device::Cpu;
     let varmap = VarMap::new();
@@ -17,7 +19,11 @@ fn main() -> candle_core::Result<()> {
     let value = linear(hidden, 1, vb.pp("value"))?;
     let mut opt = AdamW::new(
         varmap.all_vars(),
-        ParamsAdamW { lr: 0.002, weight_decay: 0.0, ..Default::default() },
+        ParamsAdamW {
+            lr: 0.002,
+            weight_decay: 0.0,
+            ..Default::default()
+        },
     )?;
     let mut rng = rand::rngs::StdRng::seed_from_u64(1);
     // Random positions: 20 discs of each side on 42 cells; random visit shares and results.

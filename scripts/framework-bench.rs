@@ -2,18 +2,27 @@
 //! trained with candle on the CPU: dense inputs, as a framework multiplies them. Time for an
 //! epoch of N positions at batch 4096, Adam.
 use candle_core::{DType, Device, Tensor, D};
-use candle_nn::{linear, AdamW, Optimizer, ParamsAdamW, VarBuilder, VarMap, Module};
+use candle_nn::{linear, AdamW, Module, Optimizer, ParamsAdamW, VarBuilder, VarMap};
 use rand::{Rng, SeedableRng};
 
 fn main() -> candle_core::Result<()> {
-    let positions: usize = std::env::args().nth(1).map_or(200_000, |n| n.parse().unwrap());
+    let positions: usize = std::env::args()
+        .nth(1)
+        .map_or(200_000, |n| n.parse().unwrap());
     let batch = 4096;
     let device = Device::Cpu;
     let varmap = VarMap::new();
     let vb = VarBuilder::from_varmap(&varmap, DType::F32, &device);
     let l1 = linear(768, 128, vb.pp("l1"))?;
     let l2 = linear(256, 1, vb.pp("l2"))?;
-    let mut opt = AdamW::new(varmap.all_vars(), ParamsAdamW { lr: 0.001, weight_decay: 0.0, ..Default::default() })?;
+    let mut opt = AdamW::new(
+        varmap.all_vars(),
+        ParamsAdamW {
+            lr: 0.001,
+            weight_decay: 0.0,
+            ..Default::default()
+        },
+    )?;
     let mut rng = rand::rngs::StdRng::seed_from_u64(1);
     // Random sparse positions: 32 of 768 inputs on, a side.
     let make = |rng: &mut rand::rngs::StdRng| {
@@ -40,10 +49,17 @@ fn main() -> candle_core::Result<()> {
         let a = l1.forward(&us)?.clamp(0f32, 1f32)?;
         let b = l1.forward(&them)?.clamp(0f32, 1f32)?;
         let out = l2.forward(&Tensor::cat(&[&a, &b], D::Minus1)?)?;
-        let loss = (candle_nn::ops::sigmoid(&out)? - target)?.sqr()?.mean_all()?;
+        let loss = (candle_nn::ops::sigmoid(&out)? - target)?
+            .sqr()?
+            .mean_all()?;
         opt.backward_step(&loss)?;
     }
     let elapsed = started.elapsed();
-    println!("{} positions in {:.2} s: {:.0} positions/s", batches * batch, elapsed.as_secs_f64(), (batches * batch) as f64 / elapsed.as_secs_f64());
+    println!(
+        "{} positions in {:.2} s: {:.0} positions/s",
+        batches * batch,
+        elapsed.as_secs_f64(),
+        (batches * batch) as f64 / elapsed.as_secs_f64()
+    );
     Ok(())
 }

@@ -177,7 +177,9 @@ impl Visitor for Book<'_> {
                 match position {
                     Ok(position) => position,
                     Err(error) => {
-                        return ControlFlow::Break(Err(self.error(format!("FEN {:?}: {error}", excerpt(text)))));
+                        return ControlFlow::Break(Err(
+                            self.error(format!("FEN {:?}: {error}", excerpt(text)))
+                        ));
                     }
                 }
             }
@@ -197,10 +199,9 @@ impl Visitor for Book<'_> {
                 line.position.play_unchecked(mv);
                 ControlFlow::Continue(())
             }
-            Err(error) => ControlFlow::Break(Err(self.error(format!(
-                "move {} ({san}): {error}",
-                line.moves.len() + 1
-            )))),
+            Err(error) => ControlFlow::Break(Err(
+                self.error(format!("move {} ({san}): {error}", line.moves.len() + 1))
+            )),
         }
     }
 
@@ -237,7 +238,10 @@ mod tests {
         assert!(error.len() < 200 && error.contains("xxx...\""), "{error}");
         // One opening too many is refused where it is.
         let error = read_epd(book, 1).unwrap_err();
-        assert_eq!(error, "line 4: more than 1 openings, the most a tournament takes");
+        assert_eq!(
+            error,
+            "line 4: more than 1 openings, the most a tournament takes"
+        );
     }
 
     #[test]
@@ -250,8 +254,11 @@ mod tests {
         assert_eq!((openings[0].board.as_deref(), openings[0].line), (None, 1));
         assert_eq!(openings[1].moves, ["e2e4", "e8d7"]);
         assert_eq!(openings[1].line, 6);
-        let error = read_pgn("[Event \"a\"]\n\n1. e4 e5 *\n\n[Event \"b\"]\n\n1. e4 Ke7 2. Qh5 *\n", 10)
-            .unwrap_err();
+        let error = read_pgn(
+            "[Event \"a\"]\n\n1. e4 e5 *\n\n[Event \"b\"]\n\n1. e4 Ke7 2. Qh5 *\n",
+            10,
+        )
+        .unwrap_err();
         assert_eq!(error.split(':').next(), Some("game 2 (line 5)"), "{error}");
         assert!(error.contains("move 2 (Ke7)"), "{error}");
         let error = read_pgn(book, 1).unwrap_err();

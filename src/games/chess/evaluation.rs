@@ -128,7 +128,11 @@ fn tables(board: &Board) -> (i32, i32, i32) {
 /// (MVV-LVA), then promotions.
 pub fn move_priority(mv: shakmaty::Move) -> i32 {
     let victim = mv.capture().map_or(0, |role| value(role) * 10);
-    let attacker = if mv.is_capture() { value(mv.role()) / 100 } else { 0 };
+    let attacker = if mv.is_capture() {
+        value(mv.role()) / 100
+    } else {
+        0
+    };
     let promotion = mv.promotion().map_or(0, value);
     victim - attacker + promotion
 }

@@ -69,7 +69,9 @@ pub(super) fn read(text: &str) -> Result<shakmaty::Chess, BoardError> {
     let en_passant = fields[3];
     if en_passant != "-" {
         let bytes = en_passant.as_bytes();
-        if bytes.len() != 2 || !(b'a'..=b'h').contains(&bytes[0]) || !matches!(bytes[1], b'3' | b'6')
+        if bytes.len() != 2
+            || !(b'a'..=b'h').contains(&bytes[0])
+            || !matches!(bytes[1], b'3' | b'6')
         {
             return Err(invalid(format!(
                 "the en passant square is \"-\" or a square on the third or sixth rank, not \
@@ -93,13 +95,17 @@ pub(super) fn read(text: &str) -> Result<shakmaty::Chess, BoardError> {
     }
     let fen = Fen::from_ascii(text.as_bytes())
         .map_err(|error| invalid(format!("this FEN cannot be read: {error}")))?;
-    let kings = |color: Color| (fen.as_setup().board.by_color(color) & fen.as_setup().board.kings()).count();
+    let kings = |color: Color| {
+        (fen.as_setup().board.by_color(color) & fen.as_setup().board.kings()).count()
+    };
     let (white_kings, black_kings) = (kings(Color::White), kings(Color::Black));
     fen.into_position(CastlingMode::Standard).map_err(|error| {
         let kinds = error.kinds();
         let reason = if kinds.contains(PositionErrorKinds::EMPTY_BOARD) {
             "the board is empty".to_owned()
-        } else if kinds.intersects(PositionErrorKinds::MISSING_KING | PositionErrorKinds::TOO_MANY_KINGS) {
+        } else if kinds
+            .intersects(PositionErrorKinds::MISSING_KING | PositionErrorKinds::TOO_MANY_KINGS)
+        {
             format!(
                 "each side has exactly one king, but White has {white_kings} and Black \
                  {black_kings}"

@@ -18,7 +18,9 @@ pub(super) fn of(position: &shakmaty::Chess) -> u64 {
 
 /// The key of `after`, the position `mv` leads to from `before`, whose key is `key`.
 pub(super) fn after(before: &shakmaty::Chess, key: u64, mv: Move, after: &shakmaty::Chess) -> u64 {
-    let piece = |square: Square, role: Role, color: Color| Zobrist64::zobrist_for_piece(square, role.of(color));
+    let piece = |square: Square, role: Role, color: Color| {
+        Zobrist64::zobrist_for_piece(square, role.of(color))
+    };
     let us = before.turn();
     let mut key = Zobrist64(key) ^ Zobrist64::zobrist_for_white_turn();
     match mv {

@@ -8,11 +8,11 @@
 pub mod book;
 mod engine;
 mod evaluation;
-pub mod nnue;
 mod fen;
+mod key;
+pub mod nnue;
 mod terms;
 pub mod uci;
-mod key;
 
 use std::fmt;
 use std::hash::{Hash, Hasher};
@@ -23,11 +23,12 @@ use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Color, EnPassantMode, Position, Role};
 
-use crate::game::{EngineDeclaration, Protocol, 
-    BoardError, Declaration, Evaluation, Game, Limits, MoveError, Notation, Outcome, Player, Turn,
+use crate::game::{
+    BoardError, Declaration, EngineDeclaration, Evaluation, Game, Limits, MoveError, Notation,
+    Outcome, Player, Protocol, Turn,
 };
-use crate::search::{Analysis, Budget, EngineParams, SearchResult, Solve};
 use crate::learn::Trainer;
+use crate::search::{Analysis, Budget, EngineParams, SearchResult, Solve};
 
 pub use engine::{DEFAULT_TIME_LIMIT_MS, KeptTable, Step, search_keeping};
 
@@ -243,29 +244,35 @@ impl Chess {
             None => written,
         };
         if let Ok(uci) = UciMove::from_ascii(text.as_bytes()) {
-            return uci.to_move(&self.position).map_err(|_| MoveError::Unreadable {
-                written: format!("{written:?}"),
-                expected: if self.promotes_without_a_piece(&uci) {
-                    "a pawn that reaches the last rank promotes: add the piece it becomes, q, \
+            return uci
+                .to_move(&self.position)
+                .map_err(|_| MoveError::Unreadable {
+                    written: format!("{written:?}"),
+                    expected: if self.promotes_without_a_piece(&uci) {
+                        "a pawn that reaches the last rank promotes: add the piece it becomes, q, \
                      r, b or n (e7e8q)"
-                } else {
-                    "it is not a legal move in this position"
-                },
-            });
+                    } else {
+                        "it is not a legal move in this position"
+                    },
+                });
         }
         let san = SanPlus::from_ascii(text.as_bytes()).map_err(|_| MoveError::Unreadable {
             written: format!("{written:?}"),
             expected: "a chess move is written in UCI (e2e4, e7e8q) or SAN (e4, Nf3, O-O, e8=Q)",
         })?;
-        san.san.to_move(&self.position).map_err(|error| MoveError::Unreadable {
-            written: format!("{written:?}"),
-            expected: match error {
-                shakmaty::san::SanError::AmbiguousSan => {
-                    "it could be more than one legal move here: name the piece's file or rank"
-                }
-                shakmaty::san::SanError::IllegalSan => "it is not a legal move in this position",
-            },
-        })
+        san.san
+            .to_move(&self.position)
+            .map_err(|error| MoveError::Unreadable {
+                written: format!("{written:?}"),
+                expected: match error {
+                    shakmaty::san::SanError::AmbiguousSan => {
+                        "it could be more than one legal move here: name the piece's file or rank"
+                    }
+                    shakmaty::san::SanError::IllegalSan => {
+                        "it is not a legal move in this position"
+                    }
+                },
+            })
     }
 
     /// Whether `uci` moves a pawn to the last rank without saying what it becomes, where it
@@ -444,7 +451,10 @@ impl Game for Chess {
 
     /// shakmaty's legal moves: perft counts through the draws by rule.
     fn perft_moves(&self) -> ChessMoves {
-        self.position.legal_moves().into_iter().map(|mv| ChessMove(Some(mv)))
+        self.position
+            .legal_moves()
+            .into_iter()
+            .map(|mv| ChessMove(Some(mv)))
     }
 
     fn count_perft_moves(&self) -> usize {
@@ -509,8 +519,8 @@ impl Game for Chess {
     /// Mate and stalemate end the game whatever the clock says, and so does a lack of mating
     /// material (FIDE's dead position): only the fifty-move rule and repetition are claimed.
     fn claimable_draw(&self) -> Option<&'static str> {
-        let over = self.position.legal_moves().is_empty()
-            || Chess::lacks_mating_material(&self.position);
+        let over =
+            self.position.legal_moves().is_empty() || Chess::lacks_mating_material(&self.position);
         (!over).then(|| self.claim()).flatten().map(Ending::name)
     }
 

@@ -7,7 +7,9 @@
 //! files, and the shelter and attackers around each king. Their weights are classical
 //! hand-set values of the size small engines use; each is centipawns.
 
-use shakmaty::attacks::{bishop_attacks, king_attacks, knight_attacks, pawn_attacks, queen_attacks, rook_attacks};
+use shakmaty::attacks::{
+    bishop_attacks, king_attacks, knight_attacks, pawn_attacks, queen_attacks, rook_attacks,
+};
 use shakmaty::{Bitboard, Board, Color, File, Role, Square};
 
 /// Per square a piece attacks beyond the usual number (the offset), not counting squares of
@@ -99,7 +101,9 @@ fn side(board: &Board, us: Color) -> (i32, i32) {
         if (our_pawns & file_mask & ahead).any() {
             add(DOUBLED);
         }
-        if (their_pawns & (file_mask | beside) & ahead).is_empty() && (our_pawns & file_mask & ahead).is_empty() {
+        if (their_pawns & (file_mask | beside) & ahead).is_empty()
+            && (our_pawns & file_mask & ahead).is_empty()
+        {
             let rank = u32::from(square.rank());
             let rank = us.fold_wb(rank, 7 - rank) as usize;
             add((PASSED_MG[rank], PASSED_EG[rank]));

@@ -16,9 +16,9 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use crate::game::{Game, Notation, Player, in_pawns, written};
 use super::engine::DEFAULT_EVALUATION;
 use super::{Chess, KeptTable, nnue, search_keeping};
+use crate::game::{Game, Notation, Player, in_pawns, written};
 use crate::lines;
 use crate::search::{
     self, Budget, Clock, EngineParams, EvaluationIndex, Iteration, MAX_ELO, MIN_ELO, Solve, Watch,
@@ -586,12 +586,18 @@ mod tests {
             )),
             "{text}"
         );
-        assert!(text.contains("option name EvalFile type string default <shipped>"), "{text}");
+        assert!(
+            text.contains("option name EvalFile type string default <shipped>"),
+            "{text}"
+        );
         assert!(
             text.contains("info string Evaluation is one of material, pesto, nnue, got \"neural\""),
             "{text}"
         );
-        assert!(text.contains("info string /nonexistent/net.nnue: "), "{text}");
+        assert!(
+            text.contains("info string /nonexistent/net.nnue: "),
+            "{text}"
+        );
         // The net too finds the mate in one.
         assert!(text.ends_with("bestmove d8h4\n"), "{text}");
     }
@@ -617,7 +623,10 @@ mod tests {
         // Black mates in one: Qh4#. (The second `isready` may be answered before or after
         // so short a search ends: the table is ready, and the search takes microseconds.)
         assert!(text.contains("score mate 1"), "{text}");
-        let best: Vec<&&str> = lines.iter().filter(|line| line.starts_with("bestmove")).collect();
+        let best: Vec<&&str> = lines
+            .iter()
+            .filter(|line| line.starts_with("bestmove"))
+            .collect();
         assert_eq!(best, [&"bestmove d8h4"], "{text}");
     }
 
@@ -633,11 +642,16 @@ mod tests {
         session.wait_for("bestmove");
         let text = session.end();
         assert!(
-            text.contains(&format!("option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}")),
+            text.contains(&format!(
+                "option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"
+            )),
             "{text}"
         );
         assert!(text.contains("info string MultiPV is 1 to 500"), "{text}");
-        let numbered: Vec<&str> = text.lines().filter(|line| line.contains(" multipv ")).collect();
+        let numbered: Vec<&str> = text
+            .lines()
+            .filter(|line| line.contains(" multipv "))
+            .collect();
         // Three lines an iteration, as each iteration ends, for depths 1 to 3.
         assert_eq!(numbered.len(), 9, "{text}");
         for (index, line) in numbered.iter().enumerate() {
@@ -646,7 +660,10 @@ mod tests {
             assert!(line.contains(&format!(" multipv {rank} ")), "{line}");
         }
         let numbered = &numbered[6..];
-        assert!(numbered[0].contains("score mate 1") && numbered[0].ends_with("pv d8h4"), "{text}");
+        assert!(
+            numbered[0].contains("score mate 1") && numbered[0].ends_with("pv d8h4"),
+            "{text}"
+        );
         assert!(!numbered[1].contains("score mate"), "{text}");
         assert_eq!(text.lines().last(), Some("bestmove d8h4"), "{text}");
     }

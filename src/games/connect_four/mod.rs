@@ -23,9 +23,9 @@ mod table;
 
 use std::time::Duration;
 
-use crate::game::{EngineDeclaration, 
-    Bits, BoardError, Declaration, Evaluation, Game, Limits, MoveError, Network, Outcome, Player, ordinal,
-    text,
+use crate::game::{
+    Bits, BoardError, Declaration, EngineDeclaration, Evaluation, Game, Limits, MoveError, Network,
+    Outcome, Player, ordinal, text,
 };
 use crate::search::{Analysis, Budget, SearchResult, Solve};
 
@@ -400,7 +400,6 @@ impl Game for ConnectFour {
         }
     }
 
-
     fn move_id(column: u8) -> u16 {
         u16::from(column)
     }
@@ -689,8 +688,9 @@ mod tests {
                 .starts_with("the X in column 3 (columns are numbered 0 to 6, as moves are), 2nd from the bottom, floats above an empty cell")
         );
         assert!(
-            reason("O....../X....../......./......./......./......X")
-                .starts_with("the X in column 0 (columns are numbered 0 to 6, as moves are), 5th from")
+            reason("O....../X....../......./......./......./......X").starts_with(
+                "the X in column 0 (columns are numbered 0 to 6, as moves are), 5th from"
+            )
         );
         assert!(
             reason("......./......./......./......./......./OO.....").contains("X moves first")

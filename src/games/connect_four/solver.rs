@@ -24,8 +24,7 @@ use super::{ConnectFour, HEIGHT, WIDTH};
 use crate::game::Game;
 use crate::search::kit::{Meter, Value, WIN, alphabeta, exact_score, exact_search_result};
 use crate::search::{
-    AlphaBetaParams, Analysis, Budget, MoveAnalysis, SearchResult, Strategy,
-    analyze_within,
+    AlphaBetaParams, Analysis, Budget, MoveAnalysis, SearchResult, Strategy, analyze_within,
 };
 
 const CELLS: i32 = (WIDTH * HEIGHT) as i32;
@@ -60,10 +59,7 @@ fn non_losing_moves(position: &ConnectFour) -> u64 {
 #[inline]
 fn move_score(position: &ConnectFour, cell: u64) -> i32 {
     let (current, _) = position.discs();
-    sparse_count(super::winning_cells(
-        current | cell,
-        position.mask(),
-    ))
+    sparse_count(super::winning_cells(current | cell, position.mask()))
 }
 
 /// The set bits of a mask that has few of them, one loop turn each. A move rarely creates
@@ -347,7 +343,9 @@ pub(super) fn analysis(
     let deadline = time_limit.map(|limit| started + limit.mul_f64(ANALYSIS_SOLVER_SHARE));
     let mut solver = Solver::new(budget, deadline);
     let mut solved = Vec::new();
-    let legal = COLUMN_ORDER.into_iter().filter(|&column| position.can_play(column));
+    let legal = COLUMN_ORDER
+        .into_iter()
+        .filter(|&column| position.can_play(column));
     for column in legal.map(|column| column as u8) {
         let Some(value) = move_value(position, column, &mut solver) else {
             break;
@@ -366,7 +364,9 @@ pub(super) fn analysis(
             max_nodes: budget.max_nodes.map(|max| max.saturating_sub(solver.nodes)),
             ..budget.clone()
         };
-        let strongest = Strategy::alphabeta(AlphaBetaParams::strongest(left.map(|left| left.max(Duration::from_millis(1)))));
+        let strongest = Strategy::alphabeta(AlphaBetaParams::strongest(
+            left.map(|left| left.max(Duration::from_millis(1))),
+        ));
         let analysis = analyze_within(position, &strongest, 0, &rest)
             .expect("a game in progress has moves to analyse");
         let unsolved = analysis
@@ -379,7 +379,11 @@ pub(super) fn analysis(
     // Best first, ties in the columns' order: each move by its value, a faster win and a slower
     // loss first among the proven ones.
     let mut moves: Vec<(Value, MoveAnalysis<u8>)> = solved;
-    moves.extend(estimated.into_iter().map(|valued| (value_of(&valued), valued)));
+    moves.extend(
+        estimated
+            .into_iter()
+            .map(|valued| (value_of(&valued), valued)),
+    );
     moves.sort_by_key(|(value, analysis)| (std::cmp::Reverse(*value), analysis.mv));
     Analysis {
         moves: moves.into_iter().map(|(_, analysis)| analysis).collect(),
@@ -447,11 +451,18 @@ mod tests {
     fn an_analysis_proves_every_move_and_ranks_them() {
         // The first line of Test_L2_R1 (25 moves played, won by the side to move) and a drawn
         // line of Test_L3_R1: every move proven, valued as /move values it, best first.
-        for moves in ["5554224333234511764415115", "23163416124767223154467471272416755633"] {
+        for moves in [
+            "5554224333234511764415115",
+            "23163416124767223154467471272416755633",
+        ] {
             let position = from_columns(moves);
             let analysis = analysis(&position, None, &Budget::unlimited());
             assert_eq!(analysis.stopped_by, None, "{moves}");
-            assert_eq!(analysis.moves.len(), position.legal_moves().count(), "{moves}");
+            assert_eq!(
+                analysis.moves.len(),
+                position.legal_moves().count(),
+                "{moves}"
+            );
             let values: Vec<Value> = analysis
                 .moves
                 .iter()
@@ -478,7 +489,11 @@ mod tests {
     fn an_analysis_out_of_time_keeps_the_moves_it_proved_and_estimates_the_rest() {
         // Four moves in: no solve finishes in 20 ms.
         let position = from_columns("4453");
-        let analysis = analysis(&position, Some(Duration::from_millis(20)), &Budget::unlimited());
+        let analysis = analysis(
+            &position,
+            Some(Duration::from_millis(20)),
+            &Budget::unlimited(),
+        );
         assert_eq!(analysis.moves.len(), WIDTH);
         assert!(analysis.moves.iter().any(|scored| !scored.exact));
         assert!(analysis.stopped_by.is_some());

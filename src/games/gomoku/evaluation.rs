@@ -98,7 +98,10 @@ mod tests {
             .iter()
             .map(threats)
             .collect();
-        assert!(values.windows(2).all(|pair| pair[0] > pair[1]), "{values:?}");
+        assert!(
+            values.windows(2).all(|pair| pair[0] > pair[1]),
+            "{values:?}"
+        );
         assert!(values.iter().all(|value| value.abs() < 1.0), "{values:?}");
     }
 

@@ -14,8 +14,9 @@ mod evaluation;
 use std::fmt;
 use std::str::FromStr;
 
-use crate::game::{EngineDeclaration, 
-    BoardError, Declaration, Evaluation, Game, Limits, MoveError, Notation, Outcome, Player, text,
+use crate::game::{
+    BoardError, Declaration, EngineDeclaration, Evaluation, Game, Limits, MoveError, Notation,
+    Outcome, Player, text,
 };
 use crate::search::Solve;
 
@@ -491,7 +492,10 @@ mod tests {
             assert_eq!(game.read_move(&game.notation(cell)), Ok(cell));
         }
         for bad in ["p1", "a0", "a16", "h", "88", ""] {
-            assert!(game.read_move(&Notation::Text(bad.into())).is_err(), "{bad}");
+            assert!(
+                game.read_move(&Notation::Text(bad.into())).is_err(),
+                "{bad}"
+            );
         }
         assert!(game.read_move(&Notation::Number(112)).is_err());
     }
@@ -501,12 +505,18 @@ mod tests {
         // X on row 8 from a to e; O below.
         let game = play(&["a8", "a7", "b8", "b7", "c8", "c7", "d8", "d7"]);
         assert_eq!(game.outcome(), Outcome::InProgress);
-        assert_eq!(game.play(game.read_move(&Notation::Text("e8".into())).unwrap()).outcome(), Outcome::Won(Player::X));
+        assert_eq!(
+            game.play(game.read_move(&Notation::Text("e8".into())).unwrap())
+                .outcome(),
+            Outcome::Won(Player::X)
+        );
         // O's five along the bottom row, while X's row 8 has a gap at d8.
         let game = play(&["a8", "a1", "b8", "b1", "c8", "c1", "e8", "d1", "f8", "e1"]);
         assert_eq!(game.outcome(), Outcome::Won(Player::O));
         // Free-style: filling the gap makes six in a row, which wins as well.
-        let game = play(&["a8", "a1", "b8", "b1", "c8", "c3", "e8", "d1", "f8", "e3", "d8"]);
+        let game = play(&[
+            "a8", "a1", "b8", "b1", "c8", "c3", "e8", "d1", "f8", "e3", "d8",
+        ]);
         assert_eq!(game.outcome(), Outcome::Won(Player::X));
         // Diagonals both ways.
         let game = play(&["a1", "a2", "b2", "a3", "c3", "a4", "d4", "a5", "e5"]);
@@ -527,8 +537,14 @@ mod tests {
         assert_eq!(start, Gomoku::start());
         let mut o_ahead = ".".repeat(CELLS);
         o_ahead.replace_range(0..1, "O");
-        assert!(matches!(o_ahead.parse::<Gomoku>(), Err(BoardError::Impossible(_))));
-        assert!(matches!("X".parse::<Gomoku>(), Err(BoardError::TooFewCells { .. })));
+        assert!(matches!(
+            o_ahead.parse::<Gomoku>(),
+            Err(BoardError::Impossible(_))
+        ));
+        assert!(matches!(
+            "X".parse::<Gomoku>(),
+            Err(BoardError::TooFewCells { .. })
+        ));
     }
 
     #[test]

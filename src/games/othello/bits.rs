@@ -71,7 +71,16 @@ const fn ray(square: usize, rows: i32, columns: i32) -> u64 {
 /// Per square, its eight rays: the first four run towards higher bits (east, south,
 /// south-east, south-west), the last four towards lower bits.
 static RAYS: [[u64; 8]; 64] = {
-    const WAYS: [(i32, i32); 8] = [(0, 1), (1, 0), (1, 1), (1, -1), (0, -1), (-1, 0), (-1, -1), (-1, 1)];
+    const WAYS: [(i32, i32); 8] = [
+        (0, 1),
+        (1, 0),
+        (1, 1),
+        (1, -1),
+        (0, -1),
+        (-1, 0),
+        (-1, -1),
+        (-1, 1),
+    ];
     let mut rays = [[0; 8]; 64];
     let mut square = 0;
     while square < 64 {
@@ -145,7 +154,12 @@ pub fn around(discs: u64) -> u64 {
 pub fn stable(mover: u64, other: u64) -> u64 {
     let empty = !(mover | other);
     // Per line direction: the squares the line can be flanked along, and the full lines.
-    let lines: [(i32, u64); 4] = [(1, 0x8181_8181_8181_8181), (8, 0xFF00_0000_0000_00FF), (9, 0xFF81_8181_8181_81FF), (7, 0xFF81_8181_8181_81FF)];
+    let lines: [(i32, u64); 4] = [
+        (1, 0x8181_8181_8181_8181),
+        (8, 0xFF00_0000_0000_00FF),
+        (9, 0xFF81_8181_8181_81FF),
+        (7, 0xFF81_8181_8181_81FF),
+    ];
     let mut protected = [0u64; 4];
     for (index, (by, edge)) in lines.into_iter().enumerate() {
         // The squares an empty square reaches along the line, both ways: not full.
@@ -229,7 +243,16 @@ mod tests {
     fn walked_flips(mover: u64, other: u64, square: u8) -> u64 {
         let (row, column) = (i32::from(square / 8), i32::from(square % 8));
         let mut flipped = 0;
-        for (dr, dc) in [(0, 1), (0, -1), (1, 0), (-1, 0), (1, 1), (-1, -1), (1, -1), (-1, 1)] {
+        for (dr, dc) in [
+            (0, 1),
+            (0, -1),
+            (1, 0),
+            (-1, 0),
+            (1, 1),
+            (-1, -1),
+            (1, -1),
+            (-1, 1),
+        ] {
             let mut line = 0;
             let (mut r, mut c) = (row + dr, column + dc);
             while (0..8).contains(&r) && (0..8).contains(&c) {
@@ -277,7 +300,11 @@ mod tests {
                     let walked = walked_flips(mover, other, square);
                     if walked != 0 {
                         expected_moves |= 1 << square;
-                        assert_eq!(flips(mover, other, square), walked, "{mover:x} {other:x} {square}");
+                        assert_eq!(
+                            flips(mover, other, square),
+                            walked,
+                            "{mover:x} {other:x} {square}"
+                        );
                     }
                 }
             }
@@ -295,24 +322,45 @@ mod tests {
             let mut black_to_move = true;
             let mut known = (0u64, 0u64);
             loop {
-                let (mover, other) = if black_to_move { (black, white) } else { (white, black) };
+                let (mover, other) = if black_to_move {
+                    (black, white)
+                } else {
+                    (white, black)
+                };
                 let placements = moves(mover, other);
                 if placements == 0 && moves(other, mover) == 0 {
                     break;
                 }
                 known.0 |= stable(black, white);
                 known.1 |= stable(white, black);
-                assert_eq!(stable(black, white) & CORNER_SQUARES, black & CORNER_SQUARES);
+                assert_eq!(
+                    stable(black, white) & CORNER_SQUARES,
+                    black & CORNER_SQUARES
+                );
                 if placements != 0 {
-                    state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                    state = state
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
                     let pick = (state >> 33) as usize % placements.count_ones() as usize;
                     let square = Bits(placements).nth(pick).unwrap();
                     let flipped = flips(mover, other, square);
                     let (mover, other) = (mover | flipped | 1 << square, other ^ flipped);
-                    (black, white) = if black_to_move { (mover, other) } else { (other, mover) };
+                    (black, white) = if black_to_move {
+                        (mover, other)
+                    } else {
+                        (other, mover)
+                    };
                 }
-                assert_eq!(known.0 & black, known.0, "a stable black disc was turned over");
-                assert_eq!(known.1 & white, known.1, "a stable white disc was turned over");
+                assert_eq!(
+                    known.0 & black,
+                    known.0,
+                    "a stable black disc was turned over"
+                );
+                assert_eq!(
+                    known.1 & white,
+                    known.1,
+                    "a stable white disc was turned over"
+                );
                 black_to_move = !black_to_move;
             }
         }
@@ -332,7 +380,10 @@ mod tests {
         assert!(images.iter().all(|image| image.0.count_ones() == 3));
         // Each transform undoes itself.
         for transform in [flip_rows, flip_columns, transpose] {
-            assert_eq!(transform(transform(0xDEAD_BEEF_0BAD_F00D)), 0xDEAD_BEEF_0BAD_F00D);
+            assert_eq!(
+                transform(transform(0xDEAD_BEEF_0BAD_F00D)),
+                0xDEAD_BEEF_0BAD_F00D
+            );
         }
         // b1 goes to a2 in the diagonal mirror, and to g1 left to right.
         assert_eq!(transpose(1 << 1), 1 << 8);

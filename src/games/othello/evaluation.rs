@@ -174,7 +174,11 @@ mod tests {
     fn the_weights_are_symmetric_and_corners_outweigh_their_neighbours() {
         for (square, weight) in WEIGHTS.iter().enumerate() {
             let (row, column) = (square / 8, square % 8);
-            for image in [row * 8 + (7 - column), (7 - row) * 8 + column, column * 8 + row] {
+            for image in [
+                row * 8 + (7 - column),
+                (7 - row) * 8 + column,
+                column * 8 + row,
+            ] {
                 assert_eq!(*weight, WEIGHTS[image], "{square} {image}");
             }
         }

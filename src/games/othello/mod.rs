@@ -22,13 +22,13 @@ use std::hash::{Hash, Hasher};
 use std::str::FromStr;
 use std::time::{Duration, Instant};
 
-use crate::game::{EngineDeclaration, 
-    Bits, BoardError, Declaration, Evaluation, Game, Limits, MoveError, Notation, Outcome, Player,
-    Turn, text,
+use crate::game::{
+    Bits, BoardError, Declaration, EngineDeclaration, Evaluation, Game, Limits, MoveError,
+    Notation, Outcome, Player, Turn, text,
 };
-use crate::search::{Score, 
-    AlphaBetaParams, Analysis, Budget, Cutoff, EngineParams, MoveAnalysis, SearchResult, Solve,
-    Strategy, analyze_within, search_within,
+use crate::search::{
+    AlphaBetaParams, Analysis, Budget, Cutoff, EngineParams, MoveAnalysis, Score, SearchResult,
+    Solve, Strategy, analyze_within, search_within,
 };
 
 /// The board's side.
@@ -478,15 +478,22 @@ impl Solve for Othello {
 
     fn engine(&self, params: &EngineParams, budget: &Budget) -> SearchResult<u8> {
         let time_limit = self.engine_time(params);
-        self.solve_or_search(time_limit, params.depth, &budget.with_max_nodes(params.nodes))
+        self.solve_or_search(
+            time_limit,
+            params.depth,
+            &budget.with_max_nodes(params.nodes),
+        )
     }
 
     fn engine_analysis(&self, params: &EngineParams, budget: &Budget) -> Analysis<u8> {
         let time_limit = self.engine_time(params);
-        self.analyze_or_search(time_limit, params.depth, &budget.with_max_nodes(params.nodes))
+        self.analyze_or_search(
+            time_limit,
+            params.depth,
+            &budget.with_max_nodes(params.nodes),
+        )
     }
 }
-
 
 /// The most empty squares the solver is asked to solve within `time_limit`: 18 in a second,
 /// one more each time the time doubles. Each more empty square about doubles the solver's
@@ -518,10 +525,10 @@ impl Othello {
     /// The midgame search: alphabeta with every enhancement and the `mobility` evaluation.
     fn midgame(time_limit: Option<Duration>, depth: Option<u32>) -> Strategy {
         Strategy::alphabeta(AlphaBetaParams {
-                depth,
-                evaluation: evaluation::MOBILITY,
-                ..AlphaBetaParams::strongest(time_limit)
-            })
+            depth,
+            evaluation: evaluation::MOBILITY,
+            ..AlphaBetaParams::strongest(time_limit)
+        })
     }
 
     /// The solver's answer where it can finish (with most of the time limit); else, or if it
@@ -553,7 +560,11 @@ impl Othello {
             }
             stopped_by => SearchResult {
                 best_move: solved.best,
-                score: if stopped_by.is_none() { f64::from(solved.margin.signum()) } else { 0.0 },
+                score: if stopped_by.is_none() {
+                    f64::from(solved.margin.signum())
+                } else {
+                    0.0
+                },
                 exact: stopped_by.is_none(),
                 plies_to_end: None,
                 nodes: solved.nodes,
@@ -593,7 +604,8 @@ impl Othello {
             if !child.outcome().is_over() {
                 line.extend(solver.line(&child, solved.best));
             }
-            let mut analysis = MoveAnalysis::new(mv, Score::proven(f64::from(margin.signum()), None), None);
+            let mut analysis =
+                MoveAnalysis::new(mv, Score::proven(f64::from(margin.signum()), None), None);
             analysis.pv = line;
             analysis.margin = Some(margin);
             moves.push(analysis);
@@ -643,7 +655,9 @@ impl FromStr for Othello {
                     .into(),
             )
         };
-        let (cells, side) = board.rsplit_once(char::is_whitespace).ok_or_else(missing_side)?;
+        let (cells, side) = board
+            .rsplit_once(char::is_whitespace)
+            .ok_or_else(missing_side)?;
         let side = match side {
             "X" | "x" => Player::X,
             "O" | "o" => Player::O,

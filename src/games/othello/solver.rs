@@ -34,9 +34,9 @@ use super::bits::{flips, moves, stable};
 use super::evaluation::expected_margin;
 use super::{Othello, PASS, final_margin};
 use crate::game::{Bits, Game};
-use std::time::Instant;
 use crate::search::kit::Meter;
 use crate::search::{Budget, Cutoff};
+use std::time::Instant;
 
 /// At this many empty squares or fewer a node is searched without the table or the ordering
 /// by replies, by parity: there a subtree is too small to repay them (Edax's threshold too).
@@ -219,7 +219,11 @@ impl Solver {
                 return (value, best);
             }
             // Fail-soft: the value bounds the margin on the side it failed.
-            (low, high) = if value <= low { (-65, value + 1) } else { (value - 1, 65) };
+            (low, high) = if value <= low {
+                (-65, value + 1)
+            } else {
+                (value - 1, 65)
+            };
         }
     }
 
@@ -478,7 +482,9 @@ mod tests {
                 if moves.is_empty() {
                     break;
                 }
-                state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                state = state
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
                 game = game.play(moves[(state >> 33) as usize % moves.len()]);
             }
             if game.empties().count_ones() == empties && !game.outcome().is_over() {
@@ -508,22 +514,36 @@ mod tests {
         use crate::search::Solve;
         for position in endgames(9, 4) {
             let exact = negamax(&position);
-            let result = position.solve(Some(std::time::Duration::from_secs(10)), &Budget::unlimited());
+            let result = position.solve(
+                Some(std::time::Duration::from_secs(10)),
+                &Budget::unlimited(),
+            );
             assert!(result.exact && result.stopped_by.is_none(), "{position}");
             assert_eq!(result.margin, Some(exact), "{position}");
             assert_eq!(result.score, f64::from(exact.signum()));
             assert_eq!(result.pv[0], result.best_move);
             let mut game = position;
             for &mv in &result.pv {
-                assert!(game.legal_moves().any(|legal| legal == mv), "{position}: {:?}", result.pv);
+                assert!(
+                    game.legal_moves().any(|legal| legal == mv),
+                    "{position}: {:?}",
+                    result.pv
+                );
                 game = game.play(mv);
             }
         }
         let position = endgames(18, 1)[0];
-        let result = position.solve(Some(std::time::Duration::from_millis(1)), &Budget::unlimited());
+        let result = position.solve(
+            Some(std::time::Duration::from_millis(1)),
+            &Budget::unlimited(),
+        );
         assert_eq!(result.stopped_by, Some(Cutoff::TimeLimit));
         assert!(!result.exact && result.margin.is_none());
-        assert!(position.legal_moves().any(|legal| legal == result.best_move));
+        assert!(
+            position
+                .legal_moves()
+                .any(|legal| legal == result.best_move)
+        );
     }
 
     #[test]
@@ -539,6 +559,9 @@ mod tests {
         let mut cells = vec!["X"; 64];
         cells[0] = "-";
         let game: Othello = format!("{} O", cells.concat()).parse().unwrap();
-        assert_eq!(Solver::new(&Budget::unlimited(), None).solve(&game).margin, -64);
+        assert_eq!(
+            Solver::new(&Budget::unlimited(), None).solve(&game).margin,
+            -64
+        );
     }
 }

@@ -105,10 +105,18 @@ fn moves_are_squares_and_illegal_ones_say_why() {
         assert_eq!(start.read_move(&start.notation(mv)), Ok(mv));
         assert_eq!(start.parse_move(usize::from(mv)), Ok(mv));
     }
-    let reason = |written: &str| start.read_move(&Notation::Text(written.into())).unwrap_err();
+    let reason = |written: &str| {
+        start
+            .read_move(&Notation::Text(written.into()))
+            .unwrap_err()
+    };
     assert!(reason("d4").to_string().contains("taken"));
     assert!(reason("a1").to_string().contains("turns no disc"));
-    assert!(reason("pass").to_string().contains("only legal when no square is"));
+    assert!(
+        reason("pass")
+            .to_string()
+            .contains("only legal when no square is")
+    );
     for bad in ["i1", "a9", "a0", "d", "33", ""] {
         assert!(matches!(reason(bad), MoveError::Unreadable { .. }), "{bad}");
     }
@@ -138,7 +146,10 @@ fn a_player_without_a_square_passes_and_the_game_ends_when_neither_can_move() {
         assert!(after.placements() != 0, "a pass is followed by a disc");
         assert_eq!(after.outcome(), Outcome::InProgress);
     }
-    for position in positions.iter().filter(|position| position.count_perft_moves() == 0) {
+    for position in positions
+        .iter()
+        .filter(|position| position.count_perft_moves() == 0)
+    {
         let (black, white) = position.discs();
         let (black, white) = (black.count_ones() as i32, white.count_ones() as i32);
         let expected = match black.cmp(&white) {
@@ -172,11 +183,12 @@ fn symmetric_images_share_a_key_and_others_do_not() {
         .map(|first| play(&[first]).symmetric_key())
         .collect();
     assert!(images.iter().all(|&key| key == d3.symmetric_key()));
-    assert_ne!(play(&["d3", "c3"]).symmetric_key(), play(&["d3", "e3"]).symmetric_key());
+    assert_ne!(
+        play(&["d3", "c3"]).symmetric_key(),
+        play(&["d3", "e3"]).symmetric_key()
+    );
     assert_ne!(d3.key(), play(&["c4"]).key());
 }
-
-
 
 #[test]
 fn features_change_sign_with_the_side_and_stay_under_symmetries() {
@@ -216,10 +228,10 @@ fn mobility_values_stay_inside_one_and_see_a_corner() {
 fn match_points(first: u8, second: u8, depth: u32, pairs: u64) -> f64 {
     let strategy = |evaluation| {
         Strategy::alphabeta(AlphaBetaParams {
-                depth: Some(depth),
-                evaluation,
-                ..AlphaBetaParams::strongest(None)
-            })
+            depth: Some(depth),
+            evaluation,
+            ..AlphaBetaParams::strongest(None)
+        })
     };
     let players = [strategy(first), strategy(second)];
     let mut points = 0.0;
@@ -278,7 +290,13 @@ fn the_engine_solves_when_the_time_allows_and_searches_with_mobility_before() {
     assert!(solved.exact && solved.stopped_by.is_none());
     assert_eq!((solved.margin, solved.best_move), (Some(18), 62));
     // Three plies deep: the midgame search, whatever the empties.
-    let shallow = ffo.engine(&EngineParams { depth: Some(3), ..second }, &Budget::unlimited());
+    let shallow = ffo.engine(
+        &EngineParams {
+            depth: Some(3),
+            ..second
+        },
+        &Budget::unlimited(),
+    );
     assert!(!shallow.exact && shallow.margin.is_none(), "{shallow:?}");
     assert!((1..=3).contains(&shallow.pv.len()), "{shallow:?}");
     // The start is far from the end: the midgame search, within the time.
@@ -289,7 +307,11 @@ fn the_engine_solves_when_the_time_allows_and_searches_with_mobility_before() {
     let start = Othello::start().engine(&quick, &Budget::unlimited());
     assert!(!start.exact && start.margin.is_none(), "{start:?}");
     assert!(start.elapsed < Duration::from_millis(1_000));
-    assert!(Othello::start().legal_moves().any(|mv| mv == start.best_move));
+    assert!(
+        Othello::start()
+            .legal_moves()
+            .any(|mv| mv == start.best_move)
+    );
     // A node limit stops it.
     let limited = EngineParams {
         nodes: Some(5_000),
@@ -313,7 +335,10 @@ fn on_a_clock_the_engine_shares_the_movers_time_over_its_moves_left() {
     };
     // Black to move with 60 empties: 3 s over its 30 moves left.
     let start = Othello::start();
-    assert_eq!(start.engine_time(&clocked), Some(Duration::from_millis(100)));
+    assert_eq!(
+        start.engine_time(&clocked),
+        Some(Duration::from_millis(100))
+    );
     // White's clock is long: the time limit is shorter.
     let after = play(&["d3"]);
     assert_eq!(after.engine_time(&clocked), Some(Duration::from_secs(1)));

@@ -168,7 +168,12 @@ impl Drop for Engine {
 impl Engine {
     /// An engine for `game` with a clean table from the pool, or with `kept`'s where it holds
     /// one of the size `params` asks.
-    fn new(game: &Shogi, params: &EngineParams, budget: &Budget, kept: Option<&mut KeptTable>) -> Engine {
+    fn new(
+        game: &Shogi,
+        params: &EngineParams,
+        budget: &Budget,
+        kept: Option<&mut KeptTable>,
+    ) -> Engine {
         // The clock starts before the table is taken: should it be new, its making is
         // counted in the time, and the answer still comes in time.
         let started = Instant::now();
@@ -207,7 +212,11 @@ impl Engine {
         if old.key != key || depth as i16 >= old.depth || bound == Bound::Exact {
             self.table[slot] = Entry {
                 key,
-                mv: if mv == MOVE_NONE && old.key == key { old.mv } else { mv },
+                mv: if mv == MOVE_NONE && old.key == key {
+                    old.mv
+                } else {
+                    mv
+                },
                 value: to_table(value, ply),
                 depth: depth as i16,
                 bound,
@@ -302,7 +311,14 @@ impl Engine {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn search(&mut self, depth: i32, ply: usize, mut alpha: Value, beta: Value, null_ok: bool) -> Value {
+    fn search(
+        &mut self,
+        depth: i32,
+        ply: usize,
+        mut alpha: Value,
+        beta: Value,
+        null_ok: bool,
+    ) -> Value {
         if depth <= 0 {
             return self.quiesce(ply, alpha, beta);
         }
@@ -331,8 +347,7 @@ impl Engine {
             let value = from_table(entry.value, ply);
             // The table's key has no move number: near the limit, a value stored where the game
             // had further to go may be a mate the limit now forbids.
-            if !pv_node && ply > 0 && i32::from(entry.depth) >= depth && !self.near_move_limit()
-            {
+            if !pv_node && ply > 0 && i32::from(entry.depth) >= depth && !self.near_move_limit() {
                 match entry.bound {
                     Bound::Exact => return value,
                     Bound::Lower if value >= beta => return value,
@@ -367,7 +382,10 @@ impl Engine {
             // No legal move: lost, in check or not.
             return -(WIN - ply as Value);
         }
-        let mut scores: Vec<i32> = moves.iter().map(|&mv| self.order(mv, best_move, ply)).collect();
+        let mut scores: Vec<i32> = moves
+            .iter()
+            .map(|&mv| self.order(mv, best_move, ply))
+            .collect();
         let mut best = -INFINITY;
         let original_alpha = alpha;
         for index in 0..moves.len() {
@@ -465,7 +483,10 @@ impl Engine {
             alpha = alpha.max(stand_pat);
             generate_moves_move32::<CapturePlusPro>(&self.position, &mut moves);
         }
-        let mut scores: Vec<i32> = moves.iter().map(|&mv| self.order(mv, MOVE_NONE, ply)).collect();
+        let mut scores: Vec<i32> = moves
+            .iter()
+            .map(|&mv| self.order(mv, MOVE_NONE, ply))
+            .collect();
         let mut best = stand_pat;
         for index in 0..moves.len() {
             let pick = (index..moves.len())
@@ -509,7 +530,14 @@ impl Engine {
     }
 
     /// Tells whoever watches the search what the iteration `depth` plies deep found.
-    fn tell(&self, game: &Shogi, depth: i32, value: Value, line: &[ShogiMove], multipv: Option<u32>) {
+    fn tell(
+        &self,
+        game: &Shogi,
+        depth: i32,
+        value: Value,
+        line: &[ShogiMove],
+        multipv: Option<u32>,
+    ) {
         let Some(watch) = &self.meter.watch() else {
             return;
         };
@@ -556,7 +584,12 @@ fn thinking_time(game: &Shogi, params: &EngineParams) -> Option<Duration> {
     let from_clock = match (clock.of(gote), clock.byoyomi) {
         (Some(_), byoyomi) => {
             let share = clock.share(gote, 40).unwrap_or_default();
-            Some(share + byoyomi.unwrap_or_default().saturating_sub(crate::search::CLOCK_OVERHEAD))
+            Some(
+                share
+                    + byoyomi
+                        .unwrap_or_default()
+                        .saturating_sub(crate::search::CLOCK_OVERHEAD),
+            )
         }
         (None, Some(byoyomi)) => Some(
             byoyomi
@@ -583,7 +616,10 @@ fn deepen<T>(
     time: Option<Duration>,
     mut iterate: impl FnMut(&mut Engine, i32) -> (T, bool),
 ) -> (Option<(T, i32)>, Option<Cutoff>) {
-    let max_depth = params.depth.map_or(MAX_DEPTH, |depth| depth as i32).min(MAX_DEPTH);
+    let max_depth = params
+        .depth
+        .map_or(MAX_DEPTH, |depth| depth as i32)
+        .min(MAX_DEPTH);
     let mut completed = None;
     for depth in 1..=max_depth {
         engine.root_depth = depth;
@@ -613,7 +649,11 @@ fn proven_within(value: Value, depth: i32) -> bool {
 }
 
 /// The engine's move in `game`.
-pub(super) fn search(game: &Shogi, params: &EngineParams, budget: &Budget) -> SearchResult<ShogiMove> {
+pub(super) fn search(
+    game: &Shogi,
+    params: &EngineParams,
+    budget: &Budget,
+) -> SearchResult<ShogiMove> {
     search_keeping(game, params, budget, None)
 }
 
@@ -721,7 +761,10 @@ pub(super) fn analyze(game: &Shogi, params: &EngineParams, budget: &Budget) -> A
         for &mv in &order {
             engine.position.apply_move32(mv);
             let value = -engine.search(depth - 1, 1, -INFINITY, INFINITY, true);
-            engine.position.undo_move32(mv).expect("the move just played");
+            engine
+                .position
+                .undo_move32(mv)
+                .expect("the move just played");
             if engine.meter.is_stopped() {
                 break;
             }
@@ -744,7 +787,9 @@ pub(super) fn analyze(game: &Shogi, params: &EngineParams, budget: &Budget) -> A
         }
         let lines = params.multipv.map_or(values.len(), |lines| lines as usize);
         values.truncate(lines);
-        let proven = values.iter().all(|(value, _, _)| proven_within(*value, depth));
+        let proven = values
+            .iter()
+            .all(|(value, _, _)| proven_within(*value, depth));
         if !engine.meter.is_stopped() {
             let ranked = values.len() > 1;
             for (rank, (value, _, line)) in (1..).zip(&values) {

@@ -23,8 +23,7 @@ use std::str::FromStr;
 use rsshogi::board::{MoveList, Position};
 use rsshogi::movegen::generate_legal_all;
 use rsshogi::types::{
-    Color, EnteringKingRule, File, HandPiece, Move, Piece, PieceType, Rank, RepetitionState,
-    Square,
+    Color, EnteringKingRule, File, HandPiece, Move, Piece, PieceType, Rank, RepetitionState, Square,
 };
 
 use crate::game::{
@@ -283,12 +282,14 @@ impl Shogi {
         if mv.is_declaration() {
             return format!(
                 "{}入玉宣言",
-                if self.position.turn() == Color::Black { "▲" } else { "△" }
+                if self.position.turn() == Color::Black {
+                    "▲"
+                } else {
+                    "△"
+                }
             );
         }
-        mv.get()
-            .to_ki2(&self.position)
-            .unwrap_or_else(|| mv.usi())
+        mv.get().to_ki2(&self.position).unwrap_or_else(|| mv.usi())
     }
 
     /// The piece on a square, if any.

@@ -28,7 +28,10 @@ pub fn read_sfen(text: &str) -> Result<Position, BoardError> {
         }
     };
     let position = position_from_sfen(&full).map_err(|error| {
-        BoardError::Notation(format!("not a SFEN ({error}): the start is \"{}\"", super::START))
+        BoardError::Notation(format!(
+            "not a SFEN ({error}): the start is \"{}\"",
+            super::START
+        ))
     })?;
     check(&position)?;
     Ok(position)
@@ -75,7 +78,9 @@ fn check(position: &Position) -> Result<(), BoardError> {
     }
     for color in [Color::Black, Color::White] {
         let kings = Square::iter()
-            .filter(|&square| position.piece_on(square) == Piece::from_parts(color, PieceType::KING))
+            .filter(|&square| {
+                position.piece_on(square) == Piece::from_parts(color, PieceType::KING)
+            })
             .count();
         if kings != 1 {
             return impossible(format!("{} has {kings} kings", side(color)));
@@ -139,7 +144,11 @@ fn stuck(color: Color, piece: PieceType, rank: Rank) -> Option<&'static str> {
 }
 
 fn side(color: Color) -> &'static str {
-    if color == Color::Black { "Sente" } else { "Gote" }
+    if color == Color::Black {
+        "Sente"
+    } else {
+        "Gote"
+    }
 }
 
 fn name(piece: PieceType) -> &'static str {
@@ -180,13 +189,15 @@ pub fn read(shogi: &Shogi, text: &str) -> Result<ShogiMove, MoveError> {
             Ok(ShogiMove::DECLARE)
         };
     }
-    let mv = Move::from_usi(written).filter(|mv| mv.is_normal()).ok_or_else(|| {
-        refuse(
-            "a shogi move is written in USI: the square a piece leaves and the one it reaches, \
+    let mv = Move::from_usi(written)
+        .filter(|mv| mv.is_normal())
+        .ok_or_else(|| {
+            refuse(
+                "a shogi move is written in USI: the square a piece leaves and the one it reaches, \
              files 1-9 from Sente's right, ranks a-i from Gote's side (7g7f), + to promote \
              (8h2b+), or a drop as the piece's letter, a star and the square (P*5e)",
-        )
-    })?;
+            )
+        })?;
     let position = &shogi.position;
     if position.is_legal_move(mv) && position.is_pseudo_legal_move(mv, true) {
         return Ok(ShogiMove(mv.raw()));

@@ -105,7 +105,11 @@ fn diagram(game: &Shogi) -> String {
             if piece == rsshogi::types::Piece::NONE {
                 text.push_str(" ・");
             } else {
-                text.push(if piece.color() == Color::White { 'v' } else { ' ' });
+                text.push(if piece.color() == Color::White {
+                    'v'
+                } else {
+                    ' '
+                });
                 text.push(super::kanji(piece.piece_type()));
             }
         }
@@ -186,7 +190,10 @@ pub fn write(game: &RecordedGame<'_>) -> String {
     let (closing, summary) = match ending {
         "checkmate" => ("詰み", format!("まで{plies}手で{winner}の勝ち")),
         "sennichite" => ("千日手", format!("まで{plies}手で千日手")),
-        "perpetual_check" => ("反則負け", format!("まで{plies}手で{winner}の勝ち（連続王手の千日手）")),
+        "perpetual_check" => (
+            "反則負け",
+            format!("まで{plies}手で{winner}の勝ち（連続王手の千日手）"),
+        ),
         "declaration" => ("入玉勝ち", format!("まで{plies}手で{winner}の勝ち")),
         "time_forfeit" => ("切れ負け", format!("まで{plies}手で{winner}の勝ち")),
         "illegal_move" => ("反則負け", format!("まで{plies}手で{winner}の勝ち")),
@@ -219,7 +226,10 @@ mod tests {
             winner: Some(Player::X),
             ending: "resigned",
         });
-        assert!(kif.contains("手合割：平手\n先手：engine\n後手：gps\n"), "{kif}");
+        assert!(
+            kif.contains("手合割：平手\n先手：engine\n後手：gps\n"),
+            "{kif}"
+        );
         assert!(kif.contains("   1 ７六歩(77)   ( 0:01/00:00:01)"), "{kif}");
         assert!(kif.contains("   3 ２二角成(88)"), "{kif}");
         assert!(kif.contains("   4 同　銀(31)"), "{kif}");
@@ -244,7 +254,10 @@ mod tests {
                 ending: "",
             }
         });
-        assert!(kif.contains("先手の持駒：金\n後手番\n先手：b\n後手：a"), "{kif}");
+        assert!(
+            kif.contains("先手の持駒：金\n後手番\n先手：b\n後手：a"),
+            "{kif}"
+        );
         assert!(kif.contains("| ・ ・ ・ ・v玉 ・ ・ ・ ・|一"), "{kif}");
         assert!(kif.contains("まで1手で引き分け"), "{kif}");
     }

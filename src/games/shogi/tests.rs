@@ -93,7 +93,10 @@ fn boards_with_more_pieces_than_a_set_are_refused() {
         "impossible position: Sente has 3 rooks and Gote 1: a set has 2, promoted ones and \
          those in hand counted"
     );
-    assert!(refused(&START.replace(" - ", " 2P ")).contains("Sente has 11 pawns and Gote 9: a set has 18"));
+    assert!(
+        refused(&START.replace(" - ", " 2P "))
+            .contains("Sente has 11 pawns and Gote 9: a set has 18")
+    );
     // Tokins are pawns.
     assert!(
         refused("4k4/9/+P+P+P+P+P+P+P+P+P/9/9/9/+P+P+P+P+P+P+P+P+P/9/4K4 b 2P 1")
@@ -112,20 +115,32 @@ fn boards_with_more_pieces_than_a_set_are_refused() {
         );
     }
     // A whole set, all of it in hand, is a position.
-    assert!("4k4/9/9/9/9/9/9/9/4K4 b 2R2B4G4S4N4L18P 1".parse::<Shogi>().is_ok());
+    assert!(
+        "4k4/9/9/9/9/9/9/9/4K4 b 2R2B4G4S4N4L18P 1"
+            .parse::<Shogi>()
+            .is_ok()
+    );
 }
 
 #[test]
 fn illegal_moves_are_refused_in_a_players_words() {
     // A pawn in hand, and one on file 5 already.
     let board = "4k4/9/9/9/9/9/4P4/9/4K4 b P 1";
-    assert!(refusal(board, "P*5e").contains("nifu"), "{}", refusal(board, "P*5e"));
+    assert!(
+        refusal(board, "P*5e").contains("nifu"),
+        "{}",
+        refusal(board, "P*5e")
+    );
     assert!(refusal(board, "G*5e").contains("no such piece in hand"));
     assert!(refusal(board, "P*4a").contains("could never move"));
     // A pawn dropped to mate: uchifuzume. The king on 1a, guarded by a gold on 2c and boxed in by a
     // gold on 3b.
     let board = "8k/6G2/7G1/9/9/9/9/9/4K4 b P 1";
-    assert!(refusal(board, "P*1b").contains("uchifuzume"), "{}", refusal(board, "P*1b"));
+    assert!(
+        refusal(board, "P*1b").contains("uchifuzume"),
+        "{}",
+        refusal(board, "P*1b")
+    );
     // A pawn that reaches the last rank must promote; a gold never does.
     let board = "4k4/P8/9/9/9/9/9/9/G3K4 b - 1";
     assert!(refusal(board, "9b9a").contains("must promote"));
@@ -199,7 +214,9 @@ fn a_king_in_the_enemy_camp_with_the_points_declares_a_win() {
     assert_eq!(after.outcome(), Outcome::Won(Player::X));
     assert_eq!(Game::ending(&after), Some("declaration"));
     // One point short (no bishop in hand): refused in words.
-    let short: Shogi = "+R+BGGSS+N+N+L/4K4/+P+P7/9/9/9/9/9/4k4 b R 1".parse().unwrap();
+    let short: Shogi = "+R+BGGSS+N+N+L/4K4/+P+P7/9/9/9/9/9/4k4 b R 1"
+        .parse()
+        .unwrap();
     assert!(
         short
             .read_move(&Notation::Text("win".into()))
@@ -215,10 +232,7 @@ fn a_king_in_the_enemy_camp_with_the_points_declares_a_win() {
 /// No legal move is a loss, as checkmate is.
 #[test]
 fn a_side_that_is_mated_has_lost() {
-    let mated = play_from(
-        "4k4/9/4P4/9/9/9/9/9/4K4 b G 1".parse().unwrap(),
-        &["G*5b"],
-    );
+    let mated = play_from("4k4/9/4P4/9/9/9/9/9/4K4 b G 1".parse().unwrap(), &["G*5b"]);
     assert_eq!(mated.outcome(), Outcome::Won(Player::X));
     assert_eq!(Game::ending(&mated), Some("checkmate"));
 }
@@ -267,11 +281,19 @@ fn the_engine_solves_the_tsume_set() {
         let result = game.engine(&params, &Budget::default());
         count += 1;
         if !(result.exact && result.score > 0.0 && result.plies_to_end == Some(plies)) {
-            missed.push(format!("{plies} {game}: {:?} {:?}", result.plies_to_end, result.pv));
+            missed.push(format!(
+                "{plies} {game}: {:?} {:?}",
+                result.plies_to_end, result.pv
+            ));
         }
     }
     assert!(count >= 30, "{count} problems");
-    assert!(missed.is_empty(), "{} of {count} missed:\n{}", missed.len(), missed.join("\n"));
+    assert!(
+        missed.is_empty(),
+        "{} of {count} missed:\n{}",
+        missed.len(),
+        missed.join("\n")
+    );
 }
 
 /// A mate the game would not live to see (Sente's 512-ply limit draws it first) is no mate: at

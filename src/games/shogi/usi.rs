@@ -89,14 +89,21 @@ pub fn serve(mut input: impl BufRead, output: impl Write + Send + 'static) -> io
                 // in the first `go`'s clock; not while a search may be using one, since
                 // `isready` during a search is answered at once.
                 if session.search.is_none() {
-                    session.table.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).prepare(session.hash_mb);
+                    session
+                        .table
+                        .lock()
+                        .unwrap_or_else(|poisoned| poisoned.into_inner())
+                        .prepare(session.hash_mb);
                 }
                 session.say(&["readyok"])?;
             }
             Some("usinewgame") => {
                 session.stop();
                 session.position = Ok(Shogi::start());
-                let mut table = session.table.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+                let mut table = session
+                    .table
+                    .lock()
+                    .unwrap_or_else(|poisoned| poisoned.into_inner());
                 table.prepare(session.hash_mb);
                 table.clear();
             }
@@ -125,7 +132,10 @@ pub fn serve(mut input: impl BufRead, output: impl Write + Send + 'static) -> io
             // The game is over: its table is emptied now, before the next one's clock runs.
             Some("gameover") => {
                 session.stop();
-                let mut table = session.table.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+                let mut table = session
+                    .table
+                    .lock()
+                    .unwrap_or_else(|poisoned| poisoned.into_inner());
                 table.clear();
             }
             Some("quit") => {
@@ -195,11 +205,16 @@ impl<W: Write + Send + 'static> Session<W> {
     }
 
     fn go(&mut self, go: Go) -> io::Result<()> {
-        let cannot = if go.mate { "checkmate nomate" } else { "bestmove resign" };
+        let cannot = if go.mate {
+            "checkmate nomate"
+        } else {
+            "bestmove resign"
+        };
         let position = match &self.position {
             Ok(position) => position.clone(),
             Err(error) => {
-                let why = format!("info string no position to search, the last was refused: {error}");
+                let why =
+                    format!("info string no position to search, the last was refused: {error}");
                 return self.say(&[&why, cannot]);
             }
         };
@@ -207,8 +222,12 @@ impl<W: Write + Send + 'static> Session<W> {
         // (sennichite, the move limit) or a win the GUI plays on is searched as the pieces
         // stand, since the GUI, not the engine, ends its games.
         if let Some(ending) = position.ending() {
-            let lost = position.outcome() == crate::game::Outcome::Won(position.side_to_move().opponent());
-            let said = format!("info string the game is over by Sente's rules ({})", ending.name());
+            let lost =
+                position.outcome() == crate::game::Outcome::Won(position.side_to_move().opponent());
+            let said = format!(
+                "info string the game is over by Sente's rules ({})",
+                ending.name()
+            );
             if lost || go.mate || position.perft_moves().next().is_none() {
                 return self.say(&[&said, cannot]);
             }
@@ -243,7 +262,9 @@ impl<W: Write + Send + 'static> Session<W> {
             // A search that fails still answers, so that no GUI waits for a `bestmove` that
             // never comes.
             let answer = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                let mut table = table.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+                let mut table = table
+                    .lock()
+                    .unwrap_or_else(|poisoned| poisoned.into_inner());
                 think(&position, &go, &params, &budget, &mut table)
             }))
             .unwrap_or_else(|panic| {
@@ -497,13 +518,19 @@ mod tests {
              isready\n\
              quit\n",
         );
-        assert!(text.contains("Sente has 3 rooks and Gote 1: a set has 2"), "{text}");
+        assert!(
+            text.contains("Sente has 3 rooks and Gote 1: a set has 2"),
+            "{text}"
+        );
         assert!(text.contains("Sente has 11 pawns"), "{text}");
         assert!(
             text.contains("info string no position to search, the last was refused"),
             "{text}"
         );
-        let best: Vec<&str> = text.lines().filter(|line| line.starts_with("bestmove")).collect();
+        let best: Vec<&str> = text
+            .lines()
+            .filter(|line| line.starts_with("bestmove"))
+            .collect();
         assert_eq!(best, ["bestmove resign"], "{text}");
         assert!(text.contains("readyok"), "{text}");
     }
@@ -518,7 +545,10 @@ mod tests {
             cycle.repeat(3).trim()
         ));
         assert!(text.contains("(sennichite); a move all the same"), "{text}");
-        let best = text.lines().find_map(|line| line.strip_prefix("bestmove ")).unwrap();
+        let best = text
+            .lines()
+            .find_map(|line| line.strip_prefix("bestmove "))
+            .unwrap();
         assert_ne!(best, "resign", "{text}");
         let text = session(
             "position sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 600\n\

@@ -11,8 +11,9 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::game::{EngineDeclaration, 
-    Bits, BoardError, Declaration, Evaluation, Game, Limits, MoveError, Network, Outcome, Player, text,
+use crate::game::{
+    Bits, BoardError, Declaration, EngineDeclaration, Evaluation, Game, Limits, MoveError, Network,
+    Outcome, Player, text,
 };
 use crate::search::Solve;
 
@@ -277,7 +278,6 @@ impl Game for TicTacToe {
             Outcome::InProgress
         }
     }
-
 
     fn move_id(mv: u8) -> u16 {
         u16::from(mv)

@@ -35,7 +35,8 @@ pub(super) fn pawn_slot(position: &shakmaty::Chess) -> usize {
     let black = (pawns & board.black()).0;
     // A multiplicative hash of each side's pawns: odd constants spread the bits upward, and
     // the top bits index the table.
-    let hash = white.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ black.wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
+    let hash =
+        white.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ black.wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
     (hash >> (64 - ENTRIES.trailing_zeros())) as usize
 }
 
@@ -75,7 +76,10 @@ mod tests {
             corrections.learn(Color::White, slot, 10, 1_000, 30);
         }
         let corrected = corrections.correct(Color::White, slot, 30);
-        assert!((30 + LIMIT - 2..=30 + LIMIT).contains(&corrected), "{corrected}");
+        assert!(
+            (30 + LIMIT - 2..=30 + LIMIT).contains(&corrected),
+            "{corrected}"
+        );
         // The other side's table is its own.
         assert_eq!(corrections.correct(Color::Black, slot, 30), 30);
         for _ in 0..200 {
@@ -87,16 +91,18 @@ mod tests {
     #[test]
     fn positions_with_the_same_pawns_share_a_slot() {
         let start = shakmaty::Chess::default();
-        let knight_out: shakmaty::Chess = "rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq - 1 1"
-            .parse::<shakmaty::fen::Fen>()
-            .unwrap()
-            .into_position(shakmaty::CastlingMode::Standard)
-            .unwrap();
-        let pawn_out: shakmaty::Chess = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
-            .parse::<shakmaty::fen::Fen>()
-            .unwrap()
-            .into_position(shakmaty::CastlingMode::Standard)
-            .unwrap();
+        let knight_out: shakmaty::Chess =
+            "rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq - 1 1"
+                .parse::<shakmaty::fen::Fen>()
+                .unwrap()
+                .into_position(shakmaty::CastlingMode::Standard)
+                .unwrap();
+        let pawn_out: shakmaty::Chess =
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+                .parse::<shakmaty::fen::Fen>()
+                .unwrap()
+                .into_position(shakmaty::CastlingMode::Standard)
+                .unwrap();
         assert_eq!(pawn_slot(&start), pawn_slot(&knight_out));
         assert_ne!(pawn_slot(&start), pawn_slot(&pawn_out));
     }

@@ -91,13 +91,19 @@ mod tests {
 
     #[test]
     fn an_undefended_piece_is_won_whole() {
-        assert_eq!(see("1k1r4/1pp4p/p7/4p3/8/P5P1/1PP4P/2K1R3 w - - 0 1", "e1e5"), 100);
+        assert_eq!(
+            see("1k1r4/1pp4p/p7/4p3/8/P5P1/1PP4P/2K1R3 w - - 0 1", "e1e5"),
+            100
+        );
     }
 
     #[test]
     fn a_defended_pawn_taken_by_a_knight_loses_the_knight_for_it() {
         // The e5 pawn is defended by the d6 pawn: knight for pawn.
-        assert_eq!(see("4k3/8/3p4/4p3/8/5N2/8/4K3 w - - 0 1", "f3e5"), 100 - 320);
+        assert_eq!(
+            see("4k3/8/3p4/4p3/8/5N2/8/4K3 w - - 0 1", "f3e5"),
+            100 - 320
+        );
     }
 
     #[test]
@@ -106,13 +112,19 @@ mod tests {
         // wins the pawn, loses a rook for a rook.
         assert_eq!(see("4r1k1/8/8/4p3/8/8/4R3/4R1K1 w - - 0 1", "e2e5"), 100);
         // Without the second rook the capture loses the rook for a pawn.
-        assert_eq!(see("4r1k1/8/8/4p3/8/8/4R3/6K1 w - - 0 1", "e2e5"), 100 - 500);
+        assert_eq!(
+            see("4r1k1/8/8/4p3/8/8/4R3/6K1 w - - 0 1", "e2e5"),
+            100 - 500
+        );
     }
 
     #[test]
     fn a_side_may_stop_rather_than_recapture_at_a_loss() {
         // Queen takes a pawn defended by a pawn: the queen is lost for it.
-        assert_eq!(see("4k3/8/3p4/4p3/8/8/4Q3/4K3 w - - 0 1", "e2e5"), 100 - 900);
+        assert_eq!(
+            see("4k3/8/3p4/4p3/8/8/4Q3/4K3 w - - 0 1", "e2e5"),
+            100 - 900
+        );
         // Pawn takes a knight defended by the queen, which takes back: knight for pawn.
         assert_eq!(see("4k3/8/4q3/3n4/4P3/8/8/7K w - - 0 1", "e4d5"), 320 - 100);
         // With a bishop behind the pawn, taking back would lose the queen: Black stops.

@@ -91,7 +91,14 @@ impl Engine {
 
     /// Tells whoever watches the search what the iteration `depth` plies deep found: `value`
     /// and its line from the root `game`, the line ranked `multipv` where there are several.
-    fn tell(&self, game: &Chess, depth: i32, value: Value, line: &[ChessMove], multipv: Option<u32>) {
+    fn tell(
+        &self,
+        game: &Chess,
+        depth: i32,
+        value: Value,
+        line: &[ChessMove],
+        multipv: Option<u32>,
+    ) {
         let Some(watch) = &self.meter.watch() else {
             return;
         };
@@ -187,9 +194,8 @@ fn aspire(
     depth: i32,
     last: Option<Value>,
 ) -> Value {
-    let guess = last.filter(|value| {
-        engine.uses(Step::Aspiration) && depth >= 5 && value.abs() < PROVEN
-    });
+    let guess =
+        last.filter(|value| engine.uses(Step::Aspiration) && depth >= 5 && value.abs() < PROVEN);
     let Some(guess) = guess else {
         return engine.search(root, key, depth, 0, -INFINITY, INFINITY, true);
     };
@@ -202,9 +208,17 @@ fn aspire(
         }
         window *= 2;
         if value <= alpha {
-            alpha = if window > 500 { -INFINITY } else { value - window };
+            alpha = if window > 500 {
+                -INFINITY
+            } else {
+                value - window
+            };
         } else if value >= beta {
-            beta = if window > 500 { INFINITY } else { value + window };
+            beta = if window > 500 {
+                INFINITY
+            } else {
+                value + window
+            };
         } else {
             return value;
         }
@@ -282,7 +296,11 @@ fn deepen_root(game: &Chess, engine: &mut Engine) -> SearchResult<ChessMove> {
         let value = aspire(engine, root, game.key, depth, last.map(|(value, _)| value));
         let best = engine.pv[0][0];
         if let Some((last_value, last_best)) = last {
-            engine.steady = if best == last_best { engine.steady + 1 } else { 0 };
+            engine.steady = if best == last_best {
+                engine.steady + 1
+            } else {
+                0
+            };
             engine.fell = value < last_value - 30;
         }
         last = Some((value, best));
@@ -296,7 +314,10 @@ fn deepen_root(game: &Chess, engine: &mut Engine) -> SearchResult<ChessMove> {
         Some(completed) => completed,
         None => {
             // Stopped by the service's budget within the first iteration: any legal move.
-            let mv = game.legal_moves().next().expect("a game in progress has a move");
+            let mv = game
+                .legal_moves()
+                .next()
+                .expect("a game in progress has a move");
             ((0, vec![mv]), 0)
         }
     };
@@ -392,7 +413,9 @@ pub(super) fn analyze(game: &Chess, params: &EngineParams, budget: &Budget) -> A
             moves = values.iter().map(|&(_, _, mv, _)| mv).collect();
         }
         values.truncate(lines);
-        let proven = values.iter().all(|(value, _, _, _)| proven_within(*value, depth));
+        let proven = values
+            .iter()
+            .all(|(value, _, _, _)| proven_within(*value, depth));
         // Every line kept, ranked, where there are several: a GUI's MultiPV shows them all.
         if !engine.meter.is_stopped() {
             let ranked = values.len() > 1;

@@ -109,9 +109,8 @@ impl Picker {
                 let attacker = value(mv.role());
                 let order = 16 * (victim + promotion) - attacker / 10;
                 // Taking a piece worth at least the taker cannot lose by exchange.
-                let loses = exchanges
-                    && attacker > victim + promotion
-                    && exchange(position, mv) < 0;
+                let loses =
+                    exchanges && attacker > victim + promotion && exchange(position, mv) < 0;
                 if loses || mv.promotion().is_some_and(|role| role != Role::Queen) {
                     BAD_CAPTURE + order
                 } else {

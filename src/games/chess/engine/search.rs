@@ -6,6 +6,7 @@ use std::time::{Duration, Instant};
 use shakmaty::zobrist::{Zobrist64, ZobristValue};
 use shakmaty::{Color, Move, MoveList, Position, Role};
 
+use super::Step;
 use super::correction::{Corrections, pawn_slot};
 use super::exchange::{exchange, value as piece_value};
 use super::ordering::{MAX_HISTORY, Memory, Picker};
@@ -13,10 +14,12 @@ use super::table::{Bound, Entry, Table, to_table};
 use super::time::Plan;
 use super::{MAX_DEPTH, MAX_PLY, Scorer};
 use crate::games::chess::evaluation;
-use crate::games::chess::nnue::{self, accumulator::{Changes, Stack}};
+use crate::games::chess::nnue::{
+    self,
+    accumulator::{Changes, Stack},
+};
 use crate::games::chess::{Chess, ChessMove, key};
 use crate::search::kit::{INFINITY, Meter, PROVEN, Value, WIN};
-use super::Step;
 use crate::search::{Budget, EngineParams};
 
 pub(super) struct Engine {
@@ -63,7 +66,12 @@ pub(super) struct Engine {
 impl Engine {
     /// An engine for `game` with a table of its own, or with `table`: one kept from earlier
     /// searches of the same game, if its size is what `params` asks.
-    pub fn new(game: &Chess, params: &EngineParams, budget: &Budget, table: Option<Table>) -> Engine {
+    pub fn new(
+        game: &Chess,
+        params: &EngineParams,
+        budget: &Budget,
+        table: Option<Table>,
+    ) -> Engine {
         // The clock starts before the table is taken: should it be new, its making is counted
         // in the time, and the answer still comes in time.
         let started = Instant::now();
@@ -134,7 +142,9 @@ impl Engine {
         if !self.uses(Step::CorrectionHistory) {
             return eval;
         }
-        let corrected = self.corrections.correct(position.turn(), pawn_slot(position), eval);
+        let corrected = self
+            .corrections
+            .correct(position.turn(), pawn_slot(position), eval);
         corrected.clamp(-PROVEN + 1, PROVEN - 1)
     }
 
@@ -279,8 +289,15 @@ impl Engine {
                 let verified = value >= beta
                     && (depth < VERIFICATION_DEPTH
                         || !self.uses(Step::Verification)
-                        || self.search(position, key, depth - 1 - reduction, ply, beta - 1, beta, false)
-                            >= beta);
+                        || self.search(
+                            position,
+                            key,
+                            depth - 1 - reduction,
+                            ply,
+                            beta - 1,
+                            beta,
+                            false,
+                        ) >= beta);
                 if self.meter.is_stopped() {
                     return 0;
                 }
@@ -364,9 +381,8 @@ impl Engine {
                     && !in_check
                     && !gives_check
                 {
-                    reduction = i32::from(
-                        self.reductions[(depth as usize).min(63)][searched.min(63)],
-                    );
+                    reduction =
+                        i32::from(self.reductions[(depth as usize).min(63)][searched.min(63)]);
                     reduction -= i32::from(pv_node);
                     reduction += i32::from(!improving);
                     reduction -= i32::from(self.memory.is_killer(ply, mv));
@@ -386,11 +402,19 @@ impl Engine {
                     true,
                 );
                 if reduction > 0 && value > alpha {
-                    value =
-                        -self.search(&child, child_key, depth - 1, ply + 1, -alpha - 1, -alpha, true);
+                    value = -self.search(
+                        &child,
+                        child_key,
+                        depth - 1,
+                        ply + 1,
+                        -alpha - 1,
+                        -alpha,
+                        true,
+                    );
                 }
                 if value > alpha && value < beta {
-                    value = -self.search(&child, child_key, depth - 1, ply + 1, -beta, -alpha, true);
+                    value =
+                        -self.search(&child, child_key, depth - 1, ply + 1, -beta, -alpha, true);
                 }
                 value
             };
@@ -477,7 +501,15 @@ impl Engine {
         }
         self.keys.push(key);
         let barrier = std::mem::replace(&mut self.null_barrier, self.keys.len());
-        let value = -self.search(&passed, passed_key.0, depth, ply + 1, -beta, -beta + 1, false);
+        let value = -self.search(
+            &passed,
+            passed_key.0,
+            depth,
+            ply + 1,
+            -beta,
+            -beta + 1,
+            false,
+        );
         self.null_barrier = barrier;
         self.keys.pop();
         value

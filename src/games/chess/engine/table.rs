@@ -57,7 +57,9 @@ static POOL: Pool<Option<Entry>> = Pool::new();
 /// The table's entries, as many as `mib` holds, rounded down to a power of two.
 fn bits(mib: u32) -> u32 {
     let bytes = mib as usize * (1 << 20);
-    (bytes / std::mem::size_of::<Option<Entry>>()).max(1).ilog2()
+    (bytes / std::mem::size_of::<Option<Entry>>())
+        .max(1)
+        .ilog2()
 }
 
 impl Table {

@@ -42,7 +42,9 @@ impl Plan {
         ) else {
             return per_move(params.time_limit.unwrap_or(default));
         };
-        let left = left.saturating_sub(CLOCK_OVERHEAD).max(Duration::from_millis(1));
+        let left = left
+            .saturating_sub(CLOCK_OVERHEAD)
+            .max(Duration::from_millis(1));
         let maximum = (optimum * 3).min(left * 3 / 4).max(optimum);
         let plan = Plan {
             optimum,

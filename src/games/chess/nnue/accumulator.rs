@@ -119,7 +119,12 @@ impl Accumulator {
 
     /// Adds (or takes away) the row of a piece on a square, in both sides' views.
     #[inline]
-    fn update(&mut self, network: &Network, (color, role, square): Placed, op: fn(i16, i16) -> i16) {
+    fn update(
+        &mut self,
+        network: &Network,
+        (color, role, square): Placed,
+        op: fn(i16, i16) -> i16,
+    ) {
         for perspective in [Color::White, Color::Black] {
             let row = &network.w1[input(perspective, color, role, square)];
             for (sum, &weight) in self.values[side(perspective)].iter_mut().zip(row) {
@@ -196,10 +201,18 @@ mod tests {
     fn random_network(rng: &mut SearchRng) -> Network {
         let mut network = Network::zeros();
         for row in network.w1.iter_mut() {
-            row.iter_mut().for_each(|weight| *weight = rng.random_range(-300..300));
+            row.iter_mut()
+                .for_each(|weight| *weight = rng.random_range(-300..300));
         }
-        network.b1.iter_mut().for_each(|bias| *bias = rng.random_range(-300..300));
-        network.w2.iter_mut().flatten().for_each(|weight| *weight = rng.random_range(-64..64));
+        network
+            .b1
+            .iter_mut()
+            .for_each(|bias| *bias = rng.random_range(-300..300));
+        network
+            .w2
+            .iter_mut()
+            .flatten()
+            .for_each(|weight| *weight = rng.random_range(-64..64));
         network
     }
 
@@ -230,7 +243,10 @@ mod tests {
                     assert_eq!(kept, Accumulator::of(&network, position.board()), "{mv:?}");
                     assert_eq!(
                         network.evaluate(&kept, position.turn()),
-                        network.evaluate(&Accumulator::of(&network, position.board()), position.turn())
+                        network.evaluate(
+                            &Accumulator::of(&network, position.board()),
+                            position.turn()
+                        )
                     );
                 }
             }
@@ -244,8 +260,16 @@ mod tests {
         assert_eq!(Network::read(&network.to_bytes()), Ok(network.clone()));
         let mut wrong = network.to_bytes();
         wrong.pop();
-        assert!(Network::read(&wrong).unwrap_err().contains("hidden neurons"));
-        assert!(Network::read(b"PK\x03\x04").unwrap_err().contains("SENTENN1"));
+        assert!(
+            Network::read(&wrong)
+                .unwrap_err()
+                .contains("hidden neurons")
+        );
+        assert!(
+            Network::read(b"PK\x03\x04")
+                .unwrap_err()
+                .contains("SENTENN1")
+        );
         assert!(crate::games::chess::nnue::shipped().w1.len() == INPUTS);
     }
 }

@@ -57,7 +57,10 @@ pub fn input(perspective: Color, color: Color, role: Role, square: Square) -> us
 /// computed afresh (a search keeps them instead: [`Accumulator`]).
 pub fn evaluate(position: &shakmaty::Chess) -> i32 {
     let network = current();
-    network.evaluate(&Accumulator::of(&network, position.board()), position.turn())
+    network.evaluate(
+        &Accumulator::of(&network, position.board()),
+        position.turn(),
+    )
 }
 
 /// Which side's sums an accumulator keeps first: White's, then Black's.

@@ -44,7 +44,9 @@ static LOADED: RwLock<Option<Arc<Network>>> = RwLock::new(None);
 
 /// The net the engine plays with: the one loaded, else the shipped one.
 pub fn current() -> Arc<Network> {
-    let loaded = LOADED.read().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let loaded = LOADED
+        .read()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
     Arc::clone(loaded.as_ref().unwrap_or(shipped()))
 }
 
@@ -61,7 +63,9 @@ pub fn load(path: Option<&std::path::Path>) -> Result<(), String> {
         }
         None => None,
     };
-    *LOADED.write().unwrap_or_else(|poisoned| poisoned.into_inner()) = network;
+    *LOADED
+        .write()
+        .unwrap_or_else(|poisoned| poisoned.into_inner()) = network;
     Ok(())
 }
 
@@ -90,7 +94,12 @@ impl Network {
         let mut bytes = Vec::with_capacity(16 + 2 * (INPUTS * HIDDEN + 3 * HIDDEN) + 4);
         bytes.extend_from_slice(MAGIC);
         bytes.extend_from_slice(&(HIDDEN as u32).to_le_bytes());
-        let weights = self.w1.iter().flatten().chain(&self.b1).chain(self.w2.iter().flatten());
+        let weights = self
+            .w1
+            .iter()
+            .flatten()
+            .chain(&self.b1)
+            .chain(self.w2.iter().flatten());
         for weight in weights {
             bytes.extend_from_slice(&weight.to_le_bytes());
         }

@@ -12,8 +12,8 @@ use std::time::Instant;
 
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
-use shakmaty::fen::Fen;
 use shakmaty::Color;
+use shakmaty::fen::Fen;
 
 use super::{HIDDEN, INPUTS, Network, QA, QB, SCALE, input};
 use crate::learn::{Adam, Epoch, TrainingOptions, TrainingReport, learning_rate, sigmoid};
@@ -45,7 +45,11 @@ struct Sample {
 /// An input as the other side sees it: own and the opponent's swapped, the board upside down.
 #[inline]
 fn flip(input: u16) -> u16 {
-    (if input < 384 { input + 384 } else { input - 384 }) ^ 56
+    (if input < 384 {
+        input + 384
+    } else {
+        input - 384
+    }) ^ 56
 }
 
 /// Where each layer's weights are in the one vector the optimiser steps.
@@ -61,9 +65,11 @@ pub fn train(
     on_epoch: &mut dyn FnMut(&Epoch),
 ) -> Result<TrainingReport, String> {
     if options.from.is_some() || options.hidden.is_some() {
-        return Err("the evaluation network's shape is fixed and it trains from scratch: \
+        return Err(
+            "the evaluation network's shape is fixed and it trains from scratch: \
                     --from and --hidden are for policy-value networks"
-            .to_owned());
+                .to_owned(),
+        );
     }
     let started = Instant::now();
     let mut rng = crate::search::SearchRng::seed_from_u64(options.seed);
@@ -87,7 +93,9 @@ pub fn train(
         samples.shuffle(&mut rng);
         if options.mirror {
             use rand::RngExt;
-            samples.iter_mut().for_each(|sample| sample.mirrored = rng.random());
+            samples
+                .iter_mut()
+                .for_each(|sample| sample.mirrored = rng.random());
         }
         let rate = learning_rate(options.learning_rate, epoch, options.epochs);
         let mut total = 0.0;
@@ -112,7 +120,8 @@ pub fn train(
     }
     let bytes = quantised(&weights).to_bytes();
     // What is written is what Sente reads.
-    Network::read(&bytes).map_err(|error| format!("the trained net does not read back: {error}"))?;
+    Network::read(&bytes)
+        .map_err(|error| format!("the trained net does not read back: {error}"))?;
     crate::files::write_bytes(&options.output, &bytes)?;
     Ok(TrainingReport {
         positions: samples.len(),
@@ -186,8 +195,7 @@ fn sample(line: &str, result_weight: f32) -> Result<Sample, String> {
     } else {
         (-score, 1.0 - result)
     };
-    sample.target =
-        result_weight * result + (1.0 - result_weight) * sigmoid(score / SCALE as f32);
+    sample.target = result_weight * result + (1.0 - result_weight) * sigmoid(score / SCALE as f32);
     Ok(sample)
 }
 
@@ -272,7 +280,10 @@ fn part_gradient(weights: &[f32], positions: &[Sample], gradient: &mut [f32]) ->
                     d_sums[j] = d_output * out[j];
                 }
             }
-            gradient[B1..W2].iter_mut().zip(&d_sums).for_each(|(g, d)| *g += d);
+            gradient[B1..W2]
+                .iter_mut()
+                .zip(&d_sums)
+                .for_each(|(g, d)| *g += d);
             for input in inputs {
                 let row = &mut gradient[W1 + input * HIDDEN..][..HIDDEN];
                 row.iter_mut().zip(&d_sums).for_each(|(g, d)| *g += d);
@@ -397,7 +408,10 @@ mod tests {
         for (bad, says) in [
             (format!("{start} | NaN | 0.5"), "the score is centipawns"),
             (format!("{start} | inf | 0.5"), "the score is centipawns"),
-            (format!("{start} | 12 | 7.5"), "the result is 1.0, 0.5 or 0.0"),
+            (
+                format!("{start} | 12 | 7.5"),
+                "the result is 1.0, 0.5 or 0.0",
+            ),
             (format!("{start} | 12"), "2 fields"),
             ("not a position | 1 | 0.5".to_owned(), "the FEN"),
         ] {
@@ -405,7 +419,10 @@ mod tests {
             let options = TrainingOptions::new(vec![data.clone()], output.clone());
             let error = train(&options, &mut |_| {}).unwrap_err();
             let line = format!("{}: line 301: ", data.display());
-            assert!(error.starts_with(&line) && error.contains(says), "{bad}: {error}");
+            assert!(
+                error.starts_with(&line) && error.contains(says),
+                "{bad}: {error}"
+            );
             assert!(!output.exists());
         }
         fs::remove_dir_all(&directory).unwrap();
