@@ -111,6 +111,8 @@ struct Engine {
     root_depth: i32,
     meter: Meter,
     started: Instant,
+    /// Whether the search could reach the game's length limit from its root.
+    near_move_limit: bool,
 }
 
 /// The engine's idle tables, clean, for the next search to take rather than allocate.
@@ -125,20 +127,20 @@ fn entries(mib: u32) -> usize {
 /// allows it (`sente usi`, until `usinewgame`): what earlier moves' searches found is found again,
 /// and no search waits for a table to be made or emptied.
 #[derive(Default)]
-pub struct KeptTable(Vec<Entry>, Dirty);
-
-/// Whether a kept table holds entries of a search, or is clean.
-#[derive(Default, PartialEq)]
-struct Dirty(bool);
+pub struct KeptTable {
+    entries: Vec<Entry>,
+    /// Whether a search has used it since it was made or emptied.
+    dirty: bool,
+}
 
 impl KeptTable {
     /// Holds a table of `mib` from now on, made now rather than inside the next search's clock
     /// (`isready`); one of that size already held is kept as it is.
     pub fn prepare(&mut self, mib: u32) {
-        if self.0.len() != entries(mib) {
-            POOL.give_back(std::mem::take(&mut self.0), EMPTY);
-            self.0 = POOL.take(entries(mib), EMPTY);
-            self.1 = Dirty(false);
+        if self.entries.len() != entries(mib) {
+            POOL.give_back(std::mem::take(&mut self.entries), EMPTY);
+            self.entries = POOL.take(entries(mib), EMPTY);
+            self.dirty = false;
         }
     }
 
@@ -146,16 +148,16 @@ impl KeptTable {
     /// search's clock; a clean table is left as it is, so that a `usinewgame` just before the
     /// first `go` costs nothing.
     pub fn clear(&mut self) {
-        if self.1 == Dirty(true) {
-            self.0.fill(EMPTY);
-            self.1 = Dirty(false);
+        if self.dirty {
+            self.entries.fill(EMPTY);
+            self.dirty = false;
         }
     }
 }
 
 impl Drop for KeptTable {
     fn drop(&mut self) {
-        POOL.give_back(std::mem::take(&mut self.0), EMPTY);
+        POOL.give_back(std::mem::take(&mut self.entries), EMPTY);
     }
 }
 
@@ -179,7 +181,7 @@ impl Engine {
         let started = Instant::now();
         let size = entries(params.hash_mb);
         let table = match kept {
-            Some(kept) if kept.0.len() == size => std::mem::take(&mut kept.0),
+            Some(kept) if kept.entries.len() == size => std::mem::take(&mut kept.entries),
             _ => POOL.take(size, EMPTY),
         };
         Engine {
@@ -194,6 +196,8 @@ impl Engine {
             root_depth: 1,
             meter: Meter::new(&budget.with_max_nodes(params.nodes)),
             started,
+            near_move_limit: usize::from(game.position.game_ply()) + MAX_PLY
+                > usize::from(MOVE_LIMIT),
         }
     }
 
@@ -271,11 +275,6 @@ impl Engine {
         self.position.game_ply() > MOVE_LIMIT
     }
 
-    /// Whether the search could reach the length limit from here.
-    fn near_move_limit(&self) -> bool {
-        usize::from(self.position.game_ply()) + MAX_PLY > usize::from(MOVE_LIMIT)
-    }
-
     /// How promising a move is, for ordering: the table's move first, then captures (most
     /// valuable victim, then least valuable attacker), promotions, killers, history.
     fn order(&self, mv: Move32, best: Move32, ply: usize) -> i32 {
@@ -347,7 +346,7 @@ impl Engine {
             let value = from_table(entry.value, ply);
             // The table's key has no move number: near the limit, a value stored where the game
             // had further to go may be a mate the limit now forbids.
-            if !pv_node && ply > 0 && i32::from(entry.depth) >= depth && !self.near_move_limit() {
+            if !pv_node && ply > 0 && i32::from(entry.depth) >= depth && !self.near_move_limit {
                 match entry.bound {
                     Bound::Exact => return value,
                     Bound::Lower if value >= beta => return value,
@@ -692,8 +691,8 @@ pub(super) fn search_keeping(
         ((value, line), proven_within(value, depth))
     });
     if let Some(kept) = kept {
-        kept.0 = std::mem::take(&mut engine.table);
-        kept.1 = Dirty(true);
+        kept.entries = std::mem::take(&mut engine.table);
+        kept.dirty = true;
     }
     let ((value, pv), depth) = match completed {
         Some(((value, line), depth)) if !line.is_empty() => ((value, line), depth),
