@@ -35,7 +35,7 @@ impl IntoResponse for Problem {
 /// The answer to a handler that panicked: a 500 problem, the panic logged in the request's
 /// span (the trace layer's), so the log says which request it was. The server lives on.
 pub(super) fn panicked(panic: Box<dyn std::any::Any + Send + 'static>) -> Response {
-    let message = crate::search::panic_message(panic.as_ref());
+    let message = crate::api::panic_message(panic.as_ref());
     tracing::error!(panic = %message, "a handler panicked");
     Problem::http(
         500,
