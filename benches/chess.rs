@@ -15,7 +15,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use sente::game::Game;
 use sente::game::perft::perft;
 use sente::games::Chess;
-use sente::games::chess::Step;
+use sente::games::chess::TERMS;
 use sente::games::chess::nnue::{self, Accumulator, accumulator::Changes};
 use sente::search::{AlphaBetaParams, Budget, EngineParams, Solve, Strategy, search};
 use shakmaty::Position;
@@ -93,7 +93,7 @@ fn engine_speed() {
         (
             "engine with pesto, without its terms",
             evaluation("pesto"),
-            Some(Step::Terms.name()),
+            Some(TERMS),
         ),
     ] {
         let (mut nodes, mut elapsed) = (0, Duration::ZERO);

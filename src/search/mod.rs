@@ -18,7 +18,7 @@ mod analysis;
 mod budget;
 mod default_solver;
 mod dispatch;
-mod engine;
+pub mod engine;
 mod mcs;
 mod mcts;
 mod minimax;
@@ -41,7 +41,7 @@ use std::time::Instant;
 pub use alphabeta::{AlphaBetaParams, Enhancements};
 pub use alphazero::{AlphaZeroParams, DEFAULT_C_PUCT};
 pub use analysis::{Analysis, MoveAnalysis};
-use budget::Meter;
+pub(crate) use budget::Meter;
 pub use budget::{Budget, Cutoff, tighter};
 pub(crate) use engine::CLOCK_OVERHEAD;
 pub use engine::{Clock, DEFAULT_HASH_MB, EngineOptions, EngineParams, MAX_ELO, MIN_ELO, share};
@@ -65,9 +65,7 @@ pub use watch::{Iteration, Watch};
 /// meter, search values, alphabeta as a fallback.
 pub(crate) mod kit {
     pub(crate) use super::budget::Meter;
-    pub(crate) use super::{
-        INFINITY, MAX_DEPTH, PROVEN, Value, WIN, alphabeta, exact_score, exact_search_result,
-    };
+    pub(crate) use super::{Value, WIN, alphabeta, exact_score, exact_search_result};
 }
 
 /// The random number generator of every randomised algorithm.

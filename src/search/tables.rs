@@ -14,7 +14,9 @@
 //! The pool keeps few tables ([`MAX_IDLE`]) and none long ([`IDLE_TIME`]): its memory is the
 //! recent searches', never more.
 
-use std::sync::Mutex;
+use std::any::{Any, TypeId};
+use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 /// Tables kept idle by one pool at most.
@@ -84,6 +86,24 @@ impl<T: Copy + Send + 'static> Pool<T> {
             idle.remove(0);
         }
         idle.push((table, Instant::now()));
+    }
+}
+
+impl<T: Copy + Send + 'static> Pool<T> {
+    /// The one pool of tables of entries `T`, made on first use: the engine kit's tables are
+    /// generic over a game's move, and Rust has no generic statics, hence a map from the
+    /// entry's type to its pool, each kept for the life of the process.
+    pub fn of() -> &'static Pool<T> {
+        type Pools = Mutex<HashMap<TypeId, &'static (dyn Any + Send + Sync)>>;
+        static POOLS: OnceLock<Pools> = OnceLock::new();
+        let mut pools = POOLS
+            .get_or_init(Default::default)
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let pool = *pools
+            .entry(TypeId::of::<T>())
+            .or_insert_with(|| Box::leak(Box::new(Pool::<T>::new())));
+        pool.downcast_ref().expect("the pool of its own type")
     }
 }
 

@@ -382,12 +382,15 @@ fn each_games_engine_declares_knobs_of_the_engines() {
             game.name
         );
     }
-    // Othello's engine is Othello's: no table to size, no chess steps.
+    // Othello's engine is the kit's with the steps Othello can take: no null move, which it
+    // has no pass for.
     let othello = game(Some("othello")).unwrap();
     let takes: Vec<_> = taken_on(Algorithm::Engine, &othello)
         .map(|knob| knob.name)
         .collect();
-    assert!(takes.contains(&"nodes") && !takes.contains(&"hash_mb") && !takes.contains(&"without"));
+    assert!(takes.contains(&"nodes") && takes.contains(&"hash_mb") && takes.contains(&"without"));
+    let steps = othello.declaration.engine.steps;
+    assert!(steps.contains(&"aspiration") && !steps.contains(&"null_move"));
 }
 
 /// What the strategy knows of its algorithms agrees with the table: those that take a time

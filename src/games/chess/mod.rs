@@ -30,7 +30,7 @@ use crate::game::{
 use crate::learn::Trainer;
 use crate::search::{Analysis, Budget, EngineParams, SearchResult, Solve};
 
-pub use engine::{DEFAULT_TIME_LIMIT_MS, KeptTable, Step, search_keeping};
+pub use engine::{ChessBoard, DEFAULT_TIME_LIMIT_MS, Kept, STEP_NAMES, TERMS, search_keeping};
 
 /// A chess position and the keys of the positions before it that it could repeat.
 #[derive(Clone)]
@@ -405,7 +405,7 @@ impl Game for Chess {
                      the best.",
                 ),
             ],
-            steps: &Step::NAMES,
+            steps: &STEP_NAMES,
         },
         books: &book::BOOKS,
         protocol: Some(Protocol {

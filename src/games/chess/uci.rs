@@ -17,7 +17,7 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 use super::engine::DEFAULT_EVALUATION;
-use super::{Chess, KeptTable, nnue, search_keeping};
+use super::{Chess, Kept, nnue, search_keeping};
 use crate::game::{Game, Notation, Player, in_pawns, written};
 use crate::lines;
 use crate::search::{
@@ -63,7 +63,7 @@ pub fn serve(input: impl BufRead, output: impl Write + Send + 'static) -> io::Re
         evaluation: None,
         limit_strength: false,
         elo: DEFAULT_ELO,
-        table: Arc::new(Mutex::new(KeptTable::default())),
+        table: Arc::new(Mutex::new(Kept::default())),
         output,
         search: None,
     };
@@ -199,7 +199,7 @@ struct Session<W> {
     /// The strength it plays at when limited (`UCI_Elo`).
     elo: u32,
     /// The engine's table, kept from one move to the next until `ucinewgame`.
-    table: Arc<Mutex<KeptTable>>,
+    table: Arc<Mutex<Kept>>,
     output: Arc<Mutex<W>>,
     search: Option<Search>,
 }

@@ -18,7 +18,8 @@ use crate::game::{
     BoardError, Declaration, EngineDeclaration, Evaluation, Game, Limits, MoveError, Notation,
     Outcome, Player, text,
 };
-use crate::search::Solve;
+use crate::search::engine::{self as kit, GameBoard, Step, ThroughGame};
+use crate::search::{Analysis, Budget, EngineParams, SearchResult, Solve, Value};
 
 /// The board's side.
 pub const SIZE: usize = 15;
@@ -213,7 +214,24 @@ impl Game for Gomoku {
             traps: false,
             instant_exact_search: false,
         },
-        engine: EngineDeclaration::SOLVER,
+        engine: EngineDeclaration {
+            description: "Sente's gomoku engine: the engine kit's search (as chess's, less the \
+                          steps gomoku has no use for) over the threats evaluation, deepening \
+                          within the time.",
+            knobs: &[
+                ("depth", ""),
+                ("time_limit_ms", ""),
+                ("movetime", ""),
+                ("hash_mb", ""),
+                ("nodes", ""),
+                ("multipv", ""),
+                (
+                    "without",
+                    "The kit's steps gomoku takes (docs/architecture.md).",
+                ),
+            ],
+            steps: &ENGINE_STEP_NAMES,
+        },
         books: &[],
         protocol: None,
         trainer: None,
@@ -391,8 +409,37 @@ impl Game for Gomoku {
     }
 }
 
-/// Solved by the default: alphabeta with every enhancement, deepening within the time limit.
-impl Solve for Gomoku {}
+/// The solver is the default (alphabeta with every enhancement, deepening within the time
+/// limit); the engine is the kit's search.
+impl Solve for Gomoku {
+    fn engine(&self, params: &EngineParams, budget: &Budget) -> SearchResult<u8> {
+        kit::search::<GameBoard<Gomoku>>(self, params, budget)
+    }
+
+    fn engine_analysis(&self, params: &EngineParams, budget: &Budget) -> Analysis<u8> {
+        kit::analyze::<GameBoard<Gomoku>>(self, params, budget)
+    }
+}
+
+/// The kit's steps gomoku takes: none needs a check, a capture or a pass (which the rules do
+/// not have), and its evaluation has no structure that errs alike (docs/architecture.md).
+const ENGINE_STEPS: [Step; 5] = [
+    Step::Aspiration,
+    Step::Reductions,
+    Step::ReverseFutility,
+    Step::LateMovePruning,
+    Step::WholeTime,
+];
+
+/// Every step `without` may turn off on gomoku.
+const ENGINE_STEP_NAMES: [&str; 5] = Step::names(&ENGINE_STEPS, &[]);
+
+impl ThroughGame for Gomoku {
+    const STEPS: &'static [Step] = &ENGINE_STEPS;
+    /// About an open two's worth.
+    const PAWN: Value = 300;
+    const ENGINE_EVALUATION: u8 = 0;
+}
 
 impl fmt::Display for Gomoku {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

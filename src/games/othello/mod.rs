@@ -26,9 +26,10 @@ use crate::game::{
     Bits, BoardError, Declaration, EngineDeclaration, Evaluation, Game, Limits, MoveError,
     Notation, Outcome, Player, Turn, text,
 };
+use crate::search::engine::{self as kit, GameBoard, Step, ThroughGame};
 use crate::search::{
-    AlphaBetaParams, Analysis, Budget, Cutoff, EngineParams, MoveAnalysis, Score, SearchResult,
-    Solve, Strategy, analyze_within, search_within,
+    Analysis, Budget, Clock, Cutoff, EngineOptions, EngineParams, MoveAnalysis, Score,
+    SearchResult, Solve, Value,
 };
 
 /// The board's side.
@@ -241,8 +242,9 @@ impl Game for Othello {
         },
         engine: EngineDeclaration {
             description: "Sente's Othello engine: the endgame solver (docs/othello.md) where the \
-                          empty squares are few enough for the time, else alphabeta with every \
-                          enhancement over the mobility evaluation, deepening within the time.",
+                          empty squares are few enough for the time, else the engine kit's \
+                          search (as chess's, less the steps Othello has no use for) over the \
+                          mobility evaluation, deepening within the time.",
             knobs: &[
                 (
                     "depth",
@@ -257,8 +259,13 @@ impl Game for Othello {
                 ("binc", CLOCK),
                 ("movestogo", CLOCK),
                 ("multipv", ""),
+                ("hash_mb", "The midgame search's table."),
+                (
+                    "without",
+                    "The midgame search's steps (docs/architecture.md).",
+                ),
             ],
-            steps: &[],
+            steps: &ENGINE_STEP_NAMES,
         },
         books: &[],
         protocol: None,
@@ -464,35 +471,60 @@ impl Game for Othello {
 }
 
 /// The exact endgame solver where it can finish within the time limit ([`solved_empties`]), or
-/// without one; before that, alphabeta with every enhancement and the `mobility` evaluation,
-/// deepening within the time limit. `solver` and `engine` play the same; `engine` also takes a
-/// depth (a depth-limited search with `mobility`) and a node limit.
+/// without one; before that, the engine kit's search over the mobility evaluation
+/// ([`ThroughGame`]), deepening within the time limit. `solver` and `engine` play the same;
+/// `engine` also takes a depth (the midgame search that deep), a node limit, a clock and the
+/// kit's knobs.
 impl Solve for Othello {
     fn solve(&self, time_limit: Option<Duration>, budget: &Budget) -> SearchResult<u8> {
-        self.solve_or_search(time_limit, None, budget)
+        self.solve_or_search(
+            &EngineParams::new(time_limit, None, EngineOptions::DEFAULT),
+            budget,
+        )
     }
 
     fn solver_analysis(&self, time_limit: Option<Duration>, budget: &Budget) -> Analysis<u8> {
-        self.analyze_or_search(time_limit, None, budget)
+        self.analyze_or_search(
+            &EngineParams::new(time_limit, None, EngineOptions::DEFAULT),
+            budget,
+        )
     }
 
     fn engine(&self, params: &EngineParams, budget: &Budget) -> SearchResult<u8> {
-        let time_limit = self.engine_time(params);
-        self.solve_or_search(
-            time_limit,
-            params.depth,
-            &budget.with_max_nodes(params.nodes),
-        )
+        let params = EngineParams {
+            time_limit: self.engine_time(params),
+            ..*params
+        };
+        self.solve_or_search(&params, &budget.with_max_nodes(params.nodes))
     }
 
     fn engine_analysis(&self, params: &EngineParams, budget: &Budget) -> Analysis<u8> {
-        let time_limit = self.engine_time(params);
-        self.analyze_or_search(
-            time_limit,
-            params.depth,
-            &budget.with_max_nodes(params.nodes),
-        )
+        let params = EngineParams {
+            time_limit: self.engine_time(params),
+            ..*params
+        };
+        self.analyze_or_search(&params, &budget.with_max_nodes(params.nodes))
     }
+}
+
+/// The kit's steps Othello's midgame takes: none needs a check, a capture or a pass, and its
+/// evaluation has no structure that errs alike (docs/architecture.md).
+const ENGINE_STEPS: [Step; 5] = [
+    Step::Aspiration,
+    Step::Reductions,
+    Step::ReverseFutility,
+    Step::LateMovePruning,
+    Step::WholeTime,
+];
+
+/// Every step `without` may turn off on Othello.
+const ENGINE_STEP_NAMES: [&str; 5] = Step::names(&ENGINE_STEPS, &[]);
+
+impl ThroughGame for Othello {
+    const STEPS: &'static [Step] = &ENGINE_STEPS;
+    /// About a disc of expected margin near an even position.
+    const PAWN: Value = 500;
+    const ENGINE_EVALUATION: u8 = evaluation::MOBILITY;
 }
 
 /// The most empty squares the solver is asked to solve within `time_limit`: 18 in a second,
@@ -522,29 +554,25 @@ impl Othello {
         time_limit.is_none_or(|limit| self.empties().count_ones() <= solved_empties(limit))
     }
 
-    /// The midgame search: alphabeta with every enhancement and the `mobility` evaluation.
-    fn midgame(time_limit: Option<Duration>, depth: Option<u32>) -> Strategy {
-        Strategy::alphabeta(AlphaBetaParams {
-            depth,
-            evaluation: evaluation::MOBILITY,
-            ..AlphaBetaParams::strongest(time_limit)
-        })
+    /// The midgame search within `params`, its time limit `time_limit` (the clock shared out
+    /// already).
+    fn midgame(&self, params: &EngineParams, time_limit: Option<Duration>) -> EngineParams {
+        EngineParams {
+            time_limit,
+            clock: Clock::NONE,
+            ..*params
+        }
     }
 
     /// The solver's answer where it can finish (with most of the time limit); else, or if it
     /// does not finish, the midgame search's.
-    fn solve_or_search(
-        &self,
-        time_limit: Option<Duration>,
-        depth: Option<u32>,
-        budget: &Budget,
-    ) -> SearchResult<u8> {
+    fn solve_or_search(&self, params: &EngineParams, budget: &Budget) -> SearchResult<u8> {
         let started = Instant::now();
+        let time_limit = params.time_limit;
         let search = |time_limit| {
-            search_within(self, &Othello::midgame(time_limit, depth), 0, budget)
-                .expect("the engine and the solver are asked of games in progress")
+            kit::search::<GameBoard<Othello>>(self, &self.midgame(params, time_limit), budget)
         };
-        if depth.is_some() || !self.solvable(time_limit) {
+        if params.depth.is_some() || !self.solvable(time_limit) {
             return search(time_limit);
         }
         let share = time_limit.map(|limit| limit.mul_f64(SOLVER_SHARE));
@@ -580,15 +608,11 @@ impl Othello {
 
     /// Every move solved, with its margin, best first, one table shared by the moves, where
     /// the solver can finish; else every move valued by the midgame search.
-    fn analyze_or_search(
-        &self,
-        time_limit: Option<Duration>,
-        depth: Option<u32>,
-        budget: &Budget,
-    ) -> Analysis<u8> {
-        if depth.is_some() || !self.solvable(time_limit) {
-            return analyze_within(self, &Othello::midgame(time_limit, depth), 0, budget)
-                .expect("the engine and the solver are asked of games in progress");
+    fn analyze_or_search(&self, params: &EngineParams, budget: &Budget) -> Analysis<u8> {
+        let time_limit = params.time_limit;
+        if params.depth.is_some() || !self.solvable(time_limit) {
+            let midgame = self.midgame(params, time_limit);
+            return kit::analyze::<GameBoard<Othello>>(self, &midgame, budget);
         }
         let started = Instant::now();
         let mut solver = solver::Solver::new(budget, time_limit.map(|limit| started + limit));

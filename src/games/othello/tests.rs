@@ -1,5 +1,6 @@
 use super::*;
 use crate::game::perft::perft;
+use crate::search::{AlphaBetaParams, Strategy};
 
 fn play(moves: &[&str]) -> Othello {
     let mut game = Othello::start();

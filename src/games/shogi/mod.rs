@@ -362,11 +362,13 @@ impl Game for Shogi {
             instant_exact_search: false,
         },
         engine: EngineDeclaration {
-            description: "Sente's shogi engine: iterative deepening principal variation search \
-                          with a transposition table, quiescence on captures, null-move \
-                          pruning, late move reductions, killer and history ordering, over \
-                          material (pieces in hand counted, promoted pieces at their worth), \
-                          advancement and king safety (docs/shogi.md).",
+            description: "Sente's shogi engine, the engine kit's search as chess's: iterative \
+                          deepening with aspiration windows, principal variation search with a \
+                          transposition table, quiescence on captures and promotions, verified \
+                          null moves, late move reductions, futility pruning, killer and \
+                          history ordering, correction history, over material (pieces in hand \
+                          counted, promoted pieces at their worth), advancement and king safety \
+                          (docs/shogi.md).",
             knobs: &[
                 ("depth", ""),
                 ("time_limit_ms", ""),
@@ -382,8 +384,13 @@ impl Game for Shogi {
                     "multipv",
                     "The engine searches the other moves only to show they are worse.",
                 ),
+                (
+                    "without",
+                    "The kit's steps shogi takes: all but the static exchange \
+                     (docs/architecture.md).",
+                ),
             ],
-            steps: &[],
+            steps: &engine::STEP_NAMES,
         },
         books: &[],
         protocol: Some(Protocol {

@@ -16,7 +16,7 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use super::engine::{KeptTable, search_keeping};
+use super::engine::{Kept, search_keeping};
 use super::{Shogi, ShogiMove};
 use crate::game::{Game, Notation};
 use crate::lines;
@@ -46,7 +46,7 @@ pub fn serve_stdio() -> io::Result<()> {
 pub fn serve(mut input: impl BufRead, output: impl Write + Send + 'static) -> io::Result<()> {
     let mut session = Session {
         position: Ok(Shogi::start()),
-        table: Arc::new(Mutex::new(KeptTable::default())),
+        table: Arc::new(Mutex::new(Kept::default())),
         hash_mb: search::DEFAULT_HASH_MB,
         multipv: 1,
         output: Arc::new(Mutex::new(output)),
@@ -152,7 +152,7 @@ struct Session<W> {
     /// The position `go` searches, or why the last `position` was refused.
     position: Result<Shogi, String>,
     /// The engine's table, kept from one move to the next until `usinewgame`.
-    table: Arc<Mutex<KeptTable>>,
+    table: Arc<Mutex<Kept>>,
     hash_mb: u32,
     multipv: u32,
     output: Arc<Mutex<W>>,
@@ -289,7 +289,7 @@ fn think(
     go: &Go,
     params: &EngineParams,
     budget: &Budget,
-    table: &mut KeptTable,
+    table: &mut Kept,
 ) -> String {
     if go.mate {
         return mate(position, params, budget, table);
@@ -304,7 +304,7 @@ fn think(
             },
         };
     }
-    let result = search_keeping(position, params, budget, Some(table));
+    let result = search_keeping(position, params, budget, table);
     bestmove(result.best_move, result.score, result.exact)
 }
 
@@ -319,8 +319,8 @@ fn bestmove(mv: ShogiMove, score: f64, exact: bool) -> String {
 
 /// `go mate`: a mate found by the engine (within the time or depth given), as USI's `checkmate`
 /// line writes it.
-fn mate(position: &Shogi, params: &EngineParams, budget: &Budget, table: &mut KeptTable) -> String {
-    let result = search_keeping(position, params, budget, Some(table));
+fn mate(position: &Shogi, params: &EngineParams, budget: &Budget, table: &mut Kept) -> String {
+    let result = search_keeping(position, params, budget, table);
     if result.exact && result.score > 0.0 {
         let moves: Vec<String> = result.pv.iter().map(|mv| mv.usi()).collect();
         format!("checkmate {}", moves.join(" "))

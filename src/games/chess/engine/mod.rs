@@ -1,57 +1,57 @@
-//! The chess engine: the `engine` algorithm on chess, Sente's strongest chess player.
+//! The chess engine: the engine kit's search (`crate::search::engine`) on chess, Sente's
+//! strongest chess player. This file is chess's side of the kit's contract; the search, its
+//! table, ordering, pruning and time plan are the kit's.
 //!
-//! Iterative deepening (with aspiration windows) of a principal variation search, with
-//! - a quiescence search at the horizon, over captures and queen promotions, so that a leaf is
-//!   never scored in the middle of an exchange (the horizon effect); captures that lose
-//!   material by static exchange, or cannot reach alpha, are left out;
-//! - a transposition table keyed by the Zobrist key ([`table`]), whose move is tried first;
-//! - move ordering ([`ordering`]): the table's move, captures that do not lose material by
-//!   exchange ([`exchange`]), the two killer moves of the ply, quiet moves by history, captures
-//!   that lose;
-//! - pruning where a node is unlikely to matter: null moves, reverse futility, late move and
-//!   futility pruning near the horizon, and late move reductions (each step can be turned off,
-//!   [`Step`], which is how `docs/chess.md` measured what each gains);
-//! - a check extension, so that a mate behind a series of checks is not cut off by the horizon;
-//! - a static evaluation corrected by what searches found it got wrong about the same pawn
-//!   structure ([`correction`]);
-//! - mate scores: a mate `n` plies from the root is worth `WIN - n`, so the engine takes the
-//!   fastest mate and delays being mated; draws by repetition (within the game and the search
-//!   line), the fifty-move rule and insufficient material are worth 0.
-//!
-//! It works on shakmaty's position directly, not through the game contract: a search keeps its
-//! line's keys on a stack of its own rather than in each position.
+//! What is chess's own:
+//! - copy-make: shakmaty's positions are small values, so each ply's is a copy of its parent's
+//!   with the move played, kept on a stack, and taking a move back is stepping down the stack;
+//! - the Zobrist key brought up to date move by move ([`super::key`]), and the keys of the
+//!   line and of the game since its last capture or pawn move, for repetitions;
+//! - the evaluation: the network learnt from Sente's games, its sums kept move by move
+//!   ([`super::nnue`]), or PeSTO's tables with the terms beyond them (the `terms` step), or
+//!   the tutorial's material;
+//! - the static exchange evaluation ([`exchange`]) that ranks captures and prunes bad ones;
+//! - draws by repetition (within the game and the search line), the fifty-move rule and
+//!   insufficient material; a stalemate is a draw; the null move is not tried without pieces
+//!   (where zugzwang is common).
 
-mod correction;
 mod exchange;
-mod ordering;
-mod search;
-mod steps;
-mod strength;
-mod table;
-mod time;
 
-pub use steps::Step;
+use std::sync::Arc;
 
-use shakmaty::{Move, Position};
+use shakmaty::zobrist::{Zobrist64, ZobristValue};
+use shakmaty::{Move, Position, Role};
 
-use self::search::Engine;
-use self::table::Table;
-use super::evaluation::winning_chances;
-use super::{Chess, ChessMove};
-use crate::game::{Game, in_pawns, written};
-use crate::search::kit::{self, INFINITY, PROVEN, Value, WIN};
-use crate::search::{
-    Analysis, Budget, Cutoff, EngineParams, EvaluationIndex, Iteration, MoveAnalysis, Score,
-    SearchResult,
+use self::exchange::{exchange, value};
+use super::evaluation::{self, winning_chances};
+use super::nnue::{
+    self,
+    accumulator::{Changes, Stack},
 };
+use super::{Chess, ChessMove, key};
+use crate::game::Game;
+use crate::search::engine::{self as kit, Board, Step};
+use crate::search::{Analysis, Budget, EngineParams, EvaluationIndex, SearchResult, Value, WIN};
 
 /// The time an engine move takes when a request gives no limit.
 pub const DEFAULT_TIME_LIMIT_MS: u64 = 1_000;
 
-/// Plies below the root the search may reach, quiescence and extensions included.
-const MAX_PLY: usize = Chess::MAX_PLIES;
-/// The deepest iteration.
-const MAX_DEPTH: i32 = kit::MAX_DEPTH as i32;
+/// The evaluation the engine uses when a request names none: the network, which beat `pesto`
+/// in an SPRT at a time per move (docs/chess.md#the-network).
+pub const DEFAULT_EVALUATION: &str = "nnue";
+
+/// Chess's own step, beside the kit's: the evaluation's terms beyond PeSTO's tables (mobility,
+/// king safety, pawn structure, passed pawns, the bishop pair).
+pub const TERMS: &str = "terms";
+
+/// The kit's steps chess takes: every one.
+const STEPS: [Step; 9] = Step::ALL;
+
+/// Every step `without` may turn off on chess: the kit's, then its own.
+pub const STEP_NAMES: [&str; 10] = Step::names(&STEPS, &[TERMS]);
+
+/// What the engine keeps from one move to the next of a game (`sente uci`).
+pub type Kept = kit::Kept<ChessBoard>;
 
 /// What the engine scores its positions with: one of the game's evaluations, by the name the
 /// `evaluation` knob gives it.
@@ -60,175 +60,256 @@ enum Scorer {
     /// The network learnt from Sente's games, its sums kept move by move ([`nnue`]).
     Network,
     /// PeSTO's tables, with the engine's terms beyond them unless `without=terms`.
-    Pesto,
+    Pesto { terms: bool },
     /// The tutorial's material count.
     Material,
 }
 
-/// The evaluation the engine uses when a request names none: the network, which beat `pesto`
-/// in an SPRT at a time per move (docs/chess.md#the-network).
-pub const DEFAULT_EVALUATION: &str = "nnue";
-
 impl Scorer {
     /// The scorer of the game's evaluation number `index`, the engine's own without one.
-    fn of(index: Option<EvaluationIndex>) -> Scorer {
+    fn of(index: Option<EvaluationIndex>, without: Option<&str>) -> Scorer {
         let evaluation = index.and_then(|index| Chess::EVALUATIONS.get(usize::from(index)));
         match evaluation.map_or(DEFAULT_EVALUATION, |evaluation| evaluation.name) {
             "nnue" => Scorer::Network,
             "material" => Scorer::Material,
-            _ => Scorer::Pesto,
+            _ => Scorer::Pesto {
+                terms: without != Some(TERMS),
+            },
         }
     }
 }
 
-impl Engine {
-    /// Readies the iteration `depth` plies deep. The first is not timed, so that there is
-    /// always a move to answer with; only the service's budget can stop it.
-    fn begin_iteration(&mut self, depth: i32) {
-        let deadline = self.started + self.plan.maximum;
-        self.meter.set_time_limit((depth > 1).then_some(deadline));
-    }
-
-    /// Tells whoever watches the search what the iteration `depth` plies deep found: `value`
-    /// and its line from the root `game`, the line ranked `multipv` where there are several.
-    fn tell(
-        &self,
-        game: &Chess,
-        depth: i32,
-        value: Value,
-        line: &[ChessMove],
-        multipv: Option<u32>,
-    ) {
-        let Some(watch) = &self.meter.watch() else {
-            return;
-        };
-        let Score {
-            score,
-            exact,
-            plies_to_end,
-        } = judge(value);
-        let (cp, mate) = in_pawns::<Chess>(score, exact, plies_to_end);
-        let elapsed = self.started.elapsed();
-        watch.tell(&Iteration {
-            depth: depth as u32,
-            seldepth: self.seldepth as u32,
-            score,
-            cp: cp.filter(|_| mate.is_none()),
-            mate,
-            score_for: game.side_to_move(),
-            nodes: self.nodes,
-            nps: Iteration::nps(self.nodes, elapsed),
-            time_ms: elapsed.as_millis() as u64,
-            pv: written(game, line, |_, mv| Chess::uci_of(mv)),
-            pv_san: Some(written(game, line, Chess::san_of)),
-            multipv,
-        });
-    }
-
-    /// Whether to stop deepening after an iteration, as the time plan says.
-    fn out_of_time(&self) -> bool {
-        let elapsed = self.started.elapsed();
-        // A time per move not spent is lost: the iterations go on until it is up, and the
-        // last one, stopped, still answers with what it found.
-        if self.plan.is_per_move() && self.uses(Step::WholeTime) {
-            return elapsed >= self.plan.maximum;
-        }
-        !self.plan.deepen_further(elapsed, self.steady, self.fell)
-    }
+/// A chess position as the engine searches it: the stack of the line's positions and keys.
+pub struct ChessBoard {
+    /// The position at each ply of the line, the root's first; `ply` is the current one.
+    positions: Vec<shakmaty::Chess>,
+    keys: Vec<u64>,
+    ply: usize,
+    /// The keys of the positions before the current one: the game's since its last capture or
+    /// pawn move, then the line's.
+    earlier: Vec<u64>,
+    /// Where in `earlier` the last null move was: no position before it can be repeated,
+    /// since a null move is no move of the game; and the barriers the null moves above it
+    /// replaced.
+    null_barrier: usize,
+    barriers: Vec<usize>,
+    scorer: Scorer,
+    /// The network and its sums along the line, when it scores.
+    network: Arc<nnue::Network>,
+    sums: Option<Stack>,
 }
 
-/// What a value says: the winning chances, or a proven result and the plies to the end.
-fn judge(value: Value) -> Score {
-    Score::of_engine_value(value, winning_chances)
-}
-
-/// What the deepening loop ends with: the last iteration that completed (its result and depth),
-/// and why it stopped before the deepest, if it did.
-struct Deepened<T> {
-    completed: Option<(T, i32)>,
-    stopped_by: Option<Cutoff>,
-}
-
-/// Iterative deepening, for the engine's move and its analysis alike: `iterate` searches one
-/// depth and says what it found and whether that is proven (no deeper search can change it).
-/// The loop stops at a proof, at the deepest iteration, when the service's budget runs out (the
-/// iteration it stopped is thrown away), or when the time left could not finish another.
-fn deepen<T>(
-    engine: &mut Engine,
-    mut iterate: impl FnMut(&mut Engine, i32) -> (T, bool),
-) -> Deepened<T> {
-    let mut completed = None;
-    let mut stopped_by = None;
-    let max_depth = engine.max_depth;
-    for depth in 1..=max_depth {
-        engine.begin_iteration(depth);
-        let (found, proven) = iterate(engine, depth);
-        if let Some(cutoff) = engine.meter.stopped_by {
-            stopped_by = Some(cutoff);
-            break;
-        }
-        completed = Some((found, depth));
-        if proven {
-            break;
-        }
-        if engine.out_of_time() {
-            if depth < max_depth {
-                stopped_by = Some(Cutoff::TimeLimit);
-            }
-            break;
-        }
+impl ChessBoard {
+    fn position(&self) -> &shakmaty::Chess {
+        &self.positions[self.ply]
     }
-    Deepened {
-        completed,
-        stopped_by,
-    }
-}
 
-/// The root searched `depth` plies deep. From the fifth iteration on, it first searches a
-/// narrow window around the last iteration's value, which cuts more; a value outside the window
-/// is only a bound, and the window widens on that side until the value falls inside.
-fn aspire(
-    engine: &mut Engine,
-    root: &shakmaty::Chess,
-    key: u64,
-    depth: i32,
-    last: Option<Value>,
-) -> Value {
-    let guess =
-        last.filter(|value| engine.uses(Step::Aspiration) && depth >= 5 && value.abs() < PROVEN);
-    let Some(guess) = guess else {
-        return engine.search(root, key, depth, 0, -INFINITY, INFINITY, true);
-    };
-    let mut window = 25;
-    let (mut alpha, mut beta) = (guess - window, guess + window);
-    loop {
-        let value = engine.search(root, key, depth, 0, alpha, beta, true);
-        if engine.meter.is_stopped() {
-            return value;
-        }
-        window *= 2;
-        if value <= alpha {
-            alpha = if window > 500 {
-                -INFINITY
-            } else {
-                value - window
-            };
-        } else if value >= beta {
-            beta = if window > 500 {
-                INFINITY
-            } else {
-                value + window
-            };
+    /// Whether the current position repeats one of the line or the game: only positions since
+    /// the last capture or pawn move (or null move) can, and only every second one has the
+    /// same side to move.
+    fn repeats(&self) -> bool {
+        let key = self.keys[self.ply];
+        let halfmoves = self.position().halfmoves() as usize;
+        let reach = halfmoves.min(self.earlier.len() - self.null_barrier);
+        self.earlier[self.earlier.len() - reach..]
+            .iter()
+            .rev()
+            .skip(1)
+            .step_by(2)
+            .any(|&earlier| earlier == key)
+    }
+
+    /// Readies the slot of the next ply, `position` with its `key`.
+    fn push(&mut self, position: shakmaty::Chess, key: u64) {
+        self.earlier.push(self.keys[self.ply]);
+        self.ply += 1;
+        if self.positions.len() == self.ply {
+            self.positions.push(position);
+            self.keys.push(key);
         } else {
-            return value;
+            self.positions[self.ply] = position;
+            self.keys[self.ply] = key;
         }
     }
 }
 
-/// Whether `value`, found by an iteration `depth` plies deep, is a mate that no deeper search
-/// can change: one within the depth searched.
-fn proven_within(value: Value, depth: i32) -> bool {
-    value.abs() >= PROVEN && (WIN - value.abs()) <= depth
+impl Board for ChessBoard {
+    type Game = Chess;
+    type Move = Move;
+
+    const STEPS: &'static [Step] = &STEPS;
+    /// For each side, from square and to square.
+    const HISTORY_SLOTS: usize = 2 * 64 * 64;
+    const DEFAULT_TIME_MS: u64 = DEFAULT_TIME_LIMIT_MS;
+
+    fn new(game: &Chess, params: &EngineParams) -> ChessBoard {
+        let scorer = Scorer::of(params.evaluation, params.without);
+        let network = nnue::current();
+        let plies = Chess::MAX_PLIES + 2;
+        let mut positions = Vec::with_capacity(plies);
+        positions.push(game.position().clone());
+        let mut keys = Vec::with_capacity(plies);
+        keys.push(game.key);
+        ChessBoard {
+            positions,
+            keys,
+            ply: 0,
+            earlier: game.earlier_keys(),
+            null_barrier: 0,
+            barriers: Vec::new(),
+            sums: (scorer == Scorer::Network)
+                .then(|| Stack::new(&network, game.position().board(), plies)),
+            network,
+            scorer,
+        }
+    }
+
+    fn key(&self) -> u64 {
+        self.keys[self.ply]
+    }
+
+    fn in_check(&self) -> bool {
+        self.position().is_check()
+    }
+
+    fn legal_moves(&self, moves: &mut Vec<Move>) {
+        moves.extend(self.position().legal_moves());
+    }
+
+    fn noisy_moves(&self, moves: &mut Vec<Move>) {
+        moves.extend(
+            self.position()
+                .legal_moves()
+                .into_iter()
+                .filter(|mv| mv.is_capture() || mv.promotion() == Some(Role::Queen)),
+        );
+    }
+
+    fn is_quiet(&self, mv: Move) -> bool {
+        !mv.is_capture() && mv.promotion().is_none()
+    }
+
+    fn make(&mut self, mv: Move) {
+        let before = &self.positions[self.ply];
+        let mut after = before.clone();
+        after.play_unchecked(mv);
+        let key = key::after(before, self.keys[self.ply], mv, &after);
+        if let Some(sums) = &mut self.sums {
+            sums.push(self.ply + 1, Changes::of(before.turn(), &mv));
+        }
+        self.push(after, key);
+    }
+
+    fn unmake(&mut self, _: Move) {
+        self.ply -= 1;
+        self.earlier.pop();
+    }
+
+    fn make_null(&mut self) -> bool {
+        let position = self.position();
+        let Ok(passed) = position.clone().swap_turn() else {
+            return false;
+        };
+        let mut passed_key = Zobrist64(self.keys[self.ply]) ^ Zobrist64::zobrist_for_white_turn();
+        if let Some(square) = position.legal_ep_square() {
+            passed_key ^= Zobrist64::zobrist_for_en_passant_file(square.file());
+        }
+        if let Some(sums) = &mut self.sums {
+            sums.push(self.ply + 1, Changes::NONE);
+        }
+        self.push(passed, passed_key.0);
+        self.barriers.push(self.null_barrier);
+        self.null_barrier = self.earlier.len();
+        true
+    }
+
+    fn unmake_null(&mut self) {
+        self.null_barrier = self.barriers.pop().unwrap_or(0);
+        self.ply -= 1;
+        self.earlier.pop();
+    }
+
+    fn evaluate(&mut self) -> Value {
+        let position = &self.positions[self.ply];
+        match (self.scorer, &mut self.sums) {
+            (Scorer::Network, Some(sums)) => {
+                let network = &*self.network;
+                network.evaluate(sums.at(network, self.ply), position.turn())
+            }
+            (Scorer::Network, None) => nnue::evaluate(position),
+            (Scorer::Pesto { terms: true }, _) => evaluation::engine(position),
+            (Scorer::Pesto { terms: false }, _) => evaluation::pesto(position),
+            (Scorer::Material, _) => evaluation::material(position),
+        }
+    }
+
+    fn decided(&self, _: usize, quiescence: bool) -> Option<Value> {
+        let position = self.position();
+        let drawn = Chess::lacks_mating_material(position)
+            || (!quiescence && (position.halfmoves() >= 100 || self.repeats()));
+        drawn.then_some(0)
+    }
+
+    fn no_moves(&self, in_check: bool, ply: usize) -> Value {
+        if in_check { -(WIN - ply as Value) } else { 0 }
+    }
+
+    /// Whether the side to move has a piece other than pawns and its king: without one,
+    /// zugzwang (where passing would be best) is common, and the null move's reasoning fails.
+    fn null_move_safe(&self) -> bool {
+        let board = self.position().board();
+        let ours = board.by_color(self.position().turn());
+        (ours & !(board.pawns() | board.kings())).any()
+    }
+
+    fn rank_noisy(&self, mv: Move, exchanges: bool) -> (i32, bool) {
+        let victim = mv.capture().map_or(0, value);
+        let promotion = mv.promotion().map_or(0, value);
+        let attacker = value(mv.role());
+        let order = 16 * (victim + promotion) - attacker / 10;
+        // Taking a piece worth at least the taker cannot lose by exchange.
+        let loses = exchanges && attacker > victim + promotion && exchange(self.position(), mv) < 0;
+        let under_promotion = mv.promotion().is_some_and(|role| role != Role::Queen);
+        (order, loses || under_promotion)
+    }
+
+    fn exchange(&self, mv: Move) -> Value {
+        exchange(self.position(), mv)
+    }
+
+    fn gain(&self, mv: Move) -> Option<Value> {
+        Some(mv.capture().map_or(0, value) + mv.promotion().map_or(0, |role| value(role) - 100))
+    }
+
+    fn history_slot(&self, mv: Move) -> usize {
+        let from = mv.from().map_or(0, usize::from);
+        (self.side() * 64 + from) * 64 + usize::from(mv.to())
+    }
+
+    fn side(&self) -> usize {
+        self.position().turn() as usize
+    }
+
+    /// A multiplicative hash of each side's pawns: odd constants spread the bits upward.
+    fn structure_key(&self) -> u64 {
+        let board = self.position().board();
+        let pawns = board.pawns();
+        let white = (pawns & board.white()).0;
+        let black = (pawns & board.black()).0;
+        white.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ black.wrapping_mul(0xC2B2_AE3D_27D4_EB4F)
+    }
+
+    fn winning_chances(value: Value) -> f64 {
+        winning_chances(value)
+    }
+
+    fn game_move(mv: Move) -> ChessMove {
+        ChessMove(Some(mv))
+    }
+
+    fn protocol_text(_: &Chess, mv: ChessMove) -> String {
+        Chess::uci_of(mv)
+    }
 }
 
 /// The engine's move in `game`, deepening within `params` (by default a second).
@@ -237,220 +318,56 @@ pub(super) fn search(
     params: &EngineParams,
     budget: &Budget,
 ) -> SearchResult<ChessMove> {
-    search_keeping(game, params, budget, &mut KeptTable::default())
+    kit::search::<ChessBoard>(game, params, budget)
 }
 
-/// The engine's transposition table, kept from one search to the next of the same game, where
-/// the caller allows it (`sente uci`, until `ucinewgame`): what earlier moves' searches found
-/// about the positions still ahead is found again at once.
-#[derive(Default)]
-pub struct KeptTable(Option<Table>, bool);
-
-impl KeptTable {
-    /// Forgets what it holds: a new game begins. Emptied now, outside any search's clock; a
-    /// table no search has used since it was made or emptied is left as it is, so that a
-    /// `ucinewgame` just before the first `go` costs nothing.
-    pub fn clear(&mut self) {
-        if let Some(table) = &mut self.0
-            && self.1
-        {
-            table.clear();
-        }
-        self.1 = false;
-    }
-
-    /// Holds a table of `mib` from now on, made now rather than inside the next search's
-    /// clock (`isready`, after `setoption name Hash`).
-    pub fn prepare(&mut self, mib: u32) {
-        if self.0.as_ref().is_none_or(|table| table.mib() != mib) {
-            self.0 = None;
-            self.0 = Some(Table::new(mib));
-            self.1 = false;
-        }
-    }
-}
-
-/// The engine's move in `game`, searched with the table `kept` holds (a new one if it holds
-/// none, or one of another size), which it then keeps.
+/// The engine's move in `game`, searched with what `kept` holds, which it then keeps.
 pub fn search_keeping(
     game: &Chess,
     params: &EngineParams,
     budget: &Budget,
-    kept: &mut KeptTable,
+    kept: &mut Kept,
 ) -> SearchResult<ChessMove> {
-    if let Some(elo) = params.elo {
-        return strength::play(game, params, budget, elo, kept);
-    }
-    let mut engine = Engine::new(game, params, budget, kept.0.take());
-    let result = deepen_root(game, &mut engine);
-    kept.0 = Some(engine.table);
-    kept.1 = true;
-    result
+    kit::search_keeping::<ChessBoard>(game, params, budget, kept)
 }
 
-fn deepen_root(game: &Chess, engine: &mut Engine) -> SearchResult<ChessMove> {
-    let root = game.position();
-    let mut last: Option<(Value, Option<Move>)> = None;
-    let deepened = deepen(engine, |engine, depth| {
-        engine.root_move = None;
-        let value = aspire(engine, root, game.key, depth, last.map(|(value, _)| value));
-        let best = engine.pv[0][0];
-        if let Some((last_value, last_best)) = last {
-            engine.steady = if best == last_best {
-                engine.steady + 1
-            } else {
-                0
-            };
-            engine.fell = value < last_value - 30;
-        }
-        last = Some((value, best));
-        let line = engine.line(0);
-        if !engine.meter.is_stopped() {
-            engine.tell(game, depth, value, &line, None);
-        }
-        ((value, line), proven_within(value, depth))
-    });
-    let ((mut value, mut pv), depth) = match deepened.completed {
-        Some(completed) => completed,
-        None => {
-            // Stopped by the service's budget within the first iteration: any legal move.
-            let mv = game
-                .legal_moves()
-                .next()
-                .expect("a game in progress has a move");
-            ((0, vec![mv]), 0)
-        }
-    };
-    // An iteration stopped part way may already have shown a move better than the last one's
-    // best (a root move searched whole, with a value above the others'): that move, rather
-    // than the time spent on it thrown away.
-    if deepened.stopped_by.is_some()
-        && engine.uses(Step::WholeTime)
-        && let Some((mv, found)) = engine.root_move
-        && pv.first() != Some(&ChessMove(Some(mv)))
-        && depth > 0
-    {
-        let line = engine.line(0);
-        pv = if line.first() == Some(&ChessMove(Some(mv))) {
-            line
-        } else {
-            vec![ChessMove(Some(mv))]
-        };
-        value = found;
-    }
-    let Score {
-        score,
-        exact,
-        plies_to_end,
-    } = judge(value);
-    SearchResult {
-        best_move: pv[0],
-        score,
-        exact,
-        plies_to_end,
-        nodes: engine.nodes,
-        pv,
-        depth: Some(depth as u32),
-        seldepth: Some(engine.seldepth as u32),
-        margin: None,
-        elapsed: engine.started.elapsed(),
-        stopped_by: deepened.stopped_by,
-    }
-}
-
-/// The best `params.multipv` moves of `game` (every legal move without it) with their values,
-/// deepening within `params` until every line asked for is proven.
-///
-/// At each depth, the moves in the last iteration's order: the first `multipv` with a full
-/// window, so that their values are the engine's and not bounds; each other move with a null
-/// window at the value of the worst line kept, which only asks whether it is better. One that
-/// is joins the lines, searched again with the full window; the others are only bounded, and
-/// not answered. A line proven within the depth (a mate no deeper search can change) stays so,
-/// and the moves that failed below it cannot mate sooner within that depth: once every line
-/// kept is proven, nothing deeper can change the answer.
+/// The best `params.multipv` moves of `game` (every legal move without it) with their values.
 pub(super) fn analyze(game: &Chess, params: &EngineParams, budget: &Budget) -> Analysis<ChessMove> {
-    let mut engine = Engine::new(game, params, budget, None);
-    let root = game.position();
-    let mut moves: Vec<Move> = root.legal_moves().to_vec();
-    let lines = params
-        .multipv
-        .map_or(moves.len(), |lines| lines as usize)
-        .min(moves.len());
-    engine.keys.push(game.key);
-    let deepened = deepen(&mut engine, |engine, depth| {
-        // (value, whether only a bound, move, line)
-        let mut values: Vec<(Value, bool, Move, Vec<ChessMove>)> = Vec::with_capacity(moves.len());
-        for (index, &mv) in moves.iter().enumerate() {
-            let child = engine.play(root, mv, 0);
-            let key = super::key::after(root, game.key, mv, &child);
-            let mut bound = false;
-            let value = if index < lines {
-                -engine.search(&child, key, depth - 1, 1, -INFINITY, INFINITY, true)
-            } else {
-                // The worst line kept so far: `values` is sorted, its first `lines` exact.
-                let worst = values[lines - 1].0;
-                let probe = -engine.search(&child, key, depth - 1, 1, -worst - 1, -worst, true);
-                if probe > worst && !engine.meter.is_stopped() {
-                    -engine.search(&child, key, depth - 1, 1, -INFINITY, INFINITY, true)
-                } else {
-                    bound = true;
-                    probe
-                }
-            };
-            if engine.meter.is_stopped() {
-                break;
-            }
-            let mut line = vec![ChessMove(Some(mv))];
-            line.extend(engine.line(1));
-            // Best first, and of equal values the exact one: the first `lines` stay exact.
-            let at = values.partition_point(|&(other, other_bound, _, _)| {
-                other > value || (other == value && (!other_bound || bound))
-            });
-            values.insert(at, (value, bound, mv, line));
+    kit::analyze::<ChessBoard>(game, params, budget)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn board(fen: &str) -> ChessBoard {
+        ChessBoard::new(&fen.parse().unwrap(), &EngineParams::default())
+    }
+
+    #[test]
+    fn positions_with_the_same_pawns_share_a_structure() {
+        let start = board("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+        let knight_out = board("rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq - 1 1");
+        let pawn_out = board("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+        assert_eq!(start.structure_key(), knight_out.structure_key());
+        assert_ne!(start.structure_key(), pawn_out.structure_key());
+    }
+
+    #[test]
+    fn a_move_and_its_taking_back_leave_the_board_as_it_was() {
+        let mut board =
+            board("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
+        let (key, position) = (board.key(), board.position().clone());
+        let mut moves = Vec::new();
+        board.legal_moves(&mut moves);
+        for mv in moves {
+            board.make(mv);
+            assert_eq!(board.key(), key::of(board.position()), "{mv}");
+            board.unmake(mv);
+            assert_eq!((board.key(), board.position()), (key, &position));
         }
-        // The next iteration searches the moves in this order.
-        if !engine.meter.is_stopped() {
-            moves = values.iter().map(|&(_, _, mv, _)| mv).collect();
-        }
-        values.truncate(lines);
-        let proven = values
-            .iter()
-            .all(|(value, _, _, _)| proven_within(*value, depth));
-        // Every line kept, ranked, where there are several: a GUI's MultiPV shows them all.
-        if !engine.meter.is_stopped() {
-            let ranked = values.len() > 1;
-            for (rank, (value, _, _, line)) in (1..).zip(&values) {
-                engine.tell(game, depth, *value, line, ranked.then_some(rank));
-            }
-        }
-        (values, proven)
-    });
-    let (completed, depth) = deepened.completed.unwrap_or((Vec::new(), 0));
-    Analysis {
-        moves: completed
-            .into_iter()
-            .map(|(value, _, mv, line)| {
-                let Score {
-                    score,
-                    exact,
-                    plies_to_end,
-                } = judge(value);
-                MoveAnalysis {
-                    mv: ChessMove(Some(mv)),
-                    score,
-                    exact,
-                    plies_to_end,
-                    visits: None,
-                    prior: None,
-                    value: None,
-                    pv: line,
-                    margin: None,
-                    depth: Some(depth as u32),
-                }
-            })
-            .collect(),
-        nodes: engine.nodes,
-        elapsed: engine.started.elapsed(),
-        stopped_by: deepened.stopped_by,
+        assert!(board.make_null());
+        board.unmake_null();
+        assert_eq!(board.key(), key);
     }
 }

@@ -1,8 +1,10 @@
-//! The engine's steps that a request can turn off, to measure what each gains.
+//! The kit's steps, which a game turns on and a request can turn off, to measure what each
+//! gains.
 
-/// The parts of the engine's search that can be turned off one at a time, each kept because a
-/// self-play SPRT said it gains (`docs/chess.md` has the table). The `without` knob names them,
-/// as chess's engine declaration lists them.
+/// The parts of the engine's search that a game takes ([`super::Board::STEPS`]) and a request
+/// can turn off one at a time, each kept because a self-play SPRT said it gains
+/// (`docs/chess.md` has chess's table). The `without` knob names them, as a game's engine
+/// declaration lists them (beside any step of its own, such as chess's evaluation terms).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Step {
     /// Aspiration windows: each iteration first searches a narrow window around the last
@@ -23,9 +25,6 @@ pub enum Step {
     /// Static exchange evaluation: captures that lose material are searched last, skipped
     /// near the horizon and in quiescence.
     Exchange,
-    /// The evaluation's terms beyond PeSTO's tables: mobility, king safety, pawn structure,
-    /// passed pawns, the bishop pair.
-    Terms,
     /// The whole of a time per move: iterations go on until the time is up, and one stopped
     /// part way answers with a better move it has already found.
     WholeTime,
@@ -35,7 +34,7 @@ pub enum Step {
 }
 
 impl Step {
-    pub const ALL: [Step; 10] = [
+    pub const ALL: [Step; 9] = [
         Step::Aspiration,
         Step::NullMove,
         Step::Verification,
@@ -43,7 +42,6 @@ impl Step {
         Step::ReverseFutility,
         Step::LateMovePruning,
         Step::Exchange,
-        Step::Terms,
         Step::WholeTime,
         Step::CorrectionHistory,
     ];
@@ -57,7 +55,6 @@ impl Step {
             Step::ReverseFutility => "reverse_futility",
             Step::LateMovePruning => "late_move_pruning",
             Step::Exchange => "exchange",
-            Step::Terms => "terms",
             Step::WholeTime => "whole_time",
             Step::CorrectionHistory => "correction_history",
         }
@@ -65,19 +62,25 @@ impl Step {
 }
 
 impl Step {
-    /// Every step's name, in the order of [`Step::ALL`]: the values of the `without` knob.
-    pub const NAMES: [&'static str; Step::ALL.len()] = {
-        let mut names = [""; Step::ALL.len()];
-        let mut index = 0;
-        while index < names.len() {
-            names[index] = Step::ALL[index].name();
-            index += 1;
-        }
-        names
-    };
-
     /// The step `name` names, if any.
     pub fn named(name: &str) -> Option<Step> {
         Step::ALL.into_iter().find(|step| step.name() == name)
+    }
+
+    /// The names of `steps` followed by `own`: a game's `without` values, as its declaration
+    /// lists them.
+    pub const fn names<const N: usize>(steps: &[Step], own: &[&'static str]) -> [&'static str; N] {
+        assert!(steps.len() + own.len() == N, "every step named once");
+        let mut names = [""; N];
+        let mut index = 0;
+        while index < steps.len() {
+            names[index] = steps[index].name();
+            index += 1;
+        }
+        while index < N {
+            names[index] = own[index - steps.len()];
+            index += 1;
+        }
+        names
     }
 }

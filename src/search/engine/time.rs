@@ -9,7 +9,8 @@
 //! given) and most of the increment, never more than half of what is left, and it stretches or
 //! shortens that aim by what the search says about the position: more while the best move keeps
 //! changing or the value falls, less once the same move has been best for several iterations.
-//! Time saved on an easy move is time for a hard one.
+//! Time saved on an easy move is time for a hard one. A byoyomi (USI's) is a time per move,
+//! with the share of the side's own time added while it lasts.
 
 use std::time::Duration;
 
@@ -36,6 +37,14 @@ impl Plan {
             maximum: limit,
             flexible: false,
         };
+        // USI's byoyomi: the time a move may always take, beside its share of the side's own
+        // time; spent whole, since what is not spent of it is lost.
+        if let Some(byoyomi) = params.clock.byoyomi {
+            let share = params.clock.share(white, MOVES_TO_GO).unwrap_or_default();
+            let limit =
+                (share + byoyomi.saturating_sub(CLOCK_OVERHEAD)).max(Duration::from_millis(1));
+            return per_move(params.time_limit.map_or(limit, |given| given.min(limit)));
+        }
         let (Some((left, _)), Some(optimum)) = (
             params.clock.of(white),
             params.clock.share(white, MOVES_TO_GO),
@@ -129,5 +138,27 @@ mod tests {
             ..EngineParams::default()
         };
         assert_eq!(Plan::new(&params, false, ms(1_000)).maximum, ms(1_000));
+    }
+
+    #[test]
+    fn a_byoyomi_is_a_time_per_move_on_top_of_the_share() {
+        let params = EngineParams {
+            clock: Clock {
+                wtime: Some(ms(0)),
+                btime: Some(ms(25_020)),
+                byoyomi: Some(ms(1_000)),
+                ..Clock::default()
+            },
+            ..EngineParams::default()
+        };
+        let spent = Plan::new(&params, true, ms(5_000));
+        assert!(spent.is_per_move());
+        assert!(
+            spent.maximum >= ms(975) && spent.maximum <= ms(1_000),
+            "{:?}",
+            spent.maximum
+        );
+        let left = Plan::new(&params, false, ms(5_000));
+        assert!(left.maximum > ms(1_900), "{:?}", left.maximum);
     }
 }

@@ -11,7 +11,7 @@ pub struct EngineParams {
     /// The deepest iteration, in plies (as deep as it has time for without it).
     pub depth: Option<u32>,
     /// Which of the game's evaluations the engine uses (its own default without it).
-    pub evaluation: Option<super::EvaluationIndex>,
+    pub evaluation: Option<crate::search::EvaluationIndex>,
     /// The rest as [`EngineOptions`] has them.
     pub hash_mb: u32,
     pub without: Option<&'static str>,

@@ -1,12 +1,10 @@
 //! The transposition table: what the search found about a position, found again when the
 //! position comes back by another order of moves, or at the next iteration.
 
-use shakmaty::Move;
-
-use crate::search::kit::{PROVEN, Value};
 use crate::search::tables::Pool;
+use crate::search::{PROVEN, Value};
 
-#[derive(Copy, Clone, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub(super) enum Bound {
     Exact,
     /// The value is at least this (the search failed high).
@@ -16,16 +14,16 @@ pub(super) enum Bound {
 }
 
 #[derive(Copy, Clone)]
-pub(super) struct Entry {
+pub(super) struct Entry<M> {
     pub key: u64,
-    pub mv: Option<Move>,
+    pub mv: Option<M>,
     /// The value, relative to the node for mates (see [`to_table`]).
     pub value: i16,
     pub depth: i8,
     pub bound: Bound,
 }
 
-impl Entry {
+impl<M> Entry<M> {
     /// The stored value, if it settles a search `depth` deep within (`alpha`, `beta`).
     pub fn cutoff(&self, depth: i32, ply: usize, alpha: Value, beta: Value) -> Option<Value> {
         if i32::from(self.depth) < depth {
@@ -43,33 +41,30 @@ impl Entry {
 
 /// A power of two of entries, indexed by a key's top bits; a new entry replaces the old one in
 /// its slot unless the old one is of the same position and searched deeper.
-pub(crate) struct Table {
+pub struct Table<M: Copy + Send + 'static> {
     /// The size it was asked for.
     mib: u32,
-    entries: Vec<Option<Entry>>,
+    entries: Vec<Option<Entry<M>>>,
     /// How far a key is shifted to index the table: 64 less the table's bits.
     shift: u32,
 }
 
-/// The engine's idle tables, clean, for the next search to take rather than allocate.
-static POOL: Pool<Option<Entry>> = Pool::new();
-
 /// The table's entries, as many as `mib` holds, rounded down to a power of two.
-fn bits(mib: u32) -> u32 {
+fn bits<M>(mib: u32) -> u32 {
     let bytes = mib as usize * (1 << 20);
-    (bytes / std::mem::size_of::<Option<Entry>>())
+    (bytes / std::mem::size_of::<Option<Entry<M>>>())
         .max(1)
         .ilog2()
 }
 
-impl Table {
+impl<M: Copy + Send + 'static> Table<M> {
     /// As many entries as `mib` holds, rounded down to a power of two: an idle table of that
     /// size, or a new one.
-    pub fn new(mib: u32) -> Table {
-        let bits = bits(mib);
+    pub fn new(mib: u32) -> Table<M> {
+        let bits = bits::<M>(mib);
         Table {
             mib,
-            entries: POOL.take(1 << bits, None),
+            entries: Pool::<Option<Entry<M>>>::of().take(1 << bits, None),
             shift: 64 - bits,
         }
     }
@@ -87,11 +82,11 @@ impl Table {
         (key >> self.shift) as usize
     }
 
-    pub fn probe(&self, key: u64) -> Option<Entry> {
+    pub(super) fn probe(&self, key: u64) -> Option<Entry<M>> {
         self.entries[self.slot(key)].filter(|entry| entry.key == key)
     }
 
-    pub fn store(&mut self, entry: Entry) {
+    pub(super) fn store(&mut self, entry: Entry<M>) {
         let slot = self.slot(entry.key);
         let keep = self.entries[slot].is_some_and(|old| {
             old.key == entry.key && old.depth > entry.depth && entry.bound != Bound::Exact
@@ -102,9 +97,9 @@ impl Table {
     }
 }
 
-impl Drop for Table {
+impl<M: Copy + Send + 'static> Drop for Table<M> {
     fn drop(&mut self) {
-        POOL.give_back(std::mem::take(&mut self.entries), None);
+        Pool::<Option<Entry<M>>>::of().give_back(std::mem::take(&mut self.entries), None);
     }
 }
 

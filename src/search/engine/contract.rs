@@ -1,0 +1,126 @@
+//! The contract a game fulfils to play through the engine: its position as the search walks
+//! it, move by move and back.
+//!
+//! The kit owns the search (deepening, the window, the table, the pruning, the ordering, the
+//! clock); the game owns its rules and its knowledge: which moves there are and which of them
+//! a quiescence search looks at, what a move does and how it is taken back, what a repetition
+//! or the end of the game is worth, what a position is worth, what a capture wins. A game
+//! keeps whatever makes these fast beside its position (chess its keys and its network's sums,
+//! move by move), so the kit never copies a position or allocates per node.
+
+use super::{Calibration, EngineParams, Step};
+use crate::game::Game;
+use crate::search::Value;
+
+/// A game's position as the engine searches it, from the root of one search.
+///
+/// `make` and `unmake` go down and back up one ply: a game whose rules crate plays moves in
+/// place (shogi's) does so; one whose positions are small values (chess's) keeps a stack of
+/// them and copies (copy-make), whichever measures faster for the game.
+pub trait Board: Sized {
+    /// The game it is a position of: answers give its moves.
+    type Game: Game;
+    /// A move as the search keeps it (in its table, its killers, its lines).
+    type Move: Copy + PartialEq + Send + 'static;
+
+    /// The steps of the kit this game's search takes; `docs/architecture.md` says why the
+    /// others are off. Its own steps (chess's evaluation `terms`) are its own business.
+    const STEPS: &'static [Step];
+    /// A pawn's worth on the evaluation's scale: the margins of the pruning steps, the
+    /// aspiration window and the correction history's limit are counted in it.
+    const PAWN: Value = 100;
+    /// How many slots its history of quiet moves has ([`Board::history_slot`]).
+    const HISTORY_SLOTS: usize;
+    /// How far a check is extended: while the line is no longer than this many times the
+    /// iteration's depth (shogi's checks are many: a drop checks from anywhere); always
+    /// without it.
+    const CHECK_EXTENSION_REACH: Option<i32> = None;
+    /// The time a move takes when nothing limits it.
+    const DEFAULT_TIME_MS: u64 = 1_000;
+    /// How the Elo a request asks for maps onto the engine's handicaps (chess's, fitted to its
+    /// ladder, until the game has one of its own).
+    const CALIBRATION: Calibration = Calibration::CHESS;
+
+    /// The position `game` is at, ready to be searched with `params` (its evaluation, its own
+    /// steps turned off).
+    fn new(game: &Self::Game, params: &EngineParams) -> Self;
+
+    /// The key of the position, as the transposition table files it.
+    fn key(&self) -> u64;
+    /// Whether the side to move is in check (no game without checks ever is).
+    fn in_check(&self) -> bool;
+    /// Appends every legal move.
+    fn legal_moves(&self, moves: &mut Vec<Self::Move>);
+    /// Appends the moves a quiescence search tries out of check: the legal captures and
+    /// promotions, which change the material a static evaluation counts; none for a game
+    /// without them.
+    fn noisy_moves(&self, moves: &mut Vec<Self::Move>);
+    /// Whether `mv` changes no material: what killers and histories order, what the pruning
+    /// near the horizon may skip.
+    fn is_quiet(&self, mv: Self::Move) -> bool;
+    /// A static guess at how promising a quiet move is, added to its history (the centre
+    /// before the edges); none by default.
+    fn prior(&self, mv: Self::Move) -> i32 {
+        let _ = mv;
+        0
+    }
+    /// Plays `mv`.
+    fn make(&mut self, mv: Self::Move);
+    /// Takes back `mv`, the last move played.
+    fn unmake(&mut self, mv: Self::Move);
+    /// Passes, for the null move; false (and nothing played) where the game forbids it.
+    fn make_null(&mut self) -> bool;
+    /// Takes back the pass.
+    fn unmake_null(&mut self);
+
+    /// The static evaluation for the side to move, strictly between the proven values.
+    fn evaluate(&mut self) -> Value;
+    /// The value the rules give the position `ply` plies below the root before any search: a
+    /// draw by repetition or by a length rule, a win that may be claimed. Asked at every node
+    /// below the root; in a quiescence search (`quiescence`), only the rules a capture can
+    /// change are asked about (chess's material).
+    fn decided(&self, ply: usize, quiescence: bool) -> Option<Value>;
+    /// The value of a position without a legal move, `ply` plies below the root, the side to
+    /// move `in_check` or not: chess's mate or stalemate, shogi's loss either way.
+    fn no_moves(&self, in_check: bool, ply: usize) -> Value;
+    /// Whether passing says something here: false where zugzwang is likely (chess with only
+    /// pawns left, a game where every move can hurt).
+    fn null_move_safe(&self) -> bool;
+    /// Whether the table's values may cut at this root: false near a length limit its keys do
+    /// not see (a value stored with further to go may be a mate the limit forbids).
+    fn table_trusted(&self) -> bool {
+        true
+    }
+
+    /// How a capture or promotion ranks among the others, higher first (most valuable victim,
+    /// then least valuable attacker), and whether it loses material (by static exchange where
+    /// `exchanges`, and an under-promotion).
+    fn rank_noisy(&self, mv: Self::Move, exchanges: bool) -> (i32, bool);
+    /// What `mv` wins or loses in material once the exchanges on its square are over: only
+    /// asked of a game whose steps include [`Step::Exchange`].
+    fn exchange(&self, mv: Self::Move) -> Value {
+        let _ = mv;
+        0
+    }
+    /// The most a capture or promotion can lift the evaluation, for delta pruning; `None`
+    /// where it is never pruned so.
+    fn gain(&self, mv: Self::Move) -> Option<Value>;
+    /// The history slot of a quiet move played from here (the side to move is part of it).
+    fn history_slot(&self, mv: Self::Move) -> usize;
+    /// The side to move, 0 or 1.
+    fn side(&self) -> usize;
+    /// A key of what the evaluation errs alike on (chess's and shogi's pawns): the correction
+    /// history's index. Only asked where [`Step::CorrectionHistory`] is on.
+    fn structure_key(&self) -> u64 {
+        0
+    }
+
+    /// The winning chances a value stands for, from -1 to 1.
+    fn winning_chances(value: Value) -> f64;
+    /// `mv` as the game's move.
+    fn game_move(mv: Self::Move) -> <Self::Game as Game>::Move;
+    /// `mv` of the game `game`, as the protocol writes it (the watch lines' `pv`).
+    fn protocol_text(game: &Self::Game, mv: <Self::Game as Game>::Move) -> String {
+        game.notation(mv).into_text()
+    }
+}

@@ -1,0 +1,152 @@
+//! The kit's contract fulfilled by the game contract alone, for a game whose rules crate gives
+//! no more than [`Game`] does (Othello, gomoku): copy-make on the game's own values (a
+//! position of either is a few words), its key, its moves in its natural order, one of its
+//! evaluations, and what the game declares in [`ThroughGame`].
+//!
+//! Such a game has no checks, no captures for a quiescence search to look at (its leaves are
+//! scored as they are) and no pass a null move could stand for, so those steps are off; the
+//! rest (the table, aspiration, reductions, futility, killers and histories, the time plan)
+//! serve it as they serve chess.
+
+use super::{Board, EngineParams, Step};
+use crate::game::{Game, Player};
+use crate::search::{
+    Evaluate, EvaluationIndex, PROVEN, Value, evaluation, heuristic, terminal_value,
+};
+
+/// What a game playing through its game contract declares for the kit.
+pub trait ThroughGame: Game {
+    /// The kit's steps it takes.
+    const STEPS: &'static [Step];
+    /// Its evaluation's worth of a pawn, on the kit's scale (an evaluation's ±1 is ±`PROVEN`).
+    const PAWN: Value;
+    /// The evaluation the engine scores with when a request names none.
+    const ENGINE_EVALUATION: EvaluationIndex;
+    /// The time a move takes when nothing limits it.
+    const DEFAULT_TIME_MS: u64 = 1_000;
+}
+
+/// The line's positions, the root's first.
+pub struct GameBoard<G: Game> {
+    positions: Vec<G>,
+    ply: usize,
+    evaluate: Evaluate<G>,
+}
+
+impl<G: Game> GameBoard<G> {
+    fn game(&self) -> &G {
+        &self.positions[self.ply]
+    }
+}
+
+impl<G: ThroughGame> Board for GameBoard<G> {
+    type Game = G;
+    type Move = G::Move;
+
+    const STEPS: &'static [Step] = G::STEPS;
+    const PAWN: Value = G::PAWN;
+    /// Each move's id, for each side.
+    const HISTORY_SLOTS: usize = 2 * G::MOVE_IDS;
+    const DEFAULT_TIME_MS: u64 = G::DEFAULT_TIME_MS;
+
+    fn new(game: &G, params: &EngineParams) -> GameBoard<G> {
+        let mut positions = Vec::with_capacity(G::MAX_PLIES + 2);
+        positions.push(game.clone());
+        GameBoard {
+            positions,
+            ply: 0,
+            evaluate: evaluation::<G>(params.evaluation.unwrap_or(G::ENGINE_EVALUATION)),
+        }
+    }
+
+    fn key(&self) -> u64 {
+        self.game().key()
+    }
+
+    fn in_check(&self) -> bool {
+        false
+    }
+
+    fn legal_moves(&self, moves: &mut Vec<G::Move>) {
+        moves.extend(self.game().legal_moves());
+    }
+
+    fn noisy_moves(&self, _: &mut Vec<G::Move>) {}
+
+    fn is_quiet(&self, _: G::Move) -> bool {
+        true
+    }
+
+    fn prior(&self, mv: G::Move) -> i32 {
+        self.game().move_priority(mv)
+    }
+
+    fn make(&mut self, mv: G::Move) {
+        let (before, after) = self.positions.split_at_mut(self.ply + 1);
+        let current = &before[self.ply];
+        match after.first_mut() {
+            Some(next) => current.play_into(mv, next),
+            None => {
+                let next = current.play(mv);
+                self.positions.push(next);
+            }
+        }
+        self.ply += 1;
+    }
+
+    fn unmake(&mut self, _: G::Move) {
+        self.ply -= 1;
+    }
+
+    fn make_null(&mut self) -> bool {
+        false
+    }
+
+    fn unmake_null(&mut self) {}
+
+    fn evaluate(&mut self) -> Value {
+        heuristic(self.game(), self.evaluate)
+    }
+
+    fn decided(&self, ply: usize, _: bool) -> Option<Value> {
+        let game = self.game();
+        let outcome = game.outcome();
+        outcome
+            .is_over()
+            .then(|| terminal_value(outcome, game.side_to_move(), ply))
+    }
+
+    fn no_moves(&self, _: bool, ply: usize) -> Value {
+        let game = self.game();
+        terminal_value(game.outcome(), game.side_to_move(), ply)
+    }
+
+    fn null_move_safe(&self) -> bool {
+        false
+    }
+
+    fn rank_noisy(&self, _: G::Move, _: bool) -> (i32, bool) {
+        (0, false)
+    }
+
+    fn gain(&self, _: G::Move) -> Option<Value> {
+        None
+    }
+
+    fn history_slot(&self, mv: G::Move) -> usize {
+        usize::from(G::move_id(mv)) * 2 + self.side()
+    }
+
+    fn side(&self) -> usize {
+        usize::from(self.game().side_to_move() == Player::O)
+    }
+
+    /// The inverse of the evaluation's scaling: the value over the largest estimate.
+    fn winning_chances(value: Value) -> f64 {
+        f64::from(value) / f64::from(PROVEN - 1)
+    }
+
+    fn game_move(mv: G::Move) -> G::Move {
+        mv
+    }
+}
