@@ -126,41 +126,9 @@ pub fn algorithms(game: &GameRef) -> Vec<AlgorithmInfo> {
         .collect()
 }
 
-/// What the algorithm does, for `GET /algorithms`.
+/// What the algorithm does, for `GET /algorithms`: its record's words.
 pub fn description(algorithm: Algorithm) -> &'static str {
-    match algorithm {
-        Algorithm::Random => "A uniformly random legal move.",
-        Algorithm::Minimax => {
-            "Minimax with separate max and min players, in the first player's frame."
-        }
-        Algorithm::Negamax => "Negamax: one signed recursion, score = -negamax(child).",
-        Algorithm::AlphaBeta => {
-            "Nega-alpha: negamax with an (alpha, beta) window and cutoffs when alpha >= beta."
-        }
-        Algorithm::Mcs => {
-            "Primitive Monte Carlo: random playouts after each legal move; the best total wins."
-        }
-        Algorithm::Solver => {
-            "The strongest exact play the game has: for a game small enough, a perfect table of \
-             every position built at start-up from the exact search, answering in constant time \
-             (nodes: 1, the lookup); a solver of the game's own where it has one; else alphabeta \
-             with every enhancement, deepening within the time limit."
-        }
-        Algorithm::Engine => {
-            "The game's strongest player within its time, clock, depth or nodes, as the game \
-             declares it (GET /algorithms?game= says what it is on each game)."
-        }
-        Algorithm::Mcts => {
-            "UCT: select by UCB1, expand after expand_threshold visits, random playout, back up; \
-             the most visited move wins."
-        }
-        Algorithm::AlphaZero => {
-            "AlphaZero's search: select by PUCT (Q + c_puct * P * sqrt(N) / (1 + n)), expand a \
-             leaf with the priors of a policy-value network Sente trained by self-play, back up \
-             the network's value (the exact result at the end of the game); the most visited \
-             move wins. On the games that ship a network."
-        }
-    }
+    algorithm.record().description
 }
 
 /// The trainer of the game called `game`: the one it declares (chess's evaluation network),

@@ -41,6 +41,19 @@ use super::{
 };
 use crate::game::{Game, Turn};
 
+use crate::search::Algorithm;
+use crate::search::record::{Chance, Record};
+/// The `alphabeta` algorithm's record.
+pub(super) const RECORD: Record = Record {
+    algorithm: Algorithm::AlphaBeta,
+    name: "alphabeta",
+    description: "Nega-alpha: negamax with an (alpha, beta) window and cutoffs when alpha >= beta.",
+    takes_time_limit: true,
+    breaks_ties: true,
+    chance: Chance::TieBreak,
+    samples: None,
+};
+
 /// The enhancements of [`Enhancements`], each on or off.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct Enhancements {

@@ -16,6 +16,19 @@ use super::{
 };
 use crate::game::Game;
 
+use crate::search::Algorithm;
+use crate::search::record::{Chance, Record};
+/// The `mcs` algorithm's record.
+pub(super) const RECORD: Record = Record {
+    algorithm: Algorithm::Mcs,
+    name: "mcs",
+    description: "Primitive Monte Carlo: random playouts after each legal move; the best total wins.",
+    takes_time_limit: true,
+    breaks_ties: false,
+    chance: Chance::Always,
+    samples: Some(|strategy| &mut strategy.playouts),
+};
+
 /// The playouts of every legal move.
 pub(super) struct Sample<G: Game> {
     pub(super) arms: Vec<Arm<G>>,

@@ -21,6 +21,20 @@ use super::{
 };
 use crate::game::{Game, Outcome};
 
+use crate::search::Algorithm;
+use crate::search::record::{Chance, Record};
+/// The `mcts` algorithm's record.
+pub(super) const RECORD: Record = Record {
+    algorithm: Algorithm::Mcts,
+    name: "mcts",
+    description: "UCT: select by UCB1, expand after expand_threshold visits, random playout, back up; \
+                  the most visited move wins.",
+    takes_time_limit: true,
+    breaks_ties: false,
+    chance: Chance::Always,
+    samples: Some(|strategy| &mut strategy.mcts.simulations),
+};
+
 /// Default number of simulations.
 pub const DEFAULT_SIMULATIONS: u32 = 100;
 /// Default exploration constant c of UCB1.

@@ -16,6 +16,19 @@ use super::{
 };
 use crate::game::{Game, Outcome, Player, Turn};
 
+use crate::search::Algorithm;
+use crate::search::record::{Chance, Record};
+/// The `minimax` algorithm's record.
+pub(super) const RECORD: Record = Record {
+    algorithm: Algorithm::Minimax,
+    name: "minimax",
+    description: "Minimax with separate max and min players, in the first player's frame.",
+    takes_time_limit: false,
+    breaks_ties: true,
+    chance: Chance::TieBreak,
+    samples: None,
+};
+
 /// The searcher; `E` is the evaluation that scores the leaves at the depth limit (an index
 /// into the game's evaluations, a constant: see [`MAX_EVALUATIONS`](super::MAX_EVALUATIONS)).
 pub(super) struct Minimax<G: Game, const E: u8> {

@@ -26,6 +26,7 @@ mod negamax;
 mod playout;
 mod pv;
 mod random;
+mod record;
 mod result;
 mod searcher;
 pub mod seed;
@@ -49,6 +50,7 @@ pub use mcts::{
     DEFAULT_EXPAND_THRESHOLD, DEFAULT_SIMULATIONS, DEFAULT_UCT_C, MAX_TREE_NODES, MctsParams,
 };
 use pv::PvTable;
+pub use record::{Chance, Record};
 pub use result::{Score, SearchError, SearchResult, panic_message};
 pub(crate) use result::{
     exact_score, exact_search_result, fixed_depth_result, stopped_search_result,

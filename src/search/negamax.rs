@@ -12,6 +12,19 @@ use super::{
 };
 use crate::game::{Game, Turn};
 
+use crate::search::Algorithm;
+use crate::search::record::{Chance, Record};
+/// The `negamax` algorithm's record.
+pub(super) const RECORD: Record = Record {
+    algorithm: Algorithm::Negamax,
+    name: "negamax",
+    description: "Negamax: one signed recursion, score = -negamax(child).",
+    takes_time_limit: false,
+    breaks_ties: true,
+    chance: Chance::TieBreak,
+    samples: None,
+};
+
 /// The searcher; `E` is the evaluation that scores the leaves at the depth limit (an index
 /// into the game's evaluations, a constant: see [`MAX_EVALUATIONS`](super::MAX_EVALUATIONS)).
 pub(super) struct Negamax<G: Game, const E: u8> {

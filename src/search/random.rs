@@ -6,6 +6,19 @@ use super::searcher::Searcher;
 use super::{Analysis, Budget, MoveAnalysis, Score, SearchResult, SearchRng, Solve};
 use crate::game::Game;
 
+use crate::search::Algorithm;
+use crate::search::record::{Chance, Record};
+/// The `random` algorithm's record.
+pub(super) const RECORD: Record = Record {
+    algorithm: Algorithm::Random,
+    name: "random",
+    description: "A uniformly random legal move.",
+    takes_time_limit: false,
+    breaks_ties: false,
+    chance: Chance::Always,
+    samples: None,
+};
+
 pub(super) fn search<G: Game>(game: &G, seed: u64) -> SearchResult<G::Move> {
     let mut rng = SearchRng::seed_from_u64(seed);
     let mut moves = game.legal_moves();

@@ -11,6 +11,22 @@ use super::{
 };
 use crate::game::Game;
 
+use crate::search::Algorithm;
+use crate::search::record::{Chance, Record};
+/// The `solver` algorithm's record.
+pub(super) const RECORD: Record = Record {
+    algorithm: Algorithm::Solver,
+    name: "solver",
+    description: "The strongest exact play the game has: for a game small enough, a perfect table of \
+                  every position built at start-up from the exact search, answering in constant \
+                  time (nodes: 1, the lookup); a solver of the game's own where it has one; else \
+                  alphabeta with every enhancement, deepening within the time limit.",
+    takes_time_limit: true,
+    breaks_ties: true,
+    chance: Chance::TieBreak,
+    samples: None,
+};
+
 /// A game's `solver`: the strongest exact play it has.
 ///
 /// By default a perfect table for games small enough to enumerate, else alphabeta with every

@@ -38,40 +38,19 @@ impl Algorithm {
         Algorithm::Engine,
     ];
 
-    /// Whether it takes a time limit: it deepens or samples until then.
+    /// Whether it takes a time limit: it deepens or samples until then (its record says).
     pub const fn takes_time_limit(self) -> bool {
-        matches!(
-            self,
-            Algorithm::AlphaBeta
-                | Algorithm::Solver
-                | Algorithm::Engine
-                | Algorithm::Mcs
-                | Algorithm::Mcts
-                | Algorithm::AlphaZero
-        )
+        self.record().takes_time_limit
     }
 
     /// Whether it breaks ties among moves of the same value as its `tiebreak` says: the exact
-    /// algorithms.
+    /// algorithms (its record says).
     pub const fn breaks_ties(self) -> bool {
-        matches!(
-            self,
-            Algorithm::Minimax | Algorithm::Negamax | Algorithm::AlphaBeta | Algorithm::Solver
-        )
+        self.record().breaks_ties
     }
 
-    pub fn name(self) -> &'static str {
-        match self {
-            Algorithm::Random => "random",
-            Algorithm::Minimax => "minimax",
-            Algorithm::Negamax => "negamax",
-            Algorithm::AlphaBeta => "alphabeta",
-            Algorithm::Mcs => "mcs",
-            Algorithm::Mcts => "mcts",
-            Algorithm::AlphaZero => "alphazero",
-            Algorithm::Solver => "solver",
-            Algorithm::Engine => "engine",
-        }
+    pub const fn name(self) -> &'static str {
+        self.record().name
     }
 }
 
@@ -170,8 +149,9 @@ pub const DEFAULT_PLAYOUTS: u32 = 10;
 /// take it. `depth: None` searches to the end of the game. A `time_limit` stops sampling early;
 /// the result then depends on the machine's speed, not only on the seed.
 ///
-/// Adding an algorithm: its file in `src/search/`, its settings here (a field, when it takes
-/// any of its own), a table entry per knob, one arm in `dispatch.rs`.
+/// Adding an algorithm: its file in `src/search/` with its record, its settings here (a field,
+/// when it takes any of its own), a table entry per knob, one arm in `dispatch.rs`
+/// (docs/architecture.md#adding-an-algorithm).
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub struct Strategy {
     pub algorithm: Algorithm,
@@ -265,25 +245,19 @@ impl Strategy {
         }
     }
 
-    /// A sampler (mcs, mcts, alphazero) with no count of its own: it samples until its time, or its
-    /// budget, stops it. Other strategies are unchanged.
+    /// A sampler (whose record names its count of samples) with no count of its own: it
+    /// samples until its time, or its budget, stops it. Other strategies are unchanged.
     pub fn sampling_until_stopped(mut self) -> Strategy {
-        match self.algorithm {
-            Algorithm::Mcs => self.playouts = u32::MAX,
-            Algorithm::Mcts => self.mcts.simulations = u32::MAX,
-            Algorithm::AlphaZero => self.alphazero.simulations = u32::MAX,
-            _ => {}
+        if let Some(samples) = self.algorithm.record().samples {
+            *samples(&mut self) = u32::MAX;
         }
         self
     }
 
-    /// Whether the seed changes the result: the API reports the seed only for these.
+    /// Whether the seed changes the result (as its algorithm's record says): the API reports
+    /// the seed only for these.
     pub fn is_randomized(&self) -> bool {
-        matches!(
-            self.algorithm,
-            Algorithm::Random | Algorithm::Mcs | Algorithm::Mcts
-        ) || (self.algorithm == Algorithm::AlphaZero && self.alphazero.temperature > 0.0)
-            || (self.algorithm.breaks_ties() && self.tiebreak == Tiebreak::Random)
+        self.algorithm.record().is_randomized(self)
     }
 
     /// The strategy aiming to spend about `time` on a move, where it can deepen or sample

@@ -37,6 +37,22 @@ use super::{
 use crate::game::{Game, Turn};
 use crate::learn::policy_value::{Activations, PolicyValueNet, softmax};
 
+use crate::search::Algorithm;
+use crate::search::record::{Chance, Record};
+/// The `alphazero` algorithm's record.
+pub(super) const RECORD: Record = Record {
+    algorithm: Algorithm::AlphaZero,
+    name: "alphazero",
+    description: "AlphaZero's search: select by PUCT (Q + c_puct * P * sqrt(N) / (1 + n)), expand a \
+                  leaf with the priors of a policy-value network Sente trained by self-play, back \
+                  up the network's value (the exact result at the end of the game); the most \
+                  visited move wins. On the games that ship a network.",
+    takes_time_limit: true,
+    breaks_ties: false,
+    chance: Chance::Temperature,
+    samples: Some(|strategy| &mut strategy.alphazero.simulations),
+};
+
 /// Simulations a move by default: AlphaZero's 800.
 pub const DEFAULT_SIMULATIONS: u32 = 800;
 /// The exploration constant by default.

@@ -51,6 +51,20 @@ use crate::search::{
     Value, WIN,
 };
 
+use crate::search::Algorithm;
+use crate::search::record::{Chance, Record};
+/// The `engine` algorithm's record.
+pub(super) const RECORD: Record = Record {
+    algorithm: Algorithm::Engine,
+    name: "engine",
+    description: "The game's strongest player within its time, clock, depth or nodes, as the game \
+                  declares it (GET /algorithms?game= says what it is on each game).",
+    takes_time_limit: true,
+    breaks_ties: false,
+    chance: Chance::Never,
+    samples: None,
+};
+
 /// What the engine keeps from one search to the next of the same game, where the caller allows
 /// it (`sente uci` and `sente usi`, until a new game): its transposition table, its histories of
 /// quiet moves and its corrections of the evaluation. What earlier moves' searches found about
