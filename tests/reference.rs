@@ -4,7 +4,7 @@
 //!
 //! It needs the sets in `../shared/data/connect4/` and `../shared/data/othello/` beside the
 //! project (formats in their READMEs), so it is not part of `cargo test`: it runs with
-//! `cargo test --release --features reference-data --test reference` (as `.ci/run` does), and
+//! `cargo test --release --test reference` (as `.ci/run` does), and
 //! fails at once, saying what is missing, when the data is not there. It checks every position of
 //! End-Easy (L3_R1) and Middle-Easy (L2_R1), and a fixed sample of the harder sets; the full sets
 //! run in `cargo bench --bench connect_four`. It solves FFO #1-#19; #40-#59 run in `cargo bench

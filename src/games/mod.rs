@@ -2,8 +2,9 @@
 //! solver if it has one), and the registry: the one list of them, from which the API, the
 //! catalogue, the command line and the page learn every game.
 //!
-//! Adding a game is a folder here and a line in the `registry!` list below
-//! (`docs/adding-a-game.md`).
+//! Adding a game is a folder here, its `mod` line and a line in the `registry!` list below
+//! (`docs/adding-a-game.md`). The modules are declared outside the macro, where rustfmt (which
+//! does not read inside a macro's call) finds them: `cargo fmt` formats every game.
 
 use crate::search::Solve;
 
@@ -14,13 +15,19 @@ pub trait ForGame {
     fn run<G: Solve>(self) -> Self::Output;
 }
 
-/// The registry, from one line per game (`folder => Type`): the game's module, its names in
-/// the catalogue's order (the first is the default game), and the dispatch from a name to the
+pub mod chess;
+pub mod connect_four;
+pub mod gomoku;
+pub mod othello;
+pub mod shogi;
+pub mod tictactoe;
+
+/// The registry, from one line per game (`folder => Type`): the game's type, its names in the
+/// catalogue's order (the first is the default game), and the dispatch from a name to the
 /// game's type.
 macro_rules! registry {
     ($($folder:ident => $game:ident),+ $(,)?) => {
         $(
-            pub mod $folder;
             pub use $folder::$game;
         )+
 

@@ -410,7 +410,7 @@ impl Game for Chess {
         books: &book::BOOKS,
         protocol: Some(Protocol {
             name: "uci",
-            serve: uci::serve_stdio,
+            serve: crate::search::engine::session::serve_stdio::<uci::Uci>,
         }),
         trainer: Some(Trainer {
             description: "The engine's evaluation network (NNUE): 768 inputs a side, 128 \

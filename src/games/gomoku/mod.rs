@@ -18,7 +18,7 @@ use crate::game::{
     BoardError, Declaration, EngineDeclaration, Evaluation, Game, Limits, MoveError, Notation,
     Outcome, Player, text,
 };
-use crate::search::engine::{self as kit, GameBoard, Step, ThroughGame};
+use crate::search::engine::{self as kit, GameBoard, QUIET_GAME_STEP_NAMES, ThroughGame};
 use crate::search::{Analysis, Budget, EngineParams, SearchResult, Solve, Value};
 
 /// The board's side.
@@ -230,7 +230,7 @@ impl Game for Gomoku {
                     "The kit's steps gomoku takes (docs/architecture.md).",
                 ),
             ],
-            steps: &ENGINE_STEP_NAMES,
+            steps: &QUIET_GAME_STEP_NAMES,
         },
         books: &[],
         protocol: None,
@@ -421,21 +421,7 @@ impl Solve for Gomoku {
     }
 }
 
-/// The kit's steps gomoku takes: none needs a check, a capture or a pass (which the rules do
-/// not have), and its evaluation has no structure that errs alike (docs/architecture.md).
-const ENGINE_STEPS: [Step; 5] = [
-    Step::Aspiration,
-    Step::Reductions,
-    Step::ReverseFutility,
-    Step::LateMovePruning,
-    Step::WholeTime,
-];
-
-/// Every step `without` may turn off on gomoku.
-const ENGINE_STEP_NAMES: [&str; 5] = Step::names(&ENGINE_STEPS, &[]);
-
 impl ThroughGame for Gomoku {
-    const STEPS: &'static [Step] = &ENGINE_STEPS;
     /// About an open two's worth.
     const PAWN: Value = 300;
     const ENGINE_EVALUATION: u8 = 0;

@@ -26,7 +26,7 @@ use crate::game::{
     Bits, BoardError, Declaration, EngineDeclaration, Evaluation, Game, Limits, MoveError,
     Notation, Outcome, Player, Turn, text,
 };
-use crate::search::engine::{self as kit, GameBoard, Step, ThroughGame};
+use crate::search::engine::{self as kit, GameBoard, QUIET_GAME_STEP_NAMES, ThroughGame};
 use crate::search::{
     Analysis, Budget, Clock, Cutoff, EngineOptions, EngineParams, MoveAnalysis, Score,
     SearchResult, Solve, Value,
@@ -265,7 +265,7 @@ impl Game for Othello {
                     "The midgame search's steps (docs/architecture.md).",
                 ),
             ],
-            steps: &ENGINE_STEP_NAMES,
+            steps: &QUIET_GAME_STEP_NAMES,
         },
         books: &[],
         protocol: None,
@@ -507,21 +507,7 @@ impl Solve for Othello {
     }
 }
 
-/// The kit's steps Othello's midgame takes: none needs a check, a capture or a pass, and its
-/// evaluation has no structure that errs alike (docs/architecture.md).
-const ENGINE_STEPS: [Step; 5] = [
-    Step::Aspiration,
-    Step::Reductions,
-    Step::ReverseFutility,
-    Step::LateMovePruning,
-    Step::WholeTime,
-];
-
-/// Every step `without` may turn off on Othello.
-const ENGINE_STEP_NAMES: [&str; 5] = Step::names(&ENGINE_STEPS, &[]);
-
 impl ThroughGame for Othello {
-    const STEPS: &'static [Step] = &ENGINE_STEPS;
     /// About a disc of expected margin near an even position.
     const PAWN: Value = 500;
     const ENGINE_EVALUATION: u8 = evaluation::MOBILITY;

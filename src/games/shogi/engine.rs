@@ -32,16 +32,7 @@ use crate::search::{
 pub const DEFAULT_TIME_LIMIT_MS: u64 = 1_000;
 
 /// The kit's steps shogi takes: all but the static exchange, which it has none of yet.
-const STEPS: [Step; 8] = [
-    Step::Aspiration,
-    Step::NullMove,
-    Step::Verification,
-    Step::Reductions,
-    Step::ReverseFutility,
-    Step::LateMovePruning,
-    Step::WholeTime,
-    Step::CorrectionHistory,
-];
+const STEPS: [Step; 8] = Step::all_but(Step::Exchange);
 
 /// Every step `without` may turn off on shogi.
 pub const STEP_NAMES: [&str; 8] = Step::names(&STEPS, &[]);

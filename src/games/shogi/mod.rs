@@ -395,7 +395,7 @@ impl Game for Shogi {
         books: &[],
         protocol: Some(Protocol {
             name: "usi",
-            serve: usi::serve_stdio,
+            serve: crate::search::engine::session::serve_stdio::<usi::Usi>,
         }),
         trainer: None,
         networks: &[],

@@ -14,10 +14,24 @@ use crate::search::{
     Evaluate, EvaluationIndex, PROVEN, Value, evaluation, heuristic, terminal_value,
 };
 
+/// The kit's steps a game without checks, captures or a pass takes: the null move needs a
+/// pass, the static exchange captures, correction history a structure the evaluation errs
+/// alike on.
+pub const QUIET_GAME_STEPS: [Step; 5] = [
+    Step::Aspiration,
+    Step::Reductions,
+    Step::ReverseFutility,
+    Step::LateMovePruning,
+    Step::WholeTime,
+];
+
+/// Their names, the `without` values such a game's declaration lists.
+pub const QUIET_GAME_STEP_NAMES: [&str; 5] = Step::names(&QUIET_GAME_STEPS, &[]);
+
 /// What a game playing through its game contract declares for the kit.
 pub trait ThroughGame: Game {
     /// The kit's steps it takes.
-    const STEPS: &'static [Step];
+    const STEPS: &'static [Step] = &QUIET_GAME_STEPS;
     /// Its evaluation's worth of a pawn, on the kit's scale (an evaluation's ±1 is ±`PROVEN`).
     const PAWN: Value;
     /// The evaluation the engine scores with when a request names none.

@@ -32,13 +32,14 @@ mod game_board;
 mod ordering;
 mod params;
 mod search;
+pub mod session;
 mod steps;
 mod strength;
 mod table;
 mod time;
 
 pub use contract::Board;
-pub use game_board::{GameBoard, ThroughGame};
+pub use game_board::{GameBoard, QUIET_GAME_STEP_NAMES, QUIET_GAME_STEPS, ThroughGame};
 pub(crate) use params::CLOCK_OVERHEAD;
 pub use params::{Clock, DEFAULT_HASH_MB, EngineOptions, EngineParams, MAX_ELO, MIN_ELO, share};
 pub use steps::Step;

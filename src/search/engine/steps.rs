@@ -67,6 +67,21 @@ impl Step {
         Step::ALL.into_iter().find(|step| step.name() == name)
     }
 
+    /// Every step but `left_out`, in the order of [`Step::ALL`].
+    pub const fn all_but<const N: usize>(left_out: Step) -> [Step; N] {
+        assert!(N + 1 == Step::ALL.len(), "one step left out");
+        let mut steps = [Step::Aspiration; N];
+        let (mut from, mut to) = (0, 0);
+        while from < Step::ALL.len() {
+            if Step::ALL[from] as usize != left_out as usize {
+                steps[to] = Step::ALL[from];
+                to += 1;
+            }
+            from += 1;
+        }
+        steps
+    }
+
     /// The names of `steps` followed by `own`: a game's `without` values, as its declaration
     /// lists them.
     pub const fn names<const N: usize>(steps: &[Step], own: &[&'static str]) -> [&'static str; N] {

@@ -1,0 +1,666 @@
+//! The engine over a text protocol: one session for UCI (`sente uci`) and USI (`sente usi`),
+//! whose dialects differ in words, not in the loop. A game's protocol file says its words (a
+//! [`Dialect`]: `chess/uci.rs`, `shogi/usi.rs`); this file reads the lines, keeps the position,
+//! the options and what the engine keeps from move to move, and runs each `go` on a thread of
+//! its own, so that `stop` and `isready` are answered while it thinks.
+//!
+//! The commands read one a line: the handshake (`uci`, `usi`), `isready`, the new game
+//! (`ucinewgame`, `usinewgame`), `setoption name NAME value VALUE` (the hash, `MultiPV`, and
+//! the dialect's own), `position startpos|fen|sfen BOARD [moves ...]`, `go` (with `wtime`,
+//! `btime`, `winc`, `binc`, `movestogo`, `byoyomi`, `movetime`, `depth`, `nodes`, `infinite`,
+//! `mate`), `stop`, the dialect's end of a game (`gameover`) and `quit`. A search ends with its
+//! `info` lines and `bestmove`; a line that is not understood is answered with `info string`
+//! saying why, as engines do, and changes nothing. No search's failure leaves a GUI waiting: a
+//! panic inside one is answered with why, and the dialect's no-move answer.
+
+use std::io::{self, BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use super::{Board, DEFAULT_HASH_MB, Kept};
+use crate::game::{Game, Notation, Outcome, written};
+use crate::lines;
+use crate::search::{
+    Analysis, Budget, Clock, EngineParams, Iteration, SearchResult, Watch, panic_message,
+};
+
+/// The engine's name, as `id name` gives it.
+pub const NAME: &str = concat!("Sente ", env!("CARGO_PKG_VERSION"));
+/// The most MiB the hash option takes.
+pub const MAX_HASH_MB: u32 = 1024;
+/// The most lines `MultiPV` asks for: as many as the HTTP API's `multipv` knob.
+pub const MAX_MULTIPV: u32 = 500;
+/// The longest line read: far longer than any `position` of a real game.
+pub const MAX_LINE_BYTES: usize = 1 << 20;
+/// How long `go infinite` may think: until `stop`, in practice.
+const INFINITE: Duration = Duration::from_secs(7 * 24 * 3600);
+
+/// The game type a dialect's engine plays.
+pub type GameOf<D> = <<D as Dialect>::Board as Board>::Game;
+/// A move of that game.
+pub type MoveOf<D> = <GameOf<D> as Game>::Move;
+
+/// A protocol's words, and the options of its own a session keeps (its state).
+pub trait Dialect: Send + 'static {
+    /// The engine it speaks for.
+    type Board: Board;
+
+    /// The handshake (`uci`) and its last answer (`uciok`).
+    const HELLO: &'static str;
+    const HELLO_OK: &'static str;
+    /// The announcement of a new game (`ucinewgame`).
+    const NEW_GAME: &'static str;
+    /// The end of a game, where the dialect has one (USI's `gameover`).
+    const GAME_OVER: Option<&'static str> = None;
+    /// Commands it accepts and does nothing for (USI's `ponderhit`: Sente does not ponder).
+    const IGNORED: &'static [&'static str] = &[];
+    /// The hash option's name (`Hash`, `USI_Hash`); `Hash` is always taken as well.
+    const HASH: &'static str;
+    /// The word before a board in `position` (`fen`, `sfen`).
+    const BOARD: &'static str;
+    /// What `go` answers where there is no move to give (`bestmove 0000`, `bestmove resign`).
+    const NO_MOVE: &'static str;
+    /// Whether a game proven lost is resigned (`bestmove resign`).
+    const RESIGNS: bool;
+    /// Whether a game drawn by Sente's rules that the GUI plays on is searched all the same
+    /// (USI's GUIs end their games themselves); else it is answered as over.
+    const PLAYS_ON: bool;
+
+    /// Its options beyond the hash and `MultiPV`, as the handshake lists them.
+    fn options(&self) -> Vec<String>;
+    /// Sets one of its own options; `None` when `name` is none of them.
+    fn set_option(&mut self, name: &str, value: &str) -> Option<Result<(), String>>;
+    /// `params` with what its options add (chess's evaluation and strength).
+    fn params(&self, params: EngineParams) -> EngineParams {
+        params
+    }
+    /// Whether the side to move in `game` plays on the clock `go` calls `wtime`.
+    fn on_white_clock(game: &GameOf<Self>) -> bool;
+    /// A mate in `moves` (negative: mated) as its `info` lines count it.
+    fn mate(moves: i32) -> i32 {
+        moves
+    }
+    /// The engine's move, searched with what the session keeps.
+    fn search(
+        game: &GameOf<Self>,
+        params: &EngineParams,
+        budget: &Budget,
+        kept: &mut Kept<Self::Board>,
+    ) -> SearchResult<MoveOf<Self>> {
+        super::search_keeping::<Self::Board>(game, params, budget, kept)
+    }
+    /// The best `params.multipv` lines.
+    fn analyze(
+        game: &GameOf<Self>,
+        params: &EngineParams,
+        budget: &Budget,
+    ) -> Analysis<MoveOf<Self>> {
+        super::analyze::<Self::Board>(game, params, budget)
+    }
+    /// What `go mate` answers, from the search's result; `None` where the dialect answers it
+    /// with `bestmove` (UCI's `go mate` is a search like another).
+    fn checkmate(game: &GameOf<Self>, result: &SearchResult<MoveOf<Self>>) -> Option<String> {
+        let _ = (game, result);
+        None
+    }
+}
+
+/// [`serve`] on this process's standard input and output, as `sente uci` and `sente usi` run
+/// it (a game's declaration names it as its protocol's).
+pub fn serve_stdio<D: Dialect + Default>() -> io::Result<()> {
+    serve(D::default(), io::stdin().lock(), io::stdout())
+}
+
+/// Speaks `D`'s protocol on `input` and `output` until `quit` or the end of the input, which
+/// is `quit` too, with `dialect` the options of its own as they start.
+pub fn serve<D: Dialect>(
+    dialect: D,
+    mut input: impl BufRead,
+    output: impl Write + Send + 'static,
+) -> io::Result<()> {
+    let mut session = Session {
+        dialect,
+        position: Ok(GameOf::<D>::start()),
+        kept: Arc::new(Mutex::new(Kept::default())),
+        hash_mb: DEFAULT_HASH_MB,
+        multipv: 1,
+        output: Arc::new(Mutex::new(output)),
+        search: None,
+    };
+    let mut bytes = Vec::new();
+    loop {
+        let line = match read_line(&mut input, &mut bytes)? {
+            Read::Line(line) => line,
+            // What an engine does not understand it ignores: a line that is not UTF-8 among it.
+            Read::Unreadable(why) => {
+                session.say(&[&format!("info string ignored a line {why}")])?;
+                continue;
+            }
+            // The end of the input is `quit`, as it is to other engines: the search in
+            // progress stops and answers, rather than searching on for no one.
+            Read::End => {
+                session.stop();
+                return Ok(());
+            }
+        };
+        let mut words = line.split_whitespace();
+        let Some(command) = words.next() else {
+            continue;
+        };
+        let words: Vec<&str> = words.collect();
+        match command {
+            hello if hello == D::HELLO => session.hello()?,
+            "isready" => {
+                // The table of the hash asked is made here, where a GUI waits for it, not in
+                // the first `go`'s clock; not while a search may hold it, since `isready`
+                // during a search is answered at once.
+                if session.search.is_none()
+                    && let Ok(mut kept) = session.kept.try_lock()
+                {
+                    kept.prepare(session.hash_mb);
+                }
+                session.say(&["readyok"])?;
+            }
+            new_game if new_game == D::NEW_GAME => {
+                session.stop();
+                session.position = Ok(GameOf::<D>::start());
+                let mut kept = lock(&session.kept);
+                kept.prepare(session.hash_mb);
+                kept.clear();
+            }
+            // The game is over: what was kept is emptied now, before the next one's clock runs.
+            over if Some(over) == D::GAME_OVER => {
+                session.stop();
+                lock(&session.kept).clear();
+            }
+            "setoption" => {
+                if let Err(error) = session.set_option(&words) {
+                    session.say(&[&format!("info string {error}")])?;
+                }
+            }
+            "position" => {
+                session.stop();
+                // A refused position replaces the last: `go` must not answer for a position
+                // the GUI no longer means.
+                session.position = position::<D>(&words);
+                if let Err(error) = &session.position {
+                    session.say(&[&format!("info string {error}")])?;
+                }
+            }
+            "go" => {
+                session.stop();
+                session.go(Go::read(&words))?;
+            }
+            "stop" => session.stop(),
+            "quit" => {
+                session.stop();
+                return Ok(());
+            }
+            ignored if D::IGNORED.contains(&ignored) => {}
+            other => session.say(&[&format!("info string unknown command {other:?}")])?,
+        }
+    }
+}
+
+/// What [`read_line`] read.
+enum Read<'a> {
+    Line(&'a str),
+    /// A line that is not UTF-8, or longer than [`MAX_LINE_BYTES`] (read no further than its
+    /// end): why.
+    Unreadable(&'static str),
+    End,
+}
+
+/// The next line of `input`, read into `bytes`.
+fn read_line<'a>(input: &mut impl BufRead, bytes: &'a mut Vec<u8>) -> io::Result<Read<'a>> {
+    match lines::read_line(input, bytes, MAX_LINE_BYTES)? {
+        lines::Read::End => Ok(Read::End),
+        lines::Read::TooLong => {
+            lines::skip_line(input)?;
+            Ok(Read::Unreadable("longer than 1 MiB"))
+        }
+        lines::Read::Line => match std::str::from_utf8(lines::text(bytes)) {
+            Ok(line) => Ok(Read::Line(line)),
+            Err(_) => Ok(Read::Unreadable("that is not UTF-8")),
+        },
+    }
+}
+
+struct Session<D: Dialect, W> {
+    dialect: D,
+    /// The position `go` searches, or why the last `position` was refused.
+    position: Result<GameOf<D>, String>,
+    /// What the engine keeps from one move to the next, until a new game.
+    kept: Arc<Mutex<Kept<D::Board>>>,
+    hash_mb: u32,
+    /// How many of the best lines a search answers (`MultiPV`).
+    multipv: u32,
+    output: Arc<Mutex<W>>,
+    search: Option<Search>,
+}
+
+/// A search in progress: its stop flag and its thread, which answers `bestmove`.
+struct Search {
+    stop: Arc<AtomicBool>,
+    thread: JoinHandle<()>,
+}
+
+/// A lock whose holder may have panicked: what it guards (a table a search was filling) is
+/// still whole enough to search with or to empty.
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+impl<D: Dialect, W: Write + Send + 'static> Session<D, W> {
+    fn say(&self, lines: &[&str]) -> io::Result<()> {
+        say(&self.output, lines)
+    }
+
+    fn hello(&self) -> io::Result<()> {
+        let mut lines = vec![
+            format!("id name {NAME}"),
+            "id author the Sente developers".to_owned(),
+            format!(
+                "option name {} type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}",
+                D::HASH
+            ),
+            format!("option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"),
+        ];
+        lines.extend(self.dialect.options());
+        lines.push(D::HELLO_OK.to_owned());
+        self.say(&lines.iter().map(String::as_str).collect::<Vec<_>>())
+    }
+
+    /// Stops the search in progress, if any, once it has answered.
+    fn stop(&mut self) {
+        if let Some(search) = self.search.take() {
+            search.stop.store(true, Ordering::Relaxed);
+            let _ = search.thread.join();
+        }
+    }
+
+    fn set_option(&mut self, words: &[&str]) -> Result<(), String> {
+        let text = words.join(" ");
+        let (name, value) = text
+            .strip_prefix("name ")
+            .and_then(|rest| rest.split_once(" value "))
+            .ok_or_else(|| format!("expected setoption name NAME value VALUE, got {text:?}"))?;
+        let name = name.trim();
+        let number = |max: u32| {
+            value
+                .trim()
+                .parse::<u32>()
+                .ok()
+                .filter(|n| (1..=max).contains(n))
+                .ok_or_else(|| format!("{name} is 1 to {max}, got {value:?}"))
+        };
+        if name.eq_ignore_ascii_case(D::HASH) || name.eq_ignore_ascii_case("hash") {
+            self.hash_mb = number(MAX_HASH_MB)?;
+            return Ok(());
+        }
+        if name.eq_ignore_ascii_case("multipv") {
+            self.multipv = number(MAX_MULTIPV)?;
+            return Ok(());
+        }
+        self.dialect
+            .set_option(name, value)
+            .unwrap_or_else(|| Err(format!("no option {name:?}")))
+    }
+
+    fn go(&mut self, go: Go) -> io::Result<()> {
+        let cannot = if go.mate && D::GAME_OVER.is_some() {
+            "checkmate nomate"
+        } else {
+            D::NO_MOVE
+        };
+        let position = match &self.position {
+            Ok(position) => position.clone(),
+            Err(error) => {
+                let why =
+                    format!("info string no position to search, the last was refused: {error}");
+                return self.say(&[&why, cannot]);
+            }
+        };
+        // Over by Sente's rules: lost is no move to give; a draw the GUI plays on is searched
+        // as the pieces stand where the dialect's GUIs end their games themselves.
+        if position.outcome().is_over() {
+            let lost = position.outcome() == Outcome::Won(position.side_to_move().opponent());
+            let said = format!(
+                "info string the game is over by Sente's rules ({})",
+                position.ending().unwrap_or("over")
+            );
+            if !D::PLAYS_ON || lost || go.mate || position.perft_moves().next().is_none() {
+                return self.say(&[&said, cannot]);
+            }
+            self.say(&[&format!("{said}; a move all the same")])?;
+        }
+        let params = self.dialect.params(EngineParams {
+            time_limit: go.time(D::on_white_clock(&position)),
+            depth: go.depth,
+            hash_mb: self.hash_mb,
+            nodes: go.nodes,
+            clock: go.clock,
+            multipv: (self.multipv > 1).then_some(self.multipv),
+            ..EngineParams::default()
+        });
+        let stop = Arc::new(AtomicBool::new(false));
+        let output = Arc::clone(&self.output);
+        // Each finished iteration is an `info` line as it comes, as engines report.
+        let told = Arc::new(AtomicBool::new(false));
+        let watch = {
+            let (output, told) = (Arc::clone(&output), Arc::clone(&told));
+            Watch::new(move |iteration| {
+                told.store(true, Ordering::Relaxed);
+                let _ = say(&output, &[&info::<D>(iteration)]);
+            })
+        };
+        let budget = Budget {
+            cancelled: Some(Arc::clone(&stop)),
+            watch: Some(watch),
+            ..Budget::default()
+        };
+        let stopped = Arc::clone(&stop);
+        let kept = Arc::clone(&self.kept);
+        let thread = std::thread::spawn(move || {
+            // A search that fails still answers, so that no GUI waits for a `bestmove` that
+            // never comes.
+            let lines = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                think::<D>(&position, &go, &params, &budget, &kept, &told)
+            }))
+            .unwrap_or_else(|panic| {
+                let why = panic_message(panic.as_ref()).replace('\n', " ");
+                vec![
+                    format!("info string the search failed: {why}"),
+                    cannot.into(),
+                ]
+            });
+            // In `go infinite` the answer waits for `stop`, as the protocols ask, even when the
+            // search has nothing left to search.
+            while go.infinite && !stopped.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
+            let _ = say(&output, &lines);
+        });
+        self.search = Some(Search { stop, thread });
+        Ok(())
+    }
+}
+
+/// What `go` answers: the lines after the watched iterations, `bestmove` (or `checkmate`)
+/// last. A search stopped within its first iteration, which told nothing, says once what it
+/// has.
+fn think<D: Dialect>(
+    position: &GameOf<D>,
+    go: &Go,
+    params: &EngineParams,
+    budget: &Budget,
+    kept: &Mutex<Kept<D::Board>>,
+    told: &AtomicBool,
+) -> Vec<String> {
+    let mut lines = Vec::new();
+    let untold = || !told.load(Ordering::Relaxed);
+    // What a search has, as an `info` line.
+    let said = |depth: Option<u32>,
+                seldepth,
+                found: (f64, bool, Option<u32>),
+                nodes,
+                elapsed: Duration,
+                pv,
+                multipv| {
+        let (score, exact, plies_to_end) = found;
+        let (cp, mate) = crate::game::in_pawns::<GameOf<D>>(score, exact, plies_to_end);
+        info::<D>(&Iteration {
+            depth: depth.unwrap_or(0).max(1),
+            seldepth,
+            score,
+            cp,
+            mate,
+            score_for: position.side_to_move(),
+            nodes,
+            nps: Iteration::nps(nodes, elapsed),
+            time_ms: elapsed.as_millis() as u64,
+            pv,
+            pv_san: None,
+            multipv,
+        })
+    };
+    if params.multipv.is_some() && !go.mate {
+        // The best lines, each iteration's said as it ends, numbered.
+        let analysis = D::analyze(position, params, budget);
+        if untold() {
+            for (rank, found) in (1..).zip(&analysis.moves) {
+                lines.push(said(
+                    found.depth,
+                    0,
+                    (found.score, found.exact, found.plies_to_end),
+                    analysis.nodes,
+                    analysis.elapsed,
+                    written(position, &found.pv, D::Board::protocol_text),
+                    Some(rank),
+                ));
+            }
+        }
+        // Stopped before its first line was searched whole: the first legal move.
+        let best = match analysis.moves.first() {
+            Some(found) => bestmove::<D>(position, found.mv, found.score, found.exact),
+            None => match position.perft_moves().next() {
+                Some(mv) => bestmove::<D>(position, mv, 0.0, false),
+                None => D::NO_MOVE.to_owned(),
+            },
+        };
+        lines.push(best);
+        return lines;
+    }
+    let result = D::search(position, params, budget, &mut lock(kept));
+    if untold() {
+        lines.push(said(
+            result.depth,
+            result.seldepth.unwrap_or(0),
+            (result.score, result.exact, result.plies_to_end),
+            result.nodes,
+            result.elapsed,
+            Vec::new(),
+            None,
+        ));
+    }
+    if go.mate
+        && let Some(answer) = D::checkmate(position, &result)
+    {
+        lines.push(answer);
+        return lines;
+    }
+    lines.push(bestmove::<D>(
+        position,
+        result.best_move,
+        result.score,
+        result.exact,
+    ));
+    lines
+}
+
+/// `bestmove`: the move, or `resign` where the dialect resigns a game the engine has proven
+/// lost whatever it plays.
+fn bestmove<D: Dialect>(game: &GameOf<D>, mv: MoveOf<D>, score: f64, exact: bool) -> String {
+    if D::RESIGNS && exact && score < 0.0 {
+        "bestmove resign".to_owned()
+    } else {
+        format!("bestmove {}", D::Board::protocol_text(game, mv))
+    }
+}
+
+/// An iteration as the `info` line gives it, numbered `multipv` when it is one of several
+/// lines.
+fn info<D: Dialect>(iteration: &Iteration) -> String {
+    let score = match (iteration.mate, iteration.cp) {
+        (Some(mate), _) => format!("mate {}", D::mate(mate)),
+        (None, cp) => format!("cp {}", cp.unwrap_or(0)),
+    };
+    // A line of several has no seldepth of its own: it is left out, as the protocols allow.
+    let seldepth = match iteration.seldepth {
+        0 => String::new(),
+        seldepth => format!(" seldepth {seldepth}"),
+    };
+    let number = iteration
+        .multipv
+        .map_or(String::new(), |number| format!(" multipv {number}"));
+    let mut line = format!(
+        "info depth {}{seldepth}{number} score {score} nodes {} nps {} time {}",
+        iteration.depth, iteration.nodes, iteration.nps, iteration.time_ms,
+    );
+    if !iteration.pv.is_empty() {
+        line.push_str(" pv ");
+        line.push_str(&iteration.pv.join(" "));
+    }
+    line
+}
+
+fn say(output: &Mutex<impl Write>, lines: &[&str]) -> io::Result<()> {
+    let mut output = lock(output);
+    for line in lines {
+        writeln!(output, "{line}")?;
+    }
+    output.flush()
+}
+
+/// The position of `position startpos|BOARD TEXT [moves ...]`.
+fn position<D: Dialect>(words: &[&str]) -> Result<GameOf<D>, String> {
+    let board = D::BOARD;
+    let (mut position, rest) = match words {
+        ["startpos", rest @ ..] => (GameOf::<D>::start(), rest),
+        [word, rest @ ..] if *word == board => {
+            let fields = rest.iter().take_while(|word| **word != "moves").count();
+            let text = rest[..fields].join(" ");
+            let position = text
+                .parse::<GameOf<D>>()
+                .map_err(|error| format!("position {board} {text}: {error}"))?;
+            (position, &rest[fields..])
+        }
+        _ => {
+            let upper = board.to_uppercase();
+            return Err(format!(
+                "expected position startpos|{board} {upper} [moves ...]"
+            ));
+        }
+    };
+    if let ["moves", moves @ ..] = rest {
+        for (index, mv) in moves.iter().enumerate() {
+            let read = position
+                .read_move(&Notation::Text((*mv).to_owned()))
+                .map_err(|error| format!("position: move {} ({mv}): {error}", index + 1))?;
+            position = position.play(read);
+        }
+    }
+    Ok(position)
+}
+
+/// What `go` asks.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct Go {
+    clock: Clock,
+    movetime: Option<u64>,
+    depth: Option<u32>,
+    nodes: Option<u64>,
+    infinite: bool,
+    /// `go mate`: a mate search (USI answers it with `checkmate`).
+    mate: bool,
+    /// `go mate N`: its time in milliseconds (`infinite` is none).
+    mate_time: Option<u64>,
+}
+
+impl Go {
+    fn read(words: &[&str]) -> Go {
+        let mut go = Go::default();
+        let mut words = words.iter();
+        while let Some(word) = words.next() {
+            let mut number = || words.next().and_then(|value| value.parse::<i64>().ok());
+            let millis = |value: Option<i64>| value.map(|ms| ms.max(0) as u64);
+            let duration = |value: Option<i64>| millis(value).map(Duration::from_millis);
+            match *word {
+                "wtime" => go.clock.wtime = duration(number()),
+                "btime" => go.clock.btime = duration(number()),
+                "winc" => go.clock.winc = duration(number()),
+                "binc" => go.clock.binc = duration(number()),
+                "byoyomi" => go.clock.byoyomi = duration(number()),
+                "movestogo" => {
+                    go.clock.movestogo = millis(number()).map(|moves| moves.clamp(1, 1_000) as u32);
+                }
+                "movetime" => go.movetime = millis(number()),
+                "depth" => go.depth = number().map(|depth| depth.clamp(1, 64) as u32),
+                "nodes" => go.nodes = millis(number()).map(|nodes| nodes.max(1)),
+                "infinite" => go.infinite = true,
+                "mate" => {
+                    go.mate = true;
+                    go.mate_time = millis(number());
+                }
+                _ => {}
+            }
+        }
+        go
+    }
+
+    /// How long to think when the clock does not say: the time per move, a mate search's
+    /// time, or until told to stop (or the depth or nodes are reached). With the mover's clock
+    /// or a byoyomi, the engine shares it out itself.
+    fn time(&self, white: bool) -> Option<Duration> {
+        if let Some(movetime) = self.movetime.or(self.mate_time) {
+            return Some(Duration::from_millis(movetime.max(1)));
+        }
+        if self.infinite || self.mate {
+            return Some(INFINITE);
+        }
+        match (self.clock.of(white), self.clock.byoyomi) {
+            (None, None) => Some(INFINITE),
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn go_reads_its_limits_and_shares_the_clock() {
+        let go = Go::read(&[
+            "wtime", "10000", "btime", "8000", "winc", "100", "binc", "100",
+        ]);
+        assert_eq!(
+            go.clock.of(false),
+            Some((Duration::from_millis(8000), Duration::from_millis(100)))
+        );
+        assert_eq!(go.time(true), None);
+        let go = Go::read(&["wtime", "10000", "movestogo", "4"]);
+        assert_eq!(go.clock.movestogo, Some(4));
+        assert_eq!(go.time(false), Some(INFINITE));
+        assert_eq!(
+            Go::read(&["movetime", "100"]).time(false),
+            Some(Duration::from_millis(100))
+        );
+        assert_eq!(Go::read(&["infinite"]).time(true), Some(INFINITE));
+        assert_eq!(Go::read(&["depth", "99", "nodes", "0"]).depth, Some(64));
+        assert_eq!(Go::read(&["nodes", "0"]).nodes, Some(1));
+        // A depth alone searches to it, however long that takes.
+        assert_eq!(Go::read(&["depth", "5"]).time(true), Some(INFINITE));
+    }
+
+    #[test]
+    fn go_reads_usi_clocks_and_mate() {
+        let go = Go::read(&["btime", "10000", "wtime", "8000", "byoyomi", "1000"]);
+        assert_eq!(go.clock.byoyomi, Some(Duration::from_millis(1000)));
+        assert_eq!(
+            go.clock.of(true),
+            Some((Duration::from_millis(8000), Duration::ZERO))
+        );
+        assert_eq!(go.time(false), None);
+        assert_eq!(Go::read(&["byoyomi", "500"]).time(false), None);
+        let mate = Go::read(&["mate", "3000"]);
+        assert!(mate.mate);
+        assert_eq!(mate.time(false), Some(Duration::from_millis(3000)));
+        assert_eq!(Go::read(&["mate", "infinite"]).time(true), Some(INFINITE));
+    }
+}
