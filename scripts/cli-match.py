@@ -97,6 +97,10 @@ def main():
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--elo0", type=float, default=0)
     parser.add_argument("--elo1", type=float, default=20)
+    parser.add_argument(
+        "--min-games", type=int, default=100,
+        help="games before the SPRT may stop: its variance estimate is poor on fewer",
+    )
     args = parser.parse_args()
     bound = math.log((1 - 0.05) / 0.05)
     scores = []
@@ -127,6 +131,8 @@ def main():
                 f"{estimate:+.0f} [{low:+.0f}, {high:+.0f}] Elo, LLR {ratio:.2f} [{-bound:.2f}, {bound:.2f}]",
                 flush=True,
             )
+            if len(scores) < args.min_games:
+                continue
             if ratio >= bound:
                 print("SPRT: H1 accepted (the new binary is stronger)")
                 return

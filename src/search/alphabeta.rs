@@ -40,9 +40,9 @@ use super::{
     stopped_search_result, terminal_value,
 };
 use crate::game::{Game, Turn};
-
 use crate::search::Algorithm;
 use crate::search::record::{Chance, Record};
+
 /// The `alphabeta` algorithm's record.
 pub(super) const RECORD: Record = Record {
     algorithm: Algorithm::AlphaBeta,

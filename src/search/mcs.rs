@@ -15,9 +15,9 @@ use super::{
     terminal_value,
 };
 use crate::game::Game;
-
 use crate::search::Algorithm;
 use crate::search::record::{Chance, Record};
+
 /// The `mcs` algorithm's record.
 pub(super) const RECORD: Record = Record {
     algorithm: Algorithm::Mcs,

@@ -20,9 +20,9 @@ use super::{
     terminal_value,
 };
 use crate::game::{Game, Outcome};
-
 use crate::search::Algorithm;
 use crate::search::record::{Chance, Record};
+
 /// The `mcts` algorithm's record.
 pub(super) const RECORD: Record = Record {
     algorithm: Algorithm::Mcts,

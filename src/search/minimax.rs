@@ -15,9 +15,9 @@ use super::{
     fixed_depth_result, heuristic,
 };
 use crate::game::{Game, Outcome, Player, Turn};
-
 use crate::search::Algorithm;
 use crate::search::record::{Chance, Record};
+
 /// The `minimax` algorithm's record.
 pub(super) const RECORD: Record = Record {
     algorithm: Algorithm::Minimax,

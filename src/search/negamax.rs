@@ -11,9 +11,9 @@ use super::{
     fixed_depth_result, heuristic, terminal_value,
 };
 use crate::game::{Game, Turn};
-
 use crate::search::Algorithm;
 use crate::search::record::{Chance, Record};
+
 /// The `negamax` algorithm's record.
 pub(super) const RECORD: Record = Record {
     algorithm: Algorithm::Negamax,

@@ -5,9 +5,9 @@ use rand::{RngExt, SeedableRng};
 use super::searcher::Searcher;
 use super::{Analysis, Budget, MoveAnalysis, Score, SearchResult, SearchRng, Solve};
 use crate::game::Game;
-
 use crate::search::Algorithm;
 use crate::search::record::{Chance, Record};
+
 /// The `random` algorithm's record.
 pub(super) const RECORD: Record = Record {
     algorithm: Algorithm::Random,

@@ -10,9 +10,9 @@ use super::{
     default_solver,
 };
 use crate::game::Game;
-
 use crate::search::Algorithm;
 use crate::search::record::{Chance, Record};
+
 /// The `solver` algorithm's record.
 pub(super) const RECORD: Record = Record {
     algorithm: Algorithm::Solver,

@@ -36,9 +36,9 @@ use super::{
 };
 use crate::game::{Game, Turn};
 use crate::learn::policy_value::{Activations, PolicyValueNet, softmax};
-
 use crate::search::Algorithm;
 use crate::search::record::{Chance, Record};
+
 /// The `alphazero` algorithm's record.
 pub(super) const RECORD: Record = Record {
     algorithm: Algorithm::AlphaZero,

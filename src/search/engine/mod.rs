@@ -47,13 +47,13 @@ pub use strength::Calibration;
 
 use self::search::{Engine, Memories};
 use crate::game::{Game, in_pawns, written};
+use crate::search::Algorithm;
+use crate::search::record::{Chance, Record};
 use crate::search::{
     Analysis, Budget, Cutoff, INFINITY, Iteration, MoveAnalysis, PROVEN, Score, SearchResult,
     Value, WIN,
 };
 
-use crate::search::Algorithm;
-use crate::search::record::{Chance, Record};
 /// The `engine` algorithm's record.
 pub(super) const RECORD: Record = Record {
     algorithm: Algorithm::Engine,
