@@ -85,7 +85,9 @@ pub(super) struct Engine<B: Board> {
     /// The deepest iteration, and the one in progress.
     pub max_depth: i32,
     pub root_depth: i32,
-    without: Option<Step>,
+    /// The steps it takes, a bit each ([`Step`]'s number): its game's, less the one turned
+    /// off. Asked at every node, so a mask rather than a list.
+    steps: u32,
     /// Whether the table's values may cut (see [`Board::table_trusted`]).
     table_trusted: bool,
     /// Late move reductions by depth and move number: both logarithmic, so that deep nodes
@@ -159,7 +161,10 @@ impl<B: Board> Engine<B> {
                 (depth as i32).clamp(1, MAX_DEPTH as i32)
             }),
             root_depth: 1,
-            without: params.without.and_then(Step::named),
+            steps: B::STEPS
+                .iter()
+                .filter(|&&step| Some(step) != params.without.and_then(Step::named))
+                .fold(0, |mask, &step| mask | 1 << step as u32),
             reductions,
         }
     }
@@ -193,7 +198,7 @@ impl<B: Board> Engine<B> {
 
     /// Whether the search takes `step`: its game's, and not turned off.
     pub fn uses(&self, step: Step) -> bool {
-        self.without != Some(step) && B::STEPS.contains(&step)
+        self.steps & (1 << step as u32) != 0
     }
 
     fn update_pv(&mut self, ply: usize, mv: B::Move) {

@@ -190,14 +190,23 @@ impl Board for ChessBoard {
     }
 
     fn make(&mut self, mv: Move) {
-        let before = &self.positions[self.ply];
-        let mut after = before.clone();
-        after.play_unchecked(mv);
-        let key = key::after(before, self.keys[self.ply], mv, &after);
-        if let Some(sums) = &mut self.sums {
-            sums.push(self.ply + 1, Changes::of(before.turn(), &mv));
+        let ply = self.ply;
+        if self.positions.len() == ply + 1 {
+            self.positions.push(self.positions[ply].clone());
+            self.keys.push(0);
         }
-        self.push(after, key);
+        // The child is written over its slot, copied from its parent and moved: no position
+        // is built elsewhere and moved in.
+        let (parents, children) = self.positions.split_at_mut(ply + 1);
+        let (before, after) = (&parents[ply], &mut children[0]);
+        after.clone_from(before);
+        after.play_unchecked(mv);
+        self.keys[ply + 1] = key::after(before, self.keys[ply], mv, after);
+        if let Some(sums) = &mut self.sums {
+            sums.push(ply + 1, Changes::of(before.turn(), &mv));
+        }
+        self.earlier.push(self.keys[ply]);
+        self.ply += 1;
     }
 
     fn unmake(&mut self, _: Move) {
