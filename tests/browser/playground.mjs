@@ -282,11 +282,14 @@ try {
   assert.match(await page.locator("#move-list li").nth(8).textContent(), /pass$/);
   console.log(`othello: ${await page.locator("#move-list").textContent()}; ${await page.locator("#sides").textContent()}`);
   await page.screenshot({ path: `${shots}/playground-othello.png`, fullPage: true });
-  // Othello's engine is Othello's: no table size or chess steps to set, a node limit to set.
+  // Othello's engine is the engine kit's with Othello's steps: a table to size and a node limit
+  // to set, its own steps to turn off and none of chess's (no null move, no terms).
   await page.selectOption("#algorithm", "engine");
   await page.waitForSelector("#knob-nodes");
-  assert.equal(await page.locator("#knob-hash_mb").count(), 0, "Othello's engine has no table to size");
-  assert.equal(await page.locator("#knob-without").count(), 0, "nor chess's steps to turn off");
+  assert.equal(await page.locator("#knob-hash_mb").count(), 1, "Othello's engine has a table to size");
+  const steps = await page.locator("#knob-without option").allTextContents();
+  assert.ok(steps.includes("aspiration") && !steps.includes("null_move") && !steps.includes("terms"),
+    `Othello's steps, not chess's: ${steps}`);
   // A solved analysis gives each square's final disc difference (FFO #1: +18 at best).
   await page.selectOption("#algorithm", "solver");
   await page.fill("#knob-time_limit_ms", "5000");
