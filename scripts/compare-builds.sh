@@ -43,14 +43,15 @@ compare() {
             fi
         done
     done
-    python3 - "$label" "$what" "$a_nodes" "$a_time" "$b_nodes" "$b_time" <<'PY'
+    python3 - "$label" "$what" "$a_nodes" "$a_time" "$b_nodes" "$b_time" "$((2 * rounds))" <<'PY'
 import sys
-label, what, a_nodes, a_time, b_nodes, b_time = sys.argv[1], sys.argv[2], *map(int, sys.argv[3:])
+label, what = sys.argv[1], sys.argv[2]
+a_nodes, a_time, b_nodes, b_time, runs = map(int, sys.argv[3:])
 if what == "nps":
     a, b = a_nodes / a_time, b_nodes / b_time
     print(f"{label}: A {a:.3f} M nodes/s, B {b:.3f} M nodes/s, B/A {b / a:.3f}")
 else:
-    print(f"{label}: A {a_time / 1e3:.1f} ms, B {b_time / 1e3:.1f} ms, B/A time {b_time / a_time:.3f}")
+    print(f"{label}: A {a_time / 1e3 / runs:.1f} ms, B {b_time / 1e3 / runs:.1f} ms a run, B/A time {b_time / a_time:.3f}")
 PY
 }
 
