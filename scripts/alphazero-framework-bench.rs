@@ -1,8 +1,8 @@
 //! AlphaZero's Connect Four network (84 inputs -> 256 -> 256, ReLU, a policy of 7 and a tanh
 //! value), trained with candle on the CPU: AlphaZero's loss at batch 256, Adam, and the forward
 //! pass one position at a time, as the search calls it.
-use candle_core::{DType, Device, Module, Tensor, D};
-use candle_nn::{linear, AdamW, Optimizer, ParamsAdamW, VarBuilder, VarMap};
+use candle_core::{DType, Device, Module, Tensor};
+use candle_nn::{AdamW, Optimizer, ParamsAdamW, VarBuilder, VarMap};
 use rand::{Rng, SeedableRng};
 
 fn main() -> candle_core::Result<()> {
@@ -13,10 +13,10 @@ fn main() -> candle_core::Result<()> {
     let device = Device::Cpu;
     let varmap = VarMap::new();
     let vb = VarBuilder::from_varmap(&varmap, DType::F32, &device);
-    let l1 = linear(inputs, hidden, vb.pp("l1"))?;
-    let l2 = linear(hidden, hidden, vb.pp("l2"))?;
-    let policy = linear(hidden, moves, vb.pp("policy"))?;
-    let value = linear(hidden, 1, vb.pp("value"))?;
+    let l1 = candle_nn::linear(inputs, hidden, vb.pp("l1"))?;
+    let l2 = candle_nn::linear(hidden, hidden, vb.pp("l2"))?;
+    let policy = candle_nn::linear(hidden, moves, vb.pp("policy"))?;
+    let value = candle_nn::linear(hidden, 1, vb.pp("value"))?;
     let mut opt = AdamW::new(
         varmap.all_vars(),
         ParamsAdamW {
@@ -35,7 +35,7 @@ fn main() -> candle_core::Result<()> {
             for _ in 0..20 {
                 x[b * inputs + rng.gen_range(0..inputs)] = 1.0;
             }
-            let shares: Vec<f32> = (0..moves).map(|_| rng.gen::<f32>()).collect();
+            let shares: Vec<f32> = (0..moves).map(|_| rng.r#gen::<f32>()).collect();
             let total: f32 = shares.iter().sum();
             for m in 0..moves {
                 pi[b * moves + m] = shares[m] / total;
@@ -57,8 +57,11 @@ fn main() -> candle_core::Result<()> {
         let pi = Tensor::from_slice(pi, (batch, moves), &device)?;
         let z = Tensor::from_slice(z, (batch, 1), &device)?;
         let (logits, v) = forward(&x)?;
-        let log_p = candle_nn::ops::log_softmax(&logits, D::Minus1)?;
-        let policy_loss = (pi * log_p)?.sum(D::Minus1)?.neg()?.mean_all()?;
+        let log_p = candle_nn::ops::log_softmax(&logits, candle_core::D::Minus1)?;
+        let policy_loss = (pi * log_p)?
+            .sum(candle_core::D::Minus1)?
+            .neg()?
+            .mean_all()?;
         let value_loss = (v - z)?.sqr()?.mean_all()?;
         opt.backward_step(&(policy_loss + value_loss)?)?;
     }

@@ -1,8 +1,8 @@
 //! The size of Sente's chess net (768 inputs a side -> 128, clipped ReLU, both sides -> 1),
 //! trained with candle on the CPU: dense inputs, as a framework multiplies them. Time for an
 //! epoch of N positions at batch 4096, Adam.
-use candle_core::{DType, Device, Tensor, D};
-use candle_nn::{linear, AdamW, Module, Optimizer, ParamsAdamW, VarBuilder, VarMap};
+use candle_core::{DType, Device, Tensor};
+use candle_nn::{AdamW, Module, Optimizer, ParamsAdamW, VarBuilder, VarMap};
 use rand::{Rng, SeedableRng};
 
 fn main() -> candle_core::Result<()> {
@@ -13,8 +13,8 @@ fn main() -> candle_core::Result<()> {
     let device = Device::Cpu;
     let varmap = VarMap::new();
     let vb = VarBuilder::from_varmap(&varmap, DType::F32, &device);
-    let l1 = linear(768, 128, vb.pp("l1"))?;
-    let l2 = linear(256, 1, vb.pp("l2"))?;
+    let l1 = candle_nn::linear(768, 128, vb.pp("l1"))?;
+    let l2 = candle_nn::linear(256, 1, vb.pp("l2"))?;
     let mut opt = AdamW::new(
         varmap.all_vars(),
         ParamsAdamW {
@@ -34,7 +34,7 @@ fn main() -> candle_core::Result<()> {
                 us[b * 768 + rng.gen_range(0..768)] = 1.0;
                 them[b * 768 + rng.gen_range(0..768)] = 1.0;
             }
-            target[b] = rng.gen::<f32>();
+            target[b] = rng.r#gen::<f32>();
         }
         (us, them, target)
     };
@@ -48,7 +48,7 @@ fn main() -> candle_core::Result<()> {
         let target = Tensor::from_slice(target, (batch, 1), &device)?;
         let a = l1.forward(&us)?.clamp(0f32, 1f32)?;
         let b = l1.forward(&them)?.clamp(0f32, 1f32)?;
-        let out = l2.forward(&Tensor::cat(&[&a, &b], D::Minus1)?)?;
+        let out = l2.forward(&Tensor::cat(&[&a, &b], candle_core::D::Minus1)?)?;
         let loss = (candle_nn::ops::sigmoid(&out)? - target)?
             .sqr()?
             .mean_all()?;
