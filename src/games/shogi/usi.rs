@@ -28,6 +28,7 @@ impl Dialect for Usi {
     const HASH: &'static str = "USI_Hash";
     const BOARD: &'static str = "sfen";
     const NO_MOVE: &'static str = "bestmove resign";
+    const NO_MATE: Option<&'static str> = Some("checkmate nomate");
     const RESIGNS: bool = true;
     // Over by Sente's rules but drawn (sennichite, the move limit): the GUI, not the engine,
     // ends its games.

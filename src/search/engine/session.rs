@@ -62,6 +62,9 @@ pub trait Dialect: Send + 'static {
     const BOARD: &'static str;
     /// What `go` answers where there is no move to give (`bestmove 0000`, `bestmove resign`).
     const NO_MOVE: &'static str;
+    /// What `go mate` answers where there is no mate to give, where the dialect answers it
+    /// apart (USI's `checkmate nomate`); [`Dialect::NO_MOVE`] without.
+    const NO_MATE: Option<&'static str> = None;
     /// Whether a game proven lost is resigned (`bestmove resign`).
     const RESIGNS: bool;
     /// Whether a game drawn by Sente's rules that the GUI plays on is searched all the same
@@ -312,11 +315,7 @@ impl<D: Dialect, W: Write + Send + 'static> Session<D, W> {
     }
 
     fn go(&mut self, go: Go) -> io::Result<()> {
-        let cannot = if go.mate && D::GAME_OVER.is_some() {
-            "checkmate nomate"
-        } else {
-            D::NO_MOVE
-        };
+        let cannot = D::NO_MATE.filter(|_| go.mate).unwrap_or(D::NO_MOVE);
         let position = match &self.position {
             Ok(position) => position.clone(),
             Err(error) => {

@@ -119,17 +119,19 @@ impl ChessBoard {
             .any(|&earlier| earlier == key)
     }
 
-    /// Readies the slot of the next ply, `position` with its `key`.
-    fn push(&mut self, position: shakmaty::Chess, key: u64) {
+    /// Gives the next ply a slot, where the line goes that deep for the first time: the
+    /// stack grows once, and then each move is copied into its slot.
+    fn reserve_next(&mut self) {
+        if self.positions.len() == self.ply + 1 {
+            self.positions.push(self.positions[self.ply].clone());
+            self.keys.push(0);
+        }
+    }
+
+    /// Steps down to the next ply, its slot filled.
+    fn descend(&mut self) {
         self.earlier.push(self.keys[self.ply]);
         self.ply += 1;
-        if self.positions.len() == self.ply {
-            self.positions.push(position);
-            self.keys.push(key);
-        } else {
-            self.positions[self.ply] = position;
-            self.keys[self.ply] = key;
-        }
     }
 }
 
@@ -190,11 +192,8 @@ impl Board for ChessBoard {
     }
 
     fn make(&mut self, mv: Move) {
+        self.reserve_next();
         let ply = self.ply;
-        if self.positions.len() == ply + 1 {
-            self.positions.push(self.positions[ply].clone());
-            self.keys.push(0);
-        }
         // The child is written over its slot, copied from its parent and moved: no position
         // is built elsewhere and moved in.
         let (parents, children) = self.positions.split_at_mut(ply + 1);
@@ -205,8 +204,7 @@ impl Board for ChessBoard {
         if let Some(sums) = &mut self.sums {
             sums.push(ply + 1, Changes::of(before.turn(), &mv));
         }
-        self.earlier.push(self.keys[ply]);
-        self.ply += 1;
+        self.descend();
     }
 
     fn unmake(&mut self, _: Move) {
@@ -226,7 +224,10 @@ impl Board for ChessBoard {
         if let Some(sums) = &mut self.sums {
             sums.push(self.ply + 1, Changes::NONE);
         }
-        self.push(passed, passed_key.0);
+        self.reserve_next();
+        self.positions[self.ply + 1] = passed;
+        self.keys[self.ply + 1] = passed_key.0;
+        self.descend();
         self.barriers.push(self.null_barrier);
         self.null_barrier = self.earlier.len();
         true
