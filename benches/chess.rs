@@ -16,7 +16,7 @@ use sente::game::Game;
 use sente::game::perft::perft;
 use sente::games::Chess;
 use sente::games::chess::TERMS;
-use sente::games::chess::nnue::{self, Accumulator, accumulator::Changes};
+use sente::games::chess::nnue::{self, Accumulator, accumulator};
 use sente::search::{AlphaBetaParams, Budget, EngineParams, Solve, Strategy, search};
 use shakmaty::Position;
 
@@ -142,25 +142,28 @@ fn network_speed() {
     let started = Instant::now();
     for _ in 0..rounds {
         for (_, _, after) in &cases {
-            black_box(Accumulator::of(&network, black_box(after).board()));
+            black_box(accumulator::of(&network, black_box(after).board()));
         }
     }
     let afresh = per_case(started.elapsed());
     let kept: Vec<Accumulator> = cases
         .iter()
-        .map(|(before, _, _)| Accumulator::of(&network, before.board()))
+        .map(|(before, _, _)| accumulator::of(&network, before.board()))
         .collect();
     let started = Instant::now();
     for _ in 0..rounds {
         for ((before, mv, _), sums) in cases.iter().zip(&kept) {
-            black_box(sums.after(&network, &Changes::of(before.turn(), black_box(mv))));
+            black_box(sums.after(
+                &network,
+                &accumulator::changes(before.turn(), black_box(mv)),
+            ));
         }
     }
     let updated = per_case(started.elapsed());
     let started = Instant::now();
     for _ in 0..rounds {
         for ((_, _, after), sums) in cases.iter().zip(&kept) {
-            black_box(network.evaluate(black_box(sums), after.turn()));
+            black_box(network.evaluate(black_box(sums), nnue::side(after.turn())));
         }
     }
     let output = per_case(started.elapsed());

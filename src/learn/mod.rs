@@ -1,12 +1,14 @@
 //! Learning from Sente's own games: what every trainer shares. A game that learns declares a
-//! [`Trainer`] (chess's evaluation network); `sente train` runs it on positions written by
-//! `sente positions` and writes the weights the game then reads into the binary.
+//! [`Trainer`] (chess's and shogi's evaluation networks, [`nnue`]); `sente train` runs it on
+//! positions written by `sente positions` and writes the weights the game then reads into the
+//! binary.
 //!
 //! The trainers are plain loops of our own over the CPU's cores, not a framework's graphs: the
 //! nets are small and their inputs sparse (a chess position turns on at most 32 of 768), so a
 //! loop that adds the rows of the inputs that are on does a fraction of the work of the dense
 //! matrix products a framework would run (docs/chess.md#the-network measured both).
 
+pub mod nnue;
 pub mod policy_value;
 
 use std::path::PathBuf;

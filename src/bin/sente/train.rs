@@ -1,4 +1,4 @@
-//! `sente train`: a game's trainer (chess's evaluation network) on positions that `sente
+//! `sente train`: a game's trainer (chess's and shogi's evaluation networks) on positions that `sente
 //! positions` wrote, its progress an epoch a line on standard error, its report as JSON.
 
 use std::path::PathBuf;
@@ -15,8 +15,8 @@ pub struct TrainArgs {
     /// Where to write the trained weights.
     #[arg(long)]
     output: PathBuf,
-    /// The game whose trainer runs: chess's evaluation network, or any other game's
-    /// policy-value network [default: chess].
+    /// The game whose trainer runs: chess's or shogi's evaluation network, or any other
+    /// game's policy-value network.
     #[arg(long, default_value = "chess")]
     game: String,
     /// Passes over the data.
@@ -31,7 +31,7 @@ pub struct TrainArgs {
     /// How much of each target is the game's result (the rest is the search's score), 0 to 1.
     #[arg(long, default_value_t = 0.0)]
     result_weight: f32,
-    /// Train on each position as it is only, never mirrored (a-file for h-file).
+    /// Train on each position as it is only, never mirrored (chess's a-file for h-file, shogi's file 1 for file 9).
     #[arg(long)]
     no_mirror: bool,
     /// Seeds the first weights and the order of the positions.

@@ -416,7 +416,7 @@ impl Game for Chess {
             description: "The engine's evaluation network (NNUE): 768 inputs a side, 128 \
                           hidden, clipped ReLU, one output, quantised to 16 bits \
                           (docs/chess.md#the-network).",
-            train: nnue::train::train,
+            train: nnue::train,
         }),
         networks: &[],
         letters: &[],

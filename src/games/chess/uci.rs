@@ -7,16 +7,8 @@
 use super::engine::{ChessBoard, DEFAULT_EVALUATION};
 use super::{Chess, nnue};
 use crate::game::{Game, Player};
-use crate::search::engine::session::Dialect;
+use crate::search::engine::session::{self, Dialect};
 use crate::search::{EngineParams, EvaluationIndex, MAX_ELO, MIN_ELO};
-
-/// What `EvalFile` says while the engine plays with the net built into it.
-const SHIPPED_NET: &str = "<shipped>";
-
-/// The names of chess's evaluations, as `Evaluation` takes them.
-fn evaluation_names() -> impl Iterator<Item = &'static str> {
-    Chess::EVALUATIONS.iter().map(|evaluation| evaluation.name)
-}
 
 /// `UCI_Elo` until it is set: a strong club player's.
 const DEFAULT_ELO: u32 = 2000;
@@ -54,16 +46,12 @@ impl Dialect for Uci {
     const PLAYS_ON: bool = false;
 
     fn options(&self) -> Vec<String> {
+        let [evaluation, eval_file] = session::evaluation_options::<Chess>(DEFAULT_EVALUATION);
         vec![
             // One thread: declared, so that GUIs and match runners that set it find it.
             "option name Threads type spin default 1 min 1 max 1".to_owned(),
-            format!(
-                "option name Evaluation type combo default {DEFAULT_EVALUATION}{}",
-                evaluation_names()
-                    .map(|name| format!(" var {name}"))
-                    .collect::<String>()
-            ),
-            format!("option name EvalFile type string default {SHIPPED_NET}"),
+            evaluation.clone(),
+            eval_file.clone(),
             "option name UCI_LimitStrength type check default false".to_owned(),
             format!(
                 "option name UCI_Elo type spin default {DEFAULT_ELO} min {MIN_ELO} max {MAX_ELO}"
@@ -72,23 +60,13 @@ impl Dialect for Uci {
     }
 
     fn set_option(&mut self, name: &str, value: &str) -> Option<Result<(), String>> {
+        if let Some(set) =
+            session::set_evaluation_option::<Chess>(name, value, &mut self.evaluation, nnue::load)
+        {
+            return Some(set);
+        }
         let value = value.trim();
         Some(match name {
-            name if name.eq_ignore_ascii_case("evaluation") => evaluation_names()
-                .position(|known| known.eq_ignore_ascii_case(value))
-                .map(|index| self.evaluation = Some(index as EvaluationIndex))
-                .ok_or_else(|| {
-                    format!(
-                        "Evaluation is one of {}, got {value:?}",
-                        evaluation_names().collect::<Vec<_>>().join(", ")
-                    )
-                }),
-            // The net in a file, in place of the shipped one: for a net in training to play
-            // matches before it is built in.
-            name if name.eq_ignore_ascii_case("evalfile") => match value {
-                "" | SHIPPED_NET => nnue::load(None),
-                path => nnue::load(Some(std::path::Path::new(path))),
-            },
             name if name.eq_ignore_ascii_case("uci_limitstrength") => {
                 match value.to_ascii_lowercase().as_str() {
                     "true" => self.limit_strength = true,

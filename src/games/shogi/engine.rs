@@ -20,12 +20,13 @@ use rsshogi::board::{Move32List, Position};
 use rsshogi::movegen::{CapturePlusPro, Legal, generate_moves_move32};
 use rsshogi::types::{MOVE_NONE, Move32, Piece, PieceType, RepetitionState};
 
-use super::evaluation::{VALUES, evaluate, winning_chances};
+use super::evaluation::{VALUES, evaluate, material, winning_chances};
+use super::nnue::{self, Stack};
 use super::{MOVE_LIMIT, Shogi, ShogiMove};
 use crate::game::Game;
 use crate::search::engine::{self as kit, Board, Step};
 use crate::search::{
-    Analysis, Budget, EngineParams, MoveAnalysis, PROVEN, SearchResult, Value, WIN,
+    Analysis, Budget, EngineParams, EvaluationIndex, MoveAnalysis, PROVEN, SearchResult, Value, WIN,
 };
 
 /// The time an engine move takes when a request gives no limit.
@@ -48,11 +49,44 @@ const SUPERIOR: Value = 1_500;
 /// What the engine keeps from one move to the next of a game (`sente usi`).
 pub type Kept = kit::Kept<ShogiBoard>;
 
+/// The evaluation the engine uses when a request names none.
+pub const DEFAULT_EVALUATION: &str = "standard";
+
+/// What the engine scores its positions with: one of the game's evaluations, by the name the
+/// `evaluation` knob gives it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Scorer {
+    /// Material, a piece in hand's freedom and each king's safety, set by hand.
+    Standard,
+    /// The network learnt from Sente's games, its sums kept move by move ([`nnue`]).
+    Network,
+    /// Material alone.
+    Material,
+}
+
+impl Scorer {
+    /// The scorer of the game's evaluation number `index`, the engine's own without one.
+    fn of(index: Option<EvaluationIndex>) -> Scorer {
+        let evaluation = index.and_then(|index| Shogi::EVALUATIONS.get(usize::from(index)));
+        match evaluation.map_or(DEFAULT_EVALUATION, |evaluation| evaluation.name) {
+            "nnue" => Scorer::Network,
+            "material" => Scorer::Material,
+            _ => Scorer::Standard,
+        }
+    }
+}
+
 /// A shogi position as the engine searches it: the crate's, moves made and unmade in place.
 pub struct ShogiBoard {
     position: Position,
     /// Whether the search could reach the game's length limit from its root.
     near_move_limit: bool,
+    scorer: Scorer,
+    /// Plies from the root: where the line's sums are kept.
+    ply: usize,
+    /// The network and its sums along the line, when it scores.
+    network: std::sync::Arc<nnue::Network>,
+    sums: Option<Stack>,
 }
 
 impl ShogiBoard {
@@ -94,11 +128,18 @@ impl Board for ShogiBoard {
     const CHECK_EXTENSION_REACH: Option<i32> = Some(2);
     const DEFAULT_TIME_MS: u64 = DEFAULT_TIME_LIMIT_MS;
 
-    fn new(game: &Shogi, _: &EngineParams) -> ShogiBoard {
+    fn new(game: &Shogi, params: &EngineParams) -> ShogiBoard {
+        let scorer = Scorer::of(params.evaluation);
+        let network = nnue::current();
         ShogiBoard {
             position: game.position.clone_for_search(),
             near_move_limit: usize::from(game.position.game_ply()) + Shogi::MAX_PLIES
                 > usize::from(MOVE_LIMIT),
+            scorer,
+            ply: 0,
+            sums: (scorer == Scorer::Network)
+                .then(|| Stack::new(nnue::of(&network, &game.position), Shogi::MAX_PLIES + 2)),
+            network,
         }
     }
 
@@ -130,23 +171,45 @@ impl Board for ShogiBoard {
     }
 
     fn make(&mut self, mv: Move32) {
+        if let Some(sums) = &mut self.sums {
+            sums.push(self.ply + 1, nnue::changes(&self.position, mv));
+        }
         self.position.apply_move32(mv);
+        self.ply += 1;
     }
 
     fn unmake(&mut self, mv: Move32) {
         self.position.undo_move32(mv).expect("the move just played");
+        self.ply -= 1;
     }
 
     fn make_null(&mut self) -> bool {
-        self.position.apply_null_move().is_ok()
+        if self.position.apply_null_move().is_err() {
+            return false;
+        }
+        if let Some(sums) = &mut self.sums {
+            sums.push(self.ply + 1, crate::learn::nnue::Changes::NONE);
+        }
+        self.ply += 1;
+        true
     }
 
     fn unmake_null(&mut self) {
-        let _ = self.position.undo_null_move();
+        if self.position.undo_null_move().is_ok() {
+            self.ply -= 1;
+        }
     }
 
     fn evaluate(&mut self) -> Value {
-        evaluate(&self.position).clamp(-MAX_ESTIMATE, MAX_ESTIMATE)
+        let value = match (self.scorer, &mut self.sums) {
+            (Scorer::Network, Some(sums)) => {
+                let network = &*self.network;
+                network.evaluate(sums.at(network, self.ply), self.position.turn().to_index())
+            }
+            (Scorer::Material, _) => material(&self.position),
+            _ => evaluate(&self.position),
+        };
+        value.clamp(-MAX_ESTIMATE, MAX_ESTIMATE)
     }
 
     fn decided(&self, ply: usize, quiescence: bool) -> Option<Value> {

@@ -22,6 +22,12 @@ pub const EVALUATIONS: &[Evaluation<Shogi>] = &[
         evaluate: |shogi| winning_chances(evaluate(shogi.position())),
     },
     Evaluation {
+        name: "nnue",
+        description: "A network learnt from Sente's own games: each side's pieces by square, \
+                      promoted ones apart, and its hand by count (docs/shogi.md#the-network).",
+        evaluate: |shogi| winning_chances(super::nnue::evaluate(shogi.position())),
+    },
+    Evaluation {
         name: "material",
         description: "Material alone, pieces in hand counted, as YaneuraOu values it.",
         evaluate: |shogi| winning_chances(material(shogi.position())),

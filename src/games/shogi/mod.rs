@@ -12,6 +12,7 @@
 
 mod engine;
 mod evaluation;
+pub mod nnue;
 mod notation;
 pub mod records;
 pub mod usi;
@@ -375,6 +376,11 @@ impl Game for Shogi {
                 ("movetime", ""),
                 ("hash_mb", ""),
                 ("nodes", ""),
+                (
+                    "evaluation",
+                    "The engine's own is standard, set by hand; nnue is the network learnt from \
+                     Sente's games (docs/shogi.md#the-network).",
+                ),
                 ("wtime", CLOCK),
                 ("btime", CLOCK),
                 ("winc", CLOCK),
@@ -397,7 +403,13 @@ impl Game for Shogi {
             name: "usi",
             serve: crate::search::engine::session::serve_stdio::<usi::Usi>,
         }),
-        trainer: None,
+        trainer: Some(crate::learn::Trainer {
+            description: "The engine's evaluation network (NNUE): 2,344 inputs a side (pieces \
+                          by square, promoted ones apart, and in hand by count), 128 hidden, \
+                          clipped ReLU, one output, quantised to 16 bits \
+                          (docs/shogi.md#the-network).",
+            train: nnue::train,
+        }),
         networks: &[],
         letters: LETTERS,
         record: Some(crate::game::RecordFormat {

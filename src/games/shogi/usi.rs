@@ -4,17 +4,21 @@
 //! is USI's words: `usinewgame`, `USI_Hash`, `sfen`, `byoyomi`, `gameover`, `ponderhit`,
 //! `bestmove resign` when every move loses to a mate, `bestmove win` to declare the
 //! entering-king win, mates counted in plies, and `go mate` answered `checkmate` and the
-//! moves, `checkmate nomate`, or `checkmate timeout`.
+//! moves, `checkmate nomate`, or `checkmate timeout`; and shogi's options, `Evaluation` and
+//! `EvalFile`.
 
-use super::engine::{Kept, ShogiBoard, analyze, search_keeping};
-use super::{Shogi, ShogiMove};
+use super::engine::{DEFAULT_EVALUATION, Kept, ShogiBoard, analyze, search_keeping};
+use super::{Shogi, ShogiMove, nnue};
 use crate::game::{Game, Player};
-use crate::search::engine::session::Dialect;
-use crate::search::{Analysis, Budget, EngineParams, SearchResult};
+use crate::search::engine::session::{self, Dialect};
+use crate::search::{Analysis, Budget, EngineParams, EvaluationIndex, SearchResult};
 
-/// USI's words.
+/// USI's words, and shogi's options.
 #[derive(Default)]
-pub(crate) struct Usi;
+pub(crate) struct Usi {
+    /// Which of shogi's evaluations the engine uses (`Evaluation`); its own default if unset.
+    evaluation: Option<EvaluationIndex>,
+}
 
 impl Dialect for Usi {
     type Board = ShogiBoard;
@@ -35,12 +39,24 @@ impl Dialect for Usi {
     const PLAYS_ON: bool = true;
 
     fn options(&self) -> Vec<String> {
-        Vec::new()
+        session::evaluation_options::<Shogi>(DEFAULT_EVALUATION).to_vec()
     }
 
-    fn set_option(&mut self, name: &str, _: &str) -> Option<Result<(), String>> {
+    fn set_option(&mut self, name: &str, value: &str) -> Option<Result<(), String>> {
+        if let Some(set) =
+            session::set_evaluation_option::<Shogi>(name, value, &mut self.evaluation, nnue::load)
+        {
+            return Some(set);
+        }
         // GUIs send it to every engine; Sente does not ponder.
         name.eq_ignore_ascii_case("usi_ponder").then_some(Ok(()))
+    }
+
+    fn params(&self, params: EngineParams) -> EngineParams {
+        EngineParams {
+            evaluation: self.evaluation,
+            ..params
+        }
     }
 
     /// Gote's clock is USI's `wtime`.
@@ -130,7 +146,12 @@ mod tests {
                 Ok(())
             }
         }
-        session::serve(Usi, input.as_bytes(), Shared(Arc::clone(&output))).unwrap();
+        session::serve(
+            Usi::default(),
+            input.as_bytes(),
+            Shared(Arc::clone(&output)),
+        )
+        .unwrap();
         String::from_utf8(output.lock().unwrap().clone()).unwrap()
     }
 

@@ -110,6 +110,54 @@ pub trait Dialect: Send + 'static {
     }
 }
 
+/// What `EvalFile` says while the engine plays with the net built into it.
+pub const SHIPPED_NET: &str = "<shipped>";
+
+/// The `Evaluation` and `EvalFile` options of a game whose engine has a learnt net: their
+/// declarations, as a dialect's `options` lists them.
+pub fn evaluation_options<G: Game>(default: &str) -> [String; 2] {
+    [
+        format!(
+            "option name Evaluation type combo default {default}{}",
+            G::EVALUATIONS
+                .iter()
+                .map(|evaluation| format!(" var {}", evaluation.name))
+                .collect::<String>()
+        ),
+        format!("option name EvalFile type string default {SHIPPED_NET}"),
+    ]
+}
+
+/// Sets `Evaluation` (one of `G`'s evaluations, as the HTTP knob picks it) into `evaluation`,
+/// or `EvalFile` (a net read from a file in place of the shipped one, for a net in training to
+/// play matches before it is built in) by `load`; `None` for another option.
+pub fn set_evaluation_option<G: Game>(
+    name: &str,
+    value: &str,
+    evaluation: &mut Option<crate::search::EvaluationIndex>,
+    load: fn(Option<&std::path::Path>) -> Result<(), String>,
+) -> Option<Result<(), String>> {
+    let value = value.trim();
+    let names = || G::EVALUATIONS.iter().map(|evaluation| evaluation.name);
+    if name.eq_ignore_ascii_case("evaluation") {
+        return Some(
+            names()
+                .position(|known| known.eq_ignore_ascii_case(value))
+                .map(|index| *evaluation = Some(index as crate::search::EvaluationIndex))
+                .ok_or_else(|| {
+                    format!(
+                        "Evaluation is one of {}, got {value:?}",
+                        names().collect::<Vec<_>>().join(", ")
+                    )
+                }),
+        );
+    }
+    name.eq_ignore_ascii_case("evalfile").then(|| match value {
+        "" | SHIPPED_NET => load(None),
+        path => load(Some(std::path::Path::new(path))),
+    })
+}
+
 /// [`serve`] on this process's standard input and output, as `sente uci` and `sente usi` run
 /// it (a game's declaration names it as its protocol's).
 pub fn serve_stdio<D: Dialect + Default>() -> io::Result<()> {

@@ -26,7 +26,7 @@ use self::exchange::{exchange, value};
 use super::evaluation::{self, winning_chances};
 use super::nnue::{
     self,
-    accumulator::{Changes, Stack},
+    accumulator::{self, Changes, Stack},
 };
 use super::{Chess, ChessMove, key};
 use crate::game::Game;
@@ -160,7 +160,7 @@ impl Board for ChessBoard {
             null_barrier: 0,
             barriers: Vec::new(),
             sums: (scorer == Scorer::Network)
-                .then(|| Stack::new(&network, game.position().board(), plies)),
+                .then(|| Stack::new(accumulator::of(&network, game.position().board()), plies)),
             network,
             scorer,
         }
@@ -202,7 +202,7 @@ impl Board for ChessBoard {
         after.play_unchecked(mv);
         self.keys[ply + 1] = key::after(before, self.keys[ply], mv, after);
         if let Some(sums) = &mut self.sums {
-            sums.push(ply + 1, Changes::of(before.turn(), &mv));
+            sums.push(ply + 1, accumulator::changes(before.turn(), &mv));
         }
         self.descend();
     }
@@ -244,7 +244,7 @@ impl Board for ChessBoard {
         match (self.scorer, &mut self.sums) {
             (Scorer::Network, Some(sums)) => {
                 let network = &*self.network;
-                network.evaluate(sums.at(network, self.ply), position.turn())
+                network.evaluate(sums.at(network, self.ply), nnue::side(position.turn()))
             }
             (Scorer::Network, None) => nnue::evaluate(position),
             (Scorer::Pesto { terms: true }, _) => evaluation::engine(position),

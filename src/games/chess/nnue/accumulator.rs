@@ -1,191 +1,71 @@
 //! The first layer's sums, kept from position to position.
 //!
-//! A move changes few inputs: a quiet move turns one off (the piece on its square) and one
-//! on (the piece on its new square); a capture also turns off the captured piece; castling
-//! moves two pieces; a promotion turns on a piece of another role. The sums after a move are
-//! the sums before it with those weight rows added and taken away, about a tenth of the work
-//! of summing the (up to 32) pieces afresh. A search keeps a [`Stack`] of them, a ply an entry,
-//! and brings an entry up to date only when its position is evaluated: a node cut off before
-//! its evaluation costs nothing.
+//! Chess's moves as the inputs they turn off and on ([`crate::learn::nnue::accumulator`]): a
+//! quiet move turns one off (the piece on its square) and one on (the piece on its new
+//! square); a capture also turns off the captured piece; castling moves two pieces; a
+//! promotion turns on a piece of another role.
 
 use shakmaty::{Board, CastlingSide, Color, Move, Role, Square};
 
-use super::{HIDDEN, Network, input, side};
+pub use crate::learn::nnue::Changes;
 
-/// Both sides' sums of the first layer for one position: White's, then Black's.
-#[derive(Clone, Copy, Debug, PartialEq)]
-#[repr(C, align(64))]
-pub struct Accumulator {
-    pub values: [[i16; HIDDEN]; 2],
+use super::{Accumulator, HIDDEN, Network, input};
+
+/// A search's sums along its line.
+pub type Stack = crate::learn::nnue::Stack<HIDDEN>;
+
+/// A piece on a square, in both sides' views.
+fn seen(color: Color, role: Role, square: Square) -> [u16; 2] {
+    [Color::White, Color::Black].map(|perspective| input(perspective, color, role, square) as u16)
 }
 
-/// A piece on a square, as a move turns it on or off.
-type Placed = (Color, Role, Square);
-
-/// The inputs a move turns off and on.
-#[derive(Clone, Copy, Debug)]
-pub struct Changes {
-    off: [Placed; 2],
-    offs: u8,
-    on: [Placed; 2],
-    ons: u8,
-    /// A capture's victim, turned off too.
-    captured: Option<Placed>,
+/// The sums of `board`'s pieces, computed afresh.
+pub fn of(network: &Network, board: &Board) -> Accumulator {
+    Accumulator::of(
+        network,
+        board
+            .clone()
+            .into_iter()
+            .map(|(square, piece)| seen(piece.color, piece.role, square)),
+    )
 }
 
-impl Changes {
-    /// No change: a null move's.
-    pub const NONE: Changes = Changes {
-        off: [(Color::White, Role::Pawn, Square::A1); 2],
-        offs: 0,
-        on: [(Color::White, Role::Pawn, Square::A1); 2],
-        ons: 0,
-        captured: None,
-    };
-
-    /// What `mv`, made by `turn`, changes.
-    pub fn of(turn: Color, mv: &Move) -> Changes {
-        let mut changes = Changes::NONE;
-        let them = turn.other();
-        match *mv {
-            Move::Normal {
-                role,
-                from,
-                capture,
-                to,
-                promotion,
-            } => {
-                changes.turn_off((turn, role, from));
-                changes.turn_on((turn, promotion.unwrap_or(role), to));
-                changes.captured = capture.map(|victim| (them, victim, to));
-            }
-            Move::EnPassant { from, to } => {
-                changes.turn_off((turn, Role::Pawn, from));
-                changes.turn_on((turn, Role::Pawn, to));
-                // The pawn taken stands beside the capturer, on the square it passed over.
-                let passed = Square::from_coords(to.file(), from.rank());
-                changes.captured = Some((them, Role::Pawn, passed));
-            }
-            Move::Castle { king, rook } => {
-                // shakmaty writes castling as the king taking its own rook (Chess960's way).
-                let side = CastlingSide::from_king_side(king < rook);
-                changes.turn_off((turn, Role::King, king));
-                changes.turn_off((turn, Role::Rook, rook));
-                changes.turn_on((turn, Role::King, side.king_to(turn)));
-                changes.turn_on((turn, Role::Rook, side.rook_to(turn)));
-            }
-            Move::Put { role, to } => changes.turn_on((turn, role, to)),
-        }
-        changes
-    }
-
-    fn turn_off(&mut self, placed: Placed) {
-        self.off[usize::from(self.offs)] = placed;
-        self.offs += 1;
-    }
-
-    fn turn_on(&mut self, placed: Placed) {
-        self.on[usize::from(self.ons)] = placed;
-        self.ons += 1;
-    }
-}
-
-impl Accumulator {
-    /// The sums of `board`'s pieces, computed afresh.
-    pub fn of(network: &Network, board: &Board) -> Accumulator {
-        let mut sums = Accumulator {
-            values: [network.b1; 2],
-        };
-        for (square, piece) in board.clone() {
-            sums.update(network, (piece.color, piece.role, square), add);
-        }
-        sums
-    }
-
-    /// The sums after a move that makes `changes`.
-    pub fn after(&self, network: &Network, changes: &Changes) -> Accumulator {
-        let mut sums = *self;
-        for &placed in &changes.on[..usize::from(changes.ons)] {
-            sums.update(network, placed, add);
-        }
-        for &placed in changes.off[..usize::from(changes.offs)]
-            .iter()
-            .chain(&changes.captured)
-        {
-            sums.update(network, placed, subtract);
-        }
-        sums
-    }
-
-    /// Adds (or takes away) the row of a piece on a square, in both sides' views.
-    #[inline]
-    fn update(
-        &mut self,
-        network: &Network,
-        (color, role, square): Placed,
-        op: fn(i16, i16) -> i16,
-    ) {
-        for perspective in [Color::White, Color::Black] {
-            let row = &network.w1[input(perspective, color, role, square)];
-            for (sum, &weight) in self.values[side(perspective)].iter_mut().zip(row) {
-                *sum = op(*sum, weight);
+/// What `mv`, made by `turn`, changes.
+pub fn changes(turn: Color, mv: &Move) -> Changes {
+    let mut changes = Changes::NONE;
+    let them = turn.other();
+    match *mv {
+        Move::Normal {
+            role,
+            from,
+            capture,
+            to,
+            promotion,
+        } => {
+            changes.turn_off(seen(turn, role, from));
+            changes.turn_on(seen(turn, promotion.unwrap_or(role), to));
+            if let Some(victim) = capture {
+                changes.turn_off(seen(them, victim, to));
             }
         }
-    }
-}
-
-#[inline]
-fn add(sum: i16, weight: i16) -> i16 {
-    sum.wrapping_add(weight)
-}
-
-#[inline]
-fn subtract(sum: i16, weight: i16) -> i16 {
-    sum.wrapping_sub(weight)
-}
-
-/// A search's sums, one entry a ply, each brought up to date from the one before it when its
-/// position is first evaluated.
-pub struct Stack {
-    sums: Vec<Accumulator>,
-    /// The move into each ply's position, not yet applied to its sums.
-    pending: Vec<Changes>,
-    /// Whether each ply's sums are up to date.
-    current: Vec<bool>,
-}
-
-impl Stack {
-    /// A stack of `plies` entries, the first the sums of `board`.
-    pub fn new(network: &Network, board: &Board, plies: usize) -> Stack {
-        let root = Accumulator::of(network, board);
-        let mut current = vec![false; plies];
-        current[0] = true;
-        Stack {
-            sums: vec![root; plies],
-            pending: vec![Changes::NONE; plies],
-            current,
+        Move::EnPassant { from, to } => {
+            changes.turn_off(seen(turn, Role::Pawn, from));
+            changes.turn_on(seen(turn, Role::Pawn, to));
+            // The pawn taken stands beside the capturer, on the square it passed over.
+            let passed = Square::from_coords(to.file(), from.rank());
+            changes.turn_off(seen(them, Role::Pawn, passed));
         }
-    }
-
-    /// The position at `ply` follows the one before it by `changes`.
-    #[inline]
-    pub fn push(&mut self, ply: usize, changes: Changes) {
-        self.pending[ply] = changes;
-        self.current[ply] = false;
-    }
-
-    /// The sums at `ply`, brought up to date.
-    pub fn at(&mut self, network: &Network, ply: usize) -> &Accumulator {
-        let mut base = ply;
-        while !self.current[base] {
-            base -= 1;
+        Move::Castle { king, rook } => {
+            // shakmaty writes castling as the king taking its own rook (Chess960's way).
+            let side = CastlingSide::from_king_side(king < rook);
+            changes.turn_off(seen(turn, Role::King, king));
+            changes.turn_off(seen(turn, Role::Rook, rook));
+            changes.turn_on(seen(turn, Role::King, side.king_to(turn)));
+            changes.turn_on(seen(turn, Role::Rook, side.rook_to(turn)));
         }
-        for next in base + 1..=ply {
-            self.sums[next] = self.sums[next - 1].after(network, &self.pending[next]);
-            self.current[next] = true;
-        }
-        &self.sums[ply]
+        Move::Put { role, to } => changes.turn_on(seen(turn, role, to)),
     }
+    changes
 }
 
 #[cfg(test)]
@@ -224,7 +104,7 @@ mod tests {
         let (mut castles, mut en_passants, mut promotions) = (0, 0, 0);
         for _ in 0..200 {
             let mut position = Chess::default();
-            let mut stack = Stack::new(&network, position.board(), 400);
+            let mut stack = Stack::new(of(&network, position.board()), 400);
             for ply in 0..300 {
                 let moves = position.legal_moves();
                 if moves.is_empty() {
@@ -234,19 +114,17 @@ mod tests {
                 castles += usize::from(mv.is_castle());
                 en_passants += usize::from(mv.is_en_passant());
                 promotions += usize::from(mv.is_promotion());
-                stack.push(ply + 1, Changes::of(position.turn(), &mv));
+                stack.push(ply + 1, changes(position.turn(), &mv));
                 position.play_unchecked(mv);
                 // Every other ply is left for the next to bring up to date, as a search's
                 // cut nodes are.
                 if ply % 2 == 1 {
                     let kept = *stack.at(&network, ply + 1);
-                    assert_eq!(kept, Accumulator::of(&network, position.board()), "{mv:?}");
+                    assert_eq!(kept, of(&network, position.board()), "{mv:?}");
+                    let mover = super::super::side(position.turn());
                     assert_eq!(
-                        network.evaluate(&kept, position.turn()),
-                        network.evaluate(
-                            &Accumulator::of(&network, position.board()),
-                            position.turn()
-                        )
+                        network.evaluate(&kept, mover),
+                        network.evaluate(&of(&network, position.board()), mover)
                     );
                 }
             }

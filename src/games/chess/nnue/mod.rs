@@ -1,47 +1,93 @@
-//! An efficiently updatable neural network (NNUE) that evaluates chess positions, learnt from
-//! Sente's own games (docs/chess.md#the-network).
-//!
-//! The net is the shape engines such as Svart, Carp and akimbo started with:
-//!
-//! ```text
-//!   768 inputs, seen by the side to move   ->  HIDDEN  -\
-//!                                                        clipped ReLU, joined  ->  1 output
-//!   768 inputs, seen by its opponent       ->  HIDDEN  -/
-//! ```
+//! Chess's evaluation network, learnt from Sente's own games (docs/chess.md#the-network): the
+//! kit of [`crate::learn::nnue`] with chess's inputs.
 //!
 //! An input is a piece on a square: (own or the opponent's, role, square), 2 x 6 x 64 = 768,
 //! with the squares of Black's view turned upside down, so that both sides see the board as
 //! if they played up it and share one set of first-layer weights. At most 32 inputs are on.
-//!
-//! Two things make it cheap enough for a search of millions of nodes a second:
-//! - the first layer's sums (the *accumulator*, one per side) are kept from position to
-//!   position: a move turns off two or three inputs and turns on one or two, so the sums
-//!   change by adding and subtracting that many weight rows, never the whole layer
-//!   ([`accumulator`]);
-//! - every weight is a 16-bit integer (quantised): the first layer's scaled by [`QA`] and
-//!   clipped to [0, QA] as its activation, the output's by [`QB`]. The output is then
-//!   `QA * QB` times the trained float, and [`SCALE`] times that float is centipawns.
 
 pub mod accumulator;
-pub mod network;
-pub mod train;
 
-use shakmaty::{Color, Position, Role, Square};
+use shakmaty::fen::Fen;
+use shakmaty::{Color, Role, Square};
 
-pub use accumulator::Accumulator;
-pub use network::{Network, current, load, shipped};
+use crate::learn::nnue::{self, Features, Slot};
 
 /// Inputs per side: (own or the opponent's) x role x square.
 pub const INPUTS: usize = 768;
 /// Neurons of the hidden layer, per side.
 pub const HIDDEN: usize = 128;
-/// The first layer's scale: its weights times QA, its activations clipped to [0, QA].
-pub const QA: i32 = 255;
-/// The output layer's scale.
-pub const QB: i32 = 64;
-/// Centipawns per unit of the net's float output: the scale its training targets use,
-/// `sigmoid(centipawns / SCALE)`.
-pub const SCALE: i32 = 400;
+
+/// Chess's inputs.
+pub struct ChessFeatures;
+
+/// Chess's net.
+pub type Network = nnue::Network<ChessFeatures, HIDDEN>;
+/// Both sides' sums of its first layer.
+pub type Accumulator = nnue::Accumulator<HIDDEN>;
+
+/// The net Sente ships, learnt as docs/chess.md#the-network says, or one read in its place.
+static NET: Slot<ChessFeatures, HIDDEN> = Slot::new(include_bytes!("sente.nnue"));
+
+impl Features for ChessFeatures {
+    const MAGIC: &'static [u8; 8] = b"SENTENN1";
+    const INPUTS: usize = INPUTS;
+    const MAX_ACTIVE: usize = 32;
+    const SCALE: i32 = 400;
+    /// The same game but for castling, which the inputs do not see.
+    const MIRRORS: bool = true;
+
+    fn read_board(board: &str, inputs: &mut Vec<u16>) -> Result<bool, String> {
+        let fen: Fen = board.parse().map_err(|error| format!("the FEN: {error}"))?;
+        let setup = fen.as_setup();
+        if setup.board.occupied().count() > 32 {
+            return Err("more than 32 pieces: not a chess position".to_owned());
+        }
+        for (square, piece) in setup.board.clone() {
+            inputs.push(input(Color::White, piece.color, piece.role, square) as u16);
+        }
+        Ok(setup.turn == Color::White)
+    }
+
+    /// Own and the opponent's swapped, the board upside down.
+    #[inline]
+    fn flip(input: u16) -> u16 {
+        (if input < 384 {
+            input + 384
+        } else {
+            input - 384
+        }) ^ 56
+    }
+
+    /// The file is the input's lowest three bits.
+    #[inline]
+    fn mirror(input: u16) -> u16 {
+        input ^ 7
+    }
+}
+
+/// The net the engine plays with: the one loaded, else the shipped one.
+pub fn current() -> std::sync::Arc<Network> {
+    NET.current()
+}
+
+/// The net Sente ships.
+pub fn shipped() -> &'static std::sync::Arc<Network> {
+    NET.shipped()
+}
+
+/// Plays with the net in the file at `path` from now on, or with the shipped one again for
+/// `None` (UCI's `EvalFile`).
+pub fn load(path: Option<&std::path::Path>) -> Result<(), String> {
+    NET.load(path)
+}
+
+/// Trains chess's net (`sente train --game chess`).
+pub fn train(
+    options: &crate::learn::TrainingOptions,
+    on_epoch: &mut dyn FnMut(&crate::learn::Epoch),
+) -> Result<crate::learn::TrainingReport, String> {
+    nnue::train::train::<ChessFeatures, HIDDEN>(options, on_epoch)
+}
 
 /// The input of a `piece` of `color` on `square`, as `perspective` sees the board.
 #[inline]
@@ -54,20 +100,24 @@ pub fn input(perspective: Color, color: Color, role: Role, square: Square) -> us
 }
 
 /// The side to move's evaluation of `position` in centipawns by the [`current`] net, its sums
-/// computed afresh (a search keeps them instead: [`Accumulator`]).
+/// computed afresh (a search keeps them instead: [`accumulator::Stack`]).
 pub fn evaluate(position: &shakmaty::Chess) -> i32 {
+    use shakmaty::Position;
     let network = current();
     network.evaluate(
-        &Accumulator::of(&network, position.board()),
-        position.turn(),
+        &accumulator::of(&network, position.board()),
+        side(position.turn()),
     )
 }
 
 /// Which side's sums an accumulator keeps first: White's, then Black's.
 #[inline]
-fn side(color: Color) -> usize {
+pub fn side(color: Color) -> usize {
     match color {
         Color::White => 0,
         Color::Black => 1,
     }
 }
+
+#[cfg(test)]
+mod tests;

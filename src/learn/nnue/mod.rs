@@ -1,0 +1,64 @@
+//! An efficiently updatable neural network (NNUE), the evaluation a game learns from Sente's own
+//! games: the net, its sums kept move by move, and its trainer, for any game that says what
+//! its inputs are ([`Features`]). Chess and shogi each declare theirs in their folders.
+//!
+//! The net is the shape engines such as Svart, Carp and akimbo started with:
+//!
+//! ```text
+//!   INPUTS, seen by the side to move   ->  H  -\
+//!                                                clipped ReLU, joined  ->  1 output
+//!   INPUTS, seen by its opponent       ->  H  -/
+//! ```
+//!
+//! An input is a piece where it stands, as one side sees the board: its own or the opponent's,
+//! so that both sides share one set of first-layer weights (the second player's view is the
+//! board turned round, [`Features::flip`]). Few inputs are on at once, and a move changes few.
+//!
+//! Two things make it cheap enough for a search of millions of nodes a second:
+//! - the first layer's sums (the *accumulator*, one per side) are kept from position to
+//!   position: a move turns off two or three inputs and turns on one or two, so the sums
+//!   change by adding and subtracting that many weight rows, never the whole layer
+//!   ([`accumulator`]);
+//! - every weight is a 16-bit integer (quantised): the first layer's scaled by [`QA`] and
+//!   clipped to [0, QA] as its activation, the output's by [`QB`]. The output is then
+//!   `QA * QB` times the trained float, and [`Features::SCALE`] times that float is
+//!   centipawns.
+
+pub mod accumulator;
+pub mod network;
+pub mod train;
+
+pub use accumulator::{Accumulator, Changes, Stack};
+pub use network::{Network, Slot};
+
+/// The first layer's scale: its weights times QA, its activations clipped to [0, QA].
+pub const QA: i32 = 255;
+/// The output layer's scale.
+pub const QB: i32 = 64;
+
+/// What a game's net reads: its inputs, and how a training line's board turns them on.
+pub trait Features: 'static {
+    /// What the game's net files start with, so that one game's net is never read as
+    /// another's.
+    const MAGIC: &'static [u8; 8];
+    /// Inputs per side.
+    const INPUTS: usize;
+    /// The most inputs one position turns on.
+    const MAX_ACTIVE: usize;
+    /// Centipawns per unit of the net's float output: the scale its training targets use,
+    /// `sigmoid(centipawns / SCALE)`.
+    const SCALE: i32;
+    /// Whether the game is the same game with its board mirrored left to right, so that a
+    /// mirrored position is one more to learn from ([`Features::mirror`]).
+    const MIRRORS: bool;
+
+    /// The inputs on in a training line's `board` (in the game's text form), as the first
+    /// player sees it, pushed onto `inputs`; whether the first player is to move.
+    fn read_board(board: &str, inputs: &mut Vec<u16>) -> Result<bool, String>;
+
+    /// An input as the other player sees it.
+    fn flip(input: u16) -> u16;
+
+    /// An input with the board mirrored left to right.
+    fn mirror(input: u16) -> u16;
+}

@@ -1,0 +1,197 @@
+//! A net's weights, quantised, and the file they are kept in.
+//!
+//! The file is little-endian throughout: the game's magic ([`Features::MAGIC`]), the hidden
+//! layer's width (u32), the first layer's weights input by input (`INPUTS x H` i16), its
+//! biases (`H` i16), the output's weights for the side to move's half and then the opponent's
+//! (`2 x H` i16), and the output's bias (i32). A game's shipped net is read into the binary
+//! ([`Slot`]), so that the service stays one file.
+
+use std::marker::PhantomData;
+use std::sync::{Arc, OnceLock, RwLock};
+
+use super::{Accumulator, Features, QA, QB};
+
+/// A quantised net of `F`'s inputs and `H` hidden neurons a side.
+pub struct Network<F, const H: usize> {
+    /// The first layer: a row of `H` weights per input, added to the sums while the input is
+    /// on.
+    pub w1: Box<[[i16; H]]>,
+    pub b1: [i16; H],
+    /// The output's weights: the side to move's half, then its opponent's.
+    pub w2: [[i16; H]; 2],
+    pub b2: i32,
+    features: PhantomData<fn() -> F>,
+}
+
+// By hand: derived, they would ask the same of `F`, which is only a name for the inputs.
+impl<F, const H: usize> Clone for Network<F, H> {
+    fn clone(&self) -> Self {
+        Network {
+            w1: self.w1.clone(),
+            b1: self.b1,
+            w2: self.w2,
+            b2: self.b2,
+            features: PhantomData,
+        }
+    }
+}
+
+impl<F, const H: usize> PartialEq for Network<F, H> {
+    fn eq(&self, other: &Self) -> bool {
+        self.w1 == other.w1 && self.b1 == other.b1 && self.w2 == other.w2 && self.b2 == other.b2
+    }
+}
+
+impl<F, const H: usize> std::fmt::Debug for Network<F, H> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Network({} x {H})", self.w1.len())
+    }
+}
+
+impl<F: Features, const H: usize> Network<F, H> {
+    /// The size of a net's file: the magic, the hidden width, the weights, the output's bias.
+    pub const FILE_BYTES: usize = 12 + 2 * (F::INPUTS * H + 3 * H) + 4;
+
+    /// A net of zeros, which evaluates every position as equal.
+    pub fn zeros() -> Self {
+        Network {
+            w1: vec![[0; H]; F::INPUTS].into_boxed_slice(),
+            b1: [0; H],
+            w2: [[0; H]; 2],
+            b2: 0,
+            features: PhantomData,
+        }
+    }
+
+    /// The evaluation for the side to move, in centipawns, from the sums of both sides;
+    /// `mover` is its index in them (0 for the first player).
+    #[inline]
+    pub fn evaluate(&self, sums: &Accumulator<H>, mover: usize) -> i32 {
+        let ours = &sums.values[mover];
+        let theirs = &sums.values[1 - mover];
+        let output = self.b2 + dot(ours, &self.w2[0]) + dot(theirs, &self.w2[1]);
+        output * F::SCALE / (QA * QB)
+    }
+
+    /// The net written as its file.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut bytes = Vec::with_capacity(Self::FILE_BYTES);
+        bytes.extend_from_slice(F::MAGIC);
+        bytes.extend_from_slice(&(H as u32).to_le_bytes());
+        let weights = self
+            .w1
+            .iter()
+            .flatten()
+            .chain(&self.b1)
+            .chain(self.w2.iter().flatten());
+        for weight in weights {
+            bytes.extend_from_slice(&weight.to_le_bytes());
+        }
+        bytes.extend_from_slice(&self.b2.to_le_bytes());
+        bytes
+    }
+
+    /// A net from its file; an error in words when it is not one of this shape.
+    pub fn read(bytes: &[u8]) -> Result<Self, String> {
+        let expected = Self::FILE_BYTES;
+        if bytes.get(..8) != Some(F::MAGIC) {
+            return Err(format!(
+                "not a net of Sente's for this game: its file does not start with {}",
+                String::from_utf8_lossy(F::MAGIC)
+            ));
+        }
+        let hidden = bytes.get(8..12).map_or(0, |width| {
+            u32::from_le_bytes(width.try_into().expect("4 bytes"))
+        });
+        if hidden as usize != H || bytes.len() != expected {
+            return Err(format!(
+                "a net of {hidden} hidden neurons in {} bytes; this build reads {H} in \
+                 {expected}",
+                bytes.len()
+            ));
+        }
+        let mut weights = bytes[12..bytes.len() - 4]
+            .chunks_exact(2)
+            .map(|pair| i16::from_le_bytes([pair[0], pair[1]]));
+        let mut network = Self::zeros();
+        let rows = network.w1.iter_mut().flatten();
+        for weight in rows
+            .chain(&mut network.b1)
+            .chain(network.w2.iter_mut().flatten())
+        {
+            *weight = weights.next().expect("the length was checked");
+        }
+        network.b2 = i32::from_le_bytes(bytes[bytes.len() - 4..].try_into().expect("4 bytes"));
+        Ok(network)
+    }
+}
+
+/// The hidden sums, clipped to [0, QA], times the output's weights.
+#[inline]
+fn dot<const H: usize>(sums: &[i16; H], weights: &[i16; H]) -> i32 {
+    sums.iter()
+        .zip(weights)
+        .map(|(&sum, &weight)| i32::from(sum.clamp(0, QA as i16)) * i32::from(weight))
+        .sum()
+}
+
+/// A game's net for the whole process: the one it ships, read into the binary, or one read
+/// from a file in its place (what UCI's `EvalFile` sets, so that a net in training can play
+/// matches before it is built in). Each game keeps one as a `static`.
+pub struct Slot<F, const H: usize> {
+    bytes: &'static [u8],
+    shipped: OnceLock<Arc<Network<F, H>>>,
+    loaded: RwLock<Option<Arc<Network<F, H>>>>,
+}
+
+impl<F: Features, const H: usize> Slot<F, H> {
+    /// The slot of the net whose file is `bytes` (`include_bytes!`).
+    pub const fn new(bytes: &'static [u8]) -> Self {
+        Slot {
+            bytes,
+            shipped: OnceLock::new(),
+            loaded: RwLock::new(None),
+        }
+    }
+
+    /// The net the game ships.
+    pub fn shipped(&self) -> &Arc<Network<F, H>> {
+        self.shipped
+            .get_or_init(|| Arc::new(Network::read(self.bytes).expect("the shipped net reads")))
+    }
+
+    /// The net the engine plays with: the one loaded, else the shipped one.
+    pub fn current(&self) -> Arc<Network<F, H>> {
+        let loaded = self
+            .loaded
+            .read()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        Arc::clone(loaded.as_ref().unwrap_or_else(|| self.shipped()))
+    }
+
+    /// Plays with the net in the file at `path` from now on, or with the shipped one again
+    /// for `None`.
+    pub fn load(&self, path: Option<&std::path::Path>) -> Result<(), String> {
+        let network = match path {
+            Some(path) => {
+                // Its size is fixed: a bigger file is refused after that many bytes, not
+                // read whole.
+                let bytes = crate::files::read_at_most(
+                    path,
+                    Network::<F, H>::FILE_BYTES as u64,
+                    "a net of this build",
+                )?;
+                Some(Arc::new(
+                    Network::read(&bytes)
+                        .map_err(|error| format!("{}: {error}", path.display()))?,
+                ))
+            }
+            None => None,
+        };
+        *self
+            .loaded
+            .write()
+            .unwrap_or_else(|poisoned| poisoned.into_inner()) = network;
+        Ok(())
+    }
+}
