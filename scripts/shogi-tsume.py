@@ -1,14 +1,21 @@
 #!/usr/bin/env python3
-"""Builds Sente's set of tsume (mating) problems from its own tournament games.
+"""Builds Sente's sets of tsume (mating) problems from its own tournament games.
 
     python3 scripts/shogi-tsume.py RESULTS.json... > data/shogi/tsume.txt
+    python3 scripts/shogi-tsume.py --plies 7,9,11,13,15 --each 12 --checks \
+        SHARD.json... > data/shogi/tsume-long.txt
 
 RESULTS are the answers of `sente tournament --game shogi --records` (external engines
-included). For each game that ended in checkmate, the positions 1, 3 and 5 plies before the
-mate, the winner to move, are candidates; a candidate is kept when Fairy-Stockfish (Debian's
-`fairy-stockfish`, over USI) proves a mate of exactly that many plies there at depth 20, so
-that no shorter mate exists. Each line is the mate's length in plies, a tab, and the moves
-from the start in USI; the test `the_engine_solves_the_tsume_set` plays them.
+included), or its shards' results (`--shard I/N --output`). For each game that ended in
+checkmate, the positions the given plies before the mate (1, 3 and 5 unless --plies says),
+the winner to move, are candidates; with --checks, only those where every one of the winner's
+moves to the mate gave check (a tsume: a mate by checks); a candidate is kept when
+Fairy-Stockfish (Debian's `fairy-stockfish`, over USI) proves a mate of exactly that many plies
+there at depth 20, so that no shorter mate exists (with --at-most M, where it proves a mate of
+M plies or more, at that length), until --each are kept of a length. Each line
+is the mate's length in plies, a tab, and the moves from the start in USI; the tests
+`the_engine_solves_the_tsume_set` and the tsume solver's play them. --checks reads the moves
+with cshogi (from PyPI).
 """
 
 import json
@@ -58,31 +65,74 @@ class Usi:
         return mate
 
 
+def all_checks(moves, plies):
+    """Whether each of the winner's last moves of `moves` (the final `plies`) gave check."""
+    import cshogi
+
+    board = cshogi.Board()
+    for index, move in enumerate(moves):
+        board.push_usi(move)
+        from_end = len(moves) - index
+        if from_end <= plies and (plies - from_end) % 2 == 0 and not board.is_check():
+            return False
+    return True
+
+
 def main():
+    import argparse
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--plies", default="1,3,5")
+    parser.add_argument("--each", type=int, default=0, help="at most this many of a length")
+    parser.add_argument("--checks", action="store_true", help="only mates by checks")
+    parser.add_argument(
+        "--at-most",
+        type=int,
+        default=0,
+        help="keep a candidate where the mate proven is shorter, down to this many plies, at "
+        "its proven length",
+    )
+    parser.add_argument("results", nargs="+")
+    args = parser.parse_args()
+    lengths = [int(plies) for plies in args.plies.split(",")]
+    kept = {plies: 0 for plies in lengths}
     usi = Usi()
     seen = set()
-    print("# Tsume problems from Sente's own tournament games: the positions 1, 3 and 5 plies")
-    print("# before a checkmate, kept where Fairy-Stockfish proves a mate of exactly that length")
-    print("# at depth 20 (scripts/shogi-tsume.py). Plies to mate, a tab, the moves from the start.")
-    for path in sys.argv[1:]:
+    print(f"# Tsume problems from Sente's own games: the positions {args.plies} plies before a")
+    print("# checkmate, kept where Fairy-Stockfish proves a mate of exactly that length at depth")
+    print(f"# 20{', the winner checking at every move' if args.checks else ''} (scripts/shogi-tsume.py). Plies to mate, a tab, the moves from the start.")
+    for path in args.results:
         with open(path) as file:
             answer = json.load(file)
-        records = answer.get("records", [])
+        records = answer.get("records") or answer.get("results", {}).get("records", [])
+        if isinstance(records, dict):
+            records = [records[index] for index in sorted(records, key=int)]
         for record in records:
             if record.get("ended_by") != "checkmate":
                 continue
             moves = [str(m) for m in record.get("opening_moves", [])]
             moves += [str(m["move"]) for m in record["moves"]]
-            for plies in (1, 3, 5):
-                if len(moves) <= plies:
+            for plies in lengths:
+                if len(moves) <= plies or (args.each and kept[plies] >= args.each):
+                    continue
+                if args.checks and not all_checks(moves, plies):
                     continue
                 before = moves[: len(moves) - plies]
                 key = " ".join(before)
                 if key in seen:
                     continue
                 seen.add(key)
-                if usi.mate_in(before) == plies:
+                mate = usi.mate_in(before)
+                if args.at_most and mate is not None and args.at_most <= mate <= plies:
+                    # The mate Fairy-Stockfish proves, however much shorter than the game's.
+                    if mate in kept and (not args.each or kept[mate] < args.each):
+                        kept[mate] += 1
+                        print(f"{mate}\t{key}", flush=True)
+                elif mate == plies:
+                    kept[plies] += 1
                     print(f"{plies}\t{key}", flush=True)
+            if args.each and all(count >= args.each for count in kept.values()):
+                break
     usi.send("quit")
 
 

@@ -28,6 +28,13 @@ pub struct GameInfo {
     /// The letters players write the pieces with, by the symbol the cells draw, for games
     /// whose cells draw other symbols (shogi's kanji); empty for the others.
     pub letters: std::collections::BTreeMap<String, &'static str>,
+    /// How its players read an evaluation (`pawns`: chess's +1.25 from White's view, mates in
+    /// moves; `centipawns`: shogi's +120 from Sente's view, mates in plies); null where the
+    /// winning chances are the score.
+    pub evaluation_units: Option<crate::game::EvaluationUnits>,
+    /// The rows at each side's far end where its pieces may promote (shogi's 3); null where
+    /// the game has no such zone.
+    pub promotion_zone: Option<usize>,
     /// How a move is numbered.
     pub moves: &'static str,
     /// How a board is written.
@@ -86,6 +93,8 @@ pub fn games() -> Vec<GameInfo> {
                     .iter()
                     .map(|&(symbol, letters)| (symbol.to_string(), letters))
                     .collect(),
+                evaluation_units: declaration.evaluation_units,
+                promotion_zone: declaration.promotion_zone,
                 moves: declaration.moves,
                 board: declaration.board,
                 start: G::start().to_string(),

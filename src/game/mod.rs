@@ -405,6 +405,24 @@ pub struct Declaration {
     /// The game-record format its players keep (shogi's KIF), which tournaments write beside
     /// their answers; chess's PGN is the tournament's own.
     pub record: Option<RecordFormat>,
+    /// How its players read an evaluation, where it is not the winning chances every answer
+    /// gives: a front end then shows the answers' `cp` (and `mate`) that way.
+    pub evaluation_units: Option<EvaluationUnits>,
+    /// The rows at each side's far end where its pieces may promote on entering, leaving or
+    /// moving within (shogi's three), which a board draws; `None` where the game has no such
+    /// zone.
+    pub promotion_zone: Option<usize>,
+}
+
+/// How a game's players read an evaluation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EvaluationUnits {
+    /// Pawns with two decimals from the first player's view, mates in moves (chess's +1.25,
+    /// #3).
+    Pawns,
+    /// Whole centipawns from the first player's view, mates in plies (shogi's +120, 詰み 5手).
+    Centipawns,
 }
 
 /// A game-record format a game declares: its name, its files' extension, its writer.

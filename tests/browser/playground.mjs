@@ -416,6 +416,32 @@ try {
   assert.equal(await page.locator("#algorithm").inputValue(), "engine", "shogi's default opponent");
   await boardFits(page, "shogi at 1280 x 900");
   assert.ok(await page.locator("#hand-bottom").isVisible(), "the hands are shown");
+  // A shogi board: lines between the squares, files 9 to 1 along the top and ranks 一 to 九 down
+  // the right, outside the squares, and the promotion zones shaded.
+  const ruling = await page.evaluate(() => {
+    const board = document.getElementById("board");
+    const cell = board.querySelector('[data-square="5e"]');
+    const style = getComputedStyle(cell);
+    const files = [...board.querySelectorAll(".coord.file")].map(label => label.textContent);
+    const ranks = [...board.querySelectorAll(".coord.rank")].map(label => label.textContent);
+    const inside = [...board.querySelectorAll(".coord")].some(label => {
+      const box = label.getBoundingClientRect();
+      return [...board.querySelectorAll(".cell")].some(square => {
+        const other = square.getBoundingClientRect();
+        return box.left < other.right - 1 && box.right > other.left + 1 && box.top < other.bottom - 1 && box.bottom > other.top + 1;
+      });
+    });
+    return { right: parseFloat(style.borderRightWidth), bottom: parseFloat(style.borderBottomWidth), line: style.borderRightColor,
+      files: files.join(""), ranks: ranks.join(""), inside, zone: board.querySelectorAll(".cell.zone").length,
+      zoneColour: getComputedStyle(board.querySelector('[data-square="5c"]')).backgroundColor, middle: style.backgroundColor };
+  });
+  assert.ok(ruling.right >= 1 && ruling.bottom >= 1, `lines between the squares: ${JSON.stringify(ruling)}`);
+  assert.equal(ruling.files, "987654321", "files 9 to 1 along the top");
+  assert.equal(ruling.ranks, "一二三四五六七八九", "ranks 一 to 九 down the right");
+  assert.equal(ruling.inside, false, "no coordinate over a square");
+  assert.equal(ruling.zone, 54, "three ranks at each end are promotion zones");
+  assert.notEqual(ruling.zoneColour, ruling.middle, "and they are shaded");
+  await page.screenshot({ path: `${shots}/playground-shogi-start.png`, fullPage: true });
   await page.evaluate(() => { document.getElementById("settings").open = true; });
   await page.fill("#knob-time_limit_ms", "100");
   await page.locator('#board [data-square="7g"]').click();
@@ -424,16 +450,50 @@ try {
   await page.waitForFunction(() => document.querySelectorAll("#move-list li").length === 2, null, { timeout: 15000 });
   assert.match(await page.locator("#move-list li").first().textContent(), /７六歩/);
   assert.equal(await page.locator('#board [data-square="5a"] span').getAttribute("class"), "upside-down", "Gote's pieces face Sente");
+  // The engine's evaluation in shogi's units: whole centipawns from Sente's view.
+  const shogiScore = await page.locator('#engine-info [data-field="score"]').textContent();
+  assert.match(shogiScore, /^[+-]\d+ \(centipawns, Sente's view\)$/, `an integer evaluation: ${shogiScore}`);
   await page.check("#letters");
   assert.equal(await page.locator('#board [data-square="5i"]').textContent(), "K");
   assert.equal(await page.locator('#board [data-square="5a"]').textContent(), "k");
+  assert.equal(await page.locator("#board .coord.rank").first().textContent(), "a", "ranks lettered with the letters");
   await page.uncheck("#letters");
   await page.evaluate(() => { document.getElementById("setup").open = true; });
-  await page.fill("#setup-board", "4k4/9/9/7P1/9/9/9/9/4K4 b G 1");
+  // The position box takes what shogi tools copy: a SFEN after `sfen`, USI's position command
+  // with or without a SFEN, and a KIF or KI2 move list.
+  // Each set-up is awaited by what it puts on the board, a square and the piece there.
+  const setUp = async (board, moves, [square, piece], what) => {
+    await page.fill("#setup-board", board);
+    await page.fill("#position", moves);
+    await page.click("#load-position");
+    await page.waitForFunction(([square, piece]) => document.querySelector(`#board [data-square="${square}"]`)?.textContent === piece
+      && !document.getElementById("load-position").disabled, [square, piece], { timeout: 15000 });
+    assert.equal(await page.locator("#play-error").textContent(), "", what);
+  };
+  await setUp("position startpos moves 7g7f 3c3d", "", ["3d", "歩"], "USI's position startpos");
+  assert.equal(await page.locator("#move-list li").count(), 2, "two plies");
+  await setUp("position sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1 moves 2g2f 8c8d", "", ["8d", "歩"], "USI's position sfen");
+  assert.equal(await page.locator('#board [data-square="2f"]').textContent(), "歩", "2g2f played");
+  await setUp("sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1", "", ["8c", "歩"], "a SFEN after sfen");
+  assert.equal(await page.locator("#move-list li").count(), 0, "no move");
+  await setUp("", "手数----指手---------消費時間--\n   1 ７六歩(77)   ( 0:01/00:00:01)\n   2 ３四歩(33)   ( 0:02/00:00:02)\n   3 ２二角成(88) ( 0:01/00:00:02)\n   4 同　銀(31)   ( 0:01/00:00:03)\n", ["2b", "銀"], "a KIF move list");
+  assert.equal(await page.locator("#move-list li").count(), 4, "four plies from KIF");
+  await setUp("", "▲７六歩    △３四歩    ▲２六歩", ["2f", "歩"], "a KI2 move list");
+  assert.match(await page.locator("#move-list").textContent(), /７六歩.*３四歩.*２六歩/, "three plies from KI2, then the engine's");
+  await page.fill("#position", "");
+  await page.fill("#setup-board", "4k4/9/4P4/7P1/9/9/9/9/4K4 b G 1");
   await page.fill("#position", "");
   await page.click("#load-position");
   await page.waitForFunction(() => document.querySelector('#board [data-square="2d"]')?.textContent === "歩");
   assert.match(await page.locator("#hand-bottom").textContent(), /金/, "the gold in hand");
+  await page.screenshot({ path: `${shots}/playground-shogi-sparse.png`, fullPage: true });
+  // Analysed: each move's evaluation in centipawns, or a mate counted in plies.
+  await page.click("#analyse");
+  await page.waitForSelector("#analysis li", { timeout: 20000 });
+  const lines = await page.locator("#analysis li").allTextContents();
+  assert.ok(lines.every(line => /: ([+-]\d+|[▲△]詰み \d+手)( |$)/.test(line)), `shogi's units in the analysis: ${lines.slice(0, 3)}`);
+  assert.ok(lines.some(line => /▲詰み \d+手/.test(line)), `a mate found, in plies: ${lines.slice(0, 3)}`);
+  await page.screenshot({ path: `${shots}/playground-shogi-evaluations.png`, fullPage: true });
   await page.locator('#board [data-square="2d"]').click();
   await page.locator('#board [data-square="2c"]').click();
   await page.waitForSelector("#promotion:not([hidden])");

@@ -15,7 +15,7 @@ use crate::search::Algorithm;
 pub struct KnobInfo {
     pub name: &'static str,
     /// What a person calls it.
-    pub label: &'static str,
+    pub label: std::borrow::Cow<'static, str>,
     /// `integer`, `number`, `boolean` or `string`.
     #[serde(rename = "type")]
     pub kind: &'static str,
@@ -55,7 +55,7 @@ impl Knob {
         };
         let mut info = KnobInfo {
             name: self.name,
-            label: self.label,
+            label: self.label.into(),
             kind,
             minimum,
             maximum,

@@ -329,7 +329,7 @@ pub const KNOBS: [Knob; 28] = [
                       last completed iteration. The service's max_nodes bounds it too.",
         on_game: same_on_every_game,
     },
-    clock(
+    clock_of_a_side(
         "wtime",
         "White's clock (ms)",
         1,
@@ -337,7 +337,7 @@ pub const KNOBS: [Knob; 28] = [
         "Milliseconds left on White's clock (UCI's wtime).",
         |strategy, ms| strategy.engine.clock.wtime = Some(Duration::from_millis(ms)),
     ),
-    clock(
+    clock_of_a_side(
         "btime",
         "Black's clock (ms)",
         1,
@@ -345,7 +345,7 @@ pub const KNOBS: [Knob; 28] = [
         "Milliseconds left on Black's clock (UCI's btime).",
         |strategy, ms| strategy.engine.clock.btime = Some(Duration::from_millis(ms)),
     ),
-    clock(
+    clock_of_a_side(
         "winc",
         "White's increment (ms)",
         0,
@@ -353,7 +353,7 @@ pub const KNOBS: [Knob; 28] = [
         "Milliseconds White's clock gains with each move (UCI's winc).",
         |strategy, ms| strategy.engine.clock.winc = Some(Duration::from_millis(ms)),
     ),
-    clock(
+    clock_of_a_side(
         "binc",
         "Black's increment (ms)",
         0,
@@ -480,6 +480,51 @@ pub const SEED: Knob = Knob {
 };
 
 fn same_on_every_game(_: &mut KnobInfo, _: Algorithm, _: &GameRef) {}
+
+/// A side's clock in the game's words: White and Black are UCI's letters (`wtime`), but USI's
+/// black (`btime`) is Sente, the first player, and its white Gote.
+fn clock_in_the_game_s_words(knob: &mut KnobInfo, _: Algorithm, game: &GameRef) {
+    let declaration = &game.declaration;
+    let protocol = declaration.protocol.map_or("uci", |protocol| protocol.name);
+    let black_first = protocol == "usi";
+    let [first, second] = declaration.sides;
+    let (white, black) = if black_first {
+        (second, first)
+    } else {
+        (first, second)
+    };
+    let side = match knob.name.as_bytes().first() {
+        Some(b'w') => white,
+        _ => black,
+    };
+    let protocol = protocol.to_ascii_uppercase();
+    knob.label = knob
+        .label
+        .replace("White", side)
+        .replace("Black", side)
+        .into();
+    knob.description = knob
+        .description
+        .replace("White", side)
+        .replace("Black", side)
+        .replace("UCI", &protocol)
+        .into();
+}
+
+/// A side's time or increment, as UCI's `go` names it, labelled in the game's words.
+const fn clock_of_a_side(
+    name: &'static str,
+    label: &'static str,
+    min: u64,
+    max: u64,
+    description: &'static str,
+    set: fn(&mut Strategy, u64),
+) -> Knob {
+    Knob {
+        on_game: clock_in_the_game_s_words,
+        ..clock(name, label, min, max, description, set)
+    }
+}
 
 /// A part of the engine's clock, as UCI's `go` names it.
 const fn clock(

@@ -421,6 +421,8 @@ impl Game for Chess {
         networks: &[],
         letters: &[],
         record: None,
+        evaluation_units: Some(crate::game::EvaluationUnits::Pawns),
+        promotion_zone: None,
     };
     const ROWS: usize = 8;
     const COLUMNS: usize = 8;

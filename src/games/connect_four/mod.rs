@@ -345,6 +345,8 @@ impl Game for ConnectFour {
         }],
         letters: &[],
         record: None,
+        evaluation_units: None,
+        promotion_zone: None,
     };
     const ROWS: usize = HEIGHT;
     const COLUMNS: usize = WIDTH;

@@ -238,6 +238,8 @@ impl Game for Gomoku {
         networks: &[],
         letters: &[],
         record: None,
+        evaluation_units: None,
+        promotion_zone: None,
     };
     const ROWS: usize = SIZE;
     const COLUMNS: usize = SIZE;

@@ -273,6 +273,8 @@ impl Game for Othello {
         networks: &[],
         letters: &[],
         record: None,
+        evaluation_units: None,
+        promotion_zone: None,
     };
     const ROWS: usize = SIZE;
     const COLUMNS: usize = SIZE;

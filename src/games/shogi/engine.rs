@@ -13,6 +13,9 @@
 //!   is no longer than twice the iteration's depth;
 //! - no static exchange evaluation yet (the `exchange` step is off): a capture is ranked by the
 //!   victim's value, then the attacker's.
+//! - before each search, the tsume solver ([`super::mate`]) looks for a mate by checks within
+//!   a few thousand nodes, and a mate it finds is the answer (the `tsume` step);
+//! - its evaluations: `standard`, set by hand, or `nnue`, the network learnt from its games.
 
 use std::time::Instant;
 
@@ -35,8 +38,12 @@ pub const DEFAULT_TIME_LIMIT_MS: u64 = 1_000;
 /// The kit's steps shogi takes: all but the static exchange, which it has none of yet.
 const STEPS: [Step; 8] = Step::all_but(Step::Exchange);
 
-/// Every step `without` may turn off on shogi.
-pub const STEP_NAMES: [&str; 8] = Step::names(&STEPS, &[]);
+/// Shogi's own step, beside the kit's: the tsume solver's look for a mate by checks before
+/// each search ([`quick_mate`]).
+pub const TSUME: &str = "tsume";
+
+/// Every step `without` may turn off on shogi: the kit's, then its own.
+pub const STEP_NAMES: [&str; 9] = Step::names(&STEPS, &[TSUME]);
 
 /// Estimates stay within this, below the proven values.
 const MAX_ESTIMATE: Value = PROVEN - 100;
@@ -49,8 +56,9 @@ const SUPERIOR: Value = 1_500;
 /// What the engine keeps from one move to the next of a game (`sente usi`).
 pub type Kept = kit::Kept<ShogiBoard>;
 
-/// The evaluation the engine uses when a request names none.
-pub const DEFAULT_EVALUATION: &str = "standard";
+/// The evaluation the engine uses when a request names none: the network, which beat
+/// `standard` in an SPRT at a time per move (docs/shogi.md#the-network).
+pub const DEFAULT_EVALUATION: &str = "nnue";
 
 /// What the engine scores its positions with: one of the game's evaluations, by the name the
 /// `evaluation` knob gives it.
@@ -328,7 +336,47 @@ pub(super) fn search_keeping(
     if game.perft_moves().next().is_none() {
         return lost(started);
     }
+    if params.without != Some(TSUME)
+        && let Some(mate) = quick_mate(game, budget, started)
+    {
+        return mate;
+    }
     kit::search_keeping::<ShogiBoard>(game, params, budget, kept)
+}
+
+/// Nodes the tsume solver may spend before each search: enough for the short mates a search
+/// of checks finds at once, little beside the search's own.
+const QUICK_MATE_NODES: u64 = 2_000;
+
+/// A mate by checks that the tsume solver finds within [`QUICK_MATE_NODES`], as the engine's
+/// answer: a search of every move to a depth would find it later, if at all.
+fn quick_mate(game: &Shogi, budget: &Budget, started: Instant) -> Option<SearchResult<ShogiMove>> {
+    let (super::mate::Tsume::Mate(line), nodes) = super::mate::solve(
+        &game.position,
+        budget,
+        QUICK_MATE_NODES,
+        super::mate::MAX_PLIES,
+    ) else {
+        return None;
+    };
+    // A mate the game would not live to see (its length limit draws it first) is none.
+    if usize::from(game.position.game_ply()) + line.len() > usize::from(MOVE_LIMIT) {
+        return None;
+    }
+    let pv: Vec<ShogiMove> = line.iter().map(|&mv| ShogiBoard::game_move(mv)).collect();
+    Some(SearchResult {
+        best_move: *pv.first()?,
+        score: 1.0,
+        exact: true,
+        plies_to_end: Some(pv.len() as u32),
+        nodes,
+        depth: Some(pv.len() as u32),
+        seldepth: Some(pv.len() as u32),
+        pv,
+        margin: None,
+        elapsed: started.elapsed(),
+        stopped_by: None,
+    })
 }
 
 /// The answer where the side to move declares the entering-king win.

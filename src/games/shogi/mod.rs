@@ -12,6 +12,7 @@
 
 mod engine;
 mod evaluation;
+pub mod mate;
 pub mod nnue;
 mod notation;
 pub mod records;
@@ -378,8 +379,8 @@ impl Game for Shogi {
                 ("nodes", ""),
                 (
                     "evaluation",
-                    "The engine's own is standard, set by hand; nnue is the network learnt from \
-                     Sente's games (docs/shogi.md#the-network).",
+                    "The engine's own is nnue, the network learnt from Sente's games \
+                     (docs/shogi.md#the-network); standard is set by hand.",
                 ),
                 ("wtime", CLOCK),
                 ("btime", CLOCK),
@@ -393,7 +394,8 @@ impl Game for Shogi {
                 (
                     "without",
                     "The kit's steps shogi takes: all but the static exchange \
-                     (docs/architecture.md).",
+                     (docs/architecture.md); and tsume, the tsume solver's look for a mate by \
+                     checks before each search (docs/shogi.md#mates).",
                 ),
             ],
             steps: &engine::STEP_NAMES,
@@ -417,6 +419,8 @@ impl Game for Shogi {
             extension: "kif",
             write: records::write,
         }),
+        evaluation_units: Some(crate::game::EvaluationUnits::Centipawns),
+        promotion_zone: Some(3),
     };
     const ROWS: usize = 9;
     const COLUMNS: usize = 9;

@@ -189,15 +189,23 @@ pub fn read(shogi: &Shogi, text: &str) -> Result<ShogiMove, MoveError> {
             Ok(ShogiMove::DECLARE)
         };
     }
-    let mv = Move::from_usi(written)
-        .filter(|mv| mv.is_normal())
-        .ok_or_else(|| {
-            refuse(
-                "a shogi move is written in USI: the square a piece leaves and the one it reaches, \
-             files 1-9 from Sente's right, ranks a-i from Gote's side (7g7f), + to promote \
-             (8h2b+), or a drop as the piece's letter, a star and the square (P*5e)",
-            )
-        })?;
+    let japanese = || {
+        read_japanese(&shogi.position, written)
+            .map(|mv| mv.to_move())
+            .ok_or_else(|| {
+                refuse(
+                    "a shogi move is written in USI: the square a piece leaves and the one it \
+                     reaches, files 1-9 from Sente's right, ranks a-i from Gote's side (7g7f), \
+                     + to promote (8h2b+), or a drop as the piece's letter, a star and the \
+                     square (P*5e); or as Japanese records write it, KI2 (▲７六歩, △同　歩, \
+                     ▲５五角打) or KIF (７六歩(77)), legal here",
+                )
+            })
+    };
+    let mv = match Move::from_usi(written).filter(|mv| mv.is_normal()) {
+        Some(mv) => mv,
+        None => japanese()?,
+    };
     let position = &shogi.position;
     if position.is_legal_move(mv) && position.is_pseudo_legal_move(mv, true) {
         return Ok(ShogiMove(mv.raw()));
@@ -206,6 +214,85 @@ pub fn read(shogi: &Shogi, text: &str) -> Result<ShogiMove, MoveError> {
         written: format!("{written:?}"),
         expected: why_illegal(position, mv),
     })
+}
+
+/// A legal move as Japanese records write it: KI2 (`▲７六歩`, `△同　歩`, `▲５五角打`, with
+/// 右, 左, 上, 引, 寄 or 直 where two pieces could go; the crate reads it, the side's mark
+/// optional) or a KIF move, which names the square the piece leaves in ASCII digits
+/// (`７六歩(77)`, `同　歩(23)`), so that no word tells two pieces apart.
+fn read_japanese(position: &Position, text: &str) -> Option<rsshogi::types::Move32> {
+    let text = text
+        .trim()
+        .replace('☗', "▲")
+        .replace('☖', "△")
+        .replace(' ', "");
+    let mark = if position.turn() == Color::BLACK {
+        '▲'
+    } else {
+        '△'
+    };
+    let text = match text.chars().next() {
+        Some('▲' | '△') => text,
+        _ => format!("{mark}{text}"),
+    };
+    if let Some(open) = text.rfind('(').filter(|_| text.ends_with(')')) {
+        let origin = &text[open + 1..text.len() - 1];
+        let named = &text[..open];
+        let [file, rank] = origin.as_bytes() else {
+            return None;
+        };
+        let (file, rank) = (file.checked_sub(b'1')?, rank.checked_sub(b'1')?);
+        if file > 8 || rank > 8 {
+            return None;
+        }
+        let from = Square::from_index(usize::from(file) * 9 + usize::from(rank));
+        let mut chars = named.chars().skip(1);
+        let to = match chars.next()? {
+            '同' => position.last_move().to_sq(),
+            wide => {
+                let file = "１２３４５６７８９"
+                    .chars()
+                    .position(|digit| digit == wide)?;
+                let written = chars.next()?;
+                let rank = "一二三四五六七八九"
+                    .chars()
+                    .position(|kanji| kanji == written)?;
+                Square::from_index(file * 9 + rank)
+            }
+        };
+        let promotes = named.ends_with('成') && !named.ends_with("不成");
+        // The words KI2 adds to tell pieces apart, which KIF's square does instead.
+        let plain = |text: &str| {
+            text.chars()
+                .filter(|c| !"右左上引寄直打不　".contains(*c))
+                .collect::<String>()
+        };
+        return legal_moves(position).find(|mv| {
+            !mv.is_drop()
+                && mv.from_sq() == from
+                && mv.to_sq() == to
+                && mv.is_promotion() == promotes
+                && mv
+                    .to_ki2(position)
+                    .is_some_and(|ki2| plain(&ki2) == plain(named))
+        });
+    }
+    if !text.starts_with(mark) {
+        return None;
+    }
+    let resolve = |text: &str| {
+        let notation: rsshogi::types::Ki2Notation = text.parse().ok()?;
+        notation.to_move32(position).ok()
+    };
+    // KIF writes 打 on every drop, KI2 only where a piece on the board could go there too.
+    resolve(&text).or_else(|| resolve(text.strip_suffix('打')?).filter(|mv| mv.is_drop()))
+}
+
+/// The legal moves of `position`.
+fn legal_moves(position: &Position) -> impl Iterator<Item = rsshogi::types::Move32> {
+    let mut list = rsshogi::board::Move32List::new();
+    rsshogi::movegen::generate_moves_move32::<rsshogi::movegen::Legal>(position, &mut list);
+    list.as_slice().to_vec().into_iter()
 }
 
 /// Why a well-written move is not legal here, as a player would say it.

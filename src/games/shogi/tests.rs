@@ -313,3 +313,35 @@ fn no_mate_is_claimed_past_the_move_limit() {
     let after = late.play(result.best_move);
     assert_eq!(Shogi::ending(&after), Some(Ending::MoveLimit));
 }
+
+/// Moves as Japanese records write them, pasted into the position box: KI2 with or without
+/// the side's mark, 同 for the last move's square, 打 for a drop, the words that tell two
+/// pieces apart; and KIF's moves, which name the square a piece leaves.
+#[test]
+fn moves_are_read_as_ki2_and_kif_write_them() {
+    let usi = |moves: &[&str]| play(moves).to_string();
+    assert_eq!(usi(&["▲７六歩"]), usi(&["7g7f"]));
+    assert_eq!(usi(&["７六歩"]), usi(&["7g7f"]));
+    assert_eq!(usi(&["７六歩(77)"]), usi(&["7g7f"]));
+    assert_eq!(usi(&["☗７六歩", "☖３四歩"]), usi(&["7g7f", "3c3d"]));
+    assert_eq!(
+        usi(&["▲７六歩", "△３四歩", "▲２二角成", "△同　銀", "▲４五角打"]),
+        usi(&["7g7f", "3c3d", "8h2b+", "3a2b", "B*4e"])
+    );
+    assert_eq!(
+        usi(&["7g7f", "3c3d", "２二角成(88)", "同　銀(31)", "４五角打"]),
+        usi(&["7g7f", "3c3d", "8h2b+", "3a2b", "B*4e"])
+    );
+    assert_eq!(usi(&["▲５八金右"]), usi(&["4i5h"]));
+    assert_eq!(usi(&["５八金(69)"]), usi(&["6i5h"]));
+    // Two golds may go to 5h: KI2 without 右 or 左 names no one move.
+    let start = crate::games::shogi::START;
+    for (written, why) in [
+        ("▲５八金", "KI2"),
+        ("△３四歩", "KI2"),
+        ("５八金(59)", "KI2"),
+        ("７六歩(76)", "KI2"),
+    ] {
+        assert!(refusal(start, written).contains(why), "{written}");
+    }
+}

@@ -8,6 +8,7 @@
 //! `EvalFile`.
 
 use super::engine::{DEFAULT_EVALUATION, Kept, ShogiBoard, analyze, search_keeping};
+use super::mate::{self, Tsume};
 use super::{Shogi, ShogiMove, nnue};
 use crate::game::{Game, Player};
 use crate::search::engine::session::{self, Dialect};
@@ -81,6 +82,21 @@ impl Dialect for Usi {
 
     fn analyze(game: &Shogi, params: &EngineParams, budget: &Budget) -> Analysis<ShogiMove> {
         analyze(game, params, budget)
+    }
+
+    /// `go mate`: the tsume solver's answer, `checkmate` and the moves, `checkmate nomate`
+    /// where there is no mate by checks, `checkmate timeout` where the time ran out first.
+    fn solve_mate(game: &Shogi, budget: &Budget) -> Option<(String, u64)> {
+        let (tsume, nodes) = mate::solve(&game.position, budget, u64::MAX, mate::MAX_PLIES);
+        let answer = match tsume {
+            Tsume::Mate(line) => {
+                let moves: Vec<String> = line.iter().map(|mv| mv.to_usi()).collect();
+                format!("checkmate {}", moves.join(" "))
+            }
+            Tsume::NoMate => "checkmate nomate".to_owned(),
+            Tsume::Unknown => "checkmate timeout".to_owned(),
+        };
+        Some((answer, nodes))
     }
 
     /// A mate found by the engine (within the time or depth given), as USI's `checkmate` line

@@ -222,6 +222,8 @@ impl Game for TicTacToe {
         }],
         letters: &[],
         record: None,
+        evaluation_units: None,
+        promotion_zone: None,
     };
     const ROWS: usize = 3;
     const COLUMNS: usize = 3;

@@ -102,6 +102,12 @@ pub trait Dialect: Send + 'static {
     ) -> Analysis<MoveOf<Self>> {
         super::analyze::<Self::Board>(game, params, budget)
     }
+    /// What `go mate` answers from a mate solver of the game's own, searched within `budget`,
+    /// and the nodes it took; `None` where the game has none, and the engine's search answers.
+    fn solve_mate(game: &GameOf<Self>, budget: &Budget) -> Option<(String, u64)> {
+        let _ = (game, budget);
+        None
+    }
     /// What `go mate` answers, from the search's result; `None` where the dialect answers it
     /// with `bestmove` (UCI's `go mate` is a search like another).
     fn checkmate(game: &GameOf<Self>, result: &SearchResult<MoveOf<Self>>) -> Option<String> {
@@ -450,6 +456,7 @@ fn think<D: Dialect>(
     told: &AtomicBool,
 ) -> Vec<String> {
     let mut lines = Vec::new();
+    let budget_started = std::time::Instant::now();
     let untold = || !told.load(Ordering::Relaxed);
     // What a search has, as an `info` line.
     let said = |depth: Option<u32>,
@@ -501,6 +508,18 @@ fn think<D: Dialect>(
             },
         };
         lines.push(best);
+        return lines;
+    }
+    if go.mate
+        && let Some((answer, nodes)) = D::solve_mate(position, budget)
+    {
+        let elapsed = budget_started.elapsed();
+        lines.push(format!(
+            "info nodes {nodes} time {} nps {}",
+            elapsed.as_millis(),
+            Iteration::nps(nodes, elapsed)
+        ));
+        lines.push(answer);
         return lines;
     }
     let result = D::search(position, params, budget, &mut lock(kept));
