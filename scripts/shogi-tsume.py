@@ -98,9 +98,15 @@ def main():
     kept = {plies: 0 for plies in lengths}
     usi = Usi()
     seen = set()
+    kept_where = (
+        f"a mate of {args.at_most} plies or more, at that length,"
+        if args.at_most
+        else "a mate of exactly that length"
+    )
+    checks = ", the winner checking at every move" if args.checks else ""
     print(f"# Tsume problems from Sente's own games: the positions {args.plies} plies before a")
-    print("# checkmate, kept where Fairy-Stockfish proves a mate of exactly that length at depth")
-    print(f"# 20{', the winner checking at every move' if args.checks else ''} (scripts/shogi-tsume.py). Plies to mate, a tab, the moves from the start.")
+    print(f"# checkmate{checks}, kept where Fairy-Stockfish proves {kept_where} at depth 20")
+    print("# (scripts/shogi-tsume.py). Plies to mate, a tab, the moves from the start.")
     for path in args.results:
         with open(path) as file:
             answer = json.load(file)

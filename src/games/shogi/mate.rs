@@ -362,7 +362,7 @@ mod tests {
     use crate::game::{Game, Notation};
     use crate::games::Shogi;
 
-    /// The problems of `data/shogi/tsume.txt`, and those of the longer set: each position, its
+    /// The problems of a set (`data/shogi/tsume.txt`, `tsume-long.txt`): each position, its
     /// mate's length.
     fn problems(set: &str) -> Vec<(Shogi, usize)> {
         set.lines()
@@ -418,6 +418,22 @@ mod tests {
             shortest += usize::from(line.len() == *plies);
         }
         assert!(missed.is_empty(), "{}", missed.join("\n"));
+        // The longer set, from self-play: each a mate Fairy-Stockfish proves, most by checks.
+        let long = problems(include_str!("../../../data/shogi/tsume-long.txt"));
+        let mut mated = 0;
+        for (game, plies) in &long {
+            let (tsume, _) = solve(&game.position, &Budget::unlimited(), 2_000_000, 31);
+            if let Tsume::Mate(line) = tsume {
+                assert!(is_a_mate(game, &line), "{game}: {line:?}");
+                assert!(line.len() >= *plies, "{game}: shorter than the shortest");
+                mated += 1;
+            }
+        }
+        assert!(
+            long.len() >= 30 && mated * 10 >= long.len() * 8,
+            "{mated} of {}",
+            long.len()
+        );
         assert!(
             set.len() >= 60 && shortest * 10 >= set.len() * 9,
             "{shortest} of {}",
