@@ -205,25 +205,10 @@ mod tests {
     use super::*;
     use crate::search::SearchRng;
 
-    /// A net of random weights, so that every input's row differs.
-    fn random_network(rng: &mut SearchRng) -> Network {
-        let mut network = Network::zeros();
-        for row in network.w1.iter_mut() {
-            row.iter_mut()
-                .for_each(|weight| *weight = rng.random_range(-300..300));
-        }
-        network
-            .w2
-            .iter_mut()
-            .flatten()
-            .for_each(|weight| *weight = rng.random_range(-64..64));
-        network
-    }
-
     #[test]
     fn sums_kept_move_by_move_are_the_sums_computed_afresh() {
         let mut rng = SearchRng::seed_from_u64(7);
-        let network = random_network(&mut rng);
+        let network = Network::random(&mut rng);
         let (mut drops, mut captures, mut promotions) = (0, 0, 0);
         for _ in 0..40 {
             let mut position = hirate_position();

@@ -63,6 +63,28 @@ impl<F: Features, const H: usize> Network<F, H> {
         }
     }
 
+    /// A net of random weights, so that every input's row differs: what tests of the sums
+    /// kept move by move compare against sums computed afresh.
+    #[cfg(test)]
+    pub fn random(rng: &mut crate::search::SearchRng) -> Self {
+        use rand::RngExt;
+        let mut network = Self::zeros();
+        for row in network.w1.iter_mut() {
+            row.iter_mut()
+                .for_each(|weight| *weight = rng.random_range(-300..300));
+        }
+        network
+            .b1
+            .iter_mut()
+            .for_each(|bias| *bias = rng.random_range(-300..300));
+        network
+            .w2
+            .iter_mut()
+            .flatten()
+            .for_each(|weight| *weight = rng.random_range(-64..64));
+        network
+    }
+
     /// The evaluation for the side to move, in centipawns, from the sums of both sides;
     /// `mover` is its index in them (0 for the first player).
     #[inline]

@@ -77,30 +77,11 @@ mod tests {
     use crate::games::chess::nnue::INPUTS;
     use crate::search::SearchRng;
 
-    /// A net of random weights, so that every input's row differs.
-    fn random_network(rng: &mut SearchRng) -> Network {
-        let mut network = Network::zeros();
-        for row in network.w1.iter_mut() {
-            row.iter_mut()
-                .for_each(|weight| *weight = rng.random_range(-300..300));
-        }
-        network
-            .b1
-            .iter_mut()
-            .for_each(|bias| *bias = rng.random_range(-300..300));
-        network
-            .w2
-            .iter_mut()
-            .flatten()
-            .for_each(|weight| *weight = rng.random_range(-64..64));
-        network
-    }
-
     #[test]
     fn sums_kept_move_by_move_are_the_sums_computed_afresh() {
         assert_eq!(Network::zeros().w1.len(), INPUTS);
         let mut rng = SearchRng::seed_from_u64(3);
-        let network = random_network(&mut rng);
+        let network = Network::random(&mut rng);
         let (mut castles, mut en_passants, mut promotions) = (0, 0, 0);
         for _ in 0..200 {
             let mut position = Chess::default();
@@ -134,7 +115,7 @@ mod tests {
 
     #[test]
     fn a_net_reads_back_as_it_was_written() {
-        let network = random_network(&mut SearchRng::seed_from_u64(5));
+        let network = Network::random(&mut SearchRng::seed_from_u64(5));
         assert_eq!(Network::read(&network.to_bytes()), Ok(network.clone()));
         let mut wrong = network.to_bytes();
         wrong.pop();

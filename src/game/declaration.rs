@@ -1,0 +1,214 @@
+//! What a game declares about itself beside its rules, and what front ends, tournaments and
+//! commands read from it: its evaluations, its title and sides, its notations, its engine and
+//! that engine's knobs, its books, protocol, trainer, networks and record format, how its
+//! players read an evaluation, and the limits a search of it must keep.
+
+use super::Player;
+
+/// A static estimate of positions for the side to move, strictly inside (-1, 1), that
+/// depth-limited searches score their leaves with (only meaningful while the game is in
+/// progress). Kept apart from the rules: a game may offer several.
+pub struct Evaluation<G> {
+    /// The name the `evaluation` knob gives it.
+    pub name: &'static str,
+    pub description: &'static str,
+    pub evaluate: fn(&G) -> f64,
+}
+
+/// What the service says of a game, and the limits it sets on searching it: declared by the
+/// game beside its rules, so that nothing else in the service needs to know the game.
+#[derive(Clone, Copy, Debug)]
+pub struct Declaration {
+    /// The name people know it by.
+    pub title: &'static str,
+    /// What the sides are called, the first player's first: `X` and `O` in the boards' text,
+    /// whatever the game calls them.
+    pub sides: [&'static str; 2],
+    /// How a move is written in requests and answers.
+    pub moves: &'static str,
+    /// How a board is written.
+    pub board: &'static str,
+    /// Whether rows are counted from the bottom (where discs fall, or White sits), not from
+    /// the top.
+    pub rows_from_bottom: bool,
+    /// Whether pieces move from square to square (chess), rather than stones or discs being
+    /// placed: a move then has a square it starts from ([`Game::move_origin`](super::Game::move_origin)).
+    pub pieces: bool,
+    /// Whether captured pieces go to the capturer's hand, to be dropped back as a move
+    /// (shogi's): [`Game::hand`](super::Game::hand) then says what each side holds, and the answers carry it.
+    pub hands: bool,
+    /// Whether moves are written in UCI and boards in FEN, as chess programs write them:
+    /// external engines can then play it (over UCI), and its games are written as PGN.
+    pub uci: bool,
+    /// The protocols external engines that play it speak (chess's `uci` and `xboard`, shogi's
+    /// `usi`): tournaments may pit Sente against such an engine; empty where none plays it.
+    pub engine_protocols: &'static [&'static str],
+    /// The algorithm that plays when a request names none: the game's strongest quick player.
+    pub default_algorithm: &'static str,
+    /// Games a tournament plays when its request does not say: as many as the default players
+    /// play within seconds.
+    pub tournament_games: u64,
+    pub limits: Limits,
+    /// Its `engine` algorithm: what it is and the knobs it takes.
+    pub engine: EngineDeclaration,
+    /// The files of openings the game reads (chess's EPD and PGN books), by extension; any
+    /// other file is read one opening a line.
+    pub books: &'static [Book],
+    /// The protocol its engine speaks on standard input and output (chess's UCI), served by
+    /// the command of that name (`sente uci`).
+    pub protocol: Option<Protocol>,
+    /// What it learns from its own games (chess's evaluation network), trained by the command
+    /// `sente train`.
+    pub trainer: Option<crate::learn::Trainer>,
+    /// The policy-value networks its `alphazero` plays with, the best first (the default);
+    /// empty for a game that has none, on which `alphazero` is not offered.
+    pub networks: &'static [Network],
+    /// The letters players write the pieces with, for pieces [`Game::cell`](super::Game::cell) draws otherwise
+    /// (shogi's kanji: `歩` is `P`, `と` is `+P`), so that a front end may offer either; empty
+    /// where the cells' symbols are the letters.
+    pub letters: &'static [(char, &'static str)],
+    /// The game-record format its players keep (shogi's KIF), which tournaments write beside
+    /// their answers; chess's PGN is the tournament's own.
+    pub record: Option<RecordFormat>,
+    /// How its players read an evaluation, where it is not the winning chances every answer
+    /// gives: a front end then shows the answers' `cp` (and `mate`) that way.
+    pub evaluation_units: Option<EvaluationUnits>,
+    /// The rows at each side's far end where its pieces may promote on entering, leaving or
+    /// moving within (shogi's three), which a board draws; `None` where the game has no such
+    /// zone.
+    pub promotion_zone: Option<usize>,
+}
+
+/// How a game's players read an evaluation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EvaluationUnits {
+    /// Pawns with two decimals from the first player's view, mates in moves (chess's +1.25,
+    /// #3).
+    Pawns,
+    /// Whole centipawns from the first player's view, mates in plies (shogi's +120, 詰み 5手).
+    Centipawns,
+}
+
+/// A game-record format a game declares: its name, its files' extension, its writer.
+#[derive(Clone, Copy, Debug)]
+pub struct RecordFormat {
+    /// `KIF`.
+    pub name: &'static str,
+    /// `kif`.
+    pub extension: &'static str,
+    /// One game's record.
+    pub write: fn(&RecordedGame<'_>) -> String,
+}
+
+/// A finished game as a record is written from it: the game's moves in its notation, its
+/// players and how it ended.
+#[derive(Clone, Debug)]
+pub struct RecordedGame<'a> {
+    /// The game's number in its tournament, from 0.
+    pub index: u64,
+    pub event: &'a str,
+    /// `YYYY.MM.DD`.
+    pub date: &'a str,
+    /// The position it started from, in the game's text form.
+    pub start: &'a str,
+    /// Every move from there, in the game's notation.
+    pub moves: &'a [String],
+    /// The time each move took, in milliseconds.
+    pub times_ms: &'a [f64],
+    /// The players' names, the one who moved first first.
+    pub players: [&'a str; 2],
+    /// Who won: `X` the player who moved first; `None` for a draw.
+    pub winner: Option<Player>,
+    /// How it ended (`checkmate`, `resigned`, `time_forfeit`, ...).
+    pub ending: &'a str,
+}
+
+/// A trained policy-value network a game ships (read into the binary), for `alphazero`.
+#[derive(Clone, Copy, Debug)]
+pub struct Network {
+    /// The name the `net` knob gives it.
+    pub name: &'static str,
+    /// What it is: how it was trained, how strong.
+    pub description: &'static str,
+    /// Its file ([`crate::learn::policy_value`]).
+    pub bytes: &'static [u8],
+}
+
+/// An engine protocol a game's engine speaks, as the command line serves it.
+#[derive(Clone, Copy, Debug)]
+pub struct Protocol {
+    /// Its name, the command that serves it: `uci`.
+    pub name: &'static str,
+    /// Serves it on this process's standard input and output until told to quit.
+    pub serve: fn() -> std::io::Result<()>,
+}
+
+/// A game's `engine` algorithm, declared as the game declares its rules: the catalogue
+/// (`GET /algorithms?game=`), the page's settings and the checks of a request learn from here
+/// what the engine is on the game and which of the engine's knobs it takes.
+#[derive(Clone, Copy, Debug)]
+pub struct EngineDeclaration {
+    /// What it is.
+    pub description: &'static str,
+    /// The knobs it takes, among those the knobs' table gives the engine, each with what it
+    /// means on this game beyond the table's words ("" where they say it all). Any other is
+    /// refused.
+    pub knobs: &'static [(&'static str, &'static str)],
+    /// The steps of its search that `without` turns off, by name.
+    pub steps: &'static [&'static str],
+}
+
+impl EngineDeclaration {
+    /// The engine of a game without one of its own: its solver, within the time limit.
+    pub const SOLVER: EngineDeclaration = EngineDeclaration {
+        description: "The game's strongest player within its time or depth: its solver, or \
+                      alphabeta with every enhancement when a depth is given.",
+        knobs: &[
+            (
+                "depth",
+                "Given, alphabeta with every enhancement that deep; absent, the solver.",
+            ),
+            ("time_limit_ms", ""),
+            ("multipv", ""),
+        ],
+        steps: &[],
+    };
+}
+
+/// A kind of file of openings a game reads, by its extension.
+#[derive(Clone, Copy, Debug)]
+pub struct Book {
+    /// The extension, lower case, without the dot: `epd`.
+    pub extension: &'static str,
+    /// Reads at most `max` openings from a file's text, each with the line it starts on; a
+    /// message in words when the file is wrong.
+    pub read: fn(text: &str, max: usize) -> Result<Vec<BookOpening>, String>,
+}
+
+/// One opening of a book: a board in the game's text form (the start without it) and the
+/// moves played from it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BookOpening {
+    pub board: Option<String>,
+    pub moves: Vec<String>,
+    /// The line of the file it starts on, counted from 1.
+    pub line: usize,
+}
+
+/// What a game allows a search, so that no request runs unbounded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// The deepest full-width search (minimax, negamax) allowed, which must then be given a
+    /// depth; `None` when searching to the end is fine.
+    pub full_width_depth: Option<u32>,
+    /// The time limit of the deepening searches (alphabeta, solver) when a request gives
+    /// none; `None` for no limit, when they always finish quickly.
+    pub default_time_limit_ms: Option<u64>,
+    /// Whether `tiebreak: traps`, which searches every reply to the end, is allowed.
+    pub traps: bool,
+    /// Whether alphabeta and the solver (with tiebreak first) finish in well under a
+    /// millisecond on every position, so that the service answers them where they arrive
+    /// rather than on a thread for blocking work.
+    pub instant_exact_search: bool,
+}
