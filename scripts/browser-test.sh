@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The playground page in a real browser: Debian's chromium driven by playwright-core (from npm;
 # no browser is downloaded). Installs what is missing, starts the release binary, and runs
-# tests/browser/playground.mjs against it. Screenshots go to target/screenshots/.
+# tests/browser/playground.mjs against it. Screenshots go to target/screenshots/, with the game
+# of shogi the page downloaded as KIF, which cshogi's parser (PyPI, in a venv) then reads back.
 #
 #   scripts/browser-test.sh
 set -euo pipefail
@@ -18,3 +19,21 @@ fi
 . scripts/release-server.sh
 start_server --
 node tests/browser/playground.mjs "http://127.0.0.1:$port" target/screenshots
+
+# The KIF the page downloaded, read by cshogi as a .kif is read (Shift_JIS): the page's moves.
+venv=target/shogi-venv
+if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import cshogi' 2>/dev/null; then
+    python3 -m venv "$venv"
+    "$venv/bin/pip" install --quiet --disable-pip-version-check 'cshogi==1.1.0'
+fi
+"$venv/bin/python" - target/screenshots/shogi-game.kif target/screenshots/shogi-game.json <<'PY'
+import json, sys
+import cshogi, cshogi.KIF
+kif = cshogi.KIF.Parser.parse_file(sys.argv[1])
+played = json.load(open(sys.argv[2]))
+assert [cshogi.move_to_usi(m) for m in kif.moves] == played, (kif.moves, played)
+assert kif.names == ["You", "Sente (engine)"], kif.names
+assert kif.endgame == "%CHUDAN", kif.endgame
+assert any(c and "評価値" in c for c in kif.comments), kif.comments
+print(f"{sys.argv[1]}: {len(played)} moves read back by cshogi, with the engine's evaluations")
+PY

@@ -37,30 +37,36 @@ mkdir -p "$out"
 # tested here, docs/shogi.md measures strength.
 play() {
     local name=$1 engine=$2 tc=$3
+    rm -rf "${out:?}/$name"
     "$sente" tournament engine:tc=0.1/move "$name:tc=$tc" --engine "$engine" --game shogi \
         --games 2 --threads 2 --seed 1 --random-plies 4 --max-plies 24 --records \
-        --kif "$out/$name.kif" --output "$out/$name.json"
-    python3 - "$out/$name.json" "$out/$name.kif" <<'PY'
+        --records-dir "$out/$name" --record-format KIF,CSA --output "$out/$name.json"
+    python3 - "$out/$name.json" <<'PY'
 import json, sys
 answer = json.load(open(sys.argv[1]))
-kif = open(sys.argv[2], encoding="utf-8").read()
 endings = answer["endings"]
 bad = {e: n for e, n in endings.items() if e in ("engine_crash", "illegal_move")}
 assert answer["complete"] and not bad, f"{sys.argv[1]}: {endings}"
-assert kif.count("手数----指手") == answer["games"], "a KIF game for each game"
 print(f"{sys.argv[1]}: {endings}")
 PY
-    # Each KIF game read back by cshogi's parser, with the moves and the result of the record.
-    "$venv/bin/python" - "$out/$name.json" "$out/$name.kif" <<'PY'
-import json, sys
-import cshogi, cshogi.KIF
+    # Each game's .kif (Shift_JIS, as cshogi reads a .kif) and .csa read back by cshogi's
+    # parsers: the moves of the answer's record, Sente's evaluations in the comments.
+    "$venv/bin/python" - "$out/$name.json" "$out/$name" <<'PY'
+import json, os, sys
+import cshogi, cshogi.KIF, cshogi.CSA
 answer = json.load(open(sys.argv[1]))
-games = open(sys.argv[2], encoding="utf-8").read().strip().split("\n\n")
-for record, text in zip(answer["records"], games):
-    parsed = cshogi.KIF.Parser.parse_str(text)
+for record in answer["records"]:
+    base = os.path.join(sys.argv[2], f"game-{record['index'] + 1:04}")
     moves = [str(m) for m in record.get("opening_moves", [])] + [m["move"] for m in record["moves"]]
-    assert [cshogi.move_to_usi(m) for m in parsed.moves] == moves, f"game {record['index']}"
-print(f"{sys.argv[2]}: {len(games)} games read back by cshogi")
+    kif = cshogi.KIF.Parser.parse_file(base + ".kif")
+    assert [cshogi.move_to_usi(m) for m in kif.moves] == moves, f"{base}.kif"
+    scored = [m for m in record["moves"] if "cp" in m or "mate" in m]
+    comments = [c for c in kif.comments if c and c.startswith("対局")]
+    assert len(comments) == len(scored), f"{base}.kif: {len(comments)} comments, {len(scored)} scored moves"
+    csa = cshogi.CSA.Parser.parse_file(base + ".csa")[0]
+    assert [cshogi.move_to_usi(m) for m in csa.moves] == moves, f"{base}.csa"
+    assert csa.names[0] and csa.names[1], f"{base}.csa: {csa.names}"
+print(f"{sys.argv[2]}: {len(answer['records'])} games read back by cshogi (KIF and CSA)")
 PY
 }
 play fsf "fsf=/usr/games/fairy-stockfish,protocol=usi,Threads=1,Skill Level=0" 0.3/move

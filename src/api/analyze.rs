@@ -4,7 +4,7 @@ use serde::Serialize;
 
 use super::Problem;
 use super::request::{Checked, MoveRequest, Run, Search};
-use super::scored_move::{Judgement, ScoredMove};
+use super::scored_move::ScoredMove;
 use crate::game::Player;
 use crate::search::{self, Algorithm, Budget, Solve};
 
@@ -99,23 +99,6 @@ fn analyze<G: Solve>(checked: &Checked<G>, budget: &Budget) -> Result<AnalyzeRes
         board: position.to_string(),
         claimable_draw: position.claimable_draw(),
         score_for: position.side_to_move(),
-        moves: analysis
-            .moves
-            .iter()
-            .map(|entry| {
-                let judgement = Judgement {
-                    score: entry.score,
-                    exact: entry.exact,
-                    plies_to_end: entry.plies_to_end,
-                    margin: entry.margin,
-                    depth: entry.depth,
-                };
-                ScoredMove {
-                    prior: entry.prior.map(f64::from),
-                    value: entry.value.map(f64::from),
-                    ..ScoredMove::new(position, entry.mv, judgement, &entry.pv, entry.visits)
-                }
-            })
-            .collect(),
+        moves: ScoredMove::of_analysis(position, &analysis),
     })
 }

@@ -8,6 +8,18 @@ use crate::game::{Limits, Protocol};
 use crate::games::{ForGame, for_each_game};
 use crate::search::{Algorithm, Solve};
 
+/// A record format of a game's, as `GET /games` lists it.
+#[derive(Clone, Debug, Serialize)]
+pub struct RecordFormatInfo {
+    /// The name `POST /record`'s `format` takes (`KIF`).
+    pub name: &'static str,
+    /// Its files' extension (`kif`).
+    pub extension: &'static str,
+    /// Its files' encoding (`Shift_JIS`, `UTF-8`).
+    pub encoding: crate::game::TextEncoding,
+    pub description: &'static str,
+}
+
 #[derive(Clone, Debug, Serialize)]
 pub struct GameInfo {
     pub name: &'static str,
@@ -35,6 +47,9 @@ pub struct GameInfo {
     /// The rows at each side's far end where its pieces may promote (shogi's 3); null where
     /// the game has no such zone.
     pub promotion_zone: Option<usize>,
+    /// The record formats `POST /record` writes its games in (shogi's KIF, KIFU, CSA), the
+    /// usual one first; empty for a game that has none of its own.
+    pub records: Vec<RecordFormatInfo>,
     /// How a move is numbered.
     pub moves: &'static str,
     /// How a board is written.
@@ -95,6 +110,16 @@ pub fn games() -> Vec<GameInfo> {
                     .collect(),
                 evaluation_units: declaration.evaluation_units,
                 promotion_zone: declaration.promotion_zone,
+                records: declaration
+                    .records
+                    .iter()
+                    .map(|format| RecordFormatInfo {
+                        name: format.name,
+                        extension: format.extension,
+                        encoding: format.encoding,
+                        description: format.description,
+                    })
+                    .collect(),
                 moves: declaration.moves,
                 board: declaration.board,
                 start: G::start().to_string(),

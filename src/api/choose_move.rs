@@ -54,6 +54,11 @@ pub struct MoveResponse {
     /// The legal moves after the move, in the game's order: what a front end offers its
     /// player next, without coding the rules itself. Empty once the game is over.
     pub legal_moves: Vec<Notation>,
+    /// With `multipv` above 1 (the engine's): the best that many moves, best first, as
+    /// `/analyze` answers them; the move chosen is the first's, as a UCI or USI engine plays
+    /// its first line under MultiPV.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lines: Option<Vec<ScoredMove>>,
 }
 
 /// A move request, checked: ready to search.
@@ -137,9 +142,14 @@ fn choose<G: Solve>(checked: &Checked<G>, budget: &Budget) -> Result<MoveRespons
         strategy,
         seed,
     } = checked;
+    if strategy.algorithm == Algorithm::Engine
+        && strategy.engine.multipv.is_some_and(|lines| lines > 1)
+        && let Some((mv, searched, lines)) = choose_of_lines(checked, budget)?
+    {
+        return Ok(answer(checked, mv, lines[0].clone(), searched, Some(lines)));
+    }
     let result =
         search::search_within(position, strategy, *seed, budget).map_err(super::search_problem)?;
-    let after = position.play(result.best_move);
     let judgement = Judgement {
         score: result.score,
         exact: result.exact,
@@ -147,23 +157,92 @@ fn choose<G: Solve>(checked: &Checked<G>, budget: &Budget) -> Result<MoveRespons
         margin: result.margin,
         depth: None,
     };
-    Ok(MoveResponse {
-        chosen: ScoredMove::new(position, result.best_move, judgement, &result.pv, None),
-        claimable_draw: position.claimable_draw(),
-        score_for: position.side_to_move(),
+    let chosen = ScoredMove::new(position, result.best_move, judgement, &result.pv, None);
+    let searched = Searched {
         depth: result.depth,
         seldepth: result.seldepth,
         nodes: result.nodes,
-        nps: Iteration::nps(result.nodes, result.elapsed),
+        elapsed: result.elapsed,
+        stopped_by: result.stopped_by.map(|cutoff| cutoff.name()),
+    };
+    Ok(answer(checked, result.best_move, chosen, searched, None))
+}
+
+/// What a search did, as the answer says it.
+struct Searched {
+    depth: Option<u32>,
+    seldepth: Option<u32>,
+    nodes: u64,
+    elapsed: std::time::Duration,
+    stopped_by: Option<&'static str>,
+}
+
+/// The answer for `mv`, chosen so, after a search that did `searched`.
+fn answer<G: Solve>(
+    checked: &Checked<G>,
+    mv: G::Move,
+    chosen: ScoredMove,
+    searched: Searched,
+    lines: Option<Vec<ScoredMove>>,
+) -> MoveResponse {
+    let Checked {
+        position,
+        strategy,
+        seed,
+    } = checked;
+    let after = position.play(mv);
+    MoveResponse {
+        chosen,
+        claimable_draw: position.claimable_draw(),
+        score_for: position.side_to_move(),
+        depth: searched.depth,
+        seldepth: searched.seldepth,
+        nodes: searched.nodes,
+        nps: Iteration::nps(searched.nodes, searched.elapsed),
         algorithm: strategy.algorithm,
         game: G::NAME,
         seed: strategy.is_randomized().then_some(*seed),
-        elapsed_us: result.elapsed.as_micros() as u64,
-        stopped_by: result.stopped_by.map(|cutoff| cutoff.name()),
+        elapsed_us: searched.elapsed.as_micros() as u64,
+        stopped_by: searched.stopped_by,
         board: after.to_string(),
         status: after.outcome().into(),
         ending: after.ending(),
         side_to_move: (!after.outcome().is_over()).then(|| after.side_to_move()),
         legal_moves: after.legal_moves().map(|mv| after.notation(mv)).collect(),
-    })
+        lines,
+    }
+}
+
+/// The move chosen, what its search did, and the lines it chose from.
+type Lines<M> = (M, Searched, Vec<ScoredMove>);
+
+/// The engine's best `multipv` lines and the first's move, as `/analyze` finds them; `None`
+/// where the budget ended before the first line was searched whole (the plain search then
+/// answers).
+fn choose_of_lines<G: Solve>(
+    checked: &Checked<G>,
+    budget: &Budget,
+) -> Result<Option<Lines<G::Move>>, Problem> {
+    let Checked {
+        position,
+        strategy,
+        seed,
+    } = checked;
+    let analysis =
+        search::analyze_within(position, strategy, *seed, budget).map_err(super::search_problem)?;
+    let Some(best) = analysis.moves.first() else {
+        return Ok(None);
+    };
+    let searched = Searched {
+        depth: best.depth,
+        seldepth: None,
+        nodes: analysis.nodes,
+        elapsed: analysis.elapsed,
+        stopped_by: analysis.stopped_by.map(|cutoff| cutoff.name()),
+    };
+    Ok(Some((
+        best.mv,
+        searched,
+        ScoredMove::of_analysis(position, &analysis),
+    )))
 }

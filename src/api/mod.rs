@@ -30,6 +30,7 @@ mod object;
 pub mod perft;
 pub mod positions;
 mod problem;
+pub mod record;
 pub mod request;
 pub mod scored_move;
 pub mod selfplay;

@@ -76,6 +76,31 @@ pub struct Judgement {
 }
 
 impl ScoredMove {
+    /// Each move of an analysis of `game`, best first, as `/analyze` answers them.
+    pub fn of_analysis<G: Game>(
+        game: &G,
+        analysis: &crate::search::Analysis<G::Move>,
+    ) -> Vec<Self> {
+        analysis
+            .moves
+            .iter()
+            .map(|entry| {
+                let judgement = Judgement {
+                    score: entry.score,
+                    exact: entry.exact,
+                    plies_to_end: entry.plies_to_end,
+                    margin: entry.margin,
+                    depth: entry.depth,
+                };
+                ScoredMove {
+                    prior: entry.prior.map(f64::from),
+                    value: entry.value.map(f64::from),
+                    ..ScoredMove::new(game, entry.mv, judgement, &entry.pv, entry.visits)
+                }
+            })
+            .collect()
+    }
+
     /// `mv` in `game`, judged so, leading to `line` (which starts with it, or is empty).
     pub fn new<G: Game>(
         game: &G,

@@ -67,9 +67,10 @@ pub struct Declaration {
     /// (shogi's kanji: `歩` is `P`, `と` is `+P`), so that a front end may offer either; empty
     /// where the cells' symbols are the letters.
     pub letters: &'static [(char, &'static str)],
-    /// The game-record format its players keep (shogi's KIF), which tournaments write beside
-    /// their answers; chess's PGN is the tournament's own.
-    pub record: Option<RecordFormat>,
+    /// The game-record formats its players keep (shogi's KIF, KIFU and CSA), the usual one
+    /// first: `POST /record` writes a game in them, tournaments write each game's file in
+    /// them (`--records-dir`); chess's PGN is the tournament's own.
+    pub records: &'static [RecordFormat],
     /// How its players read an evaluation, where it is not the winning chances every answer
     /// gives: a front end then shows the answers' `cp` (and `mate`) that way.
     pub evaluation_units: Option<EvaluationUnits>,
@@ -90,38 +91,93 @@ pub enum EvaluationUnits {
     Centipawns,
 }
 
-/// A game-record format a game declares: its name, its files' extension, its writer.
+/// A game-record format a game declares: its name, its files' extension and encoding, its
+/// writer.
 #[derive(Clone, Copy, Debug)]
 pub struct RecordFormat {
     /// `KIF`.
     pub name: &'static str,
     /// `kif`.
     pub extension: &'static str,
-    /// One game's record.
+    /// The encoding its readers expect of a file of this extension.
+    pub encoding: TextEncoding,
+    /// What it is, for a front end's list.
+    pub description: &'static str,
+    /// One game's record, as text: [`RecordFormat::bytes`] encodes it.
     pub write: fn(&RecordedGame<'_>) -> String,
 }
 
-/// A finished game as a record is written from it: the game's moves in its notation, its
-/// players and how it ended.
+/// The character encoding of a record format's files.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub enum TextEncoding {
+    #[serde(rename = "UTF-8")]
+    Utf8,
+    /// Japanese Windows' code page 932, which readers of `.kif` files expect.
+    #[serde(rename = "Shift_JIS")]
+    ShiftJis,
+}
+
+impl TextEncoding {
+    /// Its name as HTTP's `charset` writes it.
+    pub fn charset(self) -> &'static str {
+        match self {
+            Self::Utf8 => "utf-8",
+            Self::ShiftJis => "Shift_JIS",
+        }
+    }
+}
+
+impl RecordFormat {
+    /// `game`'s record as the bytes of a file of this format. A character Shift_JIS lacks (a
+    /// player's name in another script) is written as an HTML character reference (`&#128512;`),
+    /// as encoders for the web do, rather than lost.
+    pub fn bytes(&self, game: &RecordedGame<'_>) -> Vec<u8> {
+        let text = (self.write)(game);
+        match self.encoding {
+            TextEncoding::Utf8 => text.into_bytes(),
+            TextEncoding::ShiftJis => encoding_rs::SHIFT_JIS.encode(&text).0.into_owned(),
+        }
+    }
+}
+
+/// A finished (or interrupted) game as a record is written from it: the game's moves in its
+/// notation with what is known of each, its players and how it ended.
 #[derive(Clone, Debug)]
 pub struct RecordedGame<'a> {
-    /// The game's number in its tournament, from 0.
-    pub index: u64,
+    /// The game's number in its tournament, from 0, where it is a tournament's.
+    pub index: Option<u64>,
     pub event: &'a str,
-    /// `YYYY.MM.DD`.
+    /// `YYYY/MM/DD HH:MM:SS`, or `YYYY/MM/DD` where the time is not known.
     pub date: &'a str,
     /// The position it started from, in the game's text form.
     pub start: &'a str,
-    /// Every move from there, in the game's notation.
-    pub moves: &'a [String],
-    /// The time each move took, in milliseconds.
-    pub times_ms: &'a [f64],
+    /// Every move from there.
+    pub moves: &'a [RecordedMove],
     /// The players' names, the one who moved first first.
     pub players: [&'a str; 2],
-    /// Who won: `X` the player who moved first; `None` for a draw.
+    /// Who won: `X` the player who moved first; `None` for a draw or a game not over.
     pub winner: Option<Player>,
-    /// How it ended (`checkmate`, `resigned`, `time_forfeit`, ...).
+    /// How it ended (`checkmate`, `resigned`, `time_forfeit`, ...; `interrupted` for a game
+    /// stopped before its end).
     pub ending: &'a str,
+}
+
+/// A move of a recorded game, in the game's notation, with what its player said of it where
+/// an engine played it (the tournaments' and `/move`'s fields).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RecordedMove {
+    pub text: String,
+    /// The time it took, in milliseconds.
+    pub time_ms: f64,
+    /// The mover's score in centipawns, or its mate: in moves, positive when the mover mates.
+    pub cp: Option<i32>,
+    pub mate: Option<i32>,
+    /// Plies to the end where the search proved it (a mate's length in plies).
+    pub plies_to_end: Option<u32>,
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    /// The line the engine expected, from this move on, in the game's notation.
+    pub pv: Vec<String>,
 }
 
 /// A trained policy-value network a game ships (read into the binary), for `alphazero`.

@@ -12,7 +12,7 @@ pub mod text;
 
 pub use declaration::{
     Book, BookOpening, Declaration, EngineDeclaration, Evaluation, EvaluationUnits, Limits,
-    Network, Protocol, RecordFormat, RecordedGame,
+    Network, Protocol, RecordFormat, RecordedGame, RecordedMove, TextEncoding,
 };
 
 use std::fmt::{self, Debug, Display};

@@ -23,6 +23,7 @@ pub mod metrics;
 mod ndjson;
 mod playground;
 mod problem;
+mod record;
 pub mod shutdown;
 mod tournament;
 mod write_timeout;
@@ -187,6 +188,7 @@ pub fn routes() -> Vec<(&'static str, Method, MethodRouter<AppState>)> {
         ("/move", Method::POST, post(choose_move::post_move)),
         ("/analyze", Method::POST, post(analyze::post_analyze)),
         ("/position", Method::POST, post(describe::post_position)),
+        ("/record", Method::POST, post(record::post_record)),
         (
             "/tournament",
             Method::POST,

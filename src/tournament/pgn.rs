@@ -124,10 +124,32 @@ fn termination(ending: Ending) -> &'static str {
 
 /// Today's date (UTC) in PGN's form.
 pub fn today() -> String {
-    let days = std::time::SystemTime::now()
+    let (year, month, day) = civil(seconds_now() / 86_400);
+    format!("{year:04}.{month:02}.{day:02}")
+}
+
+/// Now (UTC) as the Japanese records write a game's start: `2026/11/28 10:00:00`.
+pub fn now_in_records() -> String {
+    let seconds = seconds_now();
+    let (year, month, day) = civil(seconds / 86_400);
+    let time = seconds % 86_400;
+    format!(
+        "{year:04}/{month:02}/{day:02} {:02}:{:02}:{:02}",
+        time / 3600,
+        time / 60 % 60,
+        time % 60
+    )
+}
+
+fn seconds_now() -> i64 {
+    std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |since| since.as_secs() / 86_400) as i64;
-    // Howard Hinnant's days-to-civil algorithm.
+        .map_or(0, |since| since.as_secs()) as i64
+}
+
+/// The year, month and day of a day counted from 1970-01-01: Howard Hinnant's days-to-civil
+/// algorithm.
+fn civil(days: i64) -> (i64, i64, i64) {
     let z = days + 719_468;
     let era = z.div_euclid(146_097);
     let day_of_era = z.rem_euclid(146_097);
@@ -141,8 +163,7 @@ pub fn today() -> String {
     } else {
         month_index - 9
     };
-    let year = year_of_era + era * 400 + i64::from(month <= 2);
-    format!("{year:04}.{month:02}.{day:02}")
+    (year_of_era + era * 400 + i64::from(month <= 2), month, day)
 }
 
 #[cfg(test)]

@@ -13,7 +13,7 @@ use super::openings::RandomOpenings;
 use super::pgn;
 use super::results::{GameRecord, Record, Results};
 use super::statistics::{Estimate, Sprt, Verdict, wilson_interval};
-use crate::game::{Player, RecordFormat, RecordedGame};
+use crate::game::{Player, RecordFormat, RecordedGame, RecordedMove};
 use crate::games::ForGame;
 use crate::rounded;
 use crate::search::{Algorithm, Solve};
@@ -295,23 +295,24 @@ impl Setup {
             .collect()
     }
 
-    /// The format of the game's own records (shogi's KIF), if it declares one.
-    pub fn record_format(&self) -> Option<RecordFormat> {
+    /// The game's own record formats (shogi's KIF, KIFU and CSA), the usual one first; none
+    /// for a game that declares none.
+    pub fn record_formats(&self) -> &'static [RecordFormat] {
         #[derive(Clone)]
-        struct Format;
-        impl ForGame for Format {
-            type Output = Option<RecordFormat>;
+        struct Formats;
+        impl ForGame for Formats {
+            type Output = &'static [RecordFormat];
             fn run<G: Solve>(self) -> Self::Output {
-                G::DECLARATION.record
+                G::DECLARATION.records
             }
         }
-        crate::games::for_game(&self.game, Format).flatten()
+        crate::games::for_game(&self.game, Formats).unwrap_or(&[])
     }
 
-    /// Every game of `results` in the game's own record format (shogi's KIF); `None` for a
-    /// game that declares none. A game whose opening was drawn from the start is written from
-    /// the start, its opening's moves first.
-    pub fn game_records(&self, results: &Results) -> Option<String> {
+    /// Every recorded game of `results` as a file of `format`, one game a file, each with its
+    /// name (`game-0001.kif`, numbered from 1). A game whose opening was drawn from the start
+    /// is written from the start, its opening's moves first.
+    pub fn game_files(&self, results: &Results, format: &RecordFormat) -> Vec<(String, Vec<u8>)> {
         #[derive(Clone)]
         struct Start;
         impl ForGame for Start {
@@ -320,22 +321,34 @@ impl Setup {
                 G::start().to_string()
             }
         }
-        let format = self.record_format()?;
-        let start = crate::games::for_game(&self.game, Start)?;
+        let Some(start) = crate::games::for_game(&self.game, Start) else {
+            return Vec::new();
+        };
         let names = self.players.each_ref().map(PlayerInfo::name);
-        let date = pgn::today();
-        let text = results
+        let date = pgn::today().replace('.', "/");
+        let width = self.games.end.to_string().len().max(4);
+        results
             .records
             .values()
             .map(|game| {
-                let mut moves: Vec<String> = game
+                let mut moves: Vec<RecordedMove> = game
                     .opening_moves
                     .iter()
-                    .map(|mv| mv.clone().into_text())
+                    .map(|mv| RecordedMove {
+                        text: mv.clone().into_text(),
+                        ..RecordedMove::default()
+                    })
                     .collect();
-                let mut times_ms = vec![0.0; moves.len()];
-                moves.extend(game.moves.iter().map(|mv| mv.mv.clone().into_text()));
-                times_ms.extend(game.moves.iter().map(|mv| mv.time_ms));
+                moves.extend(game.moves.iter().map(|mv| RecordedMove {
+                    text: mv.mv.clone().into_text(),
+                    time_ms: mv.time_ms,
+                    cp: mv.cp,
+                    mate: mv.mate,
+                    plies_to_end: None,
+                    depth: mv.depth,
+                    nodes: (mv.nodes > 0).then_some(mv.nodes),
+                    pv: Vec::new(),
+                }));
                 let from_start = !game.opening_moves.is_empty();
                 let a_first = game.first == "A";
                 let players = if a_first {
@@ -350,19 +363,19 @@ impl Setup {
                         Player::O
                     }
                 });
-                (format.write)(&RecordedGame {
-                    index: game.index,
+                let bytes = format.bytes(&RecordedGame {
+                    index: Some(game.index),
                     event: "Sente tournament",
                     date: &date,
                     start: if from_start { &start } else { &game.opening },
                     moves: &moves,
-                    times_ms: &times_ms,
                     players,
                     winner,
                     ending: game.ended_by.name(),
-                })
+                });
+                let name = format!("game-{:0width$}.{}", game.index + 1, format.extension);
+                (name, bytes)
             })
-            .collect();
-        Some(text)
+            .collect()
     }
 }

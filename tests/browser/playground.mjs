@@ -15,7 +15,7 @@
 // refused); plays shogi (kanji and letters, a promotion chosen, a drop from the hand); and checks every request the page made went to the service itself. Screenshots go to SCREENSHOT_DIR.
 
 import { chromium } from "playwright-core";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import assert from "node:assert/strict";
 
 const [base, shots] = process.argv.slice(2);
@@ -510,6 +510,51 @@ try {
   assert.match(await page.locator("#move-list li").nth(2).textContent(), /金打|金/, "the drop is in the move list");
   await page.screenshot({ path: `${shots}/playground-shogi.png`, fullPage: true });
   console.log(`shogi: ${await page.locator("#move-list").textContent()}`);
+
+  // A game from the start downloaded as KIF ("Download the game"): Shift_JIS, named for the
+  // game, each move with its time, the engine's moves and an analysed one with evaluations.
+  // Read back by Sente (the KIF pasted into the position box sets up the same game) and, by
+  // scripts/browser-test.sh, by cshogi's KIF parser.
+  await page.click("#new-game");
+  await page.waitForFunction(() => document.querySelector('#board [data-square="7g"]')?.textContent === "歩" && !document.getElementById("analyse").disabled);
+  await page.locator('#board [data-square="7g"]').click();
+  await page.locator('#board [data-square="7f"]').click();
+  await page.waitForFunction(() => document.querySelectorAll("#move-list li").length === 2 && !document.getElementById("analyse").disabled, null, { timeout: 15000 });
+  await page.click("#analyse");
+  await page.waitForSelector("#analysis li", { timeout: 20000 });
+  await page.waitForFunction(() => !document.getElementById("analyse").disabled);
+  const [from, to] = await page.evaluate(() => {
+    const move = state.position.legal_moves.find(m => m.from && state.scores.some(entry => entry.move === m.move));
+    return [move.move.slice(0, 2), move.move.slice(2, 4)];
+  });
+  await page.locator(`#board [data-square="${from}"]`).click();
+  await page.locator(`#board [data-square="${to}"]`).click();
+  if (await page.locator("#promotion").isVisible()) await page.locator('#promotion button[data-promotion="+"]').click();
+  await page.waitForFunction(() => document.querySelectorAll("#move-list li").length === 4 && !document.getElementById("download").disabled, null, { timeout: 15000 });
+  assert.equal(await page.locator("#download-row").isVisible(), true, "shogi's game can be downloaded");
+  assert.deepEqual(await page.locator("#record-format option").evaluateAll(options => options.map(o => o.value)), ["KIF", "KIFU", "CSA"]);
+  const [download] = await Promise.all([page.waitForEvent("download"), page.click("#download")]);
+  assert.match(download.suggestedFilename(), /^sente-shogi-\d{8}-\d{6}\.kif$/, "named for the game and its start");
+  const kifPath = `${shots}/shogi-game.kif`;
+  await download.saveAs(kifPath);
+  const kif = new TextDecoder("shift_jis").decode(readFileSync(kifPath));
+  assert.match(kif, /^#KIF version=2\.0 encoding=Shift_JIS\n/, kif);
+  assert.match(kif, /先手：You\n後手：Sente \(engine\)\n/, kif);
+  assert.match(kif, /\n   1 ７六歩\(77\) +\( \d:\d\d\/00:\d\d:\d\d\)\n   2 [^\n]+\n\*\*対局 時間 \d\d:\d\d\.\d 深さ \d+ ノード数 \d+ (評価値 -?\d+|[+-]詰\d+) 読み筋 △/, kif);
+  assert.match(kif, /\n   3 [^\n]+\n\*\*対局 時間 [^\n]*評価値/, `the analysed move's value: ${kif}`);
+  assert.match(kif, /\n   5 中断\nまで4手で中断\n/, kif);
+  const played = await page.evaluate(() => state.moves);
+  const board = await page.evaluate(() => state.position.board);
+  writeFileSync(`${shots}/shogi-game.json`, JSON.stringify(played));
+  // Sente reads it back: the file's text in the position box sets up the same four moves.
+  await page.fill("#setup-board", "");
+  await page.fill("#position", kif);
+  await page.click("#load-position");
+  await page.waitForFunction(() => document.querySelectorAll("#move-list li").length >= 4 && !document.getElementById("load-position").disabled, null, { timeout: 15000 });
+  assert.equal(await page.locator("#play-error").textContent(), "", "the KIF is read back");
+  assert.equal(await page.evaluate(() => state.position.ply), 4, "four moves read back from the KIF");
+  assert.equal(await page.evaluate(() => state.position.board), board, "the same position, read back from the KIF");
+  console.log(`shogi's KIF: ${kif.split("\n").length} lines, read back by the page`);
 
   assert.deepEqual(foreign, [], "every request goes to the service itself");
   assert.deepEqual(consoleErrors.filter(text => !text.includes("422")), [], "no script errors");

@@ -627,3 +627,66 @@ fn merge_replays_each_record_and_refuses_what_the_game_could_not_produce() {
     assert_eq!(code, 0, "{stderr}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `--records-dir`: each game of shogi a file of its own, in each format asked for, KIF in
+/// Shift_JIS; a format the game has not, and a game with none, refused in words.
+#[test]
+fn each_game_is_a_file_of_the_record_formats_asked_for() {
+    let dir = std::env::temp_dir().join(format!("sente-records-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let records = dir.join("games");
+    let records = records.to_str().unwrap();
+    let play = |game: &str, formats: &str| {
+        sente(&[
+            "tournament",
+            "engine:depth=1",
+            "alphabeta:depth=1",
+            "--game",
+            game,
+            "--games",
+            "2",
+            "--max-plies",
+            "6",
+            "--records-dir",
+            records,
+            "--record-format",
+            formats,
+        ])
+    };
+    let (code, _, stderr) = play("shogi", "kif,CSA");
+    assert_eq!(code, 0, "{stderr}");
+    let mut names: Vec<String> = std::fs::read_dir(dir.join("games"))
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            "game-0001.csa",
+            "game-0001.kif",
+            "game-0002.csa",
+            "game-0002.kif"
+        ]
+    );
+    let kif = std::fs::read(dir.join("games/game-0002.kif")).unwrap();
+    let (text, _, malformed) = encoding_rs::SHIFT_JIS.decode(&kif);
+    assert!(!malformed && std::str::from_utf8(&kif).is_err());
+    assert!(text.contains("棋戦：Sente tournament 第2局\n"), "{text}");
+    assert!(text.contains("   7 持将棋\nまで6手で持将棋\n"), "{text}");
+    let csa = std::fs::read_to_string(dir.join("games/game-0001.csa")).unwrap();
+    assert!(csa.ends_with("%JISHOGI\n"), "{csa}");
+    let (code, _, stderr) = play("shogi", "kif,pgn");
+    assert_ne!(code, 0);
+    assert!(
+        stderr.contains("shogi records in KIF, KIFU, CSA, not \"pgn\""),
+        "{stderr}"
+    );
+    let (code, _, stderr) = play("chess", "kif");
+    assert_ne!(code, 0);
+    assert!(
+        stderr.contains("chess declares no record format of its own"),
+        "{stderr}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -506,3 +506,134 @@ async fn shogi_is_served_by_every_endpoint_and_algorithm() {
     assert_eq!(report["games"], 2, "{report}");
     assert_eq!(report["complete"], true, "{report}");
 }
+
+/// A game of shogi as a file (`POST /record`): KIF in Shift_JIS named for the game, with the
+/// engine's evaluation after its move; CSA in UTF-8; a format or annotation that cannot be is
+/// refused in words.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_of_shogi_is_had_as_kif_and_csa() {
+    let url = start().await;
+    let games = get_json(&url, "/games").await;
+    let shogi = games
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|game| game["name"] == "shogi")
+        .unwrap();
+    let names: Vec<&str> = shogi["records"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|format| format["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["KIF", "KIFU", "CSA"]);
+    assert_eq!(shogi["records"][0]["encoding"], "Shift_JIS");
+    let game = json!({
+        "game": "shogi",
+        "moves": ["7g7f", "3c3d"],
+        "players": ["You", "Sente's engine"],
+        "date": "2026/11/28 10:00:00",
+        "annotations": [
+            {"time_ms": 3200},
+            {"time_ms": 1000, "cp": 35, "depth": 12, "nodes": 123456, "pv": ["3c3d", "2g2f"]}
+        ]
+    });
+    let response = post(&url, "/record", game.clone()).await;
+    assert_eq!(response.status(), 200);
+    let header = |name: &str| response.headers()[name].to_str().unwrap().to_owned();
+    assert_eq!(header("content-type"), "text/plain; charset=Shift_JIS");
+    assert_eq!(
+        header("content-disposition"),
+        "attachment; filename=\"sente-shogi-20261128-100000.kif\""
+    );
+    let bytes = response.bytes().await.unwrap();
+    let (kif, _, malformed) = encoding_rs::SHIFT_JIS.decode(&bytes);
+    assert!(!malformed);
+    assert!(kif.contains("先手：You\n後手：Sente's engine\n"), "{kif}");
+    assert!(
+        kif.contains("   1 ７六歩(77)   ( 0:03/00:00:03)\n"),
+        "{kif}"
+    );
+    assert!(
+        kif.contains("**対局 時間 00:01.0 深さ 12 ノード数 123456 評価値 -35 読み筋 △３四歩(33) ▲２六歩(27)\n"),
+        "{kif}"
+    );
+    assert!(kif.contains("   3 中断\nまで2手で中断\n"), "{kif}");
+    let mut csa = game.clone();
+    csa["format"] = json!("csa");
+    let response = post(&url, "/record", csa).await;
+    assert_eq!(
+        response.headers()["content-type"],
+        "text/plain; charset=utf-8"
+    );
+    let csa = response.text().await.unwrap();
+    assert!(
+        csa.contains("+7776FU\nT3\n-3334FU\nT1\n'** -35 +2726FU\n%CHUDAN\n"),
+        "{csa}"
+    );
+    // A finished game ends as it ended, from the board it started from.
+    let mate = json!({"game": "shogi", "format": "KIFU", "board": "4k4/9/4P4/9/9/9/9/9/4K4 b G 1", "moves": ["G*5b"]});
+    let kifu = post(&url, "/record", mate).await.text().await.unwrap();
+    assert!(kifu.contains("先手の持駒：金\n先手：\n後手：\n"), "{kifu}");
+    assert!(
+        kifu.contains("   1 ５二金打   ( 0:00/00:00:00)\n   2 詰み\nまで1手で先手の勝ち\n"),
+        "{kifu}"
+    );
+    // Refusals: a format the game has not, more annotations than moves, a game with no format.
+    let mut unknown = game.clone();
+    unknown["format"] = json!("kiff");
+    let refused = problem(&url, "/record", unknown, 422).await;
+    assert_eq!(refused["field"], "format");
+    assert!(
+        refused["detail"]
+            .as_str()
+            .unwrap()
+            .contains("Did you mean \"KIF\"?"),
+        "{refused}"
+    );
+    let mut extra = game.clone();
+    extra["annotations"] = json!([null, null, null]);
+    let refused = problem(&url, "/record", extra, 422).await;
+    assert_eq!(refused["field"], "annotations");
+    let refused = problem(&url, "/record", json!({"game": "chess", "moves": []}), 422).await;
+    assert!(
+        refused["detail"]
+            .as_str()
+            .unwrap()
+            .contains("no record format"),
+        "{refused}"
+    );
+}
+
+/// `multipv` on `/move` (the engine's): the best lines, the move the first's, on shogi as on
+/// chess; without it, no lines.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn multipv_on_move_answers_the_lines_and_plays_the_first() {
+    let url = start().await;
+    for (game, moves) in [
+        ("shogi", json!(["7g7f", "3c3d"])),
+        ("chess", json!(["e2e4"])),
+    ] {
+        let body =
+            json!({"game": game, "moves": moves, "algorithm": "engine", "depth": 3, "multipv": 3});
+        let answer: Value = post(&url, "/move", body).await.json().await.unwrap();
+        let lines = answer["lines"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{answer}"));
+        assert_eq!(lines.len(), 3, "{game}: {answer}");
+        assert_eq!(answer["move"], lines[0]["move"], "{game}: {answer}");
+        assert_eq!(answer["cp"], lines[0]["cp"], "{game}: {answer}");
+        assert!(
+            lines[0]["score"].as_f64() >= lines[2]["score"].as_f64(),
+            "{game}: best first"
+        );
+        assert!(
+            lines
+                .iter()
+                .all(|line| line["pv"].as_array().is_some_and(|pv| !pv.is_empty()))
+        );
+        let body = json!({"game": game, "moves": moves, "algorithm": "engine", "depth": 3});
+        let answer: Value = post(&url, "/move", body).await.json().await.unwrap();
+        assert!(answer.get("lines").is_none(), "{game}: {answer}");
+    }
+}

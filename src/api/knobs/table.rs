@@ -421,8 +421,8 @@ pub const KNOBS: [Knob; 28] = [
             set: |strategy, lines| strategy.engine.multipv = Some(lines as u32),
         },
         description: "How many of the best moves /analyze answers, best first (UCI's and \
-                      lichess's MultiPV); absent, every legal move. /move's choice is the same \
-                      whatever it is.",
+                      lichess's MultiPV); absent, every legal move. Above 1 on /move, its \
+                      answer's lines: the best that many, the move played the first's.",
         on_game: same_on_every_game,
     },
     Knob {

@@ -90,9 +90,16 @@ pub(crate) struct TournamentArgs {
     /// Write the games as PGN to this file (chess).
     #[arg(long)]
     pgn: Option<std::path::PathBuf>,
-    /// Write the games as KIF to this file (shogi), as Japanese GUIs and databases read them.
-    #[arg(long)]
-    kif: Option<std::path::PathBuf>,
+    /// Write each game's record to a file of its own in this directory (made if missing):
+    /// `game-0001.kif`... in the game's record format (shogi's KIF, in Shift_JIS as Japanese
+    /// GUIs and databases read a .kif).
+    #[arg(long, value_name = "DIR")]
+    records_dir: Option<std::path::PathBuf>,
+    /// The formats of --records-dir's files, of the game's own (shogi: KIF, KIFU, CSA),
+    /// comma-separated (`KIF,CSA` writes both files of each game); the game's usual one by
+    /// default.
+    #[arg(long, value_name = "NAMES", requires = "records_dir")]
+    record_format: Option<String>,
     /// Play shard I of N (I from 0): a share of the games' pairs. The output is then the
     /// shard's results, for `sente tournament merge`.
     #[arg(long, value_name = "I/N")]
@@ -226,7 +233,7 @@ pub(crate) fn run(args: TournamentArgs) -> Result<(), String> {
         max_plies: args.max_plies,
         sprt,
         adjudication,
-        records: Some(args.records || args.pgn.is_some() || args.kif.is_some()),
+        records: Some(args.records || args.pgn.is_some() || args.records_dir.is_some()),
     };
     let job = TournamentJob::new(request, &engines).map_err(|problem| {
         let field = problem.field.clone().unwrap_or_default();
@@ -261,17 +268,14 @@ pub(crate) fn run(args: TournamentArgs) -> Result<(), String> {
             job.setup().game
         ));
     }
-    if args.kif.is_some()
-        && job
-            .setup()
-            .record_format()
-            .is_none_or(|format| format.extension != "kif")
-    {
-        return Err(format!(
-            "--kif: KIF records shogi games, not {}",
-            job.setup().game
-        ));
-    }
+    let record_formats = match &args.records_dir {
+        None => Vec::new(),
+        Some(_) => choose_record_formats(
+            job.setup().record_formats(),
+            args.record_format.as_deref(),
+            &job.setup().game,
+        )?,
+    };
     let games = match &args.shard {
         None => job.setup().games.clone(),
         Some(text) => {
@@ -307,10 +311,10 @@ pub(crate) fn run(args: TournamentArgs) -> Result<(), String> {
         sente::files::write_bytes(path, job.setup().pgn(&results).as_bytes())
             .map_err(|error| format!("--pgn {error}"))?;
     }
-    if let Some(path) = &args.kif {
-        let kif = job.setup().game_records(&results).unwrap_or_default();
-        sente::files::write_bytes(path, kif.as_bytes())
-            .map_err(|error| format!("--kif {error}"))?;
+    if let Some(dir) = &args.records_dir {
+        for format in &record_formats {
+            write_game_files(dir, &job.setup().game_files(&results, format))?;
+        }
     }
     if let Some(text) = &args.shard {
         let (index, count) = text.split_once('/').expect("checked above");
@@ -458,4 +462,57 @@ fn read_openings(
         lines.push(index + 1);
     }
     Ok((openings, lines))
+}
+
+/// The record formats `names` (comma-separated, in any case) names among `formats` (a
+/// game's); the first where no name is given.
+fn choose_record_formats(
+    formats: &[sente::game::RecordFormat],
+    names: Option<&str>,
+    game: &str,
+) -> Result<Vec<sente::game::RecordFormat>, String> {
+    if formats.is_empty() {
+        return Err(format!(
+            "--records-dir: {game} declares no record format of its own (chess's games are \
+             written with --pgn)"
+        ));
+    }
+    let Some(names) = names else {
+        return Ok(vec![formats[0]]);
+    };
+    let known = || {
+        formats
+            .iter()
+            .map(|format| format.name)
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    names
+        .split(',')
+        .map(|name| {
+            let name = name.trim();
+            formats
+                .iter()
+                .find(|format| format.name.eq_ignore_ascii_case(name))
+                .copied()
+                .ok_or_else(|| {
+                    format!(
+                        "--record-format: {game} records in {}, not {name:?}",
+                        known()
+                    )
+                })
+        })
+        .collect()
+}
+
+/// Writes each game's file into `dir`, made if missing; each file as `files` writes one (to a
+/// temporary file renamed over it).
+fn write_game_files(dir: &std::path::Path, files: &[(String, Vec<u8>)]) -> Result<(), String> {
+    std::fs::create_dir_all(dir)
+        .map_err(|error| format!("--records-dir {}: {error}", dir.display()))?;
+    for (name, bytes) in files {
+        sente::files::write_bytes(&dir.join(name), bytes)
+            .map_err(|error| format!("--records-dir {error}"))?;
+    }
+    Ok(())
 }

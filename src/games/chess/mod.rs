@@ -420,7 +420,7 @@ impl Game for Chess {
         }),
         networks: &[],
         letters: &[],
-        record: None,
+        records: &[],
         evaluation_units: Some(crate::game::EvaluationUnits::Pawns),
         promotion_zone: None,
     };

@@ -344,7 +344,7 @@ impl Game for ConnectFour {
             bytes: include_bytes!("alphazero.net"),
         }],
         letters: &[],
-        record: None,
+        records: &[],
         evaluation_units: None,
         promotion_zone: None,
     };

@@ -237,7 +237,7 @@ impl Game for Gomoku {
         trainer: None,
         networks: &[],
         letters: &[],
-        record: None,
+        records: &[],
         evaluation_units: None,
         promotion_zone: None,
     };

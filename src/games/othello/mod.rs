@@ -272,7 +272,7 @@ impl Game for Othello {
         trainer: None,
         networks: &[],
         letters: &[],
-        record: None,
+        records: &[],
         evaluation_units: None,
         promotion_zone: None,
     };

@@ -414,11 +414,7 @@ impl Game for Shogi {
         }),
         networks: &[],
         letters: LETTERS,
-        record: Some(crate::game::RecordFormat {
-            name: "KIF",
-            extension: "kif",
-            write: records::write,
-        }),
+        records: records::FORMATS,
         evaluation_units: Some(crate::game::EvaluationUnits::Centipawns),
         promotion_zone: Some(3),
     };

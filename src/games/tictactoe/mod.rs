@@ -221,7 +221,7 @@ impl Game for TicTacToe {
             bytes: include_bytes!("alphazero.net"),
         }],
         letters: &[],
-        record: None,
+        records: &[],
         evaluation_units: None,
         promotion_zone: None,
     };
