@@ -368,9 +368,10 @@ impl Game for Shogi {
                           deepening with aspiration windows, principal variation search with a \
                           transposition table, quiescence on captures and promotions, verified \
                           null moves, late move reductions, futility pruning, killer and \
-                          history ordering, correction history, over material (pieces in hand \
-                          counted, promoted pieces at their worth), advancement and king safety \
-                          (docs/shogi.md).",
+                          history ordering, correction history, a tsume solver (df-pn) tried \
+                          before each search, over an evaluation network learnt from its own \
+                          games (NNUE; `evaluation`: standard for material, advancement and \
+                          king safety set by hand) (docs/shogi.md).",
             knobs: &[
                 ("depth", ""),
                 ("time_limit_ms", ""),
