@@ -26,7 +26,9 @@ if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import chess' 2>/dev/
     python3 -m venv "$venv"
     "$venv/bin/pip" install --quiet --disable-pip-version-check 'chess==1.11.2'
 fi
-cargo build --release --locked --quiet
+# The binary the container ships, which CI's earlier steps have built already.
+. scripts/release-server.sh
+build_release
 out=target/engines-test
 # Each engine through a link of its own, so that a process still running after its tournament
 # is this test's, whatever else runs on the machine.
@@ -38,15 +40,16 @@ bin=$PWD/$out/bin
 
 play() {
     local name=$1 config=$2 player=$3
-    target/release/sente tournament engine:tc=2+0.05 "$player" --engine "$config" \
+    "$binary" tournament engine:tc=1+0.05 "$player" --engine "$config" \
         --game chess --games 2 --seed 7 --random-plies 6 --balanced 150 --max-plies 300 \
         --records --pgn "$out/$name.pgn" --output "$out/$name.json"
     "$venv/bin/python" - "$out/$name.json" <<'EOF'
 import json, sys
 answer = json.load(open(sys.argv[1]))
 failed = {"engine_crash", "illegal_move", "time_forfeit"} & answer["endings"].keys()
-engine = answer["players"][1]
-print(f"{sys.argv[1]}: {answer['games']} games, the engine {engine['wins']}/{engine['draws']}/{engine['losses']}, endings {answer['endings']}")
+sente, other = answer["players"]
+record = lambda player: f"{player['wins']}/{player['draws']}/{player['losses']}"
+print(f"{sys.argv[1]}: {answer['games']} games, Sente {record(sente)}, the engine outside {record(other)} (wins/draws/losses), endings {answer['endings']}")
 if answer["games"] != 2 or failed:
     for game in answer["records"]:
         print(f"  game {game['index']}: {game['ended_by']} {game.get('detail', '')}")
@@ -59,10 +62,10 @@ EOF
     fi
 }
 
-play stockfish "stockfish=$bin/stockfish,Threads=1" "stockfish:UCI_LimitStrength=true,UCI_Elo=1500,tc=2+0.05"
-play fairymax "fairymax=$bin/fairymax,protocol=xboard" fairymax:tc=2+0.05
-play phalanx "phalanx=$bin/phalanx,protocol=xboard" phalanx:tc=2+0.05
+play stockfish "stockfish=$bin/stockfish,Threads=1" "stockfish:UCI_LimitStrength=true,UCI_Elo=1500,tc=1+0.05"
+play fairymax "fairymax=$bin/fairymax,protocol=xboard" fairymax:tc=1+0.05
+play phalanx "phalanx=$bin/phalanx,protocol=xboard" phalanx:tc=1+0.05
 # And the other way round: Sente's engine as an external engine, `sente uci` driven by
 # python-chess, through the protocol's paces and two games against stockfish.
-"$venv/bin/python" scripts/uci-match.py target/release/sente --games 2 --elo 1500 --movetime 0.05
+"$venv/bin/python" scripts/uci-match.py "$binary" --games 2 --elo 1500 --movetime 0.05
 echo "engines test passed"

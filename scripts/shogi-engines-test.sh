@@ -25,8 +25,10 @@ if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import cshogi' 2>/dev
     python3 -m venv "$venv"
     "$venv/bin/pip" install --quiet --disable-pip-version-check 'cshogi==1.1.0'
 fi
-cargo build --release --locked --quiet
-sente=target/release/sente
+# The binary the container ships, which CI's earlier steps have built already.
+. scripts/release-server.sh
+build_release
+sente=$binary
 out=target/shogi-engines-test
 mkdir -p "$out"
 
