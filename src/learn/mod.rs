@@ -10,6 +10,7 @@
 
 pub mod nnue;
 pub mod policy_value;
+pub mod sparse;
 
 use std::path::PathBuf;
 use std::time::Duration;

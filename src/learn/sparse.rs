@@ -1,0 +1,251 @@
+//! What every trainer of an evaluation over sparse inputs shares: the positions read from
+//! `sente positions`' lines, the games held out, the passes over the data in shuffled batches,
+//! the gradient computed on every core, Adam's steps, the loss told an epoch at a time, and the
+//! weights written only once they read back. A model says what its inputs are, what it
+//! predicts and how its gradient flows ([`Model`]): chess's and shogi's networks
+//! ([`super::nnue::train`]) and Othello's pattern weights are models of this one loop.
+//!
+//! A position's inputs are few of many (a chess position turns on at most 32 of 768, an
+//! Othello position 114 of a million pattern configurations), so each sample keeps only the
+//! inputs it turns on, a run of the trainer's one list.
+
+use std::time::Instant;
+
+use rand::SeedableRng;
+use rand::seq::SliceRandom;
+
+use super::{Adam, Epoch, TrainingOptions, TrainingReport, learning_rate};
+use crate::search::SearchRng;
+
+/// The last fiftieth of the data is held out, to measure the loss on games not trained on:
+/// a game's positions are consecutive in the files, and so alike that holding out positions
+/// drawn at random would measure how well the model remembers the games it learnt.
+const HELD_OUT: usize = 50;
+
+/// The largest score a line may give, in the game's units: far past any evaluation (mates are
+/// never written), so that one wild number cannot swamp the loss.
+const MAX_SCORE: f32 = 100_000.0;
+
+/// A position as the trainer keeps it: its inputs are a run of the trainer's one list.
+#[derive(Clone, Copy, Debug)]
+pub struct Sample {
+    /// Where its inputs start in the list, and how many there are.
+    pub start: u32,
+    pub count: u16,
+    /// Whether the first player is to move.
+    pub first_to_move: bool,
+    /// Whether this epoch sees the board mirrored, where the model's game is the same game
+    /// mirrored: a mirrored position is one more to learn from.
+    pub mirrored: bool,
+    /// What the model's output is trained to meet, for the side to move ([`Model::target`]).
+    pub target: f32,
+}
+
+impl Sample {
+    /// The sample's inputs in `inputs`, the trainer's list.
+    #[inline]
+    pub fn inputs<'a>(&self, inputs: &'a [u32]) -> &'a [u32] {
+        &inputs[self.start as usize..][..usize::from(self.count)]
+    }
+}
+
+/// A model the loop trains: its inputs, its target, its weights and their gradient.
+pub trait Model: Sync {
+    /// The inputs a training line's `board` (in the game's text form) turns on, pushed onto
+    /// `inputs`, as the model reads them; whether the first player is to move.
+    fn read_board(&self, board: &str, inputs: &mut Vec<u32>) -> Result<bool, String>;
+
+    /// The most inputs one position turns on.
+    fn max_active(&self) -> usize;
+
+    /// What a line's score counts: `centipawns`, `discs`.
+    fn score_units(&self) -> &'static str;
+
+    /// What the output is trained to meet, from the line's score (in the game's units) and
+    /// result (in points), both the side to move's, the result counting `result_weight`.
+    fn target(&self, score: f32, result: f32, result_weight: f32) -> Result<f32, String>;
+
+    /// Whether the game is the same game mirrored, so that each epoch may see a position so.
+    fn mirrors(&self) -> bool {
+        false
+    }
+
+    /// How many weights the model has, in the one vector the optimiser steps.
+    fn weights(&self) -> usize;
+
+    /// The weights it starts from.
+    fn first_weights(&self, rng: &mut SearchRng) -> Vec<f32>;
+
+    /// The largest a weight may grow, so that its stored form fits.
+    fn clip(&self) -> f32;
+
+    /// The loss of `sample` (whose inputs are in `inputs`), its gradient added to `gradient`.
+    fn add_gradient(
+        &self,
+        weights: &[f32],
+        sample: &Sample,
+        inputs: &[u32],
+        gradient: &mut [f32],
+    ) -> f64;
+
+    /// The loss of `sample`.
+    fn loss(&self, weights: &[f32], sample: &Sample, inputs: &[u32]) -> f64;
+
+    /// The weights in the file the game reads, checked to read back.
+    fn to_bytes(&self, weights: &[f32]) -> Result<Vec<u8>, String>;
+}
+
+/// The data's positions: each sample's inputs are a run of `inputs`.
+struct Data {
+    samples: Vec<Sample>,
+    inputs: Vec<u32>,
+}
+
+/// Trains `model` on `options.data` and writes its weights to `options.output`.
+pub fn train<M: Model>(
+    model: &M,
+    options: &TrainingOptions,
+    on_epoch: &mut dyn FnMut(&Epoch),
+) -> Result<TrainingReport, String> {
+    let started = Instant::now();
+    let mut rng = SearchRng::seed_from_u64(options.seed);
+    let Data {
+        mut samples,
+        inputs,
+    } = read(model, options)?;
+    if samples.len() < 2 * HELD_OUT {
+        return Err(format!(
+            "{} positions: too few to train on (give at least {})",
+            samples.len(),
+            2 * HELD_OUT
+        ));
+    }
+    let held_out = samples.split_off(samples.len() - samples.len() / HELD_OUT);
+
+    let mut weights = model.first_weights(&mut rng);
+    let mut adam = Adam::new(model.weights());
+    let threads = options.threads.max(1);
+    let mut gradients = vec![vec![0.0f32; model.weights()]; threads];
+    let batch = options.batch.max(1);
+    let (mut training_loss, mut validation_loss) = (Vec::new(), Vec::new());
+    for epoch in 0..options.epochs {
+        samples.shuffle(&mut rng);
+        if options.mirror && model.mirrors() {
+            use rand::RngExt;
+            samples
+                .iter_mut()
+                .for_each(|sample| sample.mirrored = rng.random());
+        }
+        let rate = learning_rate(options.learning_rate, epoch, options.epochs);
+        let mut total = 0.0;
+        for positions in samples.chunks(batch) {
+            total += super::gradient(positions, &mut gradients, |part, gradient| {
+                part.iter()
+                    .map(|sample| model.add_gradient(&weights, sample, &inputs, gradient))
+                    .sum()
+            });
+            let mean = super::mean_gradient(&mut gradients, positions.len());
+            adam.step(&mut weights, mean, rate, model.clip());
+        }
+        training_loss.push(total / samples.len() as f64);
+        let validation = held_out
+            .iter()
+            .map(|sample| model.loss(&weights, sample, &inputs))
+            .sum::<f64>()
+            / held_out.len().max(1) as f64;
+        validation_loss.push(validation);
+        super::check_loss(epoch + 1, training_loss[epoch as usize], validation)?;
+        on_epoch(&Epoch {
+            number: epoch + 1,
+            training_loss: training_loss[epoch as usize],
+            validation_loss: validation,
+            elapsed: started.elapsed(),
+        });
+    }
+    let bytes = model.to_bytes(&weights)?;
+    crate::files::write_bytes(&options.output, &bytes)?;
+    Ok(TrainingReport {
+        positions: samples.len(),
+        validation_positions: held_out.len(),
+        validation_loss,
+        training_loss,
+        elapsed: started.elapsed(),
+        output: options.output.clone(),
+        bytes: bytes.len(),
+    })
+}
+
+/// The positions of the data files, streamed, with their targets; a line that is not a
+/// position is an error naming its file and line.
+fn read<M: Model>(model: &M, options: &TrainingOptions) -> Result<Data, String> {
+    let mut data = Data {
+        samples: Vec::new(),
+        inputs: Vec::new(),
+    };
+    for path in &options.data {
+        crate::files::for_each_line(path, |_, line| {
+            if !line.trim().is_empty() {
+                let sample = sample(model, line, options.result_weight, &mut data.inputs)?;
+                data.samples.push(sample);
+            }
+            Ok(())
+        })?;
+    }
+    Ok(data)
+}
+
+/// A line `BOARD | SCORE | RESULT` (the first player's score and points) as a sample, its
+/// inputs pushed onto `inputs`.
+fn sample<M: Model>(
+    model: &M,
+    line: &str,
+    result_weight: f32,
+    inputs: &mut Vec<u32>,
+) -> Result<Sample, String> {
+    const SHAPE: &str = "a position is BOARD | SCORE | RESULT, as sente positions writes it";
+    let fields: Vec<&str> = line.split('|').map(str::trim).collect();
+    let [board, score, result] = fields[..] else {
+        return Err(format!("{} fields: {SHAPE}", fields.len()));
+    };
+    let score: f32 = score
+        .parse()
+        .ok()
+        .filter(|score: &f32| score.is_finite() && score.abs() <= MAX_SCORE)
+        .ok_or_else(|| {
+            format!(
+                "the score is {} within ±{MAX_SCORE}, not {score:?}: {SHAPE}",
+                model.score_units()
+            )
+        })?;
+    let result: f32 = result
+        .parse()
+        .ok()
+        .filter(|result| [0.0, 0.5, 1.0].contains(result))
+        .ok_or_else(|| {
+            format!("the result is 1.0, 0.5 or 0.0 (the first player's points), not {result:?}")
+        })?;
+    let start = inputs.len();
+    let first_to_move = model
+        .read_board(board, inputs)
+        .inspect_err(|_| inputs.truncate(start))?;
+    let count = inputs.len() - start;
+    if count > model.max_active() {
+        inputs.truncate(start);
+        return Err(format!(
+            "{count} inputs on: more than a position of the game turns on ({})",
+            model.max_active()
+        ));
+    }
+    let (score, result) = if first_to_move {
+        (score, result)
+    } else {
+        (-score, 1.0 - result)
+    };
+    Ok(Sample {
+        start: u32::try_from(start).map_err(|_| "more positions than a trainer holds")?,
+        count: count as u16,
+        first_to_move,
+        mirrored: false,
+        target: model.target(score, result, result_weight)?,
+    })
+}
