@@ -193,13 +193,14 @@ pub fn protocol(name: &str) -> Option<Protocol> {
     #[derive(Clone)]
     struct Spoken;
     impl ForGame for Spoken {
-        type Output = Option<Protocol>;
-        fn run<G: Solve>(self) -> Option<Protocol> {
-            G::DECLARATION.protocol
+        type Output = &'static [Protocol];
+        fn run<G: Solve>(self) -> &'static [Protocol] {
+            G::DECLARATION.protocols
         }
     }
     for_each_game(Spoken)
         .into_iter()
         .flatten()
         .find(|protocol| protocol.name == name)
+        .copied()
 }

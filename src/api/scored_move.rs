@@ -36,6 +36,14 @@ pub struct ScoredMove {
     /// move, the empty squares going to the winner.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub margin: Option<i32>,
+    /// For games scored by discs (Othello): the final disc difference the side to move can
+    /// expect after the move, the proven margin where it is proven, else the evaluation's
+    /// estimate through the search (as Egaroucid's hints show it).
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "rounded::some::<1, _>"
+    )]
+    pub discs: Option<f64>,
     /// The line the move leads to, starting with it, for the searches that have one.
     pub pv: Vec<Notation>,
     /// The line in the notation players write, where the game has one.
@@ -128,6 +136,11 @@ impl ScoredMove {
             cp,
             mate,
             margin: judgement.margin.filter(|_| judgement.exact),
+            discs: match judgement.margin.filter(|_| judgement.exact) {
+                Some(margin) => Some(f64::from(margin)),
+                None if judgement.score.abs() < 1.0 => G::discs(judgement.score),
+                None => None,
+            },
             pv: written(game, line, G::notation),
             visits,
             prior: None,

@@ -54,9 +54,9 @@ pub struct Declaration {
     /// The files of openings the game reads (chess's EPD and PGN books), by extension; any
     /// other file is read one opening a line.
     pub books: &'static [Book],
-    /// The protocol its engine speaks on standard input and output (chess's UCI), served by
-    /// the command of that name (`sente uci`).
-    pub protocol: Option<Protocol>,
+    /// The protocols its engine speaks on standard input and output (chess's UCI, Othello's
+    /// GTP and NBoard), each served by the command of its name (`sente uci`).
+    pub protocols: &'static [Protocol],
     /// What it learns from its own games (chess's evaluation network), trained by the command
     /// `sente train`.
     pub trainer: Option<crate::learn::Trainer>,
@@ -89,6 +89,9 @@ pub enum EvaluationUnits {
     Pawns,
     /// Whole centipawns from the first player's view, mates in plies (shogi's +120, 詰み 5手).
     Centipawns,
+    /// Discs: the final disc difference the side to move can expect (Othello's +6), the
+    /// answers' `discs`.
+    Discs,
 }
 
 /// A game-record format a game declares: its name, its files' extension and encoding, its

@@ -274,6 +274,14 @@ pub trait Game:
         None
     }
 
+    /// The final disc difference a score (the side to move's winning chances, in (-1, 1))
+    /// stands for, for games scored by their discs (Othello): the evaluation's estimate of
+    /// the margin, read back from the score it was mapped to.
+    fn discs(score: f64) -> Option<f64> {
+        let _ = score;
+        None
+    }
+
     /// The cells of the line that won the game, as [`Game::move_cell`] numbers them, for a
     /// front end to show; empty while nobody has won, or when the game has no such line.
     fn winning_cells(&self) -> Vec<(usize, usize)> {

@@ -74,7 +74,9 @@ impl<G: Solve> Tournament<G> {
 /// A score in the units adjudication and balanced openings use: the game's centipawns where
 /// it counts in pawns (chess), else hundredths of Sente's score (-100 lost, 100 won).
 pub fn score_units<G: Game>(score: f64) -> i32 {
-    G::centipawns(score).unwrap_or((score * 100.0).round() as i32)
+    G::centipawns(score)
+        .or_else(|| G::discs(score).map(|discs| discs.round() as i32))
+        .unwrap_or((score * 100.0).round() as i32)
 }
 
 /// A proven win's score in centipawns, less the moves to mate: beyond any evaluation.
@@ -358,6 +360,7 @@ impl<G: Solve> Tournament<G> {
                     score: Some(result.score),
                     cp,
                     mate,
+                    margin: result.margin.filter(|_| result.exact),
                     depth: result.depth,
                     nodes: result.nodes,
                     time_ms: spent.as_secs_f64() * 1e3,
@@ -426,6 +429,7 @@ impl<G: Solve> Tournament<G> {
                     score: None,
                     cp: thought.centipawns,
                     mate: thought.mate,
+                    margin: None,
                     depth: thought.depth,
                     nodes: thought.nodes.unwrap_or(0),
                     time_ms: spent.as_secs_f64() * 1e3,

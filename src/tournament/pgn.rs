@@ -178,6 +178,7 @@ mod tests {
             score: None,
             cp,
             mate,
+            margin: None,
             depth: Some(12),
             nodes: 10,
             time_ms: 101.0,

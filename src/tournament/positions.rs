@@ -6,14 +6,15 @@
 //! ```
 //!
 //! with the board in the game's text form (a FEN for chess), the score in the game's units
-//! (centipawns for chess, hundredths of Sente's score elsewhere) and the result in points
-//! (1.0, 0.5, 0.0), both from the first player's view (White's): the text format Rust
-//! trainers such as bullet read. A game's positions say what its result was worth only where
-//! the board decided it, so games capped at a ply limit, forfeited on time or lost to an
-//! engine's failure give none; and a proven score (a mate) says nothing an evaluation could
-//! learn, so those positions are left out, as are those the game calls tactical (a chess
-//! position in check, or whose move captures or promotes: its score is the fight's outcome,
-//! not the position's worth). The opening's drawn moves are not the players'.
+//! (centipawns for chess and shogi, discs for Othello, hundredths of Sente's score elsewhere) and
+//! the result in points (1.0, 0.5, 0.0), both from the first player's view (White's): the text
+//! format Rust trainers such as bullet read. (Othello's score is the final disc difference: the
+//! search's estimate, or the solver's exact margin where it solved the position.) A game's
+//! positions say what its result was worth only where the board decided it, so games capped at a
+//! ply limit, forfeited on time or lost to an engine's failure give none; and a proven score (a
+//! mate) says nothing an evaluation could learn, so those positions are left out, as are those the
+//! game calls tactical (a chess position in check, or whose move captures or promotes: its score is
+//! the fight's outcome, not the position's worth). The opening's drawn moves are not the players'.
 
 use std::fmt;
 
@@ -74,10 +75,12 @@ pub fn positions<G: Game>(record: &GameRecord) -> Result<Harvest, String> {
     let mut found = Vec::new();
     for (ply, played) in record.moves.iter().enumerate() {
         let mover = position.side_to_move();
-        let score = match (played.mate, played.cp, played.score) {
-            (Some(_), _, _) => None,
-            (None, Some(cp), _) => Some(cp),
-            (None, None, Some(score)) if score.abs() < 1.0 => Some(score_units::<G>(score)),
+        let score = match (played.mate, played.cp, played.margin, played.score) {
+            (Some(_), ..) => None,
+            (None, Some(cp), ..) => Some(cp),
+            // A solved margin is the best label there is: the score perfect play comes to.
+            (None, None, Some(margin), _) => Some(margin),
+            (None, None, None, Some(score)) if score.abs() < 1.0 => Some(score_units::<G>(score)),
             _ => None,
         };
         let mv = position

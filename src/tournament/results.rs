@@ -151,6 +151,10 @@ pub struct MoveRecord {
     pub cp: Option<i32>,
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub mate: Option<i32>,
+    /// For games scored by their discs (Othello): the proven final disc difference for the
+    /// mover, where its search solved the position.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub margin: Option<i32>,
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub depth: Option<u32>,
     pub nodes: u64,

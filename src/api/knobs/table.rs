@@ -485,8 +485,10 @@ fn same_on_every_game(_: &mut KnobInfo, _: Algorithm, _: &GameRef) {}
 /// black (`btime`) is Sente, the first player, and its white Gote.
 fn clock_in_the_game_s_words(knob: &mut KnobInfo, _: Algorithm, game: &GameRef) {
     let declaration = &game.declaration;
-    let protocol = declaration.protocol.map_or("uci", |protocol| protocol.name);
-    let black_first = protocol == "usi";
+    let black_first = declaration
+        .protocols
+        .iter()
+        .any(|protocol| protocol.name == "usi");
     let [first, second] = declaration.sides;
     let (white, black) = if black_first {
         (second, first)
@@ -497,7 +499,8 @@ fn clock_in_the_game_s_words(knob: &mut KnobInfo, _: Algorithm, game: &GameRef) 
         Some(b'w') => white,
         _ => black,
     };
-    let protocol = protocol.to_ascii_uppercase();
+    // The clock knobs are UCI's and USI's words; a game that speaks neither reads them as UCI's.
+    let protocol = if black_first { "USI" } else { "UCI" };
     knob.label = knob
         .label
         .replace("White", side)
@@ -507,7 +510,7 @@ fn clock_in_the_game_s_words(knob: &mut KnobInfo, _: Algorithm, game: &GameRef) 
         .description
         .replace("White", side)
         .replace("Black", side)
-        .replace("UCI", &protocol)
+        .replace("UCI", protocol)
         .into();
 }
 

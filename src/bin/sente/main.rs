@@ -76,6 +76,12 @@ enum Command {
     /// Speak USI on standard input and output: the engine of the game that speaks it, for shogi
     /// GUIs (ShogiHome, Shogidokoro, ShogiGUI) and match runners.
     Usi,
+    /// Speak GTP on standard input and output, as Othello engines do (GRhino's gtp-rhino): the
+    /// engine of the game that speaks it (Othello's), for controllers such as Quarry and GoGui.
+    Gtp,
+    /// Speak the NBoard protocol on standard input and output: the engine of the game that
+    /// speaks it (Othello's), for the NBoard GUI.
+    Nboard,
 }
 
 #[derive(Args)]
@@ -220,14 +226,10 @@ fn main() -> ExitCode {
         Some(Command::Positions(args)) => write_positions(args),
         Some(Command::Selfplay(args)) => selfplay::run_selfplay(args),
         Some(Command::Train(args)) => train::run(args),
-        Some(Command::Uci) => match sente::api::catalogue::protocol("uci") {
-            Some(protocol) => (protocol.serve)().map_err(|error| format!("uci: {error}")),
-            None => Err("uci: no game's engine speaks it".to_owned()),
-        },
-        Some(Command::Usi) => match sente::api::catalogue::protocol("usi") {
-            Some(protocol) => (protocol.serve)().map_err(|error| format!("usi: {error}")),
-            None => Err("usi: no game's engine speaks it".to_owned()),
-        },
+        Some(Command::Uci) => speak("uci"),
+        Some(Command::Usi) => speak("usi"),
+        Some(Command::Gtp) => speak("gtp"),
+        Some(Command::Nboard) => speak("nboard"),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -401,6 +403,14 @@ impl Drop for LogWriter {
         if dropping.is_ok() {
             let _ = wait.recv_timeout(LOG_FLUSH_WAIT);
         }
+    }
+}
+
+/// Serves the engine protocol called `name` on standard input and output.
+fn speak(name: &str) -> Result<(), String> {
+    match sente::api::catalogue::protocol(name) {
+        Some(protocol) => (protocol.serve)().map_err(|error| format!("{name}: {error}")),
+        None => Err(format!("{name}: no game's engine speaks it")),
     }
 }
 

@@ -408,10 +408,10 @@ impl Game for Chess {
             steps: &STEP_NAMES,
         },
         books: &book::BOOKS,
-        protocol: Some(Protocol {
+        protocols: &[Protocol {
             name: "uci",
             serve: crate::search::engine::session::serve_stdio::<uci::Uci>,
-        }),
+        }],
         trainer: Some(Trainer {
             description: "The engine's evaluation network (NNUE): 768 inputs a side, 128 \
                           hidden, clipped ReLU, one output, quantised to 16 bits \

@@ -335,7 +335,7 @@ impl Game for ConnectFour {
         },
         engine: EngineDeclaration::SOLVER,
         books: &[],
-        protocol: None,
+        protocols: &[],
         trainer: None,
         networks: &[Network {
             name: "gen-22",

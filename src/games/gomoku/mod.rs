@@ -233,7 +233,7 @@ impl Game for Gomoku {
             steps: &QUIET_GAME_STEP_NAMES,
         },
         books: &[],
-        protocol: None,
+        protocols: &[],
         trainer: None,
         networks: &[],
         letters: &[],

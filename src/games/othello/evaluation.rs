@@ -34,6 +34,13 @@ pub const EVALUATIONS: &[Evaluation<Othello>] = &[
                       (weights fitted by Sente from its own games).",
         evaluate: mobility,
     },
+    Evaluation {
+        name: "patterns",
+        description: "The final disc difference a pattern evaluation expects: 46 windows of \
+                      the board in 11 shapes, a weight per configuration per stage of the game, \
+                      learnt by Sente from its own games (docs/othello.md).",
+        evaluate: patterns,
+    },
 ];
 
 /// The weight of each square, A1 to H8.
@@ -158,11 +165,35 @@ pub fn expected_margin(mover: u64, other: u64) -> f32 {
         .sum()
 }
 
-/// [`expected_margin`] mapped into (-1, 1): a lead of 16 discs is half way.
+/// [`expected_margin`] mapped into (-1, 1).
 fn mobility(game: &Othello) -> f64 {
     let (mover, other) = game.sides();
-    let margin = f64::from(expected_margin(mover, other));
-    margin / (margin.abs() + 16.0)
+    score_of_discs(f64::from(expected_margin(mover, other)))
+}
+
+/// The index of `patterns` in [`EVALUATIONS`].
+pub const PATTERNS: u8 = 2;
+
+/// The pattern evaluation's expected margin mapped into (-1, 1).
+fn patterns(game: &Othello) -> f64 {
+    let (mover, other) = game.sides();
+    score_of_discs(f64::from(super::patterns::expected_margin(mover, other)))
+}
+
+/// The lead in discs that a score maps to half way to a win.
+const HALF_WAY: f64 = 16.0;
+
+/// An expected final disc difference mapped into (-1, 1), the scale every search scores on:
+/// a lead of 16 discs is half way.
+pub fn score_of_discs(discs: f64) -> f64 {
+    discs / (discs.abs() + HALF_WAY)
+}
+
+/// The disc difference a score stands for: [`score_of_discs`] undone, within the board's
+/// ±64.
+pub fn discs_of_score(score: f64) -> f64 {
+    let score = score.clamp(-0.99, 0.99);
+    (HALF_WAY * score / (1.0 - score.abs())).clamp(-64.0, 64.0)
 }
 
 #[cfg(test)]

@@ -15,6 +15,10 @@
 
 pub mod bits;
 pub mod evaluation;
+pub mod gtp;
+pub mod nboard;
+pub mod patterns;
+mod session;
 pub mod solver;
 
 use std::fmt;
@@ -229,7 +233,7 @@ impl Game for Othello {
         pieces: false,
         hands: false,
         uci: false,
-        engine_protocols: &[],
+        engine_protocols: &["gtp"],
         default_algorithm: "engine",
         // The default players think for a second a move, and a game lasts about sixty.
         tournament_games: 2,
@@ -259,6 +263,10 @@ impl Game for Othello {
                 ("binc", CLOCK),
                 ("movestogo", CLOCK),
                 ("multipv", ""),
+                (
+                    "evaluation",
+                    "The midgame search's: patterns (the default), mobility or positional.",
+                ),
                 ("hash_mb", "The midgame search's table."),
                 (
                     "without",
@@ -268,12 +276,27 @@ impl Game for Othello {
             steps: &QUIET_GAME_STEP_NAMES,
         },
         books: &[],
-        protocol: None,
-        trainer: None,
+        protocols: &[
+            crate::game::Protocol {
+                name: "gtp",
+                serve: gtp::serve_stdio,
+            },
+            crate::game::Protocol {
+                name: "nboard",
+                serve: nboard::serve_stdio,
+            },
+        ],
+        trainer: Some(crate::learn::Trainer {
+            description: "The engine's pattern evaluation: 46 windows of the board (corners, \
+                          edges, rows, diagonals) in 11 shapes, a weight per configuration per \
+                          stage of ten empty squares, learnt by least squares on the final disc \
+                          difference (docs/othello.md#the-pattern-evaluation).",
+            train: patterns::train,
+        }),
         networks: &[],
         letters: &[],
         records: &[],
-        evaluation_units: None,
+        evaluation_units: Some(crate::game::EvaluationUnits::Discs),
         promotion_zone: None,
     };
     const ROWS: usize = SIZE;
@@ -446,6 +469,10 @@ impl Game for Othello {
         2 * self.empties().count_ones() as usize
     }
 
+    fn discs(score: f64) -> Option<f64> {
+        Some(evaluation::discs_of_score(score))
+    }
+
     fn key(&self) -> u64 {
         let (black, white) = self.discs();
         Othello::key_of(black, white, self.side)
@@ -512,7 +539,7 @@ impl Solve for Othello {
 impl ThroughGame for Othello {
     /// About a disc of expected margin near an even position.
     const PAWN: Value = 500;
-    const ENGINE_EVALUATION: u8 = evaluation::MOBILITY;
+    const ENGINE_EVALUATION: u8 = evaluation::PATTERNS;
 }
 
 /// The most empty squares the solver is asked to solve within `time_limit`: 18 in a second,
@@ -523,7 +550,15 @@ pub fn solved_empties(time_limit: Duration) -> u32 {
     (18 + doublings).clamp(8, 40) as u32
 }
 
-/// The share of the time limit the solver may take before the midgame search takes over
+/// The most empty squares the solver is asked to solve within `nodes` nodes: 8 within
+/// 2,000, one more each time the nodes double (each more empty square a little more than
+/// doubles the solver's work; docs/othello.md has the figures).
+pub fn solved_empties_within_nodes(nodes: u64) -> u32 {
+    let doublings = ((nodes.max(1) as f64) / 2_000.0).log2().floor() as i32;
+    (8 + doublings).clamp(4, 40) as u32
+}
+
+/// The share of the time limit (and of a node limit) the solver may take before the midgame search takes over
 /// with the rest.
 const SOLVER_SHARE: f64 = 0.75;
 
@@ -537,9 +572,16 @@ impl Othello {
         crate::search::tighter(params.clock.share(white, moves), params.time_limit)
     }
 
-    /// Whether the solver is to solve this position within `time_limit`.
-    fn solvable(&self, time_limit: Option<Duration>) -> bool {
-        time_limit.is_none_or(|limit| self.empties().count_ones() <= solved_empties(limit))
+    /// Whether the solver is to solve this position within `params`' time limit and node
+    /// limit.
+    fn solvable(&self, params: &EngineParams) -> bool {
+        let empties = self.empties().count_ones();
+        params
+            .time_limit
+            .is_none_or(|limit| empties <= solved_empties(limit))
+            && params
+                .nodes
+                .is_none_or(|nodes| empties <= solved_empties_within_nodes(nodes))
     }
 
     /// The midgame search within `params`, its time limit `time_limit` (the clock shared out
@@ -552,53 +594,69 @@ impl Othello {
         }
     }
 
-    /// The solver's answer where it can finish (with most of the time limit); else, or if it
-    /// does not finish, the midgame search's.
+    /// The solver's answer where it can finish (with most of the time limit and of the node
+    /// limit); else, or if it does not finish within its share, the midgame search's with the
+    /// rest.
     fn solve_or_search(&self, params: &EngineParams, budget: &Budget) -> SearchResult<u8> {
         let started = Instant::now();
         let time_limit = params.time_limit;
-        let search = |time_limit| {
+        let search = |time_limit, budget: &Budget| {
             kit::search::<GameBoard<Othello>>(self, &self.midgame(params, time_limit), budget)
         };
-        if params.depth.is_some() || !self.solvable(time_limit) {
-            return search(time_limit);
+        if params.depth.is_some() || !self.solvable(params) {
+            return search(time_limit, budget);
         }
         let share = time_limit.map(|limit| limit.mul_f64(SOLVER_SHARE));
-        let mut solver = solver::Solver::new(budget, share.map(|share| started + share));
+        let node_share = params
+            .nodes
+            .map(|nodes| (nodes as f64 * SOLVER_SHARE) as u64);
+        let solver_budget = budget.with_max_nodes(node_share);
+        let mut solver = solver::Solver::new(&solver_budget, share.map(|share| started + share));
         let solved = solver.solve(self);
+        let own_nodes_spent =
+            solver.stopped_by == Some(Cutoff::NodeLimit) && params.nodes.is_some();
         match solver.stopped_by {
-            Some(Cutoff::TimeLimit) => {
-                let left = time_limit.map(|limit| limit.saturating_sub(started.elapsed()));
-                let mut result = search(left);
-                result.nodes += solved.nodes;
-                result.elapsed = started.elapsed();
-                result
+            Some(Cutoff::TimeLimit) => {}
+            _ if own_nodes_spent => {}
+            stopped_by => {
+                return SearchResult {
+                    best_move: solved.best,
+                    score: if stopped_by.is_none() {
+                        f64::from(solved.margin.signum())
+                    } else {
+                        0.0
+                    },
+                    exact: stopped_by.is_none(),
+                    plies_to_end: None,
+                    nodes: solved.nodes,
+                    pv: solver.line(self, solved.best),
+                    // Searched to the end: as deep as the empty squares.
+                    depth: stopped_by.is_none().then(|| self.empties().count_ones()),
+                    seldepth: None,
+                    margin: stopped_by.is_none().then_some(solved.margin),
+                    elapsed: started.elapsed(),
+                    stopped_by,
+                };
             }
-            stopped_by => SearchResult {
-                best_move: solved.best,
-                score: if stopped_by.is_none() {
-                    f64::from(solved.margin.signum())
-                } else {
-                    0.0
-                },
-                exact: stopped_by.is_none(),
-                plies_to_end: None,
-                nodes: solved.nodes,
-                pv: solver.line(self, solved.best),
-                depth: None,
-                seldepth: None,
-                margin: stopped_by.is_none().then_some(solved.margin),
-                elapsed: started.elapsed(),
-                stopped_by,
-            },
         }
+        let left = time_limit.map(|limit| limit.saturating_sub(started.elapsed()));
+        let rest = Budget {
+            max_nodes: budget
+                .max_nodes
+                .map(|max| max.saturating_sub(solved.nodes).max(1)),
+            ..budget.clone()
+        };
+        let mut result = search(left, &rest);
+        result.nodes += solved.nodes;
+        result.elapsed = started.elapsed();
+        result
     }
 
     /// Every move solved, with its margin, best first, one table shared by the moves, where
     /// the solver can finish; else every move valued by the midgame search.
     fn analyze_or_search(&self, params: &EngineParams, budget: &Budget) -> Analysis<u8> {
         let time_limit = params.time_limit;
-        if params.depth.is_some() || !self.solvable(time_limit) {
+        if params.depth.is_some() || !self.solvable(params) {
             let midgame = self.midgame(params, time_limit);
             return kit::analyze::<GameBoard<Othello>>(self, &midgame, budget);
         }
@@ -620,6 +678,7 @@ impl Othello {
                 MoveAnalysis::new(mv, Score::proven(f64::from(margin.signum()), None), None);
             analysis.pv = line;
             analysis.margin = Some(margin);
+            analysis.depth = Some(self.empties().count_ones());
             moves.push(analysis);
         }
         // Best first; equal margins keep the moves' order.

@@ -402,10 +402,10 @@ impl Game for Shogi {
             steps: &engine::STEP_NAMES,
         },
         books: &[],
-        protocol: Some(Protocol {
+        protocols: &[Protocol {
             name: "usi",
             serve: crate::search::engine::session::serve_stdio::<usi::Usi>,
-        }),
+        }],
         trainer: Some(crate::learn::Trainer {
             description: "The engine's evaluation network (NNUE): 2,344 inputs a side (pieces \
                           by square, promoted ones apart, and in hand by count), 128 hidden, \

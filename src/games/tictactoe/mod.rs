@@ -212,7 +212,7 @@ impl Game for TicTacToe {
         },
         engine: EngineDeclaration::SOLVER,
         books: &[],
-        protocol: None,
+        protocols: &[],
         trainer: None,
         networks: &[Network {
             name: "gen-1",

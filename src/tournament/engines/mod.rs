@@ -2,7 +2,8 @@
 //! standard input and output, in UCI (the Universal Chess Interface, [`uci`]), in USI (the
 //! Universal Shogi Interface, UCI's dialect for shogi, in the same file), or in the older
 //! xboard protocol (CECP, [`xboard`]) that engines such as Fairy-Max and Phalanx speak, and its
-//! ancestor xshogi's, which GNU Shogi speaks (in the same file).
+//! ancestor xshogi's, which GNU Shogi speaks (in the same file), or GTP, as Othello engines
+//! speak it ([`gtp`]).
 //!
 //! An engine is a process the tournament owns: [`Engine`] kills it, with its whole process
 //! group, when dropped, so no engine outlives the games it plays. Every exchange has a deadline:
@@ -13,6 +14,7 @@
 //! The engine's output is read by a thread of its own into a channel, so that waiting for a
 //! line can time out (a blocking read on a pipe cannot).
 
+pub mod gtp;
 pub mod uci;
 pub mod xboard;
 
@@ -34,6 +36,8 @@ use crate::search::Budget;
 pub struct EngineConfig {
     pub name: String,
     pub path: PathBuf,
+    /// What the program is started with (`args=-l 4`): GTP engines take their level so.
+    pub args: Vec<String>,
     pub protocol: Protocol,
     /// Options set at `--engine`: every game's, and a request may not change them.
     pub options: Vec<(String, String)>,
@@ -92,6 +96,8 @@ pub enum Protocol {
     Xboard,
     /// xboard's first version as xshogi spoke it to GNU Shogi: no handshake, no features.
     Xshogi,
+    /// The Go Text Protocol, as Othello engines speak it.
+    Gtp,
 }
 
 impl Protocol {
@@ -102,6 +108,7 @@ impl Protocol {
             Protocol::Usi => "usi",
             Protocol::Xboard => "xboard",
             Protocol::Xshogi => "xshogi",
+            Protocol::Gtp => "gtp",
         }
     }
 
@@ -110,7 +117,7 @@ impl Protocol {
         match self {
             Protocol::Uci => Some(uci::Dialect::Uci),
             Protocol::Usi => Some(uci::Dialect::Usi),
-            Protocol::Xboard | Protocol::Xshogi => None,
+            Protocol::Xboard | Protocol::Xshogi | Protocol::Gtp => None,
         }
     }
 }
@@ -121,6 +128,7 @@ impl EngineConfig {
         EngineConfig {
             name: name.to_owned(),
             path: path.into(),
+            args: Vec::new(),
             protocol,
             options: Vec::new(),
             settable: None,
@@ -132,9 +140,9 @@ impl EngineConfig {
         }
     }
 
-    /// Reads `NAME=PATH[,protocol=usi|xboard][,settable=A|B][,max_hash=MB][,max_threads=N]
-    /// [,handshake_ms=MS][,margin_ms=MS][,OPTION=VALUE...]`, as `--engine` gives it; UCI unless
-    /// `protocol` says otherwise.
+    /// Reads `NAME=PATH[,protocol=usi|xboard|xshogi|gtp][,args=ARGS][,settable=A|B]
+    /// [,max_hash=MB][,max_threads=N][,handshake_ms=MS][,margin_ms=MS][,OPTION=VALUE...]`, as
+    /// `--engine` gives it; UCI unless `protocol` says otherwise.
     pub fn parse(text: &str) -> Result<EngineConfig, String> {
         let mut parts = text.split(',');
         let head = parts.next().unwrap_or_default();
@@ -177,9 +185,10 @@ impl EngineConfig {
                 ("protocol", "usi") => config.protocol = Protocol::Usi,
                 ("protocol", "xboard") => config.protocol = Protocol::Xboard,
                 ("protocol", "xshogi") => config.protocol = Protocol::Xshogi,
+                ("protocol", "gtp") => config.protocol = Protocol::Gtp,
                 ("protocol", other) => {
                     return Err(format!(
-                        "protocol is uci, usi, xboard or xshogi, got {:?}",
+                        "protocol is uci, usi, xboard, xshogi or gtp, got {:?}",
                         excerpt(other)
                     ));
                 }
@@ -192,6 +201,9 @@ impl EngineConfig {
                             .map(str::to_owned)
                             .collect(),
                     );
+                }
+                ("args", value) => {
+                    config.args = value.split_whitespace().map(str::to_owned).collect();
                 }
                 ("max_hash", value) => config.max_hash = count(value)?,
                 ("max_threads", value) => config.max_threads = count(value)?,
@@ -214,6 +226,10 @@ impl EngineConfig {
         let deadline = Instant::now() + self.handshake;
         let listed = match self.protocol.dialect() {
             Some(dialect) => uci::handshake(&mut process, dialect, deadline, &budget),
+            // GTP has no options.
+            None if self.protocol == Protocol::Gtp => {
+                gtp::handshake(&mut process, deadline, &budget).map(|()| Vec::new())
+            }
             None => xboard::handshake(&mut process, self.protocol, deadline, &budget)
                 .map(|(_, listed)| listed),
         };
@@ -405,6 +421,7 @@ pub struct Engine {
 enum Dialogue {
     Uci(uci::Dialect),
     Xboard(xboard::State),
+    Gtp,
 }
 
 impl Engine {
@@ -424,6 +441,15 @@ impl Engine {
                 uci::set_options(&mut process, &options)?;
                 uci::ready(&mut process, Instant::now() + config.handshake, budget)?;
                 Dialogue::Uci(dialect)
+            }
+            None if config.protocol == Protocol::Gtp => {
+                gtp::handshake(&mut process, deadline, budget)?;
+                if let Some((name, _)) = options.first() {
+                    return Err(Failure::Crashed(format!(
+                        "GTP has no options to set, but {name} was given"
+                    )));
+                }
+                Dialogue::Gtp
             }
             None => {
                 let (state, _) =
@@ -445,6 +471,7 @@ impl Engine {
         match &mut self.dialogue {
             Dialogue::Uci(dialect) => uci::new_game(&mut self.process, *dialect, deadline, budget),
             Dialogue::Xboard(state) => xboard::new_game(&mut self.process, state, deadline, budget),
+            Dialogue::Gtp => gtp::new_game(&mut self.process, deadline, budget),
         }
     }
 
@@ -453,6 +480,7 @@ impl Engine {
         match &mut self.dialogue {
             Dialogue::Uci(dialect) => uci::think(&mut self.process, *dialect, ask, budget),
             Dialogue::Xboard(state) => xboard::think(&mut self.process, state, ask, budget),
+            Dialogue::Gtp => gtp::think(&mut self.process, ask, budget),
         }
     }
 }
@@ -483,6 +511,7 @@ pub struct Process {
 impl Process {
     fn spawn(config: &EngineConfig) -> Result<Process, Failure> {
         let mut command = Command::new(&config.path);
+        command.args(&config.args);
         // A group of its own, so that killing the engine kills whatever it started too.
         #[cfg(unix)]
         std::os::unix::process::CommandExt::process_group(&mut command, 0);

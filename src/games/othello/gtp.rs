@@ -1,0 +1,380 @@
+//! Othello's engine over GTP (`sente gtp`), the Go Text Protocol as Othello programs speak it
+//! (GRhino's `gtp-rhino`, Edax's `-gtp`) to controllers such as Quarry and GoGui: `boardsize 8`,
+//! `clear_board`, `play black d3`, `genmove white`, `undo`, `final_score`, `showboard`,
+//! `time_settings` and `time_left`, a pass as `PASS`; squares as Othello writes them, row 1 at
+//! the top.
+//!
+//! A command is a line, with an optional number before it that the answer repeats; the answer
+//! is `=` and the result, or `?` and what was wrong, then an empty line. A `play` for the side
+//! not to move, when the side to move can only pass, plays the pass first, as controllers that
+//! leave passes out expect.
+
+use std::io::{self, BufRead, Write};
+use std::time::Duration;
+
+use super::session::{self, DEFAULT_MOVE_TIME, Line, MAX_MOVE_TIME, Played, colour};
+use super::{Othello, PASS, final_margin, square_name};
+use crate::game::{Game, Player};
+
+/// The commands `sente gtp` answers, as `list_commands` lists them.
+const COMMANDS: &[&str] = &[
+    "protocol_version",
+    "name",
+    "version",
+    "known_command",
+    "list_commands",
+    "quit",
+    "boardsize",
+    "clear_board",
+    "komi",
+    "play",
+    "genmove",
+    "reg_genmove",
+    "undo",
+    "final_score",
+    "showboard",
+    "time_settings",
+    "time_left",
+    "set_game",
+    "list_games",
+    "sente-time_limit_ms",
+];
+
+/// The controller's time settings, in seconds, as `time_settings` gives them.
+#[derive(Clone, Copy, Default)]
+struct TimeSettings {
+    main: f64,
+    byo_yomi: f64,
+    stones: u32,
+}
+
+/// The session: the game, and the time a move may take.
+#[derive(Default)]
+struct Gtp {
+    played: Played,
+    settings: Option<TimeSettings>,
+    /// What `time_left` said last of each side's clock: seconds, and stones left in byo-yomi
+    /// (0 in main time).
+    left: [Option<(f64, u32)>; 2],
+    /// Set by `sente-time_limit_ms`: every move's time, whatever the clock.
+    fixed: Option<Duration>,
+}
+
+/// Serves GTP on standard input and output until `quit` or the end of the input.
+pub fn serve_stdio() -> io::Result<()> {
+    serve(io::stdin().lock(), io::stdout())
+}
+
+/// Serves GTP on `input` and `output`.
+pub fn serve(mut input: impl BufRead, mut output: impl Write) -> io::Result<()> {
+    let mut gtp = Gtp::default();
+    let mut bytes = Vec::new();
+    loop {
+        let line = match session::read(&mut input, &mut bytes)? {
+            Line::End => return Ok(()),
+            Line::Unreadable => {
+                session::say(&mut output, "? unreadable line\n\n")?;
+                continue;
+            }
+            Line::Text(line) => line,
+        };
+        // A '#' starts a comment; an empty line is no command.
+        let line = line.split('#').next().unwrap_or_default().trim();
+        if line.is_empty() {
+            continue;
+        }
+        let mut words = line.split_whitespace();
+        let first = words.next().unwrap_or_default();
+        let (id, command) = match first.parse::<u32>() {
+            Ok(id) => (Some(id), words.next().unwrap_or_default()),
+            Err(_) => (None, first),
+        };
+        let arguments: Vec<&str> = words.collect();
+        let answer = gtp.answer(command, &arguments);
+        let id = id.map(|id| id.to_string()).unwrap_or_default();
+        let text = match &answer {
+            Ok(result) if result.is_empty() => format!("={id}\n\n"),
+            Ok(result) => format!("={id} {result}\n\n"),
+            Err(error) => format!("?{id} {error}\n\n"),
+        };
+        session::say(&mut output, &text)?;
+        if command == "quit" {
+            return Ok(());
+        }
+    }
+}
+
+impl Gtp {
+    /// The answer to `command`, or what was wrong with it.
+    fn answer(&mut self, command: &str, arguments: &[&str]) -> Result<String, String> {
+        match (command, arguments) {
+            ("protocol_version", _) => Ok("2".into()),
+            ("name", _) => Ok("Sente".into()),
+            ("version", _) => Ok(env!("CARGO_PKG_VERSION").into()),
+            ("known_command", [name]) => Ok(COMMANDS.contains(name).to_string()),
+            ("list_commands", _) => Ok(COMMANDS.join("\n")),
+            ("quit", _) => Ok(String::new()),
+            ("boardsize", ["8"]) => Ok(String::new()),
+            ("boardsize", _) => Err("unacceptable size: Othello is played on 8 x 8".into()),
+            ("clear_board", _) => {
+                self.played = Played::new();
+                Ok(String::new())
+            }
+            ("komi", _) => Ok(String::new()),
+            ("set_game", [name])
+                if name.eq_ignore_ascii_case("othello") || name.eq_ignore_ascii_case("reversi") =>
+            {
+                Ok(String::new())
+            }
+            ("set_game", _) => Err("unsupported game: Sente's GTP plays Othello".into()),
+            ("list_games", _) => Ok("Othello".into()),
+            ("play", [side, vertex]) => {
+                let side = read_colour(side)?;
+                self.played
+                    .play(Some(side), vertex)
+                    .map(|()| String::new())
+                    .map_err(|error| format!("illegal move: {error}"))
+            }
+            ("genmove", [side]) => self.genmove(read_colour(side)?, true),
+            ("reg_genmove", [side]) => self.genmove(read_colour(side)?, false),
+            ("undo", _) => {
+                if self.played.undo() {
+                    Ok(String::new())
+                } else {
+                    Err("cannot undo: no move played".into())
+                }
+            }
+            ("final_score", _) => Ok(final_score(self.played.position())),
+            ("showboard", _) => Ok(showboard(self.played.position())),
+            ("time_settings", [main, byo_yomi, stones]) => {
+                let settings = TimeSettings {
+                    main: seconds(main)?,
+                    byo_yomi: seconds(byo_yomi)?,
+                    stones: stones.parse().map_err(|_| "stones is a whole number")?,
+                };
+                self.settings = Some(settings);
+                self.left = [None, None];
+                Ok(String::new())
+            }
+            ("time_left", [side, left, stones]) => {
+                let side = read_colour(side)?;
+                let stones = stones.parse().map_err(|_| "stones is a whole number")?;
+                self.left[usize::from(side == Player::O)] = Some((seconds(left)?, stones));
+                Ok(String::new())
+            }
+            ("sente-time_limit_ms", [ms]) => {
+                let ms: u64 = ms
+                    .parse()
+                    .ok()
+                    .filter(|ms| (1..=MAX_MOVE_TIME.as_millis() as u64).contains(ms))
+                    .ok_or("the time limit is whole milliseconds, 1 to 600000")?;
+                self.fixed = Some(Duration::from_millis(ms));
+                Ok(String::new())
+            }
+            (command, _) if COMMANDS.contains(&command) => {
+                Err(format!("syntax error: {command} takes other arguments"))
+            }
+            _ => Err("unknown command".into()),
+        }
+    }
+
+    /// The engine's move for `side`, played if `play`; a pass when it has none.
+    fn genmove(&mut self, side: Player, play: bool) -> Result<String, String> {
+        let mut position = *self.played.position();
+        if position.outcome().is_over() {
+            return Ok("PASS".into());
+        }
+        if side != position.side_to_move() {
+            if position.placements() != 0 {
+                return Err(format!(
+                    "it is {}'s move, not {}'s",
+                    colour(position.side_to_move()),
+                    colour(side)
+                ));
+            }
+            // The side to move can only pass: it does, and `side` is to move.
+            position = position.play(PASS);
+        }
+        let best = if position.placements() == 0 {
+            PASS
+        } else {
+            session::think(&position, self.move_time(&position, side), None).best_move
+        };
+        let written = if best == PASS {
+            "PASS".to_owned()
+        } else {
+            square_name(best).to_ascii_uppercase()
+        };
+        if play {
+            self.played.play(Some(side), &written)?;
+        }
+        Ok(written)
+    }
+
+    /// The time `side`'s move may take: `sente-time_limit_ms` if given; else its clock's share
+    /// over its moves left (about half the empty squares) or its byo-yomi period's over its
+    /// stones, nine tenths of it; else a second.
+    fn move_time(&self, position: &Othello, side: Player) -> Duration {
+        if let Some(fixed) = self.fixed {
+            return fixed;
+        }
+        let moves_left = f64::from((position.empties().count_ones() / 2).max(1));
+        let settings = self.settings.unwrap_or_default();
+        let seconds = match self.left[usize::from(side == Player::O)] {
+            Some((left, stones)) if stones > 0 => left / f64::from(stones),
+            Some((left, _)) => left / moves_left + byo_yomi_move(settings),
+            None if self.settings.is_some() => settings.main / moves_left + byo_yomi_move(settings),
+            None => return DEFAULT_MOVE_TIME,
+        };
+        if seconds <= 0.0 {
+            // GTP's "no time limits": byo-yomi time without stones.
+            return DEFAULT_MOVE_TIME;
+        }
+        Duration::from_secs_f64(seconds * 0.9).clamp(Duration::from_millis(10), MAX_MOVE_TIME)
+    }
+}
+
+/// A byo-yomi period's time for a move.
+fn byo_yomi_move(settings: TimeSettings) -> f64 {
+    if settings.stones == 0 {
+        0.0
+    } else {
+        settings.byo_yomi / f64::from(settings.stones)
+    }
+}
+
+/// `black` or `white` (or `b`, `w`), in any case.
+fn read_colour(word: &str) -> Result<Player, String> {
+    match word.to_ascii_lowercase().as_str() {
+        "black" | "b" => Ok(Player::X),
+        "white" | "w" => Ok(Player::O),
+        _ => Err(format!("invalid color {word:?}: black or white")),
+    }
+}
+
+/// Seconds as GTP gives them: a number, not negative.
+fn seconds(word: &str) -> Result<f64, String> {
+    word.parse::<f64>()
+        .ok()
+        .filter(|seconds| seconds.is_finite() && *seconds >= 0.0)
+        .ok_or_else(|| format!("{word:?} is not a number of seconds"))
+}
+
+/// The score as GTP writes it: `B+12`, `W+4` or `0`, the empty squares going to the winner.
+fn final_score(position: &Othello) -> String {
+    let (black, white) = position.discs();
+    match final_margin(black, white) {
+        0 => "0".into(),
+        margin if margin > 0 => format!("B+{margin}"),
+        margin => format!("W+{}", -margin),
+    }
+}
+
+/// The board, as GRhino shows it: the side to move, then the rows with their numbers.
+fn showboard(position: &Othello) -> String {
+    let mut text = match position.turn() {
+        crate::game::Turn::Over(_) => "Game over".to_owned(),
+        crate::game::Turn::Moves(_) => format!(
+            "Next move: {}",
+            if position.side_to_move() == Player::X {
+                "Black"
+            } else {
+                "White"
+            }
+        ),
+    };
+    text.push_str("\n    a b c d e f g h");
+    for row in 0..8 {
+        text.push_str(&format!("\n  {}", row + 1));
+        for column in 0..8 {
+            text.push_str(match position.cell(row, column) {
+                Some((Player::X, _)) => " X",
+                Some((Player::O, _)) => " O",
+                None => " .",
+            });
+        }
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The answers to `commands`, each a line.
+    fn session(commands: &str) -> String {
+        let mut output = Vec::new();
+        serve(commands.as_bytes(), &mut output).unwrap();
+        String::from_utf8(output).unwrap()
+    }
+
+    #[test]
+    fn a_game_is_played_and_scored_as_gtp_controllers_expect() {
+        let answers = session(
+            "1 protocol_version\nboardsize 8\nboardsize 19\nclear_board\nplay black d3\n\
+             play black c3\nplay white c5\nsente-time_limit_ms 20\n7 genmove black\nundo\n\
+             final_score\nknown_command genmove\nfoo\n",
+        );
+        let blocks: Vec<&str> = answers.split("\n\n").collect();
+        assert_eq!(blocks[0], "=1 2");
+        assert_eq!(blocks[1], "=");
+        assert!(blocks[2].starts_with("? unacceptable size"), "{answers}");
+        assert_eq!(blocks[3], "=");
+        assert_eq!(blocks[4], "=");
+        assert!(
+            blocks[5].starts_with("? illegal move: it is white's move"),
+            "{answers}"
+        );
+        assert_eq!(blocks[6], "=");
+        assert_eq!(blocks[7], "=");
+        let genmove = blocks[8].strip_prefix("=7 ").expect(&answers);
+        let position: Othello =
+            "---------------------------OX------XO--------------------------- X"
+                .parse()
+                .unwrap();
+        let mut played = Played::from(position);
+        played.play(None, "d3").unwrap();
+        played.play(None, "c5").unwrap();
+        played.play(Some(Player::X), genmove).unwrap();
+        assert_eq!(blocks[9], "=");
+        // After d3 and c5: four discs each.
+        assert_eq!(blocks[10], "= 0");
+        assert_eq!(blocks[11], "= true");
+        assert_eq!(blocks[12], "? unknown command");
+    }
+
+    #[test]
+    fn a_play_for_the_side_not_to_move_plays_the_pass_first() {
+        // A position of a random game where the side to move can only pass.
+        use rand::{RngExt, SeedableRng};
+        let mut rng = crate::search::SearchRng::seed_from_u64(3);
+        let passing = loop {
+            let mut position = Othello::start();
+            while !position.outcome().is_over() && position.placements() != 0 {
+                let moves: Vec<u8> = position.legal_moves().collect();
+                position = position.play(moves[rng.random_range(0..moves.len())]);
+            }
+            if !position.outcome().is_over() {
+                break position;
+            }
+        };
+        let mover = passing.side_to_move();
+        let reply = passing.play(PASS).legal_moves().next().unwrap();
+        let mut played = Played::from(passing);
+        assert!(played.play(Some(mover), "a1").is_err());
+        played
+            .play(Some(mover.opponent()), &square_name(reply))
+            .unwrap();
+        assert_eq!(*played.position(), passing.play(PASS).play(reply));
+        // Taking both back.
+        assert!(played.undo() && played.undo() && !played.undo());
+    }
+
+    #[test]
+    fn the_board_and_the_score_are_shown_as_grhino_shows_them() {
+        let board = showboard(&Othello::start());
+        assert!(board.starts_with("Next move: Black\n    a b c d e f g h\n  1 . . ."));
+        assert!(board.contains("\n  4 . . . O X . . ."), "{board}");
+        assert_eq!(final_score(&Othello::start()), "0");
+    }
+}

@@ -1,0 +1,313 @@
+//! Othello's engine over the NBoard protocol (`sente nboard`), which the NBoard GUI speaks to
+//! its engines and Edax (`-nboard`) and NTest answer: `nboard 2`, `set game` with the game in
+//! GGF, `set depth`, `move`, `go` answered `=== MOVE/EVAL/TIME`, `hint N` answered with a
+//! `search` line for each of the best N moves, `ping N` answered `pong N`. Evaluations are in
+//! discs, the side to move's: the final disc difference it can expect, exact where the solver
+//! finished. `learn` is answered `learned`, as the protocol requires, but nothing is learnt:
+//! Sente learns from its own self-play, not from a GUI's games (docs/othello.md).
+//!
+//! A command the engine does not know is ignored, as the protocol asks.
+
+use std::io::{self, BufRead, Write};
+use std::time::{Duration, Instant};
+
+use super::session::{self, DEFAULT_MOVE_TIME, Line, Played};
+use super::{Othello, PASS, evaluation, square_name};
+use crate::game::{Game, Player, text};
+use crate::search::{Budget, EngineOptions, EngineParams, Solve};
+
+/// The deepest midgame search `set depth` may ask for: the whole game.
+const MAX_DEPTH: u32 = 60;
+
+/// The session: the game, the midgame depth, the time a move may take.
+struct NBoard {
+    played: Played,
+    depth: Option<u32>,
+    move_time: Duration,
+}
+
+/// Serves the NBoard protocol on standard input and output until `quit` or the end of the
+/// input.
+pub fn serve_stdio() -> io::Result<()> {
+    serve(io::stdin().lock(), io::stdout())
+}
+
+/// Serves the NBoard protocol on `input` and `output`.
+pub fn serve(mut input: impl BufRead, mut output: impl Write) -> io::Result<()> {
+    let mut nboard = NBoard {
+        played: Played::new(),
+        depth: None,
+        move_time: DEFAULT_MOVE_TIME,
+    };
+    let mut bytes = Vec::new();
+    loop {
+        let line = match session::read(&mut input, &mut bytes)? {
+            Line::End => return Ok(()),
+            Line::Unreadable => continue,
+            Line::Text(line) => line,
+        };
+        let (command, rest) = line.split_once(' ').unwrap_or((line, ""));
+        let rest = rest.trim();
+        let answer = match command {
+            "nboard" => "set myname Sente\n".to_owned(),
+            "set" => nboard.set(rest),
+            "move" => match nboard.played.play(None, read_move(rest)) {
+                Ok(()) => String::new(),
+                Err(error) => format!("status the move was refused: {error}\n"),
+            },
+            "go" => nboard.go(),
+            "hint" => nboard.hint(rest.parse().unwrap_or(1)),
+            "ping" => format!("pong {rest}\n"),
+            "learn" => {
+                "status Sente learns from its own games, not from this one\nlearned\n".to_owned()
+            }
+            "quit" => return Ok(()),
+            _ => String::new(),
+        };
+        session::say(&mut output, &answer)?;
+    }
+}
+
+/// A move as `move` gives it, `F5/1.25/3.2`, without its evaluation and time; `PA` a pass.
+fn read_move(written: &str) -> &str {
+    written.split('/').next().unwrap_or_default().trim()
+}
+
+impl NBoard {
+    /// `set depth N`, `set game GGF`, `set contempt N` (ignored: Sente plays for the most
+    /// discs), `set time`-like settings of other engines (ignored).
+    fn set(&mut self, rest: &str) -> String {
+        let (what, value) = rest.split_once(' ').unwrap_or((rest, ""));
+        match what {
+            "depth" => match value.trim().parse::<u32>() {
+                Ok(depth) if (1..=MAX_DEPTH).contains(&depth) => {
+                    self.depth = Some(depth);
+                    format!("set myname Sente{depth}\n")
+                }
+                _ => format!("status the depth is 1 to {MAX_DEPTH}, not {value:?}\n"),
+            },
+            "game" => match read_game(value) {
+                Ok(played) => {
+                    self.played = played;
+                    String::new()
+                }
+                Err(error) => format!("status the game was refused: {error}\n"),
+            },
+            _ => String::new(),
+        }
+    }
+
+    /// `go`: the move the engine would play, without playing it (the GUI sends it back with
+    /// `move`).
+    fn go(&self) -> String {
+        let position = self.played.position();
+        if position.outcome().is_over() {
+            return "status the game is over\n".to_owned();
+        }
+        let started = Instant::now();
+        if position.placements() == 0 {
+            return "=== PA\n".to_owned();
+        }
+        let result = session::think(position, self.move_time, self.depth);
+        let discs = result
+            .margin
+            .map(f64::from)
+            .unwrap_or_else(|| evaluation::discs_of_score(result.score));
+        format!(
+            "status Sente is thinking\nnodestats {} {:.2}\n=== {}/{:.2}/{:.2}\nstatus\n",
+            result.nodes,
+            started.elapsed().as_secs_f64(),
+            written(result.best_move),
+            discs,
+            started.elapsed().as_secs_f64(),
+        )
+    }
+
+    /// `hint N`: a `search` line for each of the best `n` moves, its line, its evaluation and
+    /// the depth it was searched to (the empty squares where solved).
+    fn hint(&self, n: usize) -> String {
+        let position = self.played.position();
+        if position.outcome().is_over() {
+            return "status the game is over\n".to_owned();
+        }
+        let mut params = EngineParams::new(Some(self.move_time), None, EngineOptions::DEFAULT);
+        if position.empties().count_ones() > super::solved_empties(self.move_time) {
+            params.depth = self.depth;
+        }
+        let analysis = position.engine_analysis(&params, &Budget::unlimited());
+        let mut text = "status Sente is analysing\n".to_owned();
+        for entry in analysis.moves.iter().take(n.max(1)) {
+            let discs = entry
+                .margin
+                .map(f64::from)
+                .unwrap_or_else(|| evaluation::discs_of_score(entry.score));
+            let line: String = entry.pv.iter().map(|&mv| written(mv)).collect();
+            let line = if line.is_empty() {
+                written(entry.mv)
+            } else {
+                line
+            };
+            text.push_str(&format!(
+                "search {line} {discs:.2} 0 {}\n",
+                entry
+                    .depth
+                    .map_or("?".to_owned(), |depth| depth.to_string())
+            ));
+        }
+        text.push_str("status\n");
+        text
+    }
+}
+
+/// A move as NBoard writes it: `F5`, a pass `PA`.
+fn written(mv: u8) -> String {
+    if mv == PASS {
+        "PA".to_owned()
+    } else {
+        square_name(mv).to_ascii_uppercase()
+    }
+}
+
+/// A game in GGF, `(;GM[Othello]...BO[8 <64 cells> <side>]B[F5]W[F6/-1.0/2.1]...;)`: its
+/// board (`*` Black, `O` White, `-` empty) and its moves, played.
+fn read_game(ggf: &str) -> Result<Played, String> {
+    let body = ggf
+        .trim()
+        .strip_prefix("(;")
+        .and_then(|body| body.strip_suffix(";)"))
+        .ok_or("a game in GGF is (; ... ;)")?;
+    let mut played = None;
+    let mut rest = body;
+    while let Some(open) = rest.find('[') {
+        let key = rest[..open].trim();
+        let close = rest[open..]
+            .find(']')
+            .map(|close| open + close)
+            .ok_or_else(|| format!("{key}[ is not closed"))?;
+        let value = &rest[open + 1..close];
+        rest = &rest[close + 1..];
+        match key {
+            "GM" if !value.eq_ignore_ascii_case("othello") => {
+                return Err(format!("the game is {value:?}, not Othello"));
+            }
+            "TY" if value.trim() != "8" => {
+                return Err(format!("the board is {value:?}: Sente plays 8 x 8"));
+            }
+            "BO" => played = Some(Played::from(read_board(value)?)),
+            "B" | "W" => {
+                let side = if key == "B" { Player::X } else { Player::O };
+                let game = played.as_mut().ok_or("a move before the board (BO)")?;
+                game.play(Some(side), read_move(value))?;
+            }
+            _ => {}
+        }
+    }
+    played.ok_or_else(|| "no board (BO[...])".to_owned())
+}
+
+/// GGF's board: `8`, the 64 cells, the side to move.
+fn read_board(value: &str) -> Result<Othello, String> {
+    let mut words = value.split_whitespace();
+    if words.next() != Some("8") {
+        return Err("the board is 8 x 8 (BO[8 ...])".into());
+    }
+    let cells: String = words.next().unwrap_or_default().to_owned();
+    let side = words.next().unwrap_or_default();
+    let cells: String = cells
+        .chars()
+        .map(|cell| match cell {
+            '*' => 'X',
+            'O' | 'o' => 'O',
+            _ => '-',
+        })
+        .collect();
+    let side = match side {
+        "*" => "X",
+        "O" | "o" => "O",
+        other => {
+            return Err(format!(
+                "the side to move is * or O, not {:?}",
+                text::excerpt(other)
+            ));
+        }
+    };
+    format!("{cells} {side}")
+        .parse()
+        .map_err(|error| format!("{error}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const GAME: &str = "(;GM[Othello]PC[NBoard]DT[2014-02-21 20:52:27 GMT]PB[./mEdax]PW[chris]\
+                        RE[?]TI[15:00]TY[8]BO[8 ---------------------------O*------*O------------\
+                        --------------- *]B[F5]W[F6]B[D3]W[C5]B[E6]W[F7]B[E7]W[F4];)";
+
+    fn session(commands: &str) -> String {
+        let mut output = Vec::new();
+        serve(commands.as_bytes(), &mut output).unwrap();
+        String::from_utf8(output).unwrap()
+    }
+
+    #[test]
+    fn the_protocols_example_is_answered() {
+        let answers = session(&format!(
+            "nboard 2\nset game {GAME}\nset depth 6\nping 1\ngo\nlearn\nquit\n"
+        ));
+        let lines: Vec<&str> = answers.lines().collect();
+        assert_eq!(lines[0], "set myname Sente");
+        assert_eq!(lines[1], "set myname Sente6");
+        assert_eq!(lines[2], "pong 1");
+        let answer = lines
+            .iter()
+            .find_map(|line| line.strip_prefix("=== "))
+            .expect(&answers);
+        let mv = answer.split('/').next().unwrap();
+        let position = read_game(GAME).unwrap();
+        assert!(
+            position
+                .position()
+                .read_move(&crate::game::Notation::Text(mv.to_owned()))
+                .is_ok(),
+            "{answers}"
+        );
+        assert_eq!(answer.split('/').count(), 3, "{answer}");
+        assert!(answers.ends_with("learned\n"), "{answers}");
+    }
+
+    #[test]
+    fn a_game_in_ggf_is_read_and_moves_follow_it() {
+        let played = read_game(GAME).unwrap();
+        assert_eq!(played.position().side_to_move(), Player::X);
+        assert_eq!(played.position().empties().count_ones(), 52);
+        assert!(
+            read_game("(;GM[Chess]BO[8 x *];)")
+                .unwrap_err()
+                .contains("Othello")
+        );
+        assert!(
+            read_game("(;GM[Othello]B[F5];)")
+                .unwrap_err()
+                .contains("board")
+        );
+        let illegal = GAME.replace("B[F5]", "B[A1]");
+        assert!(read_game(&illegal).is_err());
+    }
+
+    #[test]
+    fn hints_give_each_move_its_line_and_discs() {
+        let answers = session(&format!("nboard 2\nset game {GAME}\nset depth 4\nhint 3\n"));
+        let searches: Vec<&str> = answers
+            .lines()
+            .filter(|line| line.starts_with("search "))
+            .collect();
+        assert_eq!(searches.len(), 3, "{answers}");
+        for search in searches {
+            let fields: Vec<&str> = search.split(' ').collect();
+            assert_eq!(fields.len(), 5, "{search}");
+            assert!(fields[2].parse::<f64>().is_ok(), "{search}");
+            assert_eq!(fields[3], "0");
+        }
+    }
+}
