@@ -34,6 +34,8 @@ pub struct GameInfo {
     pub rows_from_bottom: bool,
     /// Whether pieces move from square to square (chess): legal moves then say where from.
     pub pieces: bool,
+    /// Whether the stones are discs in the sides' colours on a green board (Othello).
+    pub discs: bool,
     /// Whether captured pieces go to the capturer's hand and are dropped back (shogi): answers
     /// of `POST /position` then carry `hands`, and drops say the piece.
     pub hands: bool,
@@ -102,6 +104,7 @@ pub fn games() -> Vec<GameInfo> {
                 columns: G::COLUMNS,
                 rows_from_bottom: declaration.rows_from_bottom,
                 pieces: declaration.pieces,
+                discs: declaration.discs,
                 hands: declaration.hands,
                 letters: declaration
                     .letters

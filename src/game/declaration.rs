@@ -34,6 +34,9 @@ pub struct Declaration {
     /// Whether pieces move from square to square (chess), rather than stones or discs being
     /// placed: a move then has a square it starts from ([`Game::move_origin`](super::Game::move_origin)).
     pub pieces: bool,
+    /// Whether the stones placed are discs in the sides' colours, Black's and White's, on a
+    /// green board, as the game is played (Othello): a front end draws them so.
+    pub discs: bool,
     /// Whether captured pieces go to the capturer's hand, to be dropped back as a move
     /// (shogi's): [`Game::hand`](super::Game::hand) then says what each side holds, and the answers carry it.
     pub hands: bool,

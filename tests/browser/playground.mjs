@@ -264,12 +264,24 @@ try {
   await page.waitForFunction(() => document.querySelectorAll("#board .cell").length === 64
     && document.querySelectorAll("#board .cell.legal").length === 4);
   await boardFits(page, "othello at 1280 x 900");
+  // Drawn as Othello is played: black and white discs on green, not letters.
+  assert.match(await page.locator("#board").getAttribute("class"), /\bdiscs\b/);
+  assert.equal(await page.locator("#board .disc.X").count(), 2);
+  assert.equal(await page.locator("#board .disc.O").count(), 2);
+  assert.equal(await page.locator('#board .cell[data-cell="28"]').getAttribute("aria-label"), "e4: Black disc");
+  await page.screenshot({ path: `${shots}/playground-othello-start.png`, fullPage: true });
   await page.evaluate(() => { document.getElementById("settings").open = true; });
   await page.fill("#knob-time_limit_ms", "100");
   assert.equal(await page.locator('#sides .count[data-side="X"]').textContent(), " · 2");
   await page.locator('#board .cell[data-cell="19"]').click();
   await page.waitForFunction(() => document.querySelectorAll("#move-list li").length === 2, null, { timeout: 15000 });
-  assert.match(await page.locator("#move-list li").nth(1).textContent(), /^2\.O [a-h][1-8]$/);
+  const othelloReply = (await page.locator("#move-list li").nth(1).textContent()).slice(4);
+  assert.match(othelloReply, /^[a-h][1-8]$/);
+  // The engine's reply is marked as the last move, and valued in discs, its depth given.
+  assert.equal(await page.locator("#board .cell.last").count(), 1);
+  assert.match(await page.locator("#board .cell.last").getAttribute("aria-label"), new RegExp(`^${othelloReply}: White disc, the last move$`));
+  assert.match(await page.locator('#engine-info dd[data-field="score"]').textContent(), /^[+-]?\d+\.\d discs expected for engine$/);
+  assert.match(await page.locator('#engine-info dd[data-field="depth"]').textContent(), /^[1-9]\d* \(\d+ at the deepest\)$/);
   assert.equal(await page.locator("#pass-row").isHidden(), true, "no pass while a square is legal");
   await page.evaluate(() => { document.getElementById("setup").open = true; });
   await page.fill("#setup-board", "");
@@ -304,6 +316,19 @@ try {
   assert.ok(margins.includes("+18"), `FFO #1 is won by 18: ${margins}`);
   console.log(`othello, solved: ${margins.join(" ")}`);
   await page.screenshot({ path: `${shots}/playground-othello-solved.png`, fullPage: true });
+  // A middle game's analysis by the engine: every legal square valued in discs expected.
+  await page.selectOption("#algorithm", "engine");
+  await page.fill("#knob-time_limit_ms", "300");
+  await page.fill("#setup-board", "");
+  await page.fill("#position", "f5 d6 c3 d3 c4 f4 c5 b3 c2 e6 c6 b4");
+  await page.click("#load-position");
+  await page.waitForFunction(() => document.querySelectorAll("#board .disc").length === 16);
+  await page.click("#analyse");
+  await page.waitForFunction(() => document.querySelectorAll("#board .cell .score").length > 0, null, { timeout: 15000 });
+  const estimates = await page.locator("#board .cell .score").allTextContents();
+  assert.ok(estimates.length >= 5 && estimates.every(value => /^[+-]?\d+\.\d$/.test(value)), `discs expected: ${estimates}`);
+  console.log(`othello, a middle game in discs: ${estimates.join(" ")}`);
+  await page.screenshot({ path: `${shots}/playground-othello-analysis.png`, fullPage: true });
 
   // Chess, drawn by the page from POST /position: the engine is the default opponent; a pawn
   // is moved by clicking it and then its square, the engine answers, the move list is in SAN

@@ -274,12 +274,26 @@ fn positions_are_written_from_a_shards_records() {
         "--output",
         &path(&net),
         "--game",
+        "connect4",
+    ]);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("data.txt: line 1: not a self-play position of connect4"),
+        "chess's lines are not Connect Four's self-play: {stderr}"
+    );
+    // Othello learns its pattern weights from positions, but not from chess's.
+    let (code, _, stderr) = sente(&[
+        "train",
+        &path(&data),
+        "--output",
+        &path(&net),
+        "--game",
         "othello",
     ]);
     assert_eq!(code, 2);
     assert!(
-        stderr.contains("data.txt: line 1: not a self-play position of othello"),
-        "chess's lines are not Othello's self-play: {stderr}"
+        stderr.contains("data.txt: line 1: an Othello board is its 64 cells"),
+        "chess's lines are not Othello's: {stderr}"
     );
     let (code, _, stderr) = sente(&[
         "train",

@@ -66,8 +66,9 @@ enum Command {
     /// write the positions `sente train` learns from, with the search's visits and the results
     /// (docs/alphazero.md).
     Selfplay(selfplay::SelfPlayArgs),
-    /// Train what a game learns on its positions, and write its weights: chess's evaluation
-    /// network from `sente positions`' lines (docs/chess.md#the-network), any other game's
+    /// Train what a game learns on its positions, and write its weights: chess's and shogi's
+    /// evaluation networks and Othello's pattern weights from `sente positions`' lines
+    /// (docs/chess.md#the-network, docs/othello.md#the-pattern-evaluation), any other game's
     /// policy-value network from `sente selfplay`'s (docs/alphazero.md).
     Train(train::TrainArgs),
     /// Speak UCI on standard input and output: the engine of the game that speaks it (chess's)

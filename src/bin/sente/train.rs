@@ -1,5 +1,5 @@
-//! `sente train`: a game's trainer (chess's and shogi's evaluation networks) on positions that `sente
-//! positions` wrote, its progress an epoch a line on standard error, its report as JSON.
+//! `sente train`: a game's trainer (chess's and shogi's evaluation networks, Othello's pattern
+//! weights) on positions that `sente positions` wrote, its progress an epoch a line on standard error, its report as JSON.
 
 use std::path::PathBuf;
 
@@ -15,8 +15,8 @@ pub struct TrainArgs {
     /// Where to write the trained weights.
     #[arg(long)]
     output: PathBuf,
-    /// The game whose trainer runs: chess's or shogi's evaluation network, or any other
-    /// game's policy-value network.
+    /// The game whose trainer runs: chess's or shogi's evaluation network, Othello's pattern
+    /// weights, or any other game's policy-value network.
     #[arg(long, default_value = "chess")]
     game: String,
     /// Passes over the data.

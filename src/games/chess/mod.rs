@@ -349,6 +349,7 @@ impl Game for Chess {
                 the history that threefold repetition needs.",
         rows_from_bottom: true,
         pieces: true,
+        discs: false,
         hands: false,
         uci: true,
         engine_protocols: &["uci", "xboard"],

@@ -319,6 +319,7 @@ impl Game for ConnectFour {
                 Or an array of cells (flat, or 6 rows of 7), each \"X\", \"O\", \"\" or null.",
         rows_from_bottom: true,
         pieces: false,
+        discs: false,
         hands: false,
         uci: false,
         engine_protocols: &[],

@@ -201,6 +201,7 @@ impl Game for Gomoku {
                 Or an array of cells (flat, or 15 rows of 15), each \"X\", \"O\", \"\" or null.",
         rows_from_bottom: false,
         pieces: false,
+        discs: false,
         hands: false,
         uci: false,
         engine_protocols: &[],

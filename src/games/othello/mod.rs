@@ -231,6 +231,7 @@ impl Game for Othello {
                 is the default.",
         rows_from_bottom: false,
         pieces: false,
+        discs: true,
         hands: false,
         uci: false,
         engine_protocols: &["gtp"],
@@ -248,7 +249,8 @@ impl Game for Othello {
             description: "Sente's Othello engine: the endgame solver (docs/othello.md) where the \
                           empty squares are few enough for the time, else the engine kit's \
                           search (as chess's, less the steps Othello has no use for) over the \
-                          mobility evaluation, deepening within the time.",
+                          pattern evaluation learnt from its own games, deepening within the \
+                          time; values in discs expected.",
             knobs: &[
                 (
                     "depth",
@@ -256,7 +258,12 @@ impl Game for Othello {
                 ),
                 ("time_limit_ms", ""),
                 ("movetime", ""),
-                ("nodes", ""),
+                (
+                    "nodes",
+                    "The solver's too: it solves a position with at most 8 empty squares \
+                     within 2,000 nodes, one more each time the nodes double, with three \
+                     quarters of them; the midgame search has the rest.",
+                ),
                 ("wtime", CLOCK),
                 ("btime", CLOCK),
                 ("winc", CLOCK),

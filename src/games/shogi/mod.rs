@@ -351,6 +351,7 @@ impl Game for Shogi {
                 repetition needs.",
         rows_from_bottom: false,
         pieces: true,
+        discs: false,
         hands: true,
         uci: false,
         engine_protocols: &["usi", "xshogi"],

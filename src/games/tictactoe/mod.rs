@@ -198,6 +198,7 @@ impl Game for TicTacToe {
                 (flat, or 3 rows of 3), each \"X\", \"O\", \"\" or null.",
         rows_from_bottom: false,
         pieces: false,
+        discs: false,
         hands: false,
         uci: false,
         engine_protocols: &[],
