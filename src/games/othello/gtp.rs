@@ -230,7 +230,9 @@ impl Gtp {
             // GTP's "no time limits": byo-yomi time without stones.
             return DEFAULT_MOVE_TIME;
         }
-        Duration::from_secs_f64(seconds * 0.9).clamp(Duration::from_millis(10), MAX_MOVE_TIME)
+        // Clamped before it is a duration: a clock of 1e300 seconds is a number GTP allows.
+        let seconds = (seconds * 0.9).clamp(0.01, MAX_MOVE_TIME.as_secs_f64());
+        Duration::from_secs_f64(seconds)
     }
 }
 
@@ -368,6 +370,22 @@ mod tests {
         assert_eq!(*played.position(), passing.play(PASS).play(reply));
         // Taking both back.
         assert!(played.undo() && played.undo() && !played.undo());
+    }
+
+    #[test]
+    fn the_clock_shares_its_time_and_a_wild_one_is_bounded() {
+        let mut gtp = Gtp::default();
+        let start = Othello::start();
+        assert_eq!(gtp.move_time(&start, Player::X), DEFAULT_MOVE_TIME);
+        gtp.answer("time_settings", &["300", "0", "0"]).unwrap();
+        // 300 s over the 30 moves of 60 empty squares, nine tenths of it.
+        assert_eq!(gtp.move_time(&start, Player::X), Duration::from_secs(9));
+        gtp.answer("time_left", &["white", "1e300", "0"]).unwrap();
+        assert_eq!(gtp.move_time(&start, Player::O), MAX_MOVE_TIME);
+        gtp.answer("time_left", &["black", "2", "4"]).unwrap();
+        assert_eq!(gtp.move_time(&start, Player::X), Duration::from_millis(450));
+        assert!(gtp.answer("time_left", &["black", "-1", "0"]).is_err());
+        assert!(gtp.answer("time_left", &["black", "NaN", "0"]).is_err());
     }
 
     #[test]

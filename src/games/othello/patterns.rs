@@ -8,9 +8,9 @@
 //! is worth to the side to move at the end of the game. The position's value is the sum of its
 //! 46 configurations' weights, plus a weight for each side's mobility and one for the parity of
 //! the empty squares. A window and its images under the board's symmetries share one table
-//! ([`PATTERNS`] lists each shape once), and where a shape is its own image (a corner's 3 x 3
+//! (the shapes are listed once each), and where a shape is its own image (a corner's 3 x 3
 //! square reflected along its diagonal) the two readings of a configuration share one weight
-//! in training ([`Canonical`]). What each configuration is worth changes as the board fills, so
+//! in training. What each configuration is worth changes as the board fills, so
 //! each stage of the game ([`STAGES`], by the empty squares) has tables of its own.
 //!
 //! The weights are learnt by Sente from its own games (`sente train --game othello`): every
