@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use super::session::{self, DEFAULT_MOVE_TIME, Line, Played};
 use super::{Othello, PASS, evaluation, square_name};
 use crate::game::{Game, Player, text};
-use crate::search::{Budget, EngineOptions, EngineParams, Solve};
+use crate::search::{Budget, Solve};
 
 /// The deepest midgame search `set depth` may ask for: the whole game.
 const MAX_DEPTH: u32 = 60;
@@ -130,10 +130,7 @@ impl NBoard {
         if position.outcome().is_over() {
             return "status the game is over\n".to_owned();
         }
-        let mut params = EngineParams::new(Some(self.move_time), None, EngineOptions::DEFAULT);
-        if position.empties().count_ones() > super::solved_empties(self.move_time) {
-            params.depth = self.depth;
-        }
+        let params = session::params(position, self.move_time, self.depth);
         let analysis = position.engine_analysis(&params, &Budget::unlimited());
         let mut text = "status Sente is analysing\n".to_owned();
         for entry in analysis.moves.iter().take(n.max(1)) {

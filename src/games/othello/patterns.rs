@@ -316,11 +316,7 @@ impl Patterns {
     fn inputs(&self, mover: u64, other: u64, canonical: bool, inputs: &mut Vec<u32>) {
         let empty = !(mover | other);
         let base = (stage(empty.count_ones()) * self.stage_size) as u32;
-        let mut shape = 0;
-        for &(squares, n, offset) in &self.images {
-            while self.offsets[shape] != offset {
-                shape += 1;
-            }
+        for (&(squares, n, offset), &(shape, ..)) in self.images.iter().zip(&self.reads) {
             let mut configuration = configuration(mover, other, &squares[..usize::from(n)]);
             if canonical && let Some(&of) = self.canonical[shape].of.get(configuration as usize) {
                 configuration = of;

@@ -111,15 +111,19 @@ pub fn colour(side: Player) -> &'static str {
     }
 }
 
-/// The engine's answer for `position`, within `time_limit`, and to `depth` plies in the
+/// The engine's params for `position`: within `time_limit`, and to `depth` plies in the
 /// midgame if given (the solver still finishes the endgames it can within the time).
-pub fn think(position: &Othello, time_limit: Duration, depth: Option<u32>) -> SearchResult<u8> {
+pub fn params(position: &Othello, time_limit: Duration, depth: Option<u32>) -> EngineParams {
     let mut params = EngineParams::new(Some(time_limit), None, EngineOptions::DEFAULT);
-    let solvable = position.empties().count_ones() <= super::solved_empties(time_limit);
-    if !solvable {
+    if position.empties().count_ones() > super::solved_empties(time_limit) {
         params.depth = depth;
     }
-    position.engine(&params, &Budget::unlimited())
+    params
+}
+
+/// The engine's answer for `position`, within [`params`].
+pub fn think(position: &Othello, time_limit: Duration, depth: Option<u32>) -> SearchResult<u8> {
+    position.engine(&params(position, time_limit, depth), &Budget::unlimited())
 }
 
 /// A line of a protocol's input.
