@@ -33,6 +33,8 @@ pub struct AnalyzeResponse {
     /// Whose view the scores take: the side to move in the position analysed, as UCI engines
     /// score.
     pub score_for: Player,
+    /// The same side as the game calls it (`White`, `Sente`).
+    pub score_for_name: &'static str,
     /// Every legal move, best first (most visited first for mcts); the best `multipv` where
     /// the engine is asked for so many.
     pub moves: Vec<ScoredMove>,
@@ -99,6 +101,7 @@ fn analyze<G: Solve>(checked: &Checked<G>, budget: &Budget) -> Result<AnalyzeRes
         board: position.to_string(),
         claimable_draw: position.claimable_draw(),
         score_for: position.side_to_move(),
+        score_for_name: super::side_name::<G>(position.side_to_move()),
         moves: ScoredMove::of_analysis(position, &analysis),
     })
 }

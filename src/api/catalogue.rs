@@ -62,8 +62,29 @@ pub struct GameInfo {
     pub tournament_games: u64,
     /// The algorithm that plays when a request names none.
     pub default_algorithm: &'static str,
+    /// What its engine's `level` knob does at each level, the weakest first (docs/levels.md
+    /// measures them).
+    pub levels: Vec<LevelInfo>,
     /// What the game allows a search (`GET /algorithms?game=` gives each knob's limits).
     pub limits: LimitsInfo,
+}
+
+/// One of a game's levels, as the catalogue says it.
+#[derive(Clone, Debug, Serialize)]
+pub struct LevelInfo {
+    /// From 1.
+    pub level: usize,
+    /// The deepest iteration; `null`: as deep as the nodes or the time allow.
+    pub depth: Option<u32>,
+    /// The most nodes a move; `null`: the engine's time or clock.
+    pub nodes: Option<u64>,
+    /// How many of the best moves it chooses among (0: it plays the search's).
+    pub candidates: u32,
+    /// How far it strays from the best of them, in `score`.
+    pub temperature: f64,
+    /// Its rating on the scale `elo` reads, where the game has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub elo: Option<u32>,
 }
 
 /// A game's [`Limits`], as the catalogue says them.
@@ -128,6 +149,17 @@ pub fn games() -> Vec<GameInfo> {
                 start: G::start().to_string(),
                 tournament_games: declaration.tournament_games,
                 default_algorithm: declaration.default_algorithm,
+                levels: (1..)
+                    .zip(declaration.levels)
+                    .map(|(level, entry)| LevelInfo {
+                        level,
+                        depth: entry.depth,
+                        nodes: entry.nodes,
+                        candidates: entry.candidates,
+                        temperature: entry.temperature,
+                        elo: entry.elo,
+                    })
+                    .collect(),
                 limits: declaration.limits.into(),
             }
         }

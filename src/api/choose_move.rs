@@ -21,6 +21,8 @@ pub struct MoveResponse {
     /// Whose view the score takes (`score`, `cp`, `mate`, `margin`): the side to move in the
     /// position searched, which made the move, as UCI engines score.
     pub score_for: Player,
+    /// The same side as the game calls it (`White`, `Sente`).
+    pub score_for_name: &'static str,
     /// The depth of the last completed iteration, for the deepening searches.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub depth: Option<u32>,
@@ -44,6 +46,9 @@ pub struct MoveResponse {
     pub board: String,
     /// The game's status after the move.
     pub status: Status,
+    /// The side that won, as the game calls it, once one has.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub winner: Option<&'static str>,
     /// The rule that ended the game, for games that end in more than one way (chess:
     /// `checkmate`, `stalemate`, `insufficient_material`, `fifty_move_rule`,
     /// `threefold_repetition`).
@@ -51,6 +56,8 @@ pub struct MoveResponse {
     pub ending: Option<&'static str>,
     /// Who is to move after the move; `null` once the game is over.
     pub side_to_move: Option<Player>,
+    /// The same side as the game calls it; `null` once the game is over.
+    pub side_to_move_name: Option<&'static str>,
     /// The legal moves after the move, in the game's order: what a front end offers its
     /// player next, without coding the rules itself. Empty once the game is over.
     pub legal_moves: Vec<Notation>,
@@ -144,6 +151,9 @@ fn choose<G: Solve>(checked: &Checked<G>, budget: &Budget) -> Result<MoveRespons
     } = checked;
     if strategy.algorithm == Algorithm::Engine
         && strategy.engine.multipv.is_some_and(|lines| lines > 1)
+        // At a level the move is drawn from every move's analysis, not the first line's.
+        && strategy.engine.level.is_none()
+        && strategy.engine.elo.is_none()
         && let Some((mv, searched, lines)) = choose_of_lines(checked, budget)?
     {
         return Ok(answer(checked, mv, lines[0].clone(), searched, Some(lines)));
@@ -195,6 +205,7 @@ fn answer<G: Solve>(
         chosen,
         claimable_draw: position.claimable_draw(),
         score_for: position.side_to_move(),
+        score_for_name: super::side_name::<G>(position.side_to_move()),
         depth: searched.depth,
         seldepth: searched.seldepth,
         nodes: searched.nodes,
@@ -206,8 +217,11 @@ fn answer<G: Solve>(
         stopped_by: searched.stopped_by,
         board: after.to_string(),
         status: after.outcome().into(),
+        winner: super::winner_name::<G>(after.outcome()),
         ending: after.ending(),
         side_to_move: (!after.outcome().is_over()).then(|| after.side_to_move()),
+        side_to_move_name: (!after.outcome().is_over())
+            .then(|| super::side_name::<G>(after.side_to_move())),
         legal_moves: after.legal_moves().map(|mv| after.notation(mv)).collect(),
         lines,
     }

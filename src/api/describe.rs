@@ -54,11 +54,16 @@ pub struct PositionResponse {
     /// end can draw any game's board without reading its text form.
     pub cells: Vec<Vec<Option<Occupant>>>,
     pub status: Status,
+    /// The side that won, as the game calls it, once one has.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub winner: Option<&'static str>,
     /// The rule that ended the game, for games that end in more than one way.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ending: Option<&'static str>,
     /// Who is to move; `null` once the game is over.
     pub side_to_move: Option<Player>,
+    /// The same side as the game calls it; `null` once the game is over.
+    pub side_to_move_name: Option<&'static str>,
     /// Moves played so far.
     pub ply: usize,
     /// The legal moves, in the game's order, each with the cell it fills.
@@ -144,8 +149,10 @@ fn describe<G: Game>(game: &G) -> PositionResponse {
             })
             .collect(),
         status: game.outcome().into(),
+        winner: super::winner_name::<G>(game.outcome()),
         ending: game.ending(),
         side_to_move: (!over).then(|| game.side_to_move()),
+        side_to_move_name: (!over).then(|| super::side_name::<G>(game.side_to_move())),
         ply: game.ply(),
         legal_moves: game
             .legal_moves()

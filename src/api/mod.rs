@@ -138,6 +138,20 @@ pub(crate) fn game_over<G: Game>(position: &G, field: &str) -> Problem {
     )
 }
 
+/// What game `G` calls `player` (`White`, `Black`, `Sente`): the name the answers give beside
+/// the board text's `X` and `O`.
+pub fn side_name<G: Game>(player: Player) -> &'static str {
+    G::DECLARATION.sides[usize::from(player == Player::O)]
+}
+
+/// The name of the side that won, if one did.
+pub fn winner_name<G: Game>(outcome: Outcome) -> Option<&'static str> {
+    match outcome {
+        Outcome::Won(player) => Some(side_name::<G>(player)),
+        _ => None,
+    }
+}
+
 /// A game's status as the API spells it.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "snake_case")]

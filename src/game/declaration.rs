@@ -81,6 +81,83 @@ pub struct Declaration {
     /// moving within (shogi's three), which a board draws; `None` where the game has no such
     /// zone.
     pub promotion_zone: Option<usize>,
+    /// How its engine plays at each of the `level` knob's levels, the weakest first: a
+    /// beginner wins against the first, the last is the engine within its nodes
+    /// (docs/levels.md measures each).
+    pub levels: [Level; LEVELS],
+}
+
+/// The levels every game's engine plays at, from 1 to this.
+pub const LEVELS: usize = 8;
+
+/// How a game's engine plays at one level: a search with fewer nodes and a shorter horizon
+/// than its full strength, and a choice among the best few moves that prefers the good ones
+/// and now and then misses the best, as a person's does.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Level {
+    /// The deepest iteration, in plies; absent, as deep as the nodes (or the time) allow.
+    pub depth: Option<u32>,
+    /// The most nodes a move.
+    pub nodes: Option<u64>,
+    /// How many of the best moves, as the search within the limits above values them, it
+    /// chooses among (0: it plays the search's move).
+    pub candidates: u32,
+    /// How far it strays from the best of them, in the answers' `score`: one is drawn with
+    /// chances in proportion to `exp(score / temperature)`, so that a move worse than the best
+    /// by the temperature is chosen 1/e times as often.
+    pub temperature: f64,
+    /// Its strength on the rating scale the game's `elo` knob reads (chess's, measured against
+    /// Stockfish's UCI_Elo), where it has one: the knob plays between the two levels around
+    /// the Elo asked for.
+    pub elo: Option<u32>,
+}
+
+impl Level {
+    /// The full engine within `nodes` a move (or its time, without).
+    pub const fn full(nodes: Option<u64>) -> Level {
+        Level {
+            depth: None,
+            nodes,
+            candidates: 0,
+            temperature: 0.0,
+            elo: None,
+        }
+    }
+
+    /// The engine `depth` plies deep.
+    pub const fn at_depth(depth: u32) -> Level {
+        Level {
+            depth: Some(depth),
+            ..Level::full(None)
+        }
+    }
+
+    /// The engine within `nodes` nodes.
+    pub const fn within_nodes(nodes: u64) -> Level {
+        Level::full(Some(nodes))
+    }
+
+    /// The same, choosing among its best `candidates` moves at `temperature`.
+    pub const fn among(self, candidates: u32, temperature: f64) -> Level {
+        Level {
+            candidates,
+            temperature,
+            ..self
+        }
+    }
+
+    /// The same, rated `elo` on the game's scale.
+    pub const fn rated(self, elo: u32) -> Level {
+        Level {
+            elo: Some(elo),
+            ..self
+        }
+    }
+
+    /// Whether it chooses among moves rather than playing the search's.
+    pub fn strays(&self) -> bool {
+        self.candidates > 1 && self.temperature > 0.0
+    }
 }
 
 /// How a game's players read an evaluation.
@@ -227,6 +304,11 @@ impl EngineDeclaration {
         description: "The game's strongest player within its time or depth: its solver, or \
                       alphabeta with every enhancement when a depth is given.",
         knobs: &[
+            (
+                "level",
+                "Below the top, alphabeta with every enhancement a few plies deep; at the top, \
+                 the solver.",
+            ),
             (
                 "depth",
                 "Given, alphabeta with every enhancement that deep; absent, the solver.",

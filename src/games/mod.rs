@@ -114,4 +114,63 @@ mod tests {
     fn every_games_contract_agrees_with_itself() {
         for_each_game(Consistent);
     }
+
+    /// Every game's levels run from weak to strong (no level searches less or strays further
+    /// than the one below it, rated levels rise), the top is the full engine, and a move at
+    /// each level is legal, within the level's nodes, and replays from its seed.
+    #[derive(Clone)]
+    struct LevelsRise;
+
+    impl ForGame for LevelsRise {
+        type Output = ();
+        fn run<G: Solve>(self) {
+            use crate::search::{self, Algorithm, Strategy, level};
+            let levels = G::DECLARATION.levels;
+            level::levels_rise(&levels).unwrap_or_else(|why| panic!("{}: {why}", G::NAME));
+            let top = levels[levels.len() - 1];
+            assert!(
+                !top.strays(),
+                "{}: the top level is the engine's own move",
+                G::NAME
+            );
+            assert_eq!(
+                top.depth,
+                None,
+                "{}: the top level is the full engine",
+                G::NAME
+            );
+            let game = G::start();
+            for (index, entry) in (1u8..).zip(levels).take(levels.len() - 1) {
+                let mut strategy = Strategy::with_defaults(Algorithm::Engine);
+                strategy.engine.level = Some(index);
+                let played = search::search(&game, &strategy, 7).unwrap();
+                assert!(
+                    game.legal_moves().any(|mv| mv == played.best_move),
+                    "{}",
+                    G::NAME
+                );
+                // The node limit is checked as nodes are counted: a few past it, at most.
+                if let Some(nodes) = entry.nodes {
+                    assert!(
+                        played.nodes <= nodes + 64,
+                        "{} level {index}: {played:?}",
+                        G::NAME
+                    );
+                }
+                let again = search::search(&game, &strategy, 7).unwrap();
+                assert_eq!(
+                    again.best_move,
+                    played.best_move,
+                    "{} level {index}",
+                    G::NAME
+                );
+                assert!(strategy.is_randomized(), "the seed is the draw's");
+            }
+        }
+    }
+
+    #[test]
+    fn every_games_levels_rise_from_weak_to_strong() {
+        for_each_game(LevelsRise);
+    }
 }

@@ -19,6 +19,7 @@ mod budget;
 mod default_solver;
 mod dispatch;
 pub mod engine;
+pub mod level;
 mod mcs;
 mod mcts;
 mod minimax;
@@ -97,10 +98,24 @@ pub fn search_within<G: Solve>(
         return Err(SearchError::GameOver);
     }
     let started = Instant::now();
-    let mut result =
-        caught(|| dispatch::dispatch(strategy, seed, searcher::BestMove(game, budget)))?;
+    let mut result = match level::handicap(&G::DECLARATION, &strategy.engine) {
+        Some(handicap) if strategy.algorithm == Algorithm::Engine => {
+            level::play(game, strategy, &handicap, seed, budget)?
+        }
+        _ => search_dispatched(game, strategy, seed, budget)?,
+    };
     result.elapsed = started.elapsed();
     Ok(result)
+}
+
+/// The search `strategy` names, as it is (a level already turned into its limits).
+fn search_dispatched<G: Solve>(
+    game: &G,
+    strategy: &Strategy,
+    seed: u64,
+    budget: &Budget,
+) -> Result<SearchResult<G::Move>, SearchError> {
+    caught(|| dispatch::dispatch(strategy, seed, searcher::BestMove(game, budget)))
 }
 
 /// Runs a search, a panic inside it answered as [`SearchError::Failed`]: no caller (a request,
@@ -121,7 +136,8 @@ pub fn analyze<G: Solve>(
     analyze_within(game, strategy, seed, &Budget::unlimited())
 }
 
-/// [`analyze`], stopping early if `budget` runs out.
+/// [`analyze`], stopping early if `budget` runs out. At a level, every move is valued within
+/// the level's depth and nodes: what the level chooses among.
 pub fn analyze_within<G: Solve>(
     game: &G,
     strategy: &Strategy,
@@ -132,12 +148,27 @@ pub fn analyze_within<G: Solve>(
         return Err(SearchError::GameOver);
     }
     let started = Instant::now();
-    let mut analysis =
-        caught(|| dispatch::dispatch(strategy, seed, searcher::EveryMove(game, budget)))?;
+    let strategy = match level::handicap(&G::DECLARATION, &strategy.engine) {
+        Some(handicap) if strategy.algorithm == Algorithm::Engine => {
+            level::limited(strategy, &handicap)
+        }
+        _ => *strategy,
+    };
+    let mut analysis = analyze_dispatched(game, &strategy, seed, budget)?;
     analysis.elapsed = started.elapsed();
     // An engine whose analysis searches every move answers the lines asked for.
     if let (Algorithm::Engine, Some(lines)) = (strategy.algorithm, strategy.engine.multipv) {
         analysis.moves.truncate(lines as usize);
     }
     Ok(analysis)
+}
+
+/// The analysis `strategy` names, as it is.
+fn analyze_dispatched<G: Solve>(
+    game: &G,
+    strategy: &Strategy,
+    seed: u64,
+    budget: &Budget,
+) -> Result<Analysis<G::Move>, SearchError> {
+    caught(|| dispatch::dispatch(strategy, seed, searcher::EveryMove(game, budget)))
 }

@@ -37,6 +37,8 @@ pub enum Chance {
     TieBreak,
     /// Only where it samples its moves at a temperature above zero (alphazero's).
     Temperature,
+    /// Only where it plays at a level or an Elo, whose moves are drawn (the engine's).
+    Level,
     /// Never: the same position, the same answer.
     Never,
 }
@@ -49,6 +51,7 @@ impl Record {
             Chance::Always => true,
             Chance::TieBreak => strategy.tiebreak == Tiebreak::Random,
             Chance::Temperature => strategy.alphazero.temperature > 0.0,
+            Chance::Level => strategy.engine.level.is_some() || strategy.engine.elo.is_some(),
             Chance::Never => false,
         }
     }

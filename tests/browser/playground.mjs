@@ -54,6 +54,26 @@ try {
   const cells = async mark => page.locator(`#board .cell.${mark}`).count();
   const status = async () => page.locator("#status").textContent();
 
+  // The level chooser: the game's levels and "custom", a middle level at first, the opponent
+  // then the level's; a move at a level asks the engine for it.
+  assert.equal(await page.locator("#level").inputValue(), "4", "a middle level at first");
+  assert.equal(await page.locator("#level option").count(), 9, "eight levels and custom");
+  assert.ok(await page.locator("#algorithm").isDisabled(), "the opponent is the level's");
+  await page.selectOption("#level", "1");
+  const asked = page.waitForRequest(request => request.url().endsWith("/move"));
+  await page.locator('#board .cell[data-cell="4"]').click();
+  const levelBody = JSON.parse((await asked).postData());
+  assert.equal(levelBody.algorithm, "engine", "a level is the engine's");
+  assert.equal(levelBody.level, 1, "at the level chosen");
+  await page.waitForFunction(() => document.querySelectorAll("#board .cell.O").length === 1);
+  assert.match(await page.locator("#sides").textContent(), /level 1/, "the opponent named by its level");
+  await page.screenshot({ path: `${shots}/playground-levels.png`, fullPage: true });
+  await page.click("#undo");
+  await page.waitForFunction(() => document.querySelectorAll("#board .cell.X, #board .cell.O").length === 0);
+  // Custom: the opponent and its knobs set by hand, as the rest of this test sets them.
+  await page.selectOption("#level", "");
+  assert.ok(!(await page.locator("#algorithm").isDisabled()), "custom sets the opponent by hand");
+
   // Undo: a move and its reply are taken back, and it is the human's move again.
   await page.locator('#board .cell[data-cell="0"]').click();
   await page.waitForFunction(() => document.querySelectorAll("#board .cell.O").length === 1);

@@ -356,15 +356,35 @@ fn sente_uci_is_an_engine_that_stops_when_told() {
     );
     send("setoption name UCI_Elo value 1200", &mut transcript);
     send("position startpos moves e2e4 e7e5", &mut transcript);
+    // The last iteration a search tells.
+    let last_iteration = |lines: Vec<String>| {
+        lines
+            .into_iter()
+            .rfind(|line| line.starts_with("info depth "))
+            .unwrap()
+    };
     send("go movetime 1000", &mut transcript);
-    let lines = read_until("bestmove", &mut transcript);
-    let info = lines
-        .iter()
-        .rfind(|line| line.starts_with("info depth "))
-        .unwrap();
+    let info = last_iteration(read_until("bestmove", &mut transcript));
     let (_, after) = info.split_once(" nodes ").unwrap();
     let searched: u64 = after.split(' ').next().unwrap().parse().unwrap();
-    assert!(searched <= 2_000, "{transcript:#?}");
+    // Below the lowest rated level, that level: three plies among four moves.
+    assert!(info.starts_with("info depth 3 "), "{transcript:#?}");
+    assert!(searched <= 20_000, "{transcript:#?}");
+    // `Skill Level` 1, with the strength no longer limited: one ply.
+    send(
+        "setoption name UCI_LimitStrength value false",
+        &mut transcript,
+    );
+    send("setoption name Skill Level value 9", &mut transcript);
+    let lines = read_until("info string", &mut transcript);
+    assert!(
+        lines[0].contains("Skill Level is 1 to 8"),
+        "{transcript:#?}"
+    );
+    send("setoption name Skill Level value 1", &mut transcript);
+    send("go movetime 1000", &mut transcript);
+    let info = last_iteration(read_until("bestmove", &mut transcript));
+    assert!(info.starts_with("info depth 1 "), "{transcript:#?}");
     send("quit", &mut transcript);
     assert!(engine.wait().unwrap().success());
     println!("{}", transcript.join("\n"));

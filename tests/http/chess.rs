@@ -336,19 +336,26 @@ async fn movetime_is_the_time_limit_by_ucis_name() {
     );
 }
 
-/// `elo` weakens the engine to a strength: few nodes, and a legal move; out of its range it is
-/// refused with the range said.
+/// `elo` plays the levels' table: below the lowest rated level (4, three plies) that level;
+/// between two rated levels, the nodes between theirs; out of its range it is refused with the
+/// range said.
 #[tokio::test]
 async fn the_engine_plays_at_the_strength_asked_for() {
     let url = start().await;
     let weak =
         json!({"game": "chess", "moves": ["e2e4", "e7e5"], "elo": 1200, "time_limit_ms": 5000});
     let answer: Value = post(&url, "/move", weak).await.json().await.unwrap();
-    assert!(answer["nodes"].as_u64().unwrap() <= 2_000, "{answer}");
+    assert_eq!(answer["depth"], 3, "{answer}");
     assert_eq!(answer["move"].as_str().unwrap().len(), 4, "{answer}");
-    let full = json!({"game": "chess", "moves": ["e2e4", "e7e5"], "depth": 10});
+    assert!(answer["seed"].is_u64(), "the draw's seed: {answer}");
+    // Between level 6 (8,000 nodes, rated 2153) and 7 (40,000, rated 2315).
+    let between = json!({"game": "chess", "moves": ["e2e4", "e7e5"], "elo": 2250, "seed": 1});
+    let answer: Value = post(&url, "/move", between).await.json().await.unwrap();
+    let nodes = answer["nodes"].as_u64().unwrap();
+    assert!((8_000..=40_100).contains(&nodes), "{answer}");
+    let full = json!({"game": "chess", "moves": ["e2e4", "e7e5"], "depth": 12});
     let answer: Value = post(&url, "/move", full).await.json().await.unwrap();
-    assert!(answer["nodes"].as_u64().unwrap() > 2_000, "{answer}");
+    assert!(answer["nodes"].as_u64().unwrap() > 40_000, "{answer}");
     let refused = problem(
         &url,
         "/move",

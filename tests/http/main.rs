@@ -14,6 +14,7 @@ mod chess;
 mod connections;
 mod engines;
 mod games;
+mod levels;
 mod moves;
 mod operations;
 mod problems;

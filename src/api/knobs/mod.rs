@@ -30,7 +30,7 @@ use crate::search::{Algorithm, Strategy, Tiebreak};
 pub use catalogue::{KnobInfo, knobs, maxima};
 pub(crate) use suggestions::{offer_a_players_fields, offer_the_algorithms_fields};
 pub use table::{KNOBS, MAX_CLOCK_MS, MAX_DEPTH, MAX_INCREMENT_MS, MAX_TIME_LIMIT_MS, SEED};
-use table::{MOVETIME, TIME_LIMIT_MS};
+use table::{LEVEL, MOVETIME, TIME_LIMIT_MS};
 
 /// One knob, everything about it.
 #[derive(Clone, Copy, Debug)]
@@ -285,10 +285,14 @@ pub fn player(game: &GameRef, spec: &PlayerSpec) -> Result<Strategy, Problem> {
 /// [`player`], for a player that will be given a time (`timed`: a tournament's `tc`, say):
 /// a sampler with no count of its own samples until that time.
 pub fn player_on_time(game: &GameRef, spec: &PlayerSpec, timed: bool) -> Result<Strategy, Problem> {
+    // A level is the engine's: given alone, it names the engine whatever the game's default.
     let name = spec
         .algorithm
         .as_deref()
-        .unwrap_or(game.declaration.default_algorithm);
+        .unwrap_or_else(|| match spec.given(LEVEL) {
+            Some(_) => Algorithm::Engine.name(),
+            None => game.declaration.default_algorithm,
+        });
     let algorithm = algorithm(name)?;
     if !offered(algorithm, game) {
         return Err(Problem::invalid(
@@ -358,11 +362,24 @@ pub fn fit_to_game(game: &GameRef, strategy: Strategy) -> Result<Strategy, Probl
             ),
         ));
     }
+    if strategy.engine.level.is_some() && strategy.engine.elo.is_some() {
+        return Err(Problem::invalid(
+            "elo",
+            "give level or elo, not both: they are two views of one table (docs/levels.md)",
+        ));
+    }
+    // A depth or a node count given (or a level's) is searched whole, within the service's
+    // limits, rather than cut short by the game's default time.
+    let handicap = crate::search::level::handicap(&game.declaration, &strategy.engine);
+    let bounded = strategy.depth.is_some()
+        || strategy.engine.nodes.is_some()
+        || handicap.is_some_and(|level| level.depth.is_some() || level.nodes.is_some());
     let mut strategy = strategy;
     if matches!(
         algorithm,
         Algorithm::AlphaBeta | Algorithm::Solver | Algorithm::Engine
-    ) {
+    ) && !bounded
+    {
         strategy.time_limit = strategy.time_limit.or(default_time_limit);
     }
     Ok(strategy)

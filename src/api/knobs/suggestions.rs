@@ -99,10 +99,14 @@ fn offer(
     let Ok(game) = crate::api::game(request.get("game").and_then(Value::as_str)) else {
         return problem;
     };
-    let name = player
-        .get("algorithm")
-        .and_then(Value::as_str)
-        .unwrap_or(game.declaration.default_algorithm);
+    let name =
+        player
+            .get("algorithm")
+            .and_then(Value::as_str)
+            .unwrap_or(match player.get("level") {
+                Some(_) => "engine",
+                None => game.declaration.default_algorithm,
+            });
     let Ok(algorithm) = algorithm(name) else {
         return problem;
     };

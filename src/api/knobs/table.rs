@@ -9,6 +9,7 @@ use serde_json::json;
 
 use super::{Kind, Knob, KnobInfo};
 use crate::api::GameRef;
+use crate::game::LEVELS;
 use crate::search::{
     self, Algorithm as A, Algorithm, DEFAULT_EXPAND_THRESHOLD, DEFAULT_PLAYOUTS,
     DEFAULT_SIMULATIONS, DEFAULT_UCT_C, MAX_TREE_NODES, Strategy, Tiebreak, alphazero,
@@ -27,9 +28,11 @@ pub const MAX_INCREMENT_MS: u64 = 600_000;
 pub(super) const TIME_LIMIT_MS: &str = "time_limit_ms";
 /// The same, by UCI's name.
 pub(super) const MOVETIME: &str = "movetime";
+/// The knob that plays the engine at one of its game's levels.
+pub(super) const LEVEL: &str = "level";
 
 /// Every player's knob, in the order the catalogue lists them.
-pub const KNOBS: [Knob; 28] = [
+pub const KNOBS: [Knob; 29] = [
     Knob {
         name: "depth",
         label: "Depth (plies)",
@@ -408,6 +411,22 @@ pub const KNOBS: [Knob; 28] = [
         description: "The strength to play at, on the Elo scale the game's engine is \
                       calibrated on (UCI's UCI_Elo with UCI_LimitStrength); absent, its full \
                       strength.",
+        on_game: same_on_every_game,
+    },
+    Knob {
+        name: LEVEL,
+        label: "Level",
+        algorithms: &[A::Engine],
+        kind: Kind::Integer {
+            min: 1,
+            max: LEVELS as u64,
+            default: None,
+            set: |strategy, level| strategy.engine.level = Some(level as u8),
+        },
+        description: "The level to play at, from 1 (a beginner wins) to 8 (the engine within \
+                      its nodes): a shallower search, and below the top a move drawn from the \
+                      analysis that prefers the good ones and now and then misses the best \
+                      (docs/levels.md measures each). Absent, its full strength.",
         on_game: same_on_every_game,
     },
     Knob {

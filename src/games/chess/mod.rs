@@ -14,6 +14,7 @@ pub mod nnue;
 mod terms;
 pub mod uci;
 
+use crate::game::{LEVELS, Level};
 use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::str::FromStr;
@@ -334,6 +335,22 @@ const CLOCK: &str = "The chess engine shares out the clock of the side to move i
                      more where the position needs it (docs/chess.md#time); a time_limit_ms as \
                      well caps the move.";
 
+/// The levels (docs/levels.md): a one-ply look among ten moves at the bottom, the full engine
+/// on its time or clock at the top. The ratings are what the levels measured against outside
+/// engines at 100 ms a move: levels 4 and 5 against Stockfish 15.1's `UCI_Elo` 1350 (its
+/// floor), 6 to 8 against the ladder's Fairy-Max and Phalanx (CCRL 40/15); the three below
+/// Stockfish's floor have no outside opponent to rate them, and `elo` below level 4's plays it.
+const LEVEL_TABLE: [Level; LEVELS] = [
+    Level::at_depth(1).among(10, 1.0),
+    Level::at_depth(1).among(6, 0.3),
+    Level::at_depth(2).among(4, 0.1),
+    Level::at_depth(3).among(4, 0.06).rated(1359),
+    Level::within_nodes(4_000).among(3, 0.03).rated(1530),
+    Level::within_nodes(8_000).among(2, 0.01).rated(2153),
+    Level::within_nodes(40_000).rated(2315),
+    Level::full(None).rated(2553),
+];
+
 impl Game for Chess {
     type Move = ChessMove;
     type Moves = ChessMoves;
@@ -370,6 +387,7 @@ impl Game for Chess {
                           evaluation, over PeSTO's tables and terms for mobility, pawns and king \
                           safety, or a network learnt from Sente's own games (docs/chess.md).",
             knobs: &[
+                ("level", ""),
                 ("depth", ""),
                 ("time_limit_ms", ""),
                 ("movetime", ""),
@@ -401,9 +419,9 @@ impl Game for Chess {
                 ),
                 (
                     "elo",
-                    "On the CCRL 40/15 scale, as the ladder measures it (docs/chess.md): fewer \
-                     nodes a move, and further down a random choice among the moves close to \
-                     the best.",
+                    "Between the two levels around it, as docs/levels.md rates them against \
+                     Stockfish and the ladder (1,359 to 2,553): below 1,359 level 4, above \
+                     2,553 the full engine.",
                 ),
             ],
             steps: &STEP_NAMES,
@@ -424,6 +442,7 @@ impl Game for Chess {
         records: &[],
         evaluation_units: Some(crate::game::EvaluationUnits::Pawns),
         promotion_zone: None,
+        levels: LEVEL_TABLE,
     };
     const ROWS: usize = 8;
     const COLUMNS: usize = 8;

@@ -97,6 +97,8 @@ impl Dialect for Uci {
         EngineParams {
             evaluation: self.evaluation,
             elo: self.limit_strength.then_some(self.elo),
+            // UCI_LimitStrength overrides Skill Level, as in Stockfish.
+            level: params.level.filter(|_| !self.limit_strength),
             ..params
         }
     }

@@ -14,6 +14,7 @@
 //! bottom bit to its discs carries up to the lowest free cell — and the side that just moved
 //! owns `current ^ mask`.
 
+use crate::game::{LEVELS, Level};
 use std::fmt;
 use std::str::FromStr;
 
@@ -298,6 +299,19 @@ impl ConnectFour {
     }
 }
 
+/// The levels (docs/levels.md): alphabeta a ply or two deep that strays at the bottom, the
+/// solver at the top.
+const LEVEL_TABLE: [Level; LEVELS] = [
+    Level::at_depth(1).among(7, 0.3),
+    Level::at_depth(2).among(5, 0.2),
+    Level::at_depth(3).among(4, 0.1),
+    Level::at_depth(4).among(3, 0.05),
+    Level::at_depth(6).among(2, 0.02),
+    Level::at_depth(8),
+    Level::at_depth(12),
+    Level::full(None),
+];
+
 impl Game for ConnectFour {
     type Move = u8;
     type Moves = Bits;
@@ -348,6 +362,7 @@ impl Game for ConnectFour {
         records: &[],
         evaluation_units: None,
         promotion_zone: None,
+        levels: LEVEL_TABLE,
     };
     const ROWS: usize = HEIGHT;
     const COLUMNS: usize = WIDTH;

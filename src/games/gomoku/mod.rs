@@ -11,6 +11,7 @@
 
 mod evaluation;
 
+use crate::game::{LEVELS, Level};
 use std::fmt;
 use std::str::FromStr;
 
@@ -179,6 +180,19 @@ impl Iterator for EmptyCells {
 
 impl ExactSizeIterator for EmptyCells {}
 
+/// The levels (docs/levels.md): a one-move look that strays at the bottom, the full engine
+/// on its time or clock at the top.
+const LEVEL_TABLE: [Level; LEVELS] = [
+    Level::at_depth(1).among(5, 0.1),
+    Level::at_depth(1).among(4, 0.05),
+    Level::at_depth(2).among(4, 0.04),
+    Level::within_nodes(8_000).among(3, 0.01),
+    Level::within_nodes(20_000).among(2, 0.004),
+    Level::within_nodes(40_000),
+    Level::within_nodes(100_000),
+    Level::full(None),
+];
+
 impl Game for Gomoku {
     type Move = u8;
     type Moves = EmptyCells;
@@ -220,6 +234,7 @@ impl Game for Gomoku {
                           steps gomoku has no use for) over the threats evaluation, deepening \
                           within the time.",
             knobs: &[
+                ("level", ""),
                 ("depth", ""),
                 ("time_limit_ms", ""),
                 ("movetime", ""),
@@ -241,6 +256,7 @@ impl Game for Gomoku {
         records: &[],
         evaluation_units: None,
         promotion_zone: None,
+        levels: LEVEL_TABLE,
     };
     const ROWS: usize = SIZE;
     const COLUMNS: usize = SIZE;

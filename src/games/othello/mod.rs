@@ -21,6 +21,7 @@ pub mod patterns;
 mod session;
 pub mod solver;
 
+use crate::game::{LEVELS, Level};
 use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::str::FromStr;
@@ -214,6 +215,19 @@ const CLOCK: &str = "The Othello engine shares the mover's clock (White's is O's
                      moves left, about half the empty squares (docs/othello.md); a \
                      time_limit_ms as well caps the move.";
 
+/// The levels (docs/levels.md): a one-move look that strays by several discs at the bottom,
+/// the full engine, on its time or clock, at the top.
+const LEVEL_TABLE: [Level; LEVELS] = [
+    Level::at_depth(1).among(6, 0.3),
+    Level::at_depth(1).among(4, 0.15),
+    Level::at_depth(2).among(4, 0.08),
+    Level::at_depth(3).among(3, 0.04),
+    Level::within_nodes(4_000).among(3, 0.02),
+    Level::within_nodes(16_000).among(2, 0.01),
+    Level::within_nodes(64_000),
+    Level::full(None),
+];
+
 impl Game for Othello {
     type Move = u8;
     type Moves = Moves;
@@ -252,6 +266,7 @@ impl Game for Othello {
                           pattern evaluation learnt from its own games, deepening within the \
                           time; values in discs expected.",
             knobs: &[
+                ("level", ""),
                 (
                     "depth",
                     "Given, the midgame search that deep, however few the empty squares.",
@@ -305,6 +320,7 @@ impl Game for Othello {
         records: &[],
         evaluation_units: Some(crate::game::EvaluationUnits::Discs),
         promotion_zone: None,
+        levels: LEVEL_TABLE,
     };
     const ROWS: usize = SIZE;
     const COLUMNS: usize = SIZE;

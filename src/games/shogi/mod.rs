@@ -18,6 +18,7 @@ mod notation;
 pub mod records;
 pub mod usi;
 
+use crate::game::{LEVELS, Level};
 use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::str::FromStr;
@@ -333,6 +334,19 @@ const CLOCK: &str = "USI's clock: the engine spends a share of its own time and 
                      (binc, winc) and, where byoyomi is given, all of the byoyomi once its time \
                      is gone; a time_limit_ms as well caps the move.";
 
+/// The levels (docs/levels.md): a shallow search that strays at the bottom, the full engine
+/// on its time or clock at the top.
+const LEVEL_TABLE: [Level; LEVELS] = [
+    Level::at_depth(1).among(10, 1.0),
+    Level::at_depth(1).among(6, 0.3),
+    Level::at_depth(2).among(4, 0.1),
+    Level::within_nodes(3_000).among(3, 0.05),
+    Level::within_nodes(10_000).among(3, 0.03),
+    Level::within_nodes(20_000).among(2, 0.01),
+    Level::within_nodes(60_000),
+    Level::full(None),
+];
+
 impl Game for Shogi {
     type Move = ShogiMove;
     type Moves = ShogiMoves;
@@ -374,6 +388,7 @@ impl Game for Shogi {
                           games (NNUE; `evaluation`: standard for material, advancement and \
                           king safety set by hand) (docs/shogi.md).",
             knobs: &[
+                ("level", ""),
                 ("depth", ""),
                 ("time_limit_ms", ""),
                 ("movetime", ""),
@@ -419,6 +434,7 @@ impl Game for Shogi {
         records: records::FORMATS,
         evaluation_units: Some(crate::game::EvaluationUnits::Centipawns),
         promotion_zone: Some(3),
+        levels: LEVEL_TABLE,
     };
     const ROWS: usize = 9;
     const COLUMNS: usize = 9;

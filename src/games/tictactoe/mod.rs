@@ -8,6 +8,7 @@
 //! X and O, as Pons does for Connect Four: a move is then one OR and a swap, and the win check
 //! looks at one board, without first working out whose turn it is.
 
+use crate::game::{LEVELS, Level};
 use std::fmt;
 use std::str::FromStr;
 
@@ -169,6 +170,20 @@ impl TicTacToe {
     }
 }
 
+/// The levels (docs/levels.md): every move valued exactly (the game is solved in an instant),
+/// and one drawn among them at a temperature that halves the chance of a losing move, or of
+/// missing a win, from one level to the next; the solver at the top.
+const LEVEL_TABLE: [Level; LEVELS] = [
+    Level::full(None).among(9, 3.0),
+    Level::full(None).among(9, 1.6),
+    Level::full(None).among(9, 1.0),
+    Level::full(None).among(9, 0.6),
+    Level::full(None).among(9, 0.4),
+    Level::full(None).among(9, 0.28),
+    Level::full(None).among(9, 0.2),
+    Level::full(None),
+];
+
 impl Game for TicTacToe {
     type Move = u8;
     type Moves = Bits;
@@ -225,6 +240,7 @@ impl Game for TicTacToe {
         records: &[],
         evaluation_units: None,
         promotion_zone: None,
+        levels: LEVEL_TABLE,
     };
     const ROWS: usize = 3;
     const COLUMNS: usize = 3;

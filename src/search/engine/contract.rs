@@ -8,7 +8,7 @@
 //! keeps whatever makes these fast beside its position (chess its keys and its network's sums,
 //! move by move), so the kit never copies a position or allocates per node.
 
-use super::{Calibration, EngineParams, Step};
+use super::{EngineParams, Step};
 use crate::game::Game;
 use crate::search::Value;
 
@@ -37,9 +37,6 @@ pub trait Board: Sized {
     const CHECK_EXTENSION_REACH: Option<i32> = None;
     /// The time a move takes when nothing limits it.
     const DEFAULT_TIME_MS: u64 = 1_000;
-    /// How the Elo a request asks for maps onto the engine's handicaps (chess's, fitted to its
-    /// ladder, until the game has one of its own).
-    const CALIBRATION: Calibration = Calibration::CHESS;
 
     /// The position `game` is at, ready to be searched with `params` (its evaluation, its own
     /// steps turned off).

@@ -35,6 +35,7 @@ mod search;
 pub mod session;
 mod steps;
 mod strength;
+use strength::at_level;
 mod table;
 mod time;
 
@@ -43,7 +44,6 @@ pub use game_board::{GameBoard, QUIET_GAME_STEP_NAMES, QUIET_GAME_STEPS, Through
 pub(crate) use params::CLOCK_OVERHEAD;
 pub use params::{Clock, DEFAULT_HASH_MB, EngineOptions, EngineParams, MAX_ELO, MIN_ELO, share};
 pub use steps::Step;
-pub use strength::Calibration;
 
 use self::search::{Engine, Memories};
 use crate::game::{Game, in_pawns, written};
@@ -62,7 +62,7 @@ pub(super) const RECORD: Record = Record {
                   declares it (GET /algorithms?game= says what it is on each game).",
     takes_time_limit: true,
     breaks_ties: false,
-    chance: Chance::Never,
+    chance: Chance::Level,
     samples: None,
 };
 
@@ -130,8 +130,10 @@ pub fn search_keeping<B: Board>(
     budget: &Budget,
     kept: &mut Kept<B>,
 ) -> SearchResult<<B::Game as Game>::Move> {
-    if let Some(elo) = params.elo {
-        return strength::play(game, params, budget, elo, kept);
+    if let Some(level) =
+        crate::search::level::handicap(&<B::Game as Game>::DECLARATION, &params.options())
+    {
+        return at_level(game, params, &level, budget, kept);
     }
     let mut engine = Engine::<B>::new(game, params, budget, kept.memories.take());
     let result = deepen_root(game, &mut engine);

@@ -19,6 +19,7 @@ pub struct EngineParams {
     pub clock: Clock,
     pub multipv: Option<u32>,
     pub elo: Option<u32>,
+    pub level: Option<u8>,
 }
 
 /// What the engine alone takes, beside the depth and time limit every search takes; a game's
@@ -40,8 +41,12 @@ pub struct EngineOptions {
     /// legal move without it. A move's choice is the same whatever it is.
     pub multipv: Option<u32>,
     /// The strength to play at, on the Elo scale its game's engine is calibrated on (UCI's
-    /// `UCI_Elo`, from [`MIN_ELO`] to [`MAX_ELO`]); its full strength without it.
+    /// `UCI_Elo`, from [`MIN_ELO`] to [`MAX_ELO`]), between the two of its game's levels
+    /// around it; its full strength without it.
     pub elo: Option<u32>,
+    /// The level to play at, from 1 to [`LEVELS`](crate::game::LEVELS), as its game declares
+    /// them ([`Level`](crate::game::Level)); its full strength without it.
+    pub level: Option<u8>,
 }
 
 /// The weakest strength an engine may be asked to play at.
@@ -60,6 +65,7 @@ impl EngineOptions {
         clock: Clock::NONE,
         multipv: None,
         elo: None,
+        level: None,
     };
 }
 
@@ -83,6 +89,7 @@ impl EngineParams {
             clock,
             multipv,
             elo,
+            level,
         } = options;
         EngineParams {
             time_limit,
@@ -94,6 +101,7 @@ impl EngineParams {
             clock,
             multipv,
             elo,
+            level,
         }
     }
 
@@ -114,6 +122,7 @@ impl EngineParams {
             clock: self.clock,
             multipv: self.multipv,
             elo: self.elo,
+            level: self.level,
         }
     }
 }

@@ -5,7 +5,7 @@
 //! its own, so that `stop` and `isready` are answered while it thinks.
 //!
 //! The commands read one a line: the handshake (`uci`, `usi`), `isready`, the new game
-//! (`ucinewgame`, `usinewgame`), `setoption name NAME value VALUE` (the hash, `MultiPV`, and
+//! (`ucinewgame`, `usinewgame`), `setoption name NAME value VALUE` (the hash, `MultiPV`, `Skill Level` and
 //! the dialect's own), `position startpos|fen|sfen BOARD [moves ...]`, `go` (with `wtime`,
 //! `btime`, `winc`, `binc`, `movestogo`, `byoyomi`, `movetime`, `depth`, `nodes`, `infinite`,
 //! `mate`), `stop`, the dialect's end of a game (`gameover`) and `quit`. A search ends with its
@@ -20,7 +20,7 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 use super::{Board, DEFAULT_HASH_MB, Kept};
-use crate::game::{Game, Notation, Outcome, written};
+use crate::game::{Game, LEVELS, Notation, Outcome, written};
 use crate::lines;
 use crate::search::{
     Analysis, Budget, Clock, EngineParams, Iteration, SearchResult, Watch, panic_message,
@@ -183,6 +183,7 @@ pub fn serve<D: Dialect>(
         kept: Arc::new(Mutex::new(Kept::default())),
         hash_mb: DEFAULT_HASH_MB,
         multipv: 1,
+        skill_level: LEVELS as u32,
         output: Arc::new(Mutex::new(output)),
         search: None,
     };
@@ -294,6 +295,9 @@ struct Session<D: Dialect, W> {
     hash_mb: u32,
     /// How many of the best lines a search answers (`MultiPV`).
     multipv: u32,
+    /// The level it plays at (`Skill Level`, as Stockfish and Fairy-Stockfish name theirs): the
+    /// game's levels, the top (the default) its full strength on the clock.
+    skill_level: u32,
     output: Arc<Mutex<W>>,
     search: Option<Search>,
 }
@@ -326,6 +330,7 @@ impl<D: Dialect, W: Write + Send + 'static> Session<D, W> {
                 D::HASH
             ),
             format!("option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"),
+            format!("option name Skill Level type spin default {LEVELS} min 1 max {LEVELS}"),
         ];
         lines.extend(self.dialect.options());
         lines.push(D::HELLO_OK.to_owned());
@@ -363,6 +368,10 @@ impl<D: Dialect, W: Write + Send + 'static> Session<D, W> {
             self.multipv = number(MAX_MULTIPV)?;
             return Ok(());
         }
+        if name.eq_ignore_ascii_case("skill level") {
+            self.skill_level = number(LEVELS as u32)?;
+            return Ok(());
+        }
         self.dialect
             .set_option(name, value)
             .unwrap_or_else(|| Err(format!("no option {name:?}")))
@@ -398,6 +407,7 @@ impl<D: Dialect, W: Write + Send + 'static> Session<D, W> {
             nodes: go.nodes,
             clock: go.clock,
             multipv: (self.multipv > 1).then_some(self.multipv),
+            level: (self.skill_level < LEVELS as u32).then_some(self.skill_level as u8),
             ..EngineParams::default()
         });
         let stop = Arc::new(AtomicBool::new(false));
