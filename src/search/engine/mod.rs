@@ -19,7 +19,7 @@
 //!   fastest mate and delays being mated; what the rules decide (repetitions, length limits) is
 //!   the game's to say;
 //! - a time plan (`time.rs`), MultiPV analysis, the watch lines, node and depth limits, a
-//!   requested strength (`strength.rs`).
+//!   level or strength (`strength.rs`, the level's cut and draw in `search/level.rs`).
 //!
 //! Each step is a [`Step`]: a game turns on those that serve it ([`Board::STEPS`]), and the
 //! `without` knob turns one off, which is how a step's gain is measured. What the search keeps
