@@ -85,12 +85,12 @@ fn at_elo(levels: &[Level], elo: u32) -> Option<Level> {
     })
 }
 
-/// `strategy` cut to `level`'s depth and nodes (any tighter of its own kept), at full
-/// strength otherwise.
-pub fn limited(strategy: &Strategy, level: &Level) -> Strategy {
+/// `strategy` cut to `cut`'s depth and nodes (any tighter of its own kept), at full strength
+/// otherwise.
+pub fn limited(strategy: &Strategy, cut: Cut) -> Strategy {
     let mut limited = *strategy;
-    limited.depth = tighter(strategy.depth, level.depth);
-    limited.engine.nodes = tighter(strategy.engine.nodes, level.nodes);
+    limited.depth = tighter(strategy.depth, cut.depth);
+    limited.engine.nodes = tighter(strategy.engine.nodes, cut.nodes);
     limited.engine.level = None;
     limited.engine.elo = None;
     limited
@@ -106,6 +106,17 @@ pub struct Cut {
     pub lines: Option<u32>,
 }
 
+impl Cut {
+    /// `level`'s depth and nodes, every line.
+    pub fn of(level: &Level) -> Cut {
+        Cut {
+            depth: level.depth,
+            nodes: level.nodes,
+            lines: None,
+        }
+    }
+}
+
 /// The engine's move at `level`, from whichever engine: `search` finds a move within a cut,
 /// `analyze` values every legal move within one. Where the level has a temperature the move is
 /// drawn from the analysis (from `seed`); where not one move was valued within the cut, the
@@ -116,11 +127,7 @@ pub fn choose<M: Clone, E>(
     mut search: impl FnMut(Cut) -> Result<SearchResult<M>, E>,
     analyze: impl FnOnce(Cut) -> Result<Analysis<M>, E>,
 ) -> Result<SearchResult<M>, E> {
-    let cut = Cut {
-        depth: level.depth,
-        nodes: level.nodes,
-        lines: None,
-    };
+    let cut = Cut::of(level);
     if !level.strays() {
         return search(cut);
     }
@@ -149,14 +156,7 @@ pub(super) fn play<G: Solve>(
     budget: &Budget,
 ) -> Result<SearchResult<G::Move>, SearchError> {
     let cut_to = |cut: Cut| {
-        let mut limited = limited(
-            strategy,
-            &Level {
-                depth: cut.depth,
-                nodes: cut.nodes,
-                ..*level
-            },
-        );
+        let mut limited = limited(strategy, cut);
         limited.engine.multipv = cut.lines;
         limited
     };

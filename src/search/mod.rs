@@ -150,7 +150,7 @@ pub fn analyze_within<G: Solve>(
     let started = Instant::now();
     let strategy = match level::handicap(&G::DECLARATION, &strategy.engine) {
         Some(handicap) if strategy.algorithm == Algorithm::Engine => {
-            level::limited(strategy, &handicap)
+            level::limited(strategy, level::Cut::of(&handicap))
         }
         _ => *strategy,
     };
