@@ -82,6 +82,20 @@ printf '| selfplay --net typo.net --output keep.txt | | | | keep.txt: %s |\n' \
 measure "tournament vs endless 60 KB options" "$sente" tournament random opt:tc=1/move \
     --engine "opt=$PWD/tests/engines/options.sh" --games 2
 
+# A GTP engine whose answer never ends (its move, then lines without the empty line): a
+# tournament against it, from the command line.
+measure "tournament vs a GTP answer without end" "$sente" tournament random flood:tc=5/move \
+    --game othello --engine "flood=$PWD/tests/engines/gtp-flood.sh,protocol=gtp" --games 2
+
+# Clocks too large to read, then the end of the input: the search must stop within a second.
+measure "gtp: time_settings 1e30 0 0, genmove, end of input" bash -c \
+    "printf 'time_settings 1e30 0 0\ngenmove b\n' | exec '$sente' gtp"
+measure "gtp: time_settings 1e23, time_left 0 0, genmove" bash -c \
+    "printf 'time_settings 1e23 0 0\ntime_left black 0 0\ngenmove b\nquit\n' | exec '$sente' gtp"
+measure "uci: go wtime 99999999999999999999 btime 1, end" bash -c \
+    "printf 'position startpos\ngo wtime 99999999999999999999 btime 1\n' | exec '$sente' uci"
+measure "nboard: go, end of input" bash -c "printf 'nboard 2\ngo\n' | exec '$sente' nboard"
+
 # A gigabyte's table inside the clock: the time from `go` to `bestmove` at a byoyomi of 1 s.
 usi_time() {
     python3 - "$sente" <<'EOF'

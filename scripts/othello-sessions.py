@@ -3,8 +3,9 @@
 
 GTP: `sente gtp` plays a whole game against GRhino's `gtp-rhino`, this script the referee
 (Quarry's part): each side's `genmove` is told to the other with `play`, a side without a move
-answers PASS, and at the end both engines' `final_score` must agree, so that GRhino's rules
-check Sente's. NBoard: `sente nboard` is given the NBoard protocol's own example game, asked
+answers PASS, after the end the referee passes the turn on (as gogui-twogtp does) and Sente
+takes the passes, and both engines' `final_score` must agree, so that GRhino's rules check
+Sente's. NBoard: `sente nboard` is given the NBoard protocol's own example game, asked
 `go`, `hint 3`, `ping`, and `learn`, and each answer checked for the protocol's form.
 
     scripts/othello-sessions.py SENTE [GTP_RHINO] [--level N] [--time-limit-ms MS]
@@ -61,6 +62,13 @@ def gtp_game(sente, rhino, level, time_limit_ms):
             passes = 0
             players[other].ask(f"play {side} {move}")
         side = other
+    # A referee that passes the turn on after the end (gogui-twogtp's loop): Sente takes the
+    # passes, and still answers PASS and the same score.
+    players["black"].ask("play white pass")
+    players["black"].ask("play black PASS")
+    after = players["black"].ask("genmove black").upper()
+    if after != "PASS":
+        raise SystemExit(f"after the end, genmove answered {after!r}, not PASS")
     scores = {name: player.ask("final_score") for name, player in players.items()}
     for player in players.values():
         player.close()

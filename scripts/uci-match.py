@@ -77,6 +77,58 @@ def check_protocol(sente):
         engine.quit()
 
 
+def check_exactness(sente):
+    """What a GUI leans on, as python-chess reads it: MultiPV under a Skill Level, a mate in N
+    moves, a game through a claimable repetition, and pondering with ponderhit."""
+    engine = chess.engine.SimpleEngine.popen_uci(pinned([sente, "uci"], 0))
+    try:
+        # Skill Level 1 is one ply among its best ten: MultiPV 3 shows its lines, all one ply.
+        engine.configure({"Skill Level": 1})
+        lines = engine.analyse(chess.Board(), chess.engine.Limit(time=0.3), multipv=3)
+        assert len(lines) >= 3, lines
+        assert all(line["depth"] <= 1 for line in lines), lines
+        engine.configure({"Skill Level": 8})
+        # go mate 2: a mate in two moves, not two milliseconds.
+        back_rank = chess.Board("2r3k1/5ppp/8/8/8/8/3R1PPP/3R2K1 w - - 0 1")
+        mate = engine.analyse(back_rank, chess.engine.Limit(mate=2))
+        assert mate["score"].relative == chess.engine.Mate(2), mate
+        assert mate["pv"][0] == chess.Move.from_uci("d2d8"), mate
+        # A game through a threefold repetition nobody claims: the engine plays on.
+        board = chess.Board()
+        for uci in "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8".split():
+            board.push_uci(uci)
+        assert board.can_claim_threefold_repetition()
+        through = 0
+        while not board.is_game_over(claim_draw=False) and through < 12:
+            played = engine.play(board, chess.engine.Limit(time=0.05))
+            assert played.move in board.legal_moves, (board.fen(), played)
+            board.push(played.move)
+            through += 1
+        # Pondering: each move within its clock, the ponder move sent and hit.
+        board = chess.Board()
+        clock = dict(white_clock=5.0, black_clock=5.0)
+        pondered = 0
+        for _ in range(6):
+            started = time.monotonic()
+            played = engine.play(board, chess.engine.Limit(**clock), ponder=True)
+            spent = time.monotonic() - started
+            assert played.move in board.legal_moves, played
+            assert spent < 2.5, f"a move on a 5 s clock took {spent:.2f} s while pondering"
+            pondered += played.ponder is not None
+            board.push(played.move)
+            if board.is_game_over():
+                break
+            # The other side plays the expected reply when there is one: a ponderhit.
+            reply = played.ponder if played.ponder in board.legal_moves else next(iter(board.legal_moves))
+            board.push(reply)
+        assert pondered > 0, "no ponder move"
+        print(f"exactness: Skill Level 1 with MultiPV 3 gave {len(lines)} lines of depth 1; "
+              f"go mate 2 found {mate['pv'][0]} (mate 2); {through} moves played through a "
+              f"claimable repetition; 6 moves with ponder on, each within its clock")
+    finally:
+        engine.quit()
+
+
 def opening(rng):
     board = chess.Board()
     for _ in range(8):
@@ -149,6 +201,7 @@ def main():
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args()
     check_protocol(args.sente)
+    check_exactness(args.sente)
     if args.games:
         score = match(args.sente, args.games, args.elo, args.movetime, args.pgn, args.seed)
         print(f"Sente against stockfish at UCI_Elo {args.elo}, {args.movetime * 1000:.0f} ms a move, "

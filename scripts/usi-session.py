@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """`sente usi` driven by a USI client, as a shogi GUI drives it: cshogi's USI engine driver (from
 PyPI) speaks to it, checks its answers with cshogi's own rules, and then plays a match through
-cshogi's match runner against Debian's Fairy-Stockfish (100 ms a move).
+cshogi's match runner against Debian's Fairy-Stockfish (100 ms a move), pondering on.
 
     python3 scripts/usi-session.py SENTE [GAMES]
 
@@ -13,6 +13,8 @@ import os
 import subprocess
 import sys
 import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
 
 import cshogi
 import cshogi.usi
@@ -64,8 +66,11 @@ def main():
 
     # Hostile positions, as a GUI's bug or a malicious client may send them: more pieces than a
     # set (a capture then overflowed a hand and the engine died), an illegal move. Each is
-    # refused in an info string, the `go` after it is answered (not left waiting, not answered
-    # for the position before), and the engine plays on.
+    # refused in an info string, and the `go` after it is answered for the last position read
+    # (never `resign`, which a GUI would take for the engine's), saying so; the engine plays on.
+    engine.position(["7g7f"])
+    after = cshogi.Board()
+    after.push_usi("7g7f")
     for hostile in [
         "sfen 4k4/9/9/9/9/4r4/4G4/9/4K4 b 3R 1 moves 5g5f",
         "sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b 2P 1",
@@ -77,8 +82,8 @@ def main():
         best, _ = engine.go(byoyomi=200, listener=infos.append)
         said = [line for line in infos if line.startswith("info string")]
         print(f"hostile {hostile[:40]}...: bestmove {best}, {said[-1][:70] if said else said}")
-        assert best == "resign", (hostile, best, infos)
-        assert any("no position to search" in line for line in said), (hostile, infos)
+        assert best in [cshogi.move_to_usi(m) for m in after.legal_moves], (hostile, best, infos)
+        assert any("searching the last position read" in line for line in said), (hostile, infos)
     engine.isready()
     engine.position(["7g7f"])
     best, _ = engine.go(byoyomi=200)
@@ -86,6 +91,24 @@ def main():
     board.push_usi("7g7f")
     assert best in [cshogi.move_to_usi(m) for m in board.legal_moves], best
     print(f"after them, a legal move: {best}")
+
+    # Pondering as cshogi's runner uses it: `go ponder` is answered only after `ponderhit`,
+    # then within the byoyomi; `bestmove` names the reply it expects.
+    engine.position(["7g7f", "3c3d"])
+    pondering = cshogi.Board()
+    for move in ["7g7f", "3c3d"]:
+        pondering.push_usi(move)
+    with ThreadPoolExecutor(1) as pool:
+        future = pool.submit(engine.go, ponder=True, btime=0, wtime=0, byoyomi=300)
+        time.sleep(0.8)
+        assert not future.done(), "go ponder answered before ponderhit"
+        started = time.monotonic()
+        engine.ponderhit()
+        best, expected = future.result(timeout=10)
+        spent = time.monotonic() - started
+    assert best in [cshogi.move_to_usi(m) for m in pondering.legal_moves], best
+    assert spent < 1.0, f"{spent:.2f} s after ponderhit on a byoyomi of 300 ms"
+    print(f"ponder: bestmove {best} ponder {expected}, {spent * 1000:.0f} ms after ponderhit")
     engine.quit()
 
     # A match through cshogi's runner: Sente against Fairy-Stockfish at Skill Level 0.
@@ -93,7 +116,7 @@ def main():
         result = subprocess.run(
             [sys.executable, "-m", "cshogi.cli", wrapper, "/usr/games/fairy-stockfish",
              "--options2", "Skill Level:0,Threads:1", "--games", str(games),
-             "--byoyomi", "100", "--opening-moves", "8", "--opening-seed", "1"],
+             "--byoyomi", "100", "--opening-moves", "8", "--opening-seed", "1", "--ponder"],
             capture_output=True, text=True, timeout=1800,
         )
         print(result.stdout[-1500:])

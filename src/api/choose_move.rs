@@ -151,15 +151,19 @@ fn choose<G: Solve>(checked: &Checked<G>, budget: &Budget) -> Result<MoveRespons
     } = checked;
     if strategy.algorithm == Algorithm::Engine
         && strategy.engine.multipv.is_some_and(|lines| lines > 1)
-        // At a level the move is drawn from every move's analysis, not the first line's.
+        // At a level the level draws its move among the lines (below).
         && strategy.engine.level.is_none()
         && strategy.engine.elo.is_none()
         && let Some((mv, searched, lines)) = choose_of_lines(checked, budget)?
     {
         return Ok(answer(checked, mv, lines[0].clone(), searched, Some(lines)));
     }
-    let result =
-        search::search_within(position, strategy, *seed, budget).map_err(super::search_problem)?;
+    let chosen =
+        search::choose_within(position, strategy, *seed, budget).map_err(super::search_problem)?;
+    let result = chosen.result;
+    let lines = chosen
+        .lines
+        .map(|analysis| ScoredMove::of_analysis(position, &analysis));
     let judgement = Judgement {
         score: result.score,
         exact: result.exact,
@@ -175,7 +179,7 @@ fn choose<G: Solve>(checked: &Checked<G>, budget: &Budget) -> Result<MoveRespons
         elapsed: result.elapsed,
         stopped_by: result.stopped_by.map(|cutoff| cutoff.name()),
     };
-    Ok(answer(checked, result.best_move, chosen, searched, None))
+    Ok(answer(checked, result.best_move, chosen, searched, lines))
 }
 
 /// What a search did, as the answer says it.

@@ -90,6 +90,12 @@ pub struct Declaration {
 /// The levels every game's engine plays at, from 1 to this.
 pub const LEVELS: usize = 8;
 
+/// The time a search that deepens (alphabeta, the solver, the engine) takes a move when
+/// nothing else bounds it: no time, clock, depth or node count given. The one default of every
+/// game that declares one ([`Limits::default_time_limit_ms`]), every engine and every protocol
+/// session.
+pub const DEFAULT_TIME_LIMIT_MS: u64 = 1_000;
+
 /// How a game's engine plays at one level: a search with fewer nodes and a shorter horizon
 /// than its full strength, and a choice among the best few moves that prefers the good ones
 /// and now and then misses the best, as a person's does.

@@ -11,8 +11,9 @@ pub mod reachable;
 pub mod text;
 
 pub use declaration::{
-    Book, BookOpening, Declaration, EngineDeclaration, Evaluation, EvaluationUnits, LEVELS, Level,
-    Limits, Network, Protocol, RecordFormat, RecordedGame, RecordedMove, TextEncoding,
+    Book, BookOpening, DEFAULT_TIME_LIMIT_MS, Declaration, EngineDeclaration, Evaluation,
+    EvaluationUnits, LEVELS, Level, Limits, Network, Protocol, RecordFormat, RecordedGame,
+    RecordedMove, TextEncoding,
 };
 
 use std::fmt::{self, Debug, Display};

@@ -117,44 +117,75 @@ impl Cut {
     }
 }
 
+/// The move a level chose, and the lines it printed where it was asked for several
+/// (`multipv`): the move is always one of them.
+pub struct Chosen<M> {
+    pub result: SearchResult<M>,
+    pub lines: Option<Analysis<M>>,
+}
+
 /// The engine's move at `level`, from whichever engine: `search` finds a move within a cut,
-/// `analyze` values every legal move within one. Where the level has a temperature the move is
-/// drawn from the analysis (from `seed`); where not one move was valued within the cut, the
-/// first iteration is searched, whatever it costs.
+/// `analyze` values the best few moves within one. Where the level has a temperature the move is
+/// drawn from the analysis's best candidates (from `seed`); where not one move was valued within
+/// the cut, the first iteration is searched, whatever it costs. With `lines` above 1 (MultiPV)
+/// the analysis gives that many lines, or the level's candidates if they are more, all of
+/// them searched within the cut: the move is drawn among the lines a GUI sees, as Stockfish's
+/// Skill Level does.
 pub fn choose<M: Clone, E>(
     level: &Level,
     seed: u64,
+    lines: Option<u32>,
     mut search: impl FnMut(Cut) -> Result<SearchResult<M>, E>,
     analyze: impl FnOnce(Cut) -> Result<Analysis<M>, E>,
-) -> Result<SearchResult<M>, E> {
+) -> Result<Chosen<M>, E> {
     let cut = Cut::of(level);
-    if !level.strays() {
-        return search(cut);
-    }
-    let mut analysis = analyze(Cut {
-        lines: Some(level.candidates),
-        ..cut
-    })?;
-    analysis.moves.truncate(level.candidates as usize);
-    if analysis.moves.is_empty() {
-        return search(Cut {
-            depth: Some(1),
-            nodes: None,
+    let shown = lines.filter(|&lines| lines > 1);
+    if !level.strays() && shown.is_none() {
+        return Ok(Chosen {
+            result: search(cut)?,
             lines: None,
         });
     }
-    let chosen = draw(&analysis, level.temperature, seed);
-    Ok(result(&analysis, chosen, level))
+    let candidates = if level.strays() { level.candidates } else { 1 };
+    let mut analysis = analyze(Cut {
+        lines: Some(candidates.max(shown.unwrap_or(1))),
+        ..cut
+    })?;
+    if analysis.moves.is_empty() {
+        let result = search(Cut {
+            depth: Some(1),
+            nodes: None,
+            lines: None,
+        })?;
+        return Ok(Chosen {
+            result,
+            lines: None,
+        });
+    }
+    let best = &analysis.moves[..analysis.moves.len().min(candidates as usize)];
+    let chosen = if level.strays() {
+        draw(best, level.temperature, seed)
+    } else {
+        &best[0]
+    };
+    let result = result(&analysis, chosen, level);
+    Ok(Chosen {
+        result,
+        lines: shown.map(|shown| {
+            analysis.moves.truncate(shown.max(candidates) as usize);
+            analysis
+        }),
+    })
 }
 
-/// [`choose`] with the searches `strategy` dispatches to.
+/// [`choose`] with the searches `strategy` dispatches to, its lines `strategy`'s `multipv`.
 pub(super) fn play<G: Solve>(
     game: &G,
     strategy: &Strategy,
     level: &Level,
     seed: u64,
     budget: &Budget,
-) -> Result<SearchResult<G::Move>, SearchError> {
+) -> Result<Chosen<G::Move>, SearchError> {
     let cut_to = |cut: Cut| {
         let mut limited = limited(strategy, cut);
         limited.engine.multipv = cut.lines;
@@ -163,35 +194,34 @@ pub(super) fn play<G: Solve>(
     choose(
         level,
         seed,
+        strategy.engine.multipv,
         |cut| search_dispatched(game, &cut_to(cut), seed, budget),
         |cut| analyze_dispatched(game, &cut_to(cut), seed, budget),
     )
 }
 
-/// A move drawn from `analysis` (its best few) with chances in proportion to
+/// A move drawn from `moves` (the best few) with chances in proportion to
 /// `exp(score / temperature)`.
-fn draw<M>(analysis: &Analysis<M>, temperature: f64, seed: u64) -> &MoveAnalysis<M> {
-    let best = analysis
-        .moves
+fn draw<M>(moves: &[MoveAnalysis<M>], temperature: f64, seed: u64) -> &MoveAnalysis<M> {
+    let best = moves
         .iter()
         .map(|line| line.score)
         .fold(f64::NEG_INFINITY, f64::max);
     // Counted from the best, so that no weight overflows: the best's is 1.
-    let weights: Vec<f64> = analysis
-        .moves
+    let weights: Vec<f64> = moves
         .iter()
         .map(|line| ((line.score - best) / temperature).exp())
         .collect();
     let total: f64 = weights.iter().sum();
     let mut rng = SearchRng::seed_from_u64(seed);
     let mut point = rng.random::<f64>() * total;
-    for (line, weight) in analysis.moves.iter().zip(&weights) {
+    for (line, weight) in moves.iter().zip(&weights) {
         if point < *weight {
             return line;
         }
         point -= weight;
     }
-    &analysis.moves[0]
+    &moves[0]
 }
 
 /// The search's result for the move `chosen` from `analysis`.
@@ -297,7 +327,7 @@ mod tests {
         };
         let mut counts = [0u32; 3];
         for seed in 0..3000 {
-            counts[usize::from(draw(&analysis, 0.1, seed).mv)] += 1;
+            counts[usize::from(draw(&analysis.moves, 0.1, seed).mv)] += 1;
         }
         // exp(0) : exp(-1) : exp(-10), of 3000.
         assert!((2050..2350).contains(&counts[0]), "{counts:?}");

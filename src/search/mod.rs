@@ -46,7 +46,9 @@ pub use analysis::{Analysis, MoveAnalysis};
 pub(crate) use budget::Meter;
 pub use budget::{Budget, Cutoff, tighter};
 pub(crate) use engine::CLOCK_OVERHEAD;
-pub use engine::{Clock, DEFAULT_HASH_MB, EngineOptions, EngineParams, MAX_ELO, MIN_ELO, share};
+pub use engine::{
+    Clock, DEFAULT_HASH_MB, EngineOptions, EngineParams, MAX_ELO, MIN_ELO, UNLIMITED, share,
+};
 pub use mcts::{
     DEFAULT_EXPAND_THRESHOLD, DEFAULT_SIMULATIONS, DEFAULT_UCT_C, MAX_TREE_NODES, MctsParams,
 };
@@ -94,18 +96,35 @@ pub fn search_within<G: Solve>(
     seed: u64,
     budget: &Budget,
 ) -> Result<SearchResult<G::Move>, SearchError> {
+    choose_within(game, strategy, seed, budget).map(|chosen| chosen.result)
+}
+
+/// [`search_within`], with the lines a level chose its move among where `multipv` asked for
+/// them (`None` where no level applies, or one line was asked).
+pub fn choose_within<G: Solve>(
+    game: &G,
+    strategy: &Strategy,
+    seed: u64,
+    budget: &Budget,
+) -> Result<level::Chosen<G::Move>, SearchError> {
     if game.outcome().is_over() {
         return Err(SearchError::GameOver);
     }
     let started = Instant::now();
-    let mut result = match level::handicap(&G::DECLARATION, &strategy.engine) {
+    let mut chosen = match level::handicap(&G::DECLARATION, &strategy.engine) {
         Some(handicap) if strategy.algorithm == Algorithm::Engine => {
             level::play(game, strategy, &handicap, seed, budget)?
         }
-        _ => search_dispatched(game, strategy, seed, budget)?,
+        _ => level::Chosen {
+            result: search_dispatched(game, strategy, seed, budget)?,
+            lines: None,
+        },
     };
-    result.elapsed = started.elapsed();
-    Ok(result)
+    chosen.result.elapsed = started.elapsed();
+    if let Some(lines) = &mut chosen.lines {
+        lines.elapsed = chosen.result.elapsed;
+    }
+    Ok(chosen)
 }
 
 /// The search `strategy` names, as it is (a level already turned into its limits).

@@ -6,7 +6,7 @@ use super::openings::RandomOpenings;
 use super::player::Limits;
 use super::statistics::Verdict;
 use super::*;
-use crate::games::{Chess, ConnectFour, TicTacToe};
+use crate::games::{Chess, ConnectFour, Othello, TicTacToe};
 use crate::search::{Algorithm, AlphaBetaParams, Tiebreak};
 
 const MCS2: Strategy = Strategy {
@@ -271,6 +271,37 @@ fn engines_that_write_latin1_close_their_output_or_flood_it_lose_at_once() {
         // Long before the 5 s each move may take.
         assert!(elapsed < Duration::from_secs(4), "{name}: {elapsed:?}");
     }
+}
+
+/// A GTP engine whose answer never ends (its move, then lines without the empty line) loses
+/// each game at once, its answer read no further than a bound: not gigabytes of it.
+#[test]
+fn a_gtp_engine_whose_answer_never_ends_loses_within_a_bounded_read() {
+    let name = "gtp-flood";
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("tests/engines/{name}.sh"));
+    let mut tournament =
+        Tournament::<Othello>::between([Strategy::with_defaults(Algorithm::Random); 2], 9);
+    tournament.players[1] = Player {
+        kind: PlayerKind::Uci {
+            engine: Arc::new(EngineConfig::new(name, path, Protocol::Gtp)),
+            options: Vec::new(),
+        },
+        limits: Limits {
+            time: TimeControl::PerMove(Duration::from_secs(5)),
+            ..Limits::default()
+        },
+    };
+    tournament.records = true;
+    let (sender, receiver) = std::sync::mpsc::channel();
+    std::thread::spawn(move || sender.send(tournament.play_parallel(0..2, 2)));
+    let results = receiver
+        .recv_timeout(Duration::from_secs(20))
+        .expect("the games end long before the 5 s a move");
+    let tally = results.tally();
+    assert_eq!(tally.endings["engine_crash"], 2, "{tally:?}");
+    let said = results.records[&0].detail.clone().unwrap_or_default();
+    assert!(said.contains("without the empty line"), "{said}");
+    assert_eq!(processes(&format!("tests/engines/{name}.sh")), 0);
 }
 
 #[test]

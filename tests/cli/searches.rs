@@ -228,3 +228,32 @@ fn chess_moves_are_read_in_san_and_answered_in_both_notations() {
         (&Value::from("h5f7"), &Value::from("Qxf7#"), &Value::from(1))
     );
 }
+
+/// A depth or a node count given without a time is searched whole, however long it takes: the
+/// game's default second bounds only a search nothing else bounds. Each of these takes several
+/// seconds on the machines CI runs on, where the default second stopped chess at depth 17 and
+/// Othello and gomoku at a fraction of their counts.
+#[test]
+fn a_depth_or_nodes_without_a_time_is_searched_whole() {
+    let (code, chess, stderr) = sente(&[
+        "move",
+        "--game",
+        "chess",
+        "--moves",
+        "e2e4",
+        "engine:depth=19",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(chess["depth"], 19, "{chess}");
+    assert!(chess.get("stopped_by").is_none(), "{chess}");
+    for (game, nodes) in [("othello", 3_000_000), ("gomoku", 600_000)] {
+        let player = format!("engine:nodes={nodes}");
+        let (code, answer, stderr) = sente(&["move", "--game", game, "--moves", "", &player]);
+        assert_eq!(code, 0, "{game}: {stderr}");
+        assert!(
+            answer["nodes"].as_u64().unwrap() >= nodes,
+            "{game}: {answer}"
+        );
+        assert_eq!(answer["stopped_by"], "node_limit", "{game}: {answer}");
+    }
+}

@@ -294,8 +294,11 @@ fn sente_uci_is_an_engine_that_stops_when_told() {
     ] {
         assert!(info.contains(field), "{field} in {transcript:#?}");
     }
-    let best = lines.last().unwrap().strip_prefix("bestmove ").unwrap();
+    // The move, then the reply its line expects (`ponder`).
+    let answer = lines.last().unwrap().strip_prefix("bestmove ").unwrap();
+    let best = answer.split(' ').next().unwrap();
     assert_eq!(best.len(), 4, "{transcript:#?}");
+    assert!(answer.contains(" ponder "), "{transcript:#?}");
     // The table is kept from one search to the next of a game: the same search again costs
     // fewer nodes, until ucinewgame forgets it.
     let mut nodes = |new_game: bool, transcript: &mut Vec<String>| -> u64 {
@@ -388,4 +391,60 @@ fn sente_uci_is_an_engine_that_stops_when_told() {
     send("quit", &mut transcript);
     assert!(engine.wait().unwrap().success());
     println!("{}", transcript.join("\n"));
+}
+
+/// The end of the input stops a search within a second in every protocol, whatever its clock:
+/// GTP with a clock of 1e30 seconds (a move of up to ten minutes), NBoard, UCI with a clock too
+/// large for any integer. Each answers, then exits.
+#[test]
+fn the_end_of_the_input_stops_every_protocols_search() {
+    use std::io::Write;
+    use std::process::Stdio;
+    for (protocol, input) in [
+        ("gtp", "time_settings 1e30 0 0\ngenmove b\n"),
+        ("nboard", "nboard 2\nset depth 60\ngo\n"),
+        (
+            "uci",
+            "position startpos\ngo wtime 99999999999999999999 btime 1\n",
+        ),
+        (
+            "usi",
+            "position startpos\ngo btime 99999999999999999999 wtime 1 byoyomi 0\n",
+        ),
+    ] {
+        let mut engine = binary()
+            .arg(protocol)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let started = std::time::Instant::now();
+        engine
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(input.as_bytes())
+            .unwrap();
+        // The input closed: the engine must answer and exit long before the clock's minutes.
+        let deadline = started + std::time::Duration::from_secs(30);
+        let status = loop {
+            if let Some(status) = engine.try_wait().unwrap() {
+                break status;
+            }
+            if std::time::Instant::now() > deadline {
+                let _ = engine.kill();
+                panic!("sente {protocol} still searching 30 s after the end of its input");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        };
+        assert!(status.success(), "sente {protocol}: {status}");
+        let mut output = String::new();
+        std::io::Read::read_to_string(&mut engine.stdout.take().unwrap(), &mut output).unwrap();
+        let answered = match protocol {
+            "gtp" => output.contains("= "),
+            "nboard" => output.contains("=== "),
+            _ => output.contains("bestmove "),
+        };
+        assert!(answered, "sente {protocol}: {output}");
+    }
 }

@@ -25,6 +25,12 @@ async fn every_game_plays_at_every_level() {
                 .await
                 .unwrap();
             assert_eq!(answer["seed"], 3, "{name} level {level}: {answer}");
+            // A level's cut is its depth or nodes, searched whole on any machine: never the
+            // default second, which would make the replay depend on the machine's speed.
+            assert_ne!(
+                answer["stopped_by"], "time_limit",
+                "{name} level {level}: {answer}"
+            );
             let again: Value = post(&url, "/move", body).await.json().await.unwrap();
             assert_eq!(
                 answer["move"], again["move"],

@@ -31,7 +31,7 @@ use crate::game::{
 use crate::learn::Trainer;
 use crate::search::{Analysis, Budget, EngineParams, SearchResult, Solve};
 
-pub use engine::{ChessBoard, DEFAULT_TIME_LIMIT_MS, Kept, STEP_NAMES, TERMS, search_keeping};
+pub use engine::{ChessBoard, Kept, STEP_NAMES, TERMS, search_keeping};
 
 /// A chess position and the keys of the positions before it that it could repeat.
 #[derive(Clone)]
@@ -376,7 +376,7 @@ impl Game for Chess {
         limits: Limits {
             // About 35 moves a ply: four plies are 1.5 million leaves, five would be 50 million.
             full_width_depth: Some(4),
-            default_time_limit_ms: Some(DEFAULT_TIME_LIMIT_MS),
+            default_time_limit_ms: Some(crate::game::DEFAULT_TIME_LIMIT_MS),
             traps: false,
             instant_exact_search: false,
         },
@@ -546,8 +546,11 @@ impl Game for Chess {
         (!over).then(|| self.claim()).flatten().map(Ending::name)
     }
 
+    /// Past a draw that may be claimed, unless it is one no claim is needed for (FIDE 9.6): a
+    /// position's fifth occurrence, or seventy-five moves without a capture or a pawn move.
     fn play_on(&mut self) {
-        self.playing_on = self.claimable_draw().is_some();
+        let automatic = self.repetitions() >= 4 || self.position.halfmoves() >= 150;
+        self.playing_on = self.claimable_draw().is_some() && !automatic;
     }
 
     fn move_id(mv: ChessMove) -> u16 {

@@ -44,12 +44,15 @@ impl Dialect for Uci {
     const NO_MOVE: &'static str = "bestmove 0000";
     const RESIGNS: bool = false;
     const PLAYS_ON: bool = false;
+    const MATE_IN_MOVES: bool = true;
 
     fn options(&self) -> Vec<String> {
         let [evaluation, eval_file] = session::evaluation_options::<Chess>(DEFAULT_EVALUATION);
         vec![
             // One thread: declared, so that GUIs and match runners that set it find it.
             "option name Threads type spin default 1 min 1 max 1".to_owned(),
+            // Declared so that GUIs send `go ponder`; the session ponders whatever it says.
+            "option name Ponder type check default false".to_owned(),
             evaluation.clone(),
             eval_file.clone(),
             "option name UCI_LimitStrength type check default false".to_owned(),
@@ -85,6 +88,10 @@ impl Dialect for Uci {
                 .filter(|elo| (MIN_ELO..=MAX_ELO).contains(elo))
                 .map(|elo| self.elo = elo)
                 .ok_or_else(|| format!("UCI_Elo is {MIN_ELO} to {MAX_ELO}, got {value:?}")),
+            name if name.eq_ignore_ascii_case("ponder") => match value {
+                "true" | "false" => Ok(()),
+                _ => Err(format!("Ponder is true or false, got {value:?}")),
+            },
             name if name.eq_ignore_ascii_case("threads") => match value {
                 "1" => Ok(()),
                 _ => Err(format!("{name} is 1: Sente searches on one thread")),
@@ -145,11 +152,149 @@ go depth 1
             text.contains("info string position fen nonsense: "),
             "{text}"
         );
+        // A refused position leaves the last good one, which `go` searches, saying why: never
+        // a null move a GUI would read as the engine's.
         assert!(
-            text.contains("no position to search, the last was refused"),
+            text.contains(
+                "info string searching the last position read: the one after it was \
+                 refused (position fen nonsense: "
+            ),
             "{text}"
         );
-        assert!(text.ends_with("bestmove 0000\n"), "{text}");
+        assert!(!text.contains("bestmove 0000"), "{text}");
+        let last = text.lines().last().unwrap();
+        assert!(last.starts_with("bestmove d8"), "{text}");
+    }
+
+    /// A draw that may be claimed (threefold repetition, fifty moves) is the GUI's to claim: a
+    /// position through one is searched. A fifth occurrence ends the game with no claim.
+    #[test]
+    fn claimable_draws_are_played_through_and_the_fifth_occurrence_ends_the_game() {
+        let session = Session::start();
+        session.send(
+            b"position startpos moves g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8 g1f3\ngo depth 3\n",
+        );
+        session.wait_for("bestmove");
+        let text = session.text();
+        assert!(!text.contains("info string"), "{text}");
+        assert!(!text.contains("bestmove 0000"), "{text}");
+        let shuffle = "g1f3 g8f6 f3g1 f6g8 ".repeat(4);
+        session.send(
+            format!(
+                "position fen 8/8/4k3/8/8/3K4/4P3/8 w - - 100 80\ngo depth 3\n\
+                 position startpos moves {shuffle}\ngo depth 3\n"
+            )
+            .as_bytes(),
+        );
+        let text = session.end();
+        let answers: Vec<&str> = text
+            .lines()
+            .filter(|line| line.starts_with("bestmove") || line.starts_with("info string"))
+            .collect();
+        assert!(answers[1].starts_with("bestmove "), "{text}");
+        assert_ne!(answers[1], "bestmove 0000", "{text}");
+        assert!(
+            answers[2].starts_with("info string the game is over by Sente's rules"),
+            "{text}"
+        );
+        assert_eq!(answers[3], "bestmove 0000", "{text}");
+    }
+
+    /// `go mate N` is a mate in N moves, searched until it is found (or `stop`): not N
+    /// milliseconds.
+    #[test]
+    fn go_mate_searches_for_a_mate_in_moves() {
+        let session = Session::start();
+        // White mates in two on the back rank: Rd8+ Rxd8 Rxd8#.
+        session.send(b"position fen 2r3k1/5ppp/8/8/8/8/3R1PPP/3R2K1 w - - 0 1\ngo mate 2\n");
+        session.wait_for("bestmove");
+        let text = session.text();
+        assert!(text.contains("score mate 2"), "{text}");
+        assert!(
+            text.lines().last().unwrap().starts_with("bestmove d2d8"),
+            "{text}"
+        );
+        // No mate from the start: it searches on, past 2000 (what it read as milliseconds),
+        // until told to stop.
+        session.send(b"position startpos\ngo mate 1\n");
+        std::thread::sleep(Duration::from_millis(300));
+        let before = session.text().matches("bestmove").count();
+        assert_eq!(before, 1, "answered before stop: {}", session.text());
+        session.send(b"stop\n");
+        session.wait_until(|text| text.matches("bestmove").count() == 2);
+        session.end();
+    }
+
+    /// `go ponder` searches until `ponderhit` or `stop` and never answers before; `ponderhit`
+    /// answers on the clock `go ponder` gave; `bestmove` names the reply it expects.
+    #[test]
+    fn pondering_answers_only_after_ponderhit_or_stop() {
+        let session = Session::start();
+        session.send(b"uci\n");
+        session.wait_for("uciok");
+        assert!(
+            session
+                .text()
+                .contains("option name Ponder type check default false")
+        );
+        session.send(
+            b"setoption name Ponder value true\nposition startpos moves e2e4 e7e5\n\
+              go ponder wtime 2000 btime 2000\n",
+        );
+        std::thread::sleep(Duration::from_millis(400));
+        assert!(!session.text().contains("bestmove"), "{}", session.text());
+        session.send(b"ponderhit\n");
+        session.wait_for("bestmove");
+        let best = session.text();
+        let best = best
+            .lines()
+            .find(|line| line.starts_with("bestmove"))
+            .unwrap();
+        assert!(best.contains(" ponder "), "{best}");
+        session.send(b"position startpos moves e2e4\ngo ponder wtime 2000 btime 2000\n");
+        std::thread::sleep(Duration::from_millis(300));
+        assert_eq!(session.text().matches("bestmove").count(), 1);
+        session.send(b"stop\nponderhit\n");
+        session.wait_until(|text| text.matches("bestmove").count() == 2);
+        let text = session.end();
+        assert!(
+            text.contains("info string ponderhit while not pondering"),
+            "{text}"
+        );
+        assert!(!text.contains("unknown command"), "{text}");
+    }
+
+    /// `Skill Level` holds with `MultiPV`: the lines are the level's (its depth), as many as
+    /// asked or as the level chooses among, and the move is one of them.
+    #[test]
+    fn a_skill_level_holds_under_multipv() {
+        let level = Chess::DECLARATION.levels[0];
+        let session = Session::start();
+        session.send(
+            b"setoption name Skill Level value 1\nsetoption name MultiPV value 2\n\
+              position startpos\ngo movetime 500\n",
+        );
+        session.wait_for("bestmove");
+        let text = session.end();
+        let lines: Vec<&str> = text
+            .lines()
+            .filter(|line| line.contains(" multipv "))
+            .collect();
+        assert!(lines.len() >= 2, "{text}");
+        let deepest = lines
+            .iter()
+            .map(|line| line.split(' ').nth(2).unwrap().parse::<u32>().unwrap())
+            .max()
+            .unwrap();
+        assert!(deepest <= level.depth.unwrap_or(u32::MAX), "{text}");
+        let best = text.lines().last().unwrap();
+        let mv = best.split(' ').nth(1).unwrap();
+        assert!(
+            lines
+                .iter()
+                .any(|line| line.split(" pv ").nth(1).unwrap().starts_with(mv)),
+            "{text}"
+        );
     }
 
     /// `Evaluation` picks one of chess's evaluations, as the HTTP knob does; `EvalFile` a net
@@ -329,6 +474,14 @@ go depth 1
 
         fn text(&self) -> String {
             String::from_utf8(self.output.lock().unwrap().clone()).unwrap()
+        }
+
+        fn wait_until(&self, done: impl Fn(&str) -> bool) {
+            let deadline = std::time::Instant::now() + Duration::from_secs(20);
+            while !done(&self.text()) {
+                assert!(std::time::Instant::now() < deadline, "{}", self.text());
+                std::thread::sleep(Duration::from_millis(5));
+            }
         }
 
         fn wait_for(&self, start: &str) {

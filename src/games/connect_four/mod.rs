@@ -344,7 +344,7 @@ impl Game for ConnectFour {
         limits: Limits {
             // 7^9 leaves take about a second; deeper full-width searches would not finish.
             full_width_depth: Some(9),
-            default_time_limit_ms: Some(1000),
+            default_time_limit_ms: Some(crate::game::DEFAULT_TIME_LIMIT_MS),
             traps: false,
             instant_exact_search: false,
         },

@@ -225,7 +225,7 @@ impl Game for Gomoku {
         limits: Limits {
             // 225 moves a ply: two plies are 50,400 leaves, three would be over 11 million.
             full_width_depth: Some(2),
-            default_time_limit_ms: Some(1000),
+            default_time_limit_ms: Some(crate::game::DEFAULT_TIME_LIMIT_MS),
             traps: false,
             instant_exact_search: false,
         },

@@ -12,7 +12,9 @@
 use std::io::{self, BufRead, Write};
 use std::time::Duration;
 
-use super::session::{self, DEFAULT_MOVE_TIME, Line, MAX_MOVE_TIME, Played, colour};
+use super::session::{
+    self, DEFAULT_MOVE_TIME, Input, Line, MAX_CLOCK, MAX_MOVE_TIME, NO_TIME_LEFT, Played, colour,
+};
 use super::{Othello, PASS, final_margin, square_name};
 use crate::game::{Game, Player};
 
@@ -58,19 +60,21 @@ struct Gtp {
     left: [Option<(f64, u32)>; 2],
     /// Set by `sente-time_limit_ms`: every move's time, whatever the clock.
     fixed: Option<Duration>,
+    /// The budget of the command being answered: its search stops when the input ends.
+    budget: crate::search::Budget,
 }
 
 /// Serves GTP on standard input and output until `quit` or the end of the input.
 pub fn serve_stdio() -> io::Result<()> {
-    serve(io::stdin().lock(), io::stdout())
+    serve(io::BufReader::new(io::stdin()), io::stdout())
 }
 
 /// Serves GTP on `input` and `output`.
-pub fn serve(mut input: impl BufRead, mut output: impl Write) -> io::Result<()> {
+pub fn serve(input: impl BufRead + Send + 'static, mut output: impl Write) -> io::Result<()> {
+    let input = Input::spawn(input);
     let mut gtp = Gtp::default();
-    let mut bytes = Vec::new();
     loop {
-        let line = match session::read(&mut input, &mut bytes)? {
+        let line = match input.next() {
             Line::End => return Ok(()),
             Line::Unreadable => {
                 session::say(&mut output, "? unreadable line\n\n")?;
@@ -85,13 +89,16 @@ pub fn serve(mut input: impl BufRead, mut output: impl Write) -> io::Result<()> 
         }
         let mut words = line.split_whitespace();
         let first = words.next().unwrap_or_default();
-        let (id, command) = match first.parse::<u32>() {
-            Ok(id) => (Some(id), words.next().unwrap_or_default()),
-            Err(_) => (None, first),
+        // An id is digits, answered as written (`007` is `=007`).
+        let (id, command) = if first.bytes().all(|byte| byte.is_ascii_digit()) {
+            (Some(first), words.next().unwrap_or_default())
+        } else {
+            (None, first)
         };
         let arguments: Vec<&str> = words.collect();
+        gtp.budget = input.budget();
         let answer = gtp.answer(command, &arguments);
-        let id = id.map(|id| id.to_string()).unwrap_or_default();
+        let id = id.unwrap_or_default();
         let text = match &answer {
             Ok(result) if result.is_empty() => format!("={id}\n\n"),
             Ok(result) => format!("={id} {result}\n\n"),
@@ -198,7 +205,13 @@ impl Gtp {
         let best = if position.placements() == 0 {
             PASS
         } else {
-            session::think(&position, self.move_time(&position, side), None).best_move
+            session::think(
+                &position,
+                self.move_time(&position, side),
+                None,
+                &self.budget,
+            )
+            .best_move
         };
         let written = if best == PASS {
             "PASS".to_owned()
@@ -211,27 +224,30 @@ impl Gtp {
         Ok(written)
     }
 
-    /// The time `side`'s move may take: `sente-time_limit_ms` if given; else its clock's share
-    /// over its moves left (about half the empty squares) or its byo-yomi period's over its
-    /// stones, nine tenths of it; else a second.
+    /// The time `side`'s move may take: `sente-time_limit_ms` if given; a second where the
+    /// settings say "no time limits" (GTP's byo-yomi time without stones) or there are none;
+    /// else its clock's share over its moves left (about half the empty squares) or its
+    /// byo-yomi period's over its stones, nine tenths of it, at most [`MAX_MOVE_TIME`]; a move
+    /// at once ([`NO_TIME_LEFT`]) when the clock has nothing left.
     fn move_time(&self, position: &Othello, side: Player) -> Duration {
         if let Some(fixed) = self.fixed {
             return fixed;
         }
+        let settings = match self.settings {
+            Some(settings) if !(settings.byo_yomi > 0.0 && settings.stones == 0) => settings,
+            _ => return DEFAULT_MOVE_TIME,
+        };
         let moves_left = f64::from((position.empties().count_ones() / 2).max(1));
-        let settings = self.settings.unwrap_or_default();
         let seconds = match self.left[usize::from(side == Player::O)] {
             Some((left, stones)) if stones > 0 => left / f64::from(stones),
             Some((left, _)) => left / moves_left + byo_yomi_move(settings),
-            None if self.settings.is_some() => settings.main / moves_left + byo_yomi_move(settings),
-            None => return DEFAULT_MOVE_TIME,
+            None => settings.main / moves_left + byo_yomi_move(settings),
         };
         if seconds <= 0.0 {
-            // GTP's "no time limits": byo-yomi time without stones.
-            return DEFAULT_MOVE_TIME;
+            return NO_TIME_LEFT;
         }
-        // Clamped before it is a duration: a clock of 1e300 seconds is a number GTP allows.
-        let seconds = (seconds * 0.9).clamp(0.01, MAX_MOVE_TIME.as_secs_f64());
+        let seconds =
+            (seconds * 0.9).clamp(NO_TIME_LEFT.as_secs_f64(), MAX_MOVE_TIME.as_secs_f64());
         Duration::from_secs_f64(seconds)
     }
 }
@@ -254,11 +270,13 @@ fn read_colour(word: &str) -> Result<Player, String> {
     }
 }
 
-/// Seconds as GTP gives them: a number, not negative.
+/// Seconds as GTP gives them: a number, not negative; one past [`MAX_CLOCK`] (GTP allows
+/// `1e300`) is read as that.
 fn seconds(word: &str) -> Result<f64, String> {
     word.parse::<f64>()
         .ok()
-        .filter(|seconds| seconds.is_finite() && *seconds >= 0.0)
+        .filter(|seconds| !seconds.is_nan() && *seconds >= 0.0)
+        .map(|seconds| seconds.min(MAX_CLOCK.as_secs_f64()))
         .ok_or_else(|| format!("{word:?} is not a number of seconds"))
 }
 
@@ -306,7 +324,7 @@ mod tests {
     /// The answers to `commands`, each a line.
     fn session(commands: &str) -> String {
         let mut output = Vec::new();
-        serve(commands.as_bytes(), &mut output).unwrap();
+        serve(io::Cursor::new(commands.to_owned()), &mut output).unwrap();
         String::from_utf8(output).unwrap()
     }
 
@@ -343,6 +361,23 @@ mod tests {
         assert_eq!(blocks[10], "= 0");
         assert_eq!(blocks[11], "= true");
         assert_eq!(blocks[12], "? unknown command");
+    }
+
+    /// An id is answered as written, whatever its length; the end of the game takes a pass.
+    #[test]
+    fn ids_are_answered_as_written_and_a_pass_is_taken_after_the_end() {
+        let answers = session("007 name\n99999999999999999999 version\n");
+        assert!(
+            answers.starts_with("=007 Sente\n\n=99999999999999999999 "),
+            "{answers}"
+        );
+        let mut gtp = Gtp::default();
+        let over: Othello = format!("{} O", "X".repeat(64)).parse().unwrap();
+        gtp.played = Played::from(over);
+        assert_eq!(gtp.answer("play", &["white", "pass"]), Ok(String::new()));
+        assert_eq!(gtp.answer("genmove", &["black"]), Ok("PASS".to_owned()));
+        let refused = gtp.answer("play", &["black", "a1"]).unwrap_err();
+        assert!(refused.contains("the game is over"), "{refused}");
     }
 
     #[test]
@@ -382,6 +417,14 @@ mod tests {
         assert_eq!(gtp.move_time(&start, Player::X), Duration::from_secs(9));
         gtp.answer("time_left", &["white", "1e300", "0"]).unwrap();
         assert_eq!(gtp.move_time(&start, Player::O), MAX_MOVE_TIME);
+        assert_eq!(gtp.left[1], Some((MAX_CLOCK.as_secs_f64(), 0)));
+        // No time left is a move at once, not the default second.
+        gtp.answer("time_left", &["black", "0", "0"]).unwrap();
+        assert_eq!(gtp.move_time(&start, Player::X), NO_TIME_LEFT);
+        // Byo-yomi time without stones is GTP's "no time limits".
+        gtp.answer("time_settings", &["0", "5", "0"]).unwrap();
+        assert_eq!(gtp.move_time(&start, Player::X), DEFAULT_MOVE_TIME);
+        gtp.answer("time_settings", &["300", "0", "0"]).unwrap();
         gtp.answer("time_left", &["black", "2", "4"]).unwrap();
         assert_eq!(gtp.move_time(&start, Player::X), Duration::from_millis(450));
         assert!(gtp.answer("time_left", &["black", "-1", "0"]).is_err());

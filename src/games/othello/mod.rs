@@ -255,7 +255,7 @@ impl Game for Othello {
         limits: Limits {
             // About ten moves a ply: six plies are a million leaves.
             full_width_depth: Some(6),
-            default_time_limit_ms: Some(1000),
+            default_time_limit_ms: Some(crate::game::DEFAULT_TIME_LIMIT_MS),
             traps: false,
             instant_exact_search: false,
         },

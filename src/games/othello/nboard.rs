@@ -11,8 +11,8 @@
 use std::io::{self, BufRead, Write};
 use std::time::{Duration, Instant};
 
-use super::session::{self, DEFAULT_MOVE_TIME, Line, Played};
-use super::{Othello, PASS, evaluation, square_name};
+use super::session::{self, DEFAULT_MOVE_TIME, Input, Line, Played};
+use super::{Othello, PASS, square_name};
 use crate::game::{Game, Player, text};
 use crate::search::{Budget, Solve};
 
@@ -24,30 +24,34 @@ struct NBoard {
     played: Played,
     depth: Option<u32>,
     move_time: Duration,
+    /// The budget of the command being answered: its search stops when the input ends.
+    budget: Budget,
 }
 
 /// Serves the NBoard protocol on standard input and output until `quit` or the end of the
 /// input.
 pub fn serve_stdio() -> io::Result<()> {
-    serve(io::stdin().lock(), io::stdout())
+    serve(io::BufReader::new(io::stdin()), io::stdout())
 }
 
 /// Serves the NBoard protocol on `input` and `output`.
-pub fn serve(mut input: impl BufRead, mut output: impl Write) -> io::Result<()> {
+pub fn serve(input: impl BufRead + Send + 'static, mut output: impl Write) -> io::Result<()> {
+    let input = Input::spawn(input);
     let mut nboard = NBoard {
         played: Played::new(),
         depth: None,
         move_time: DEFAULT_MOVE_TIME,
+        budget: Budget::unlimited(),
     };
-    let mut bytes = Vec::new();
     loop {
-        let line = match session::read(&mut input, &mut bytes)? {
+        let line = match input.next() {
             Line::End => return Ok(()),
             Line::Unreadable => continue,
             Line::Text(line) => line,
         };
-        let (command, rest) = line.split_once(' ').unwrap_or((line, ""));
+        let (command, rest) = line.split_once(' ').unwrap_or((&line, ""));
         let rest = rest.trim();
+        nboard.budget = input.budget();
         let answer = match command {
             "nboard" => "set myname Sente\n".to_owned(),
             "set" => nboard.set(rest),
@@ -56,7 +60,10 @@ pub fn serve(mut input: impl BufRead, mut output: impl Write) -> io::Result<()> 
                 Err(error) => format!("status the move was refused: {error}\n"),
             },
             "go" => nboard.go(),
-            "hint" => nboard.hint(rest.parse().unwrap_or(1)),
+            "hint" => match rest.parse::<usize>() {
+                Ok(moves) if moves >= 1 => nboard.hint(moves),
+                _ => format!("status hint takes a number of moves, 1 or more, not {rest:?}\n"),
+            },
             "ping" => format!("pong {rest}\n"),
             "learn" => {
                 "status Sente learns from its own games, not from this one\nlearned\n".to_owned()
@@ -108,11 +115,14 @@ impl NBoard {
         if position.placements() == 0 {
             return "=== PA\n".to_owned();
         }
-        let result = session::think(position, self.move_time, self.depth);
-        let discs = result
-            .margin
-            .map(f64::from)
-            .unwrap_or_else(|| evaluation::discs_of_score(result.score));
+        let result = session::think(position, self.move_time, self.depth, &self.budget);
+        let discs = session::discs(
+            position,
+            result.score,
+            result.exact,
+            result.margin,
+            &result.pv,
+        );
         format!(
             "status Sente is thinking\nnodestats {} {:.2}\n=== {}/{:.2}/{:.2}\nstatus\n",
             result.nodes,
@@ -131,13 +141,10 @@ impl NBoard {
             return "status the game is over\n".to_owned();
         }
         let params = session::params(position, self.move_time, self.depth);
-        let analysis = position.engine_analysis(&params, &Budget::unlimited());
+        let analysis = position.engine_analysis(&params, &self.budget);
         let mut text = "status Sente is analysing\n".to_owned();
         for entry in analysis.moves.iter().take(n.max(1)) {
-            let discs = entry
-                .margin
-                .map(f64::from)
-                .unwrap_or_else(|| evaluation::discs_of_score(entry.score));
+            let discs = session::discs(position, entry.score, entry.exact, entry.margin, &entry.pv);
             let line: String = entry.pv.iter().map(|&mv| written(mv)).collect();
             let line = if line.is_empty() {
                 written(entry.mv)
@@ -243,7 +250,7 @@ mod tests {
 
     fn session(commands: &str) -> String {
         let mut output = Vec::new();
-        serve(commands.as_bytes(), &mut output).unwrap();
+        serve(io::Cursor::new(commands.to_owned()), &mut output).unwrap();
         String::from_utf8(output).unwrap()
     }
 
@@ -290,6 +297,21 @@ mod tests {
         );
         let illegal = GAME.replace("B[F5]", "B[A1]");
         assert!(read_game(&illegal).is_err());
+    }
+
+    /// `hint` takes a number of moves, 1 or more: anything else is said, not read as 1.
+    #[test]
+    fn a_hint_of_no_number_is_refused_in_words() {
+        for bad in ["abc", "-1", "0"] {
+            let answers = session(&format!("nboard 2\nhint {bad}\n"));
+            assert!(
+                answers.contains(&format!(
+                    "status hint takes a number of moves, 1 or more, not \"{bad}\""
+                )),
+                "{answers}"
+            );
+            assert!(!answers.contains("search "), "{answers}");
+        }
     }
 
     #[test]

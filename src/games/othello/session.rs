@@ -2,13 +2,18 @@
 //! controller plays it, move by move so that a move can be taken back, and the engine's
 //! answer within the time or depth the controller set.
 //!
-//! Both protocols are read a line at a time and answered before the next line is read: a
-//! search lasts at most its time limit, so a controller waits for nothing longer.
+//! Both protocols are answered a line at a time, in order: a search lasts at most its time
+//! limit, so a controller waits for nothing longer. The lines are read on a thread of their own
+//! ([`Input`]), so that the end of the input (the controller gone) stops the search of the last
+//! command within its current node count, rather than after minutes of a long clock.
 
 use std::io::{self, BufRead, Write};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::time::Duration;
 
-use super::{Othello, PASS};
+use super::{Othello, PASS, evaluation};
 use crate::game::{Game, Notation, Player};
 use crate::lines;
 use crate::search::{Budget, EngineOptions, EngineParams, SearchResult, Solve};
@@ -17,11 +22,18 @@ use crate::search::{Budget, EngineOptions, EngineParams, SearchResult, Solve};
 /// understand.
 const MAX_LINE_BYTES: usize = 1 << 20;
 
-/// The time a move takes when the controller sets none.
-pub const DEFAULT_MOVE_TIME: Duration = Duration::from_secs(1);
+/// The time a move takes when the controller sets none: every game's default.
+pub const DEFAULT_MOVE_TIME: Duration = Duration::from_millis(crate::game::DEFAULT_TIME_LIMIT_MS);
 
 /// The longest a move may be given, whatever the clock says.
 pub const MAX_MOVE_TIME: Duration = Duration::from_secs(600);
+
+/// The longest clock read: a longer one (GTP allows any number of seconds, `1e300`) is read as
+/// this, the UCI and USI sessions' cap.
+pub const MAX_CLOCK: Duration = crate::search::engine::session::MAX_CLOCK;
+
+/// The time a move takes when its clock has no time left: a move at once, still searched.
+pub const NO_TIME_LEFT: Duration = Duration::from_millis(10);
 
 /// The game so far: every position since the start, the last the current.
 #[derive(Debug)]
@@ -52,6 +64,17 @@ impl Played {
     /// out expect. An error in words when the move is not legal.
     pub fn play(&mut self, side: Option<Player>, written: &str) -> Result<(), String> {
         let mut position = *self.position();
+        let written = written.trim();
+        let pass = written.eq_ignore_ascii_case("pass") || written.eq_ignore_ascii_case("pa");
+        if position.outcome().is_over() {
+            // A referee passes the turn on after the end (gogui-twogtp does): a pass changes
+            // nothing, and is kept so that `undo` takes it back.
+            if pass {
+                self.positions.push(position);
+                return Ok(());
+            }
+            return Err(format!("{written}: the game is over"));
+        }
         if let Some(side) = side
             && side != position.side_to_move()
         {
@@ -66,12 +89,7 @@ impl Played {
             position = position.play(PASS);
             self.positions.push(position);
         }
-        let written = written.trim();
-        let text = if written.eq_ignore_ascii_case("pass") || written.eq_ignore_ascii_case("pa") {
-            "pass"
-        } else {
-            written
-        };
+        let text = if pass { "pass" } else { written };
         match position.read_move(&Notation::Text(text.to_owned())) {
             Ok(mv) => {
                 self.positions.push(position.play(mv));
@@ -121,36 +139,207 @@ pub fn params(position: &Othello, time_limit: Duration, depth: Option<u32>) -> E
     params
 }
 
-/// The engine's answer for `position`, within [`params`].
-pub fn think(position: &Othello, time_limit: Duration, depth: Option<u32>) -> SearchResult<u8> {
-    position.engine(&params(position, time_limit, depth), &Budget::unlimited())
+/// The engine's answer for `position`, within [`params`], stopped by `budget` (the end of the
+/// input).
+pub fn think(
+    position: &Othello,
+    time_limit: Duration,
+    depth: Option<u32>,
+    budget: &Budget,
+) -> SearchResult<u8> {
+    position.engine(&params(position, time_limit, depth), budget)
+}
+
+/// The value in discs a protocol reports for a move valued `score` (`exact` where proven), with
+/// its proven `margin` if it has one and `line` from `position`, the move first: the margin; for
+/// a result proven without one, the margin at the end of its line (a proven line ends the game),
+/// or the least a win or loss can be (2 discs) where the line stops short; else the evaluation's
+/// estimate. Never the ±64 a win's score would map to.
+pub fn discs(position: &Othello, score: f64, exact: bool, margin: Option<i32>, line: &[u8]) -> f64 {
+    if let Some(margin) = margin {
+        return f64::from(margin);
+    }
+    if !exact {
+        return evaluation::discs_of_score(score);
+    }
+    let mut end = *position;
+    for &mv in line {
+        if end.outcome().is_over() || !end.legal_moves().any(|legal| legal == mv) {
+            break;
+        }
+        end = end.play(mv);
+    }
+    if end.outcome().is_over() {
+        let margin = end.final_margin();
+        return f64::from(if end.side_to_move() == position.side_to_move() {
+            margin
+        } else {
+            -margin
+        });
+    }
+    // A proven result whose line stops short: the least margin of a win or a loss.
+    if score > 0.0 {
+        2.0
+    } else if score < 0.0 {
+        -2.0
+    } else {
+        0.0
+    }
 }
 
 /// A line of a protocol's input.
-pub enum Line<'a> {
-    Text(&'a str),
+pub enum Line {
+    Text(String),
     /// A line that was too long or not UTF-8: ignored, as engines ignore what they do not
     /// understand.
     Unreadable,
     End,
 }
 
-/// The next line of `input`, read into `bytes`.
-pub fn read<'a>(input: &mut impl BufRead, bytes: &'a mut Vec<u8>) -> io::Result<Line<'a>> {
-    match lines::read_line(input, bytes, MAX_LINE_BYTES)? {
-        lines::Read::End => Ok(Line::End),
-        lines::Read::TooLong => {
-            lines::skip_line(input)?;
-            Ok(Line::Unreadable)
+/// How many lines the reader reads ahead of the session: a controller that writes faster
+/// than the engine answers waits, rather than growing the queue.
+const READ_AHEAD: usize = 64;
+
+/// A protocol's input, read on a thread of its own: the session takes its lines in order, and
+/// a search learns from [`Input::budget`] when the input has ended.
+pub struct Input {
+    lines: Receiver<Line>,
+    /// Lines read and not yet taken.
+    queued: Arc<AtomicUsize>,
+    /// Set when the input has ended.
+    ended: Arc<AtomicBool>,
+}
+
+impl Input {
+    /// Reads `input` on a thread until its end.
+    pub fn spawn(mut input: impl BufRead + Send + 'static) -> Input {
+        let (sender, lines) = sync_channel(READ_AHEAD);
+        let queued = Arc::new(AtomicUsize::new(0));
+        let ended = Arc::new(AtomicBool::new(false));
+        let (count, end) = (Arc::clone(&queued), Arc::clone(&ended));
+        std::thread::spawn(move || read_all(&mut input, &sender, &count, &end));
+        Input {
+            lines,
+            queued,
+            ended,
         }
-        lines::Read::Line => Ok(std::str::from_utf8(lines::text(bytes))
-            .map(|line| Line::Text(line.trim()))
-            .unwrap_or(Line::Unreadable)),
     }
+
+    /// The next line, waiting for it; the end once the input has ended (or failed).
+    pub fn next(&self) -> Line {
+        match self.lines.recv() {
+            Ok(Line::End) | Err(_) => Line::End,
+            Ok(line) => {
+                self.queued.fetch_sub(1, Ordering::Relaxed);
+                line
+            }
+        }
+    }
+
+    /// The budget of the search for the command just taken: stopped when the input ends,
+    /// where no command is waiting after it (then the controller is still there to read them).
+    pub fn budget(&self) -> Budget {
+        if self.queued.load(Ordering::Relaxed) > 0 {
+            return Budget::unlimited();
+        }
+        Budget {
+            cancelled: Some(Arc::clone(&self.ended)),
+            ..Budget::default()
+        }
+    }
+}
+
+/// The reader's loop: each line of `input` sent in order, then the end.
+fn read_all(
+    input: &mut impl BufRead,
+    sender: &SyncSender<Line>,
+    queued: &AtomicUsize,
+    ended: &AtomicBool,
+) {
+    let mut bytes = Vec::new();
+    loop {
+        let line = match lines::read_line(input, &mut bytes, MAX_LINE_BYTES) {
+            Ok(lines::Read::End) | Err(_) => break,
+            Ok(lines::Read::TooLong) => match lines::skip_line(input) {
+                Ok(()) => Line::Unreadable,
+                Err(_) => break,
+            },
+            Ok(lines::Read::Line) => std::str::from_utf8(lines::text(&bytes))
+                .map(|line| Line::Text(line.trim().to_owned()))
+                .unwrap_or(Line::Unreadable),
+        };
+        queued.fetch_add(1, Ordering::Relaxed);
+        if sender.send(line).is_err() {
+            return;
+        }
+    }
+    ended.store(true, Ordering::Relaxed);
+    let _ = sender.send(Line::End);
 }
 
 /// Writes `text` and flushes it, as a controller on a pipe needs.
 pub fn say(output: &mut impl Write, text: &str) -> io::Result<()> {
     output.write_all(text.as_bytes())?;
     output.flush()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{RngExt, SeedableRng};
+
+    /// A win proven without its margin is reported as the margin its line ends the game with,
+    /// or 2 discs where the line stops short: never the 64 a win's score maps to.
+    #[test]
+    fn a_proven_value_in_discs_is_a_margin_not_the_sentinel() {
+        let mut rng = crate::search::SearchRng::seed_from_u64(5);
+        for _ in 0..50 {
+            let mut position = Othello::start();
+            while position.empties().count_ones() > 8 && !position.outcome().is_over() {
+                let moves: Vec<u8> = position.legal_moves().collect();
+                position = position.play(moves[rng.random_range(0..moves.len())]);
+            }
+            if position.outcome().is_over() {
+                continue;
+            }
+            let mut end = position;
+            let mut line = Vec::new();
+            while !end.outcome().is_over() {
+                let moves: Vec<u8> = end.legal_moves().collect();
+                let mv = moves[rng.random_range(0..moves.len())];
+                line.push(mv);
+                end = end.play(mv);
+            }
+            let margin = if end.side_to_move() == position.side_to_move() {
+                end.final_margin()
+            } else {
+                -end.final_margin()
+            };
+            let score = f64::from(margin.signum());
+            assert_eq!(
+                discs(&position, score, true, None, &line),
+                f64::from(margin)
+            );
+            assert_eq!(discs(&position, score, true, Some(12), &line), 12.0);
+            let short = discs(&position, score, true, None, &line[..1]);
+            assert_eq!(short, f64::from(2 * margin.signum()), "{position}");
+            // An estimate is the evaluation's.
+            let estimate = discs(&position, 0.5, false, None, &line);
+            assert_eq!(estimate, evaluation::discs_of_score(0.5));
+        }
+    }
+
+    /// After the end a pass is accepted (a referee passes the turn on) and a move is refused
+    /// because the game is over, not because of whose move it is.
+    #[test]
+    fn after_the_end_a_pass_is_accepted_and_a_move_refused_for_the_right_reason() {
+        let over: Othello = format!("{} O", "X".repeat(64)).parse().unwrap();
+        assert!(over.outcome().is_over());
+        let mut played = Played::from(over);
+        played.play(Some(Player::O), "pass").unwrap();
+        played.play(Some(Player::X), "PASS").unwrap();
+        let error = played.play(Some(Player::X), "a1").unwrap_err();
+        assert!(error.contains("the game is over"), "{error}");
+        assert!(played.undo() && played.undo() && !played.undo());
+    }
 }

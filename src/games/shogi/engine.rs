@@ -32,9 +32,6 @@ use crate::search::{
     Analysis, Budget, EngineParams, EvaluationIndex, MoveAnalysis, PROVEN, SearchResult, Value, WIN,
 };
 
-/// The time an engine move takes when a request gives no limit.
-pub const DEFAULT_TIME_LIMIT_MS: u64 = 1_000;
-
 /// The kit's steps shogi takes: all but the static exchange, which it has none of yet.
 const STEPS: [Step; 8] = Step::all_but(Step::Exchange);
 
@@ -134,7 +131,6 @@ impl Board for ShogiBoard {
     /// The piece it leaves on the square (its side and whether promoted), and the square.
     const HISTORY_SLOTS: usize = 32 * 81;
     const CHECK_EXTENSION_REACH: Option<i32> = Some(2);
-    const DEFAULT_TIME_MS: u64 = DEFAULT_TIME_LIMIT_MS;
 
     fn new(game: &Shogi, params: &EngineParams) -> ShogiBoard {
         let scorer = Scorer::of(params.evaluation);

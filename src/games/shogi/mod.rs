@@ -35,8 +35,6 @@ use crate::game::{
 };
 use crate::search::{Analysis, Budget, EngineParams, SearchResult, Solve};
 
-pub use engine::DEFAULT_TIME_LIMIT_MS;
-
 /// The start: each side's nine pawns, rook, bishop and back rank, Sente to move.
 pub const START: &str = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
 
@@ -374,7 +372,7 @@ impl Game for Shogi {
         limits: Limits {
             // About 80 moves a ply in the middle game: three plies are half a million leaves.
             full_width_depth: Some(3),
-            default_time_limit_ms: Some(DEFAULT_TIME_LIMIT_MS),
+            default_time_limit_ms: Some(crate::game::DEFAULT_TIME_LIMIT_MS),
             traps: false,
             instant_exact_search: false,
         },

@@ -28,8 +28,7 @@ impl Dialect for Usi {
     const HELLO_OK: &'static str = "usiok";
     const NEW_GAME: &'static str = "usinewgame";
     const GAME_OVER: Option<&'static str> = Some("gameover");
-    // Sente does not ponder: a ponderhit is a move it has not been asked to think on.
-    const IGNORED: &'static [&'static str] = &["ponderhit"];
+    const MATE_IN_MOVES: bool = false;
     const HASH: &'static str = "USI_Hash";
     const BOARD: &'static str = "sfen";
     const NO_MOVE: &'static str = "bestmove resign";
@@ -49,7 +48,8 @@ impl Dialect for Usi {
         {
             return Some(set);
         }
-        // GUIs send it to every engine; Sente does not ponder.
+        // The GUI's own option: it says whether the GUI will send `go ponder`, which the
+        // session answers either way.
         name.eq_ignore_ascii_case("usi_ponder").then_some(Ok(()))
     }
 
@@ -172,10 +172,10 @@ mod tests {
     }
 
     /// Positions a GUI may send that no game reaches: each refused in an `info string`, and the
-    /// session lives on. A `go` after a refusal answers (no GUI waits for ever) but not for the
-    /// position before it.
+    /// session lives on. A `go` after a refusal answers (no GUI waits for ever) for the last
+    /// position read, saying so: never `resign`, which a GUI would take for the engine's.
     #[test]
-    fn hostile_positions_are_refused_and_go_never_answers_for_the_last_good_one() {
+    fn hostile_positions_are_refused_and_go_answers_for_the_last_good_one() {
         let text = session(
             "position startpos moves 7g7f\n\
              position sfen 4k4/9/9/9/9/4r4/4G4/9/4K4 b 3R 1 moves 5g5f\n\
@@ -190,14 +190,24 @@ mod tests {
         );
         assert!(text.contains("Sente has 11 pawns"), "{text}");
         assert!(
-            text.contains("info string no position to search, the last was refused"),
+            text.contains("info string searching the last position read: the one after it was"),
             "{text}"
         );
         let best: Vec<&str> = text
             .lines()
-            .filter(|line| line.starts_with("bestmove"))
+            .filter_map(|line| line.strip_prefix("bestmove "))
             .collect();
-        assert_eq!(best, ["bestmove resign"], "{text}");
+        assert_eq!(best.len(), 1, "{text}");
+        let mv = best[0].split(' ').next().unwrap();
+        let after = Shogi::start().play(
+            Shogi::start()
+                .read_move(&Notation::Text("7g7f".into()))
+                .unwrap(),
+        );
+        assert!(
+            after.read_move(&Notation::Text(mv.into())).is_ok(),
+            "{text}"
+        );
         assert!(text.contains("readyok"), "{text}");
     }
 
@@ -237,6 +247,7 @@ mod tests {
         let best = text
             .lines()
             .find_map(|line| line.strip_prefix("bestmove "))
+            .and_then(|answer| answer.split(' ').next())
             .expect("a bestmove");
         let after = Shogi::start().play(
             Shogi::start()

@@ -35,8 +35,6 @@ pub trait Board: Sized {
     /// iteration's depth (shogi's checks are many: a drop checks from anywhere); always
     /// without it.
     const CHECK_EXTENSION_REACH: Option<i32> = None;
-    /// The time a move takes when nothing limits it.
-    const DEFAULT_TIME_MS: u64 = 1_000;
 
     /// The position `game` is at, ready to be searched with `params` (its evaluation, its own
     /// steps turned off).

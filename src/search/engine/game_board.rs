@@ -36,8 +36,6 @@ pub trait ThroughGame: Game {
     const PAWN: Value;
     /// The evaluation the engine scores with when a request names none.
     const ENGINE_EVALUATION: EvaluationIndex;
-    /// The time a move takes when nothing limits it.
-    const DEFAULT_TIME_MS: u64 = 1_000;
 }
 
 /// The line's positions, the root's first.
@@ -61,7 +59,6 @@ impl<G: ThroughGame> Board for GameBoard<G> {
     const PAWN: Value = G::PAWN;
     /// Each move's id, for each side.
     const HISTORY_SLOTS: usize = 2 * G::MOVE_IDS;
-    const DEFAULT_TIME_MS: u64 = G::DEFAULT_TIME_MS;
 
     fn new(game: &G, params: &EngineParams) -> GameBoard<G> {
         let mut positions = Vec::with_capacity(G::MAX_PLIES + 2);

@@ -42,7 +42,9 @@ mod time;
 pub use contract::Board;
 pub use game_board::{GameBoard, QUIET_GAME_STEP_NAMES, QUIET_GAME_STEPS, ThroughGame};
 pub(crate) use params::CLOCK_OVERHEAD;
-pub use params::{Clock, DEFAULT_HASH_MB, EngineOptions, EngineParams, MAX_ELO, MIN_ELO, share};
+pub use params::{
+    Clock, DEFAULT_HASH_MB, EngineOptions, EngineParams, MAX_ELO, MIN_ELO, UNLIMITED, share,
+};
 pub use steps::Step;
 
 use self::search::{Engine, Memories};

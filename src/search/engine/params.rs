@@ -54,6 +54,10 @@ pub const MIN_ELO: u32 = 1200;
 /// The strongest it may be asked to play at, short of its full strength.
 pub const MAX_ELO: u32 = 2800;
 
+/// How long a search without a time may run: far longer than any depth or node count a
+/// caller gives takes, and short enough that a deadline this far off is still an instant.
+pub const UNLIMITED: Duration = Duration::from_secs(7 * 24 * 3600);
+
 /// The engine's table size when a request gives none.
 pub const DEFAULT_HASH_MB: u32 = 8;
 

@@ -139,7 +139,12 @@ impl<B: Board> Engine<B> {
             plan: Plan::new(
                 params,
                 board.side() == 1,
-                std::time::Duration::from_millis(B::DEFAULT_TIME_MS),
+                std::time::Duration::from_millis(
+                    <B::Game as Game>::DECLARATION
+                        .limits
+                        .default_time_limit_ms
+                        .unwrap_or(crate::game::DEFAULT_TIME_LIMIT_MS),
+                ),
             ),
             table_trusted: board.table_trusted(),
             board,

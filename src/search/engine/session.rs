@@ -5,13 +5,21 @@
 //! its own, so that `stop` and `isready` are answered while it thinks.
 //!
 //! The commands read one a line: the handshake (`uci`, `usi`), `isready`, the new game
-//! (`ucinewgame`, `usinewgame`), `setoption name NAME value VALUE` (the hash, `MultiPV`, `Skill Level` and
-//! the dialect's own), `position startpos|fen|sfen BOARD [moves ...]`, `go` (with `wtime`,
-//! `btime`, `winc`, `binc`, `movestogo`, `byoyomi`, `movetime`, `depth`, `nodes`, `infinite`,
-//! `mate`), `stop`, the dialect's end of a game (`gameover`) and `quit`. A search ends with its
-//! `info` lines and `bestmove`; a line that is not understood is answered with `info string`
-//! saying why, as engines do, and changes nothing. No search's failure leaves a GUI waiting: a
-//! panic inside one is answered with why, and the dialect's no-move answer.
+//! (`ucinewgame`, `usinewgame`), `setoption name NAME value VALUE` (the hash, `MultiPV`, `Skill
+//! Level` and the dialect's own), `position startpos|fen|sfen BOARD [moves ...]`, `go` (with
+//! `wtime`, `btime`, `winc`, `binc`, `movestogo`, `byoyomi`, `movetime`, `depth`, `nodes`,
+//! `infinite`, `mate`, `ponder`), `ponderhit`, `stop`, the dialect's end of a game (`gameover`)
+//! and `quit`. A search ends with its `info` lines and `bestmove` (with the move it expects in
+//! reply, `ponder`, where its line has one); a line that is not understood is answered with
+//! `info string` saying why, as engines do, and changes nothing. No search's failure leaves a
+//! GUI waiting: a panic inside one is answered with why, and the dialect's no-move answer.
+//!
+//! Pondering is the protocols': `go ponder` searches the position after the expected reply
+//! until `ponderhit` or `stop` and never answers before; `ponderhit` ends that search without
+//! an answer and starts the search on the clock `go ponder` gave, from now, with the table the
+//! pondering filled; `stop` answers the pondering search's move. A draw that may be claimed
+//! (chess's threefold repetition and fifty-move rule) is the GUI's to claim: a position through
+//! one is searched as any other.
 
 use std::io::{self, BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -35,7 +43,10 @@ pub const MAX_MULTIPV: u32 = 500;
 /// The longest line read: far longer than any `position` of a real game.
 pub const MAX_LINE_BYTES: usize = 1 << 20;
 /// How long `go infinite` may think: until `stop`, in practice.
-const INFINITE: Duration = Duration::from_secs(7 * 24 * 3600);
+const INFINITE: Duration = super::UNLIMITED;
+/// The longest clock or time `go` reads: a longer one (up to any number of digits) is read as
+/// this, so that no clock is dropped for its size.
+pub const MAX_CLOCK: Duration = Duration::from_secs(24 * 3600);
 
 /// The game type a dialect's engine plays.
 pub type GameOf<D> = <<D as Dialect>::Board as Board>::Game;
@@ -54,8 +65,9 @@ pub trait Dialect: Send + 'static {
     const NEW_GAME: &'static str;
     /// The end of a game, where the dialect has one (USI's `gameover`).
     const GAME_OVER: Option<&'static str> = None;
-    /// Commands it accepts and does nothing for (USI's `ponderhit`: Sente does not ponder).
-    const IGNORED: &'static [&'static str] = &[];
+    /// Whether `go mate N` asks for a mate in N moves (UCI's) rather than a mate search of N
+    /// milliseconds (USI's).
+    const MATE_IN_MOVES: bool;
     /// The hash option's name (`Hash`, `USI_Hash`); `Hash` is always taken as well.
     const HASH: &'static str;
     /// The word before a board in `position` (`fen`, `sfen`).
@@ -179,7 +191,8 @@ pub fn serve<D: Dialect>(
 ) -> io::Result<()> {
     let mut session = Session {
         dialect,
-        position: Ok(GameOf::<D>::start()),
+        position: GameOf::<D>::start(),
+        refused: None,
         kept: Arc::new(Mutex::new(Kept::default())),
         hash_mb: DEFAULT_HASH_MB,
         multipv: 1,
@@ -223,7 +236,8 @@ pub fn serve<D: Dialect>(
             }
             new_game if new_game == D::NEW_GAME => {
                 session.stop();
-                session.position = Ok(GameOf::<D>::start());
+                session.position = GameOf::<D>::start();
+                session.refused = None;
                 let mut kept = lock(&session.kept);
                 kept.prepare(session.hash_mb);
                 kept.clear();
@@ -240,23 +254,30 @@ pub fn serve<D: Dialect>(
             }
             "position" => {
                 session.stop();
-                // A refused position replaces the last: `go` must not answer for a position
-                // the GUI no longer means.
-                session.position = position::<D>(&words);
-                if let Err(error) = &session.position {
-                    session.say(&[&format!("info string {error}")])?;
+                // A refused position leaves the last good one to search, and `go` says so
+                // again: a GUI waiting for `bestmove` gets one, never a null move or a
+                // resignation it would read as the engine's.
+                match position::<D>(&words) {
+                    Ok(position) => {
+                        session.position = position;
+                        session.refused = None;
+                    }
+                    Err(error) => {
+                        session.say(&[&format!("info string {error}")])?;
+                        session.refused = Some(error);
+                    }
                 }
             }
             "go" => {
                 session.stop();
-                session.go(Go::read(&words))?;
+                session.go(Go::read(&words, D::MATE_IN_MOVES))?;
             }
+            "ponderhit" => session.ponderhit()?,
             "stop" => session.stop(),
             "quit" => {
                 session.stop();
                 return Ok(());
             }
-            ignored if D::IGNORED.contains(&ignored) => {}
             other => session.say(&[&format!("info string unknown command {other:?}")])?,
         }
     }
@@ -288,8 +309,10 @@ fn read_line<'a>(input: &mut impl BufRead, bytes: &'a mut Vec<u8>) -> io::Result
 
 struct Session<D: Dialect, W> {
     dialect: D,
-    /// The position `go` searches, or why the last `position` was refused.
-    position: Result<GameOf<D>, String>,
+    /// The position `go` searches: the last `position` read.
+    position: GameOf<D>,
+    /// Why the `position` after it was refused, if one was.
+    refused: Option<String>,
     /// What the engine keeps from one move to the next, until a new game.
     kept: Arc<Mutex<Kept<D::Board>>>,
     hash_mb: u32,
@@ -305,6 +328,11 @@ struct Session<D: Dialect, W> {
 /// A search in progress: its stop flag and its thread, which answers `bestmove`.
 struct Search {
     stop: Arc<AtomicBool>,
+    /// Set on `ponderhit`, before `stop`: the pondering search ends without an answer.
+    hit: Arc<AtomicBool>,
+    /// What `go ponder` asked, while the search ponders: the search on the clock after
+    /// `ponderhit`.
+    pondering: Option<Go>,
     thread: JoinHandle<()>,
 }
 
@@ -345,6 +373,24 @@ impl<D: Dialect, W: Write + Send + 'static> Session<D, W> {
         }
     }
 
+    /// `ponderhit`: the expected reply was played. The pondering search ends without an
+    /// answer and the search on `go ponder`'s clock starts, counted from now, with the table
+    /// the pondering filled.
+    fn ponderhit(&mut self) -> io::Result<()> {
+        let Some(go) = self.search.as_ref().and_then(|search| search.pondering) else {
+            return self.say(&["info string ponderhit while not pondering: ignored"]);
+        };
+        if let Some(search) = self.search.take() {
+            search.hit.store(true, Ordering::Relaxed);
+            search.stop.store(true, Ordering::Relaxed);
+            let _ = search.thread.join();
+        }
+        self.go(Go {
+            ponder: false,
+            ..go
+        })
+    }
+
     fn set_option(&mut self, words: &[&str]) -> Result<(), String> {
         let text = words.join(" ");
         let (name, value) = text
@@ -379,14 +425,13 @@ impl<D: Dialect, W: Write + Send + 'static> Session<D, W> {
 
     fn go(&mut self, go: Go) -> io::Result<()> {
         let cannot = D::NO_MATE.filter(|_| go.mate).unwrap_or(D::NO_MOVE);
-        let position = match &self.position {
-            Ok(position) => position.clone(),
-            Err(error) => {
-                let why =
-                    format!("info string no position to search, the last was refused: {error}");
-                return self.say(&[&why, cannot]);
-            }
-        };
+        let position = self.position.clone();
+        if let Some(error) = &self.refused {
+            self.say(&[&format!(
+                "info string searching the last position read: the one after it was refused \
+                 ({error})"
+            )])?;
+        }
         // Over by Sente's rules: lost is no move to give; a draw the GUI plays on is searched
         // as the pieces stand where the dialect's GUIs end their games themselves.
         if position.outcome().is_over() {
@@ -401,16 +446,18 @@ impl<D: Dialect, W: Write + Send + 'static> Session<D, W> {
             self.say(&[&format!("{said}; a move all the same")])?;
         }
         let params = self.dialect.params(EngineParams {
-            time_limit: go.time(D::on_white_clock(&position)),
+            time_limit: go.time(D::on_white_clock(&position), D::MATE_IN_MOVES),
             depth: go.depth,
             hash_mb: self.hash_mb,
             nodes: go.nodes,
-            clock: go.clock,
+            // Pondering searches until `ponderhit` or `stop`: the clock is for after.
+            clock: if go.ponder { Clock::NONE } else { go.clock },
             multipv: (self.multipv > 1).then_some(self.multipv),
             level: (self.skill_level < LEVELS as u32).then_some(self.skill_level as u8),
             ..EngineParams::default()
         });
         let stop = Arc::new(AtomicBool::new(false));
+        let hit = Arc::new(AtomicBool::new(false));
         let output = Arc::clone(&self.output);
         // Each finished iteration is an `info` line as it comes, as engines report.
         let told = Arc::new(AtomicBool::new(false));
@@ -427,6 +474,7 @@ impl<D: Dialect, W: Write + Send + 'static> Session<D, W> {
             ..Budget::default()
         };
         let stopped = Arc::clone(&stop);
+        let ponderhit = Arc::clone(&hit);
         let kept = Arc::clone(&self.kept);
         let thread = std::thread::spawn(move || {
             // A search that fails still answers, so that no GUI waits for a `bestmove` that
@@ -441,15 +489,24 @@ impl<D: Dialect, W: Write + Send + 'static> Session<D, W> {
                     cannot.into(),
                 ]
             });
-            // In `go infinite` the answer waits for `stop`, as the protocols ask, even when the
-            // search has nothing left to search.
-            while go.infinite && !stopped.load(Ordering::Relaxed) {
+            // In `go infinite` and `go ponder` the answer waits for `stop` (or `ponderhit`),
+            // as the protocols ask, even when the search has nothing left to search.
+            while (go.infinite || go.ponder) && !stopped.load(Ordering::Relaxed) {
                 std::thread::sleep(Duration::from_millis(5));
+            }
+            // After `ponderhit` the search on the clock answers, not this one.
+            if ponderhit.load(Ordering::Relaxed) {
+                return;
             }
             let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
             let _ = say(&output, &lines);
         });
-        self.search = Some(Search { stop, thread });
+        self.search = Some(Search {
+            stop,
+            hit,
+            pondering: go.ponder.then_some(go),
+            thread,
+        });
         Ok(())
     }
 }
@@ -493,7 +550,11 @@ fn think<D: Dialect>(
             multipv,
         })
     };
-    if params.multipv.is_some() && !go.mate {
+    // At a level the level's own choice answers, its lines as many as asked: the move is
+    // drawn among the lines it prints.
+    let at_level =
+        crate::search::level::handicap(&GameOf::<D>::DECLARATION, &params.options()).is_some();
+    if params.multipv.is_some() && !go.mate && !at_level {
         // The best lines, each iteration's said as it ends, numbered.
         let analysis = D::analyze(position, params, budget);
         if untold() {
@@ -511,9 +572,9 @@ fn think<D: Dialect>(
         }
         // Stopped before its first line was searched whole: the first legal move.
         let best = match analysis.moves.first() {
-            Some(found) => bestmove::<D>(position, found.mv, found.score, found.exact),
+            Some(found) => bestmove::<D>(position, &found.pv, found.mv, found.score, found.exact),
             None => match position.perft_moves().next() {
-                Some(mv) => bestmove::<D>(position, mv, 0.0, false),
+                Some(mv) => bestmove::<D>(position, &[], mv, 0.0, false),
                 None => D::NO_MOVE.to_owned(),
             },
         };
@@ -540,7 +601,7 @@ fn think<D: Dialect>(
             (result.score, result.exact, result.plies_to_end),
             result.nodes,
             result.elapsed,
-            Vec::new(),
+            written(position, &result.pv, D::Board::protocol_text),
             None,
         ));
     }
@@ -552,6 +613,7 @@ fn think<D: Dialect>(
     }
     lines.push(bestmove::<D>(
         position,
+        &result.pv,
         result.best_move,
         result.score,
         result.exact,
@@ -559,13 +621,29 @@ fn think<D: Dialect>(
     lines
 }
 
-/// `bestmove`: the move, or `resign` where the dialect resigns a game the engine has proven
-/// lost whatever it plays.
-fn bestmove<D: Dialect>(game: &GameOf<D>, mv: MoveOf<D>, score: f64, exact: bool) -> String {
+/// `bestmove`: the move, with the reply its line expects (`ponder`) where the line has one; or
+/// `resign` where the dialect resigns a game the engine has proven lost whatever it plays.
+fn bestmove<D: Dialect>(
+    game: &GameOf<D>,
+    line: &[MoveOf<D>],
+    mv: MoveOf<D>,
+    score: f64,
+    exact: bool,
+) -> String {
     if D::RESIGNS && exact && score < 0.0 {
-        "bestmove resign".to_owned()
-    } else {
-        format!("bestmove {}", D::Board::protocol_text(game, mv))
+        return "bestmove resign".to_owned();
+    }
+    let text = D::Board::protocol_text(game, mv);
+    let reply = match line {
+        [first, reply, ..] if *first == mv => {
+            let after = game.play(mv);
+            (!after.outcome().is_over()).then(|| D::Board::protocol_text(&after, *reply))
+        }
+        _ => None,
+    };
+    match reply {
+        Some(reply) => format!("bestmove {text} ponder {reply}"),
+        None => format!("bestmove {text}"),
     }
 }
 
@@ -625,12 +703,15 @@ fn position<D: Dialect>(words: &[&str]) -> Result<GameOf<D>, String> {
     };
     if let ["moves", moves @ ..] = rest {
         for (index, mv) in moves.iter().enumerate() {
+            // A draw that could be claimed here was not: the game goes on.
+            position.play_on();
             let read = position
                 .read_move(&Notation::Text((*mv).to_owned()))
                 .map_err(|error| format!("position: move {} ({mv}): {error}", index + 1))?;
             position = position.play(read);
         }
     }
+    position.play_on();
     Ok(position)
 }
 
@@ -642,19 +723,42 @@ struct Go {
     depth: Option<u32>,
     nodes: Option<u64>,
     infinite: bool,
+    /// `go ponder`: searched until `ponderhit` or `stop`, and answered only then.
+    ponder: bool,
     /// `go mate`: a mate search (USI answers it with `checkmate`).
     mate: bool,
-    /// `go mate N`: its time in milliseconds (`infinite` is none).
+    /// `go mate N` in USI: its time in milliseconds (`infinite` is none).
     mate_time: Option<u64>,
 }
 
+/// A whole number as `go` gives it, of any length: one past the range reads as the end of the
+/// range it is past, so that a clock too large to hold is a large clock, not a missing one.
+fn whole_number(word: &str) -> Option<i64> {
+    let (negative, digits) = match word.strip_prefix('-') {
+        Some(digits) => (true, digits),
+        None => (false, word.strip_prefix('+').unwrap_or(word)),
+    };
+    if digits.is_empty() || !digits.bytes().all(|byte| byte.is_ascii_digit()) {
+        return None;
+    }
+    Some(match (digits.parse::<i64>(), negative) {
+        (Ok(value), true) => -value,
+        (Ok(value), false) => value,
+        (Err(_), true) => i64::MIN,
+        (Err(_), false) => i64::MAX,
+    })
+}
+
 impl Go {
-    fn read(words: &[&str]) -> Go {
+    /// `go`'s words; `mate_in_moves` where `go mate N` asks for a mate in N moves (UCI), not
+    /// a search of N milliseconds (USI).
+    fn read(words: &[&str], mate_in_moves: bool) -> Go {
+        let max_clock = MAX_CLOCK.as_millis() as i64;
         let mut go = Go::default();
         let mut words = words.iter();
         while let Some(word) = words.next() {
-            let mut number = || words.next().and_then(|value| value.parse::<i64>().ok());
-            let millis = |value: Option<i64>| value.map(|ms| ms.max(0) as u64);
+            let mut number = || words.next().and_then(|value| whole_number(value));
+            let millis = |value: Option<i64>| value.map(|ms| ms.clamp(0, max_clock) as u64);
             let duration = |value: Option<i64>| millis(value).map(Duration::from_millis);
             match *word {
                 "wtime" => go.clock.wtime = duration(number()),
@@ -667,11 +771,15 @@ impl Go {
                 }
                 "movetime" => go.movetime = millis(number()),
                 "depth" => go.depth = number().map(|depth| depth.clamp(1, 64) as u32),
-                "nodes" => go.nodes = millis(number()).map(|nodes| nodes.max(1)),
+                "nodes" => go.nodes = number().map(|nodes| nodes.max(1) as u64),
                 "infinite" => go.infinite = true,
+                "ponder" => go.ponder = true,
                 "mate" => {
                     go.mate = true;
-                    go.mate_time = millis(number());
+                    let n = number();
+                    if !mate_in_moves {
+                        go.mate_time = millis(n);
+                    }
                 }
                 _ => {}
             }
@@ -680,13 +788,19 @@ impl Go {
     }
 
     /// How long to think when the clock does not say: the time per move, a mate search's
-    /// time, or until told to stop (or the depth or nodes are reached). With the mover's clock
-    /// or a byoyomi, the engine shares it out itself.
-    fn time(&self, white: bool) -> Option<Duration> {
+    /// time, or until told to stop (or the depth or nodes are reached, or a mate found). With
+    /// the mover's clock or a byoyomi, the engine shares it out itself. Pondering is until
+    /// `ponderhit` or `stop`, whatever the clock.
+    fn time(&self, white: bool, mate_in_moves: bool) -> Option<Duration> {
+        if self.ponder {
+            return Some(INFINITE);
+        }
         if let Some(movetime) = self.movetime.or(self.mate_time) {
             return Some(Duration::from_millis(movetime.max(1)));
         }
-        if self.infinite || self.mate {
+        // UCI's mate in N moves is searched until a mate is proven or `stop`, as Stockfish
+        // searches it.
+        if self.infinite || (self.mate && (mate_in_moves || self.mate_time.is_none())) {
             return Some(INFINITE);
         }
         match (self.clock.of(white), self.clock.byoyomi) {
@@ -702,41 +816,94 @@ mod tests {
 
     #[test]
     fn go_reads_its_limits_and_shares_the_clock() {
-        let go = Go::read(&[
-            "wtime", "10000", "btime", "8000", "winc", "100", "binc", "100",
-        ]);
+        let go = Go::read(
+            &[
+                "wtime", "10000", "btime", "8000", "winc", "100", "binc", "100",
+            ],
+            true,
+        );
         assert_eq!(
             go.clock.of(false),
             Some((Duration::from_millis(8000), Duration::from_millis(100)))
         );
-        assert_eq!(go.time(true), None);
-        let go = Go::read(&["wtime", "10000", "movestogo", "4"]);
+        assert_eq!(go.time(true, true), None);
+        let go = Go::read(&["wtime", "10000", "movestogo", "4"], true);
         assert_eq!(go.clock.movestogo, Some(4));
-        assert_eq!(go.time(false), Some(INFINITE));
+        assert_eq!(go.time(false, true), Some(INFINITE));
         assert_eq!(
-            Go::read(&["movetime", "100"]).time(false),
+            Go::read(&["movetime", "100"], true).time(false, true),
             Some(Duration::from_millis(100))
         );
-        assert_eq!(Go::read(&["infinite"]).time(true), Some(INFINITE));
-        assert_eq!(Go::read(&["depth", "99", "nodes", "0"]).depth, Some(64));
-        assert_eq!(Go::read(&["nodes", "0"]).nodes, Some(1));
+        assert_eq!(
+            Go::read(&["infinite"], true).time(true, true),
+            Some(INFINITE)
+        );
+        assert_eq!(
+            Go::read(&["depth", "99", "nodes", "0"], true).depth,
+            Some(64)
+        );
+        assert_eq!(Go::read(&["nodes", "0"], true).nodes, Some(1));
         // A depth alone searches to it, however long that takes.
-        assert_eq!(Go::read(&["depth", "5"]).time(true), Some(INFINITE));
+        assert_eq!(
+            Go::read(&["depth", "5"], true).time(true, true),
+            Some(INFINITE)
+        );
     }
 
     #[test]
     fn go_reads_usi_clocks_and_mate() {
-        let go = Go::read(&["btime", "10000", "wtime", "8000", "byoyomi", "1000"]);
+        let go = Go::read(
+            &["btime", "10000", "wtime", "8000", "byoyomi", "1000"],
+            false,
+        );
         assert_eq!(go.clock.byoyomi, Some(Duration::from_millis(1000)));
         assert_eq!(
             go.clock.of(true),
             Some((Duration::from_millis(8000), Duration::ZERO))
         );
-        assert_eq!(go.time(false), None);
-        assert_eq!(Go::read(&["byoyomi", "500"]).time(false), None);
-        let mate = Go::read(&["mate", "3000"]);
+        assert_eq!(go.time(false, false), None);
+        assert_eq!(
+            Go::read(&["byoyomi", "500"], false).time(false, false),
+            None
+        );
+        let mate = Go::read(&["mate", "3000"], false);
         assert!(mate.mate);
-        assert_eq!(mate.time(false), Some(Duration::from_millis(3000)));
-        assert_eq!(Go::read(&["mate", "infinite"]).time(true), Some(INFINITE));
+        assert_eq!(mate.time(false, false), Some(Duration::from_millis(3000)));
+        assert_eq!(
+            Go::read(&["mate", "infinite"], false).time(true, false),
+            Some(INFINITE)
+        );
+    }
+
+    /// A clock too large to hold is read as the largest clock, not dropped (which would leave
+    /// the search to run until `stop`); any number of digits is read.
+    #[test]
+    fn clocks_too_large_are_capped_not_dropped() {
+        let go = Go::read(&["wtime", "99999999999999999999", "btime", "1"], true);
+        assert_eq!(go.clock.wtime, Some(MAX_CLOCK));
+        assert_eq!(go.clock.btime, Some(Duration::from_millis(1)));
+        assert_eq!(go.time(true, true), None, "the clock is shared out");
+        let go = Go::read(
+            &["movetime", "1e30", "nodes", "99999999999999999999999"],
+            true,
+        );
+        assert_eq!(go.movetime, None, "not a whole number");
+        assert_eq!(go.nodes, Some(i64::MAX as u64));
+        assert_eq!(whole_number("-99999999999999999999"), Some(i64::MIN));
+        assert_eq!(whole_number("12a"), None);
+    }
+
+    /// UCI's `go mate N` is a mate in N moves, searched until found or `stop`; USI's is N
+    /// milliseconds. `go ponder` is until `ponderhit` or `stop`, whatever the clock.
+    #[test]
+    fn mate_and_ponder_are_read_as_each_protocol_means_them() {
+        let uci = Go::read(&["mate", "2"], true);
+        assert!(uci.mate);
+        assert_eq!(uci.time(true, true), Some(INFINITE));
+        let usi = Go::read(&["mate", "2000"], false);
+        assert_eq!(usi.time(true, false), Some(Duration::from_millis(2000)));
+        let ponder = Go::read(&["ponder", "wtime", "1000", "btime", "1000"], true);
+        assert!(ponder.ponder);
+        assert_eq!(ponder.time(true, true), Some(INFINITE));
     }
 }

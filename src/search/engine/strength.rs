@@ -32,11 +32,12 @@ pub(super) fn at_level<B: Board>(
     let chosen = level::choose(
         level,
         seed,
+        params.multipv,
         |cut| Ok::<_, Infallible>(search_keeping(game, &cut_to(cut), budget, kept)),
         |cut| Ok(analyze::<B>(game, &cut_to(cut), budget)),
     );
     match chosen {
-        Ok(result) => result,
+        Ok(chosen) => chosen.result,
         Err(never) => match never {},
     }
 }

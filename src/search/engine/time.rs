@@ -14,7 +14,7 @@
 
 use std::time::Duration;
 
-use crate::search::{CLOCK_OVERHEAD, EngineParams};
+use crate::search::{CLOCK_OVERHEAD, EngineParams, UNLIMITED};
 
 /// The moves a clock is shared over when `movestogo` is not given.
 const MOVES_TO_GO: u32 = 25;
@@ -30,7 +30,8 @@ pub(super) struct Plan {
 
 impl Plan {
     /// The plan for the side to move, White or not, with `default` as the time per move when
-    /// neither a time limit nor that side's clock is given.
+    /// nothing else bounds the search: no time limit, no clock for that side, no depth and no
+    /// node count. A depth or a node count alone is searched whole, however long it takes.
     pub fn new(params: &EngineParams, white: bool, default: Duration) -> Plan {
         let per_move = |limit: Duration| Plan {
             optimum: limit / 2,
@@ -49,6 +50,8 @@ impl Plan {
             params.clock.of(white),
             params.clock.share(white, MOVES_TO_GO),
         ) else {
+            let bounded = params.depth.is_some() || params.nodes.is_some();
+            let default = if bounded { UNLIMITED } else { default };
             return per_move(params.time_limit.unwrap_or(default));
         };
         let left = left
@@ -106,6 +109,33 @@ mod tests {
         assert_eq!(plan.maximum, ms(100));
         assert!(plan.deepen_further(ms(49), 0, true));
         assert!(!plan.deepen_further(ms(50), 0, true));
+    }
+
+    /// The default time bounds only a search nothing else bounds: a depth or a node count
+    /// alone is searched whole.
+    #[test]
+    fn a_depth_or_nodes_alone_is_not_cut_at_the_default() {
+        let default = ms(1_000);
+        assert_eq!(
+            Plan::new(&EngineParams::default(), true, default).maximum,
+            default
+        );
+        let deep = EngineParams {
+            depth: Some(30),
+            ..EngineParams::default()
+        };
+        assert_eq!(Plan::new(&deep, true, default).maximum, UNLIMITED);
+        let many = EngineParams {
+            nodes: Some(10_000_000),
+            ..EngineParams::default()
+        };
+        assert_eq!(Plan::new(&many, false, default).maximum, UNLIMITED);
+        // A time given beside them still bounds them.
+        let timed = EngineParams {
+            time_limit: Some(ms(50)),
+            ..deep
+        };
+        assert_eq!(Plan::new(&timed, true, default).maximum, ms(50));
     }
 
     #[test]

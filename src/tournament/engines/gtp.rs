@@ -11,11 +11,16 @@
 
 use std::time::{Duration, Instant};
 
-use super::{Ask, Failure, Process, Thought};
+use super::{Ask, Failure, MAX_LINE_BYTES, Process, Thought};
 use crate::search::Budget;
 use crate::tournament::player::TimeControl;
 
-/// What the engine answered a command: its result, or its error.
+/// The longest answer read, all its lines together: a GTP answer is a move, a score or a
+/// board, and one that runs on without its empty line is an engine that has failed.
+pub const MAX_ANSWER_BYTES: usize = MAX_LINE_BYTES;
+
+/// What the engine answered a command: its result, or its error. An answer longer than
+/// [`MAX_ANSWER_BYTES`] is the engine's failure, read no further.
 fn answer(
     process: &mut Process,
     command: &str,
@@ -34,6 +39,13 @@ fn answer(
         let line = process.next_line(deadline, budget)?;
         if line.trim().is_empty() {
             break;
+        }
+        if text.len() + line.len() > MAX_ANSWER_BYTES {
+            return Err(Failure::Crashed(format!(
+                "the engine's answer to {command:?} ran past {} KiB without the empty line that \
+                 ends it",
+                MAX_ANSWER_BYTES / 1024
+            )));
         }
         text.push('\n');
         text.push_str(line.trim());

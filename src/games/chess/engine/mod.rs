@@ -33,9 +33,6 @@ use crate::game::Game;
 use crate::search::engine::{self as kit, Board, Step};
 use crate::search::{Analysis, Budget, EngineParams, EvaluationIndex, SearchResult, Value, WIN};
 
-/// The time an engine move takes when a request gives no limit.
-pub const DEFAULT_TIME_LIMIT_MS: u64 = 1_000;
-
 /// The evaluation the engine uses when a request names none: the network, which beat `pesto`
 /// in an SPRT at a time per move (docs/chess.md#the-network).
 pub const DEFAULT_EVALUATION: &str = "nnue";
@@ -142,7 +139,6 @@ impl Board for ChessBoard {
     const STEPS: &'static [Step] = &STEPS;
     /// For each side, from square and to square.
     const HISTORY_SLOTS: usize = 2 * 64 * 64;
-    const DEFAULT_TIME_MS: u64 = DEFAULT_TIME_LIMIT_MS;
 
     fn new(game: &Chess, params: &EngineParams) -> ChessBoard {
         let scorer = Scorer::of(params.evaluation, params.without);
