@@ -12,6 +12,7 @@ Runs `sente tournament` and the `score-connect4` example (build them first: `car
 
 import argparse
 import json
+import math
 import pathlib
 import re
 import subprocess
@@ -34,7 +35,8 @@ def elo(sente, run, generation, games):
          "--games", str(games), "--random-plies", "4", "--seed", "77"],
         check=True, capture_output=True, text=True).stdout
     estimate = json.loads(answer)["estimate"]
-    return estimate["elo"], estimate["elo_95"][0], estimate["elo_95"][1]
+    low, high = [b if b is not None else s * math.inf for b, s in zip(estimate["elo_95"], (-1, 1))]
+    return estimate["elo"], low, high
 
 
 def policy_share(scorer, run, generation, per_set):

@@ -112,7 +112,7 @@ for name in names:
         # Every game won or every game lost: no finite difference, and no weight.
         elo = rating = "-"
     else:
-        low, high = e["elo_95"]
+        low, high = [b if b is not None else s * math.inf for b, s in zip(e["elo_95"], (-1, 1))]
         weights.append((ratings[name] + e["elo"], (high - low) / (2 * 1.959964)))
         elo = f"{e['elo']:+.0f} [{low:+.0f}, {high:+.0f}]"
         rating = f"{ratings[name] + e['elo']:.0f} [{ratings[name] + low:.0f}, {ratings[name] + high:.0f}]"

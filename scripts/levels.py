@@ -103,7 +103,7 @@ def main():
         first, estimate, ms = tournament(args.sente, game, upper, lower, args.games, args.seed + level)
         w, d, l = first["wins"], first["draws"], first["losses"]
         step = estimate["elo"]
-        step_low, step_high = estimate["elo_95"]
+        step_low, step_high = [b if b is not None else s * math.inf for b, s in zip(estimate["elo_95"], (-1, 1))]
         if math.isinf(step):
             # Every game won: the estimate is unbounded; count the interval's lower end.
             step, bounded = step_low, True
@@ -127,7 +127,7 @@ def main():
                 args.seed + 200 + index, args.engine,
             )
             w, d, l = first["wins"], first["draws"], first["losses"]
-            low, high = estimate["elo_95"]
+            low, high = [b if b is not None else s * math.inf for b, s in zip(estimate["elo_95"], (-1, 1))]
             print(
                 f"| {level} vs `{opponent}` | {w + d + l} | {w}-{d}-{l} | "
                 f"{first['score_rate']:.3f} | {estimate['elo']:+.0f} [{low:+.0f}, {high:+.0f}] |",

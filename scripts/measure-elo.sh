@@ -53,7 +53,7 @@ for level in levels:
         own = 0 if game["first"] == "A" else 1
         times += [move["time_ms"] for move in game["moves"][own::2]]
     a, e = r["players"][0], r["estimate"]
-    low, high = e["elo_95"]
+    low, high = [b if b is not None else s * math.inf for b, s in zip(e["elo_95"], (-1, 1))]
     rating = int(level) + e["elo"]
     sigma = (high - low) / (2 * 1.959964)
     weights.append((rating, sigma))

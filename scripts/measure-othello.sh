@@ -23,7 +23,8 @@ r = json.load(open(sys.argv[2]))
 a = r["players"][0]
 e = r.get("estimate")
 if e:
-    elo = f"{e['elo']:+.0f} [{e['elo_95'][0]:+.0f}, {e['elo_95'][1]:+.0f}]"
+    low, high = [b if b is not None else s * math.inf for b, s in zip(e['elo_95'], (-1, 1))]
+    elo = f"{e['elo']:+.0f} [{low:+.0f}, {high:+.0f}]"
 else:
     # Every game won (or lost): no estimate, but the score's interval bounds the difference.
     low, high = a["ci95"]

@@ -19,12 +19,13 @@ mkdir -p "$out"
 
 row() {
     python3 - "$1" "$2" <<'PY'
-import json, sys
+import json, math, sys
 r = json.load(open(sys.argv[2]))
 e, s = r["estimate"], r.get("sprt")
 a = r["players"][0]
 sprt = f"{s['verdict']} (LLR {s['llr']:.2f})" if s else "no SPRT"
-print(f"| {sys.argv[1]} | {e['elo']:+.0f} [{e['elo_95'][0]:+.0f}, {e['elo_95'][1]:+.0f}] | "
+low, high = [b if b is not None else s * math.inf for b, s in zip(e['elo_95'], (-1, 1))]
+print(f"| {sys.argv[1]} | {e['elo']:+.0f} [{low:+.0f}, {high:+.0f}] | "
       f"{r['games']} | +{a['wins']} ={a['draws']} -{a['losses']} | {sprt} |")
 PY
 }

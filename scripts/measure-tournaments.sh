@@ -24,12 +24,13 @@ mkdir -p "$out"
 
 summary() {
     "$venv/bin/python" - "$1" <<'EOF'
-import json, sys
+import json, math, sys
 r = json.load(open(sys.argv[1]))
 a, b = r["players"]
 e = r.get("estimate")
 s = r.get("sprt")
-elo = f"Elo {e['elo']:+.1f} [{e['elo_95'][0]:+.1f}, {e['elo_95'][1]:+.1f}] ({e['variance']})" if e else "no estimate"
+low, high = [b if b is not None else s * math.inf for b, s in zip(e['elo_95'], (-1, 1))] if e else (0, 0)
+elo = f"Elo {e['elo']:+.1f} [{low:+.1f}, {high:+.1f}] ({e['variance']})" if e else "no estimate"
 sprt = f"; SPRT [{s['elo0']:g}, {s['elo1']:g}] LLR {s['llr']:.2f} in [{s['bounds'][0]:.2f}, {s['bounds'][1]:.2f}]: {s['verdict']}" if s else ""
 print(f"{sys.argv[1]}: {r['games']} games, A {a['wins']}/{a['draws']}/{a['losses']}, "
       f"pentanomial {r['pentanomial']}, {elo}{sprt}; endings {r['endings']}")

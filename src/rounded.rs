@@ -38,6 +38,19 @@ pub fn pair<const DECIMALS: i32, S: Serializer>(
     tuple.end()
 }
 
+/// Both ends of an interval, each rounded or null where it has none.
+pub fn optional_pair<const DECIMALS: i32, S: Serializer>(
+    values: &[Option<f64>; 2],
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeTuple;
+    let mut tuple = serializer.serialize_tuple(2)?;
+    for value in values {
+        tuple.serialize_element(&value.map(|value| round(value, DECIMALS)))?;
+    }
+    tuple.end()
+}
+
 fn round(value: f64, decimals: i32) -> f64 {
     let scale = 10f64.powi(decimals);
     let rounded = (value * scale).round() / scale;

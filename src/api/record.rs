@@ -8,12 +8,20 @@ use serde::de::{self, MapAccess};
 use super::Problem;
 use super::object::{Object, decode, deserialize_as_object, value};
 use super::request::PositionSpec;
-use crate::game::{Game, Notation, Outcome, Player, RecordFormat, RecordedGame, RecordedMove};
+use crate::game::{
+    Game, Notation, Outcome, Player, RecordFormat, RecordedGame, RecordedMove, TextEncoding,
+};
 use crate::games::ForGame;
 use crate::search::Solve;
 
 /// The longest a player's name, an event's or a date may be, in characters.
 const MAX_NAME: usize = 200;
+/// The largest evaluation an annotation's `cp` may be, either way: past every engine's scale,
+/// short of the scores records write for mates (CSA's 100,000 less the plies).
+pub const MAX_CP: i32 = 50_000;
+/// The longest mate an annotation's `mate` may name, in moves either way (never 0: the mover
+/// of a move is not mated by it); `plies_to_end` at most twice this.
+pub const MAX_MATE: i32 = 1_000;
 
 /// A `POST /record` request.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -57,6 +65,93 @@ impl RecordRequest {
     pub fn from_json(body: &[u8]) -> Result<Self, Problem> {
         decode(body)
     }
+}
+
+impl Annotation {
+    /// Refuses a value no engine gives and no record can write (the `index`th move's).
+    fn check(&self, index: usize) -> Result<(), Problem> {
+        let field = |name: &str| format!("annotations[{index}].{name}");
+        if let Some(cp) = self.cp
+            && cp.unsigned_abs() > MAX_CP.unsigned_abs()
+        {
+            return Err(Problem::invalid(
+                field("cp"),
+                format!("centipawns, from -{MAX_CP} to {MAX_CP}: give a mate as mate"),
+            ));
+        }
+        if let Some(mate) = self.mate
+            && (mate == 0 || mate.unsigned_abs() > MAX_MATE.unsigned_abs())
+        {
+            return Err(Problem::invalid(
+                field("mate"),
+                format!(
+                    "moves to mate, 1 to {MAX_MATE} (the mover mates) or -1 to -{MAX_MATE} (it is \
+                     mated), never 0"
+                ),
+            ));
+        }
+        if let Some(plies) = self.plies_to_end
+            && !(1..=2 * MAX_MATE.unsigned_abs()).contains(&plies)
+        {
+            return Err(Problem::invalid(
+                field("plies_to_end"),
+                format!("plies, 1 to {}", 2 * MAX_MATE),
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// Refuses a `date` that is none: `YYYY/MM/DD` with an optional `HH:MM:SS` (a `-` or `.`
+/// between the date's parts, a `T` before the time, as other programs write them), each part in
+/// its range.
+fn check_date(date: &str) -> Result<(), Problem> {
+    let refused = || {
+        Problem::invalid(
+            "date",
+            format!("{date:?} is not a date: YYYY/MM/DD, or YYYY/MM/DD HH:MM:SS"),
+        )
+    };
+    let (day, time) = match date.split_once([' ', 'T']) {
+        Some((day, time)) => (day, Some(time)),
+        None => (date, None),
+    };
+    let numbers = |text: &str, separators: &[char]| -> Option<Vec<u32>> {
+        text.split(separators)
+            .map(|part| {
+                (!part.is_empty() && part.len() <= 4 && part.bytes().all(|b| b.is_ascii_digit()))
+                    .then(|| part.parse().ok())
+                    .flatten()
+            })
+            .collect()
+    };
+    let Some([year, month, day]) =
+        numbers(day, &['/', '-', '.']).and_then(|d| <[u32; 3]>::try_from(d).ok())
+    else {
+        return Err(refused());
+    };
+    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
+    let days = match month {
+        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+        4 | 6 | 9 | 11 => 30,
+        2 if leap => 29,
+        2 => 28,
+        _ => return Err(refused()),
+    };
+    if !(1..=9999).contains(&year) || !(1..=days).contains(&day) {
+        return Err(refused());
+    }
+    if let Some(time) = time {
+        let Some([hours, minutes, seconds]) =
+            numbers(time.trim(), &[':']).and_then(|t| <[u32; 3]>::try_from(t).ok())
+        else {
+            return Err(refused());
+        };
+        if hours > 23 || minutes > 59 || seconds > 60 {
+            return Err(refused());
+        }
+    }
+    Ok(())
 }
 
 impl Object for RecordRequest {
@@ -131,16 +226,39 @@ impl RecordRequest {
                 }
                 Ok(text)
             };
-        let event = text("event", &self.event, "Sente")?;
+        // A name the format's encoding cannot write is refused rather than changed: the
+        // file would not say what the request did.
+        let encodable = |field: &str, text: String| -> Result<String, Problem> {
+            if format.encoding == TextEncoding::ShiftJis && encoding_rs::SHIFT_JIS.encode(&text).2 {
+                let utf8: Vec<&str> = G::DECLARATION
+                    .records
+                    .iter()
+                    .filter(|other| other.encoding == TextEncoding::Utf8)
+                    .map(|other| other.name)
+                    .collect();
+                return Err(Problem::invalid(
+                    field,
+                    format!(
+                        "{text:?} has characters {} cannot write in Shift_JIS, its encoding: \
+                         ask for {}, the same record in UTF-8",
+                        format.name,
+                        utf8.join(" or ")
+                    ),
+                ));
+            }
+            Ok(text)
+        };
+        let event = encodable("event", text("event", &self.event, "Sente")?)?;
         let date = text(
             "date",
             &self.date,
             &crate::tournament::pgn::now_in_records(),
         )?;
+        check_date(&date)?;
         let [x, o] = match &self.players {
             Some([x, o]) => [
-                text("players[0]", &Some(x.clone()), "")?,
-                text("players[1]", &Some(o.clone()), "")?,
+                encodable("players[0]", text("players[0]", &Some(x.clone()), "")?)?,
+                encodable("players[1]", text("players[1]", &Some(o.clone()), "")?)?,
             ],
             None => [String::new(), String::new()],
         };
@@ -181,6 +299,7 @@ impl RecordRequest {
                     "milliseconds, from 0",
                 ));
             }
+            annotation.check(index)?;
             moves.push(RecordedMove {
                 text: position.notation(mv).into_text(),
                 time_ms,

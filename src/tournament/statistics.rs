@@ -145,8 +145,13 @@ pub struct Estimate {
     /// Logistic Elo difference, A minus B, and its 95% interval.
     #[serde(serialize_with = "rounded::to::<1, _>")]
     pub elo: f64,
-    #[serde(serialize_with = "rounded::pair::<1, _>")]
-    pub elo_95: [f64; 2],
+    /// A bound is `None` (null) where the score's interval reaches 0 or 1, where logistic Elo
+    /// has no bound: too few games to bound it ([`Estimate::elo_95_unbounded`] says so).
+    #[serde(serialize_with = "rounded::optional_pair::<1, _>")]
+    pub elo_95: [Option<f64>; 2],
+    /// Why a bound of `elo_95` is missing, where one is.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub elo_95_unbounded: Option<&'static str>,
     /// Normalized Elo (fishtest's), and its 95% interval.
     #[serde(serialize_with = "rounded::to::<1, _>")]
     pub normalized_elo: f64,
@@ -172,12 +177,20 @@ impl Moments {
         let error = (self.variance / n).sqrt();
         let (low, high) = (self.mean - Z_95 * error, self.mean + Z_95 * error);
         let clamp = |score: f64| score.clamp(f64::MIN_POSITIVE, 1.0 - f64::EPSILON);
+        // Elo at a score of 0 or 1 is infinite: a bound there is none, not a number of a
+        // hundred thousand.
+        let bound = |score: f64| (score > 0.0 && score < 1.0).then(|| logistic_elo(score));
+        let elo_95 = [bound(low), bound(high)];
         let game_sd = (self.variance * f64::from(self.games_per_sample)).sqrt();
         let normalized = |score: f64| (score - 0.5) / game_sd * 800.0 / std::f64::consts::LN_10;
         Some(Estimate {
             score: self.mean,
             elo: logistic_elo(clamp(self.mean)),
-            elo_95: [logistic_elo(clamp(low)), logistic_elo(clamp(high))],
+            elo_95,
+            elo_95_unbounded: elo_95.contains(&None).then_some(
+                "the score's 95% interval reaches a score of 0 or 1, where Elo has no bound: \
+                 too few games to bound it",
+            ),
             normalized_elo: normalized(self.mean),
             normalized_elo_95: [normalized(low), normalized(high)],
             los: normal_cdf((self.mean - 0.5) / error),

@@ -603,6 +603,47 @@ async fn a_game_of_shogi_is_had_as_kif_and_csa() {
             .contains("no record format"),
         "{refused}"
     );
+    // Annotations no engine gives and no record writes (their signs would be lost), names
+    // Shift_JIS cannot write, and dates that are none: each refused, naming its field.
+    for (annotation, field) in [
+        (json!({"cp": -2147483648i64}), "annotations[1].cp"),
+        (json!({"mate": 2147483647i64}), "annotations[1].mate"),
+        (json!({"mate": 0}), "annotations[1].mate"),
+        (
+            json!({"mate": 1, "plies_to_end": 4294967295u64}),
+            "annotations[1].plies_to_end",
+        ),
+    ] {
+        let mut wild = game.clone();
+        wild["annotations"][1] = annotation;
+        let refused = problem(&url, "/record", wild, 422).await;
+        assert_eq!(refused["field"], field, "{refused}");
+    }
+    let mut french = game.clone();
+    french["players"] = json!(["Rémi", "Sente"]);
+    let refused = problem(&url, "/record", french.clone(), 422).await;
+    assert_eq!(refused["field"], "players[0]", "{refused}");
+    assert!(
+        refused["detail"].as_str().unwrap().contains("ask for KIFU"),
+        "{refused}"
+    );
+    french["format"] = json!("KIFU");
+    let kifu = post(&url, "/record", french).await.text().await.unwrap();
+    assert!(kifu.contains("先手：Rémi\n"), "{kifu}");
+    for date in [
+        "not a date",
+        "9999/99/99 99:99:99",
+        "2026/02/30",
+        "2026/11/28 24:00:00",
+    ] {
+        let mut wrong = game.clone();
+        wrong["date"] = json!(date);
+        let refused = problem(&url, "/record", wrong, 422).await;
+        assert_eq!(refused["field"], "date", "{date}: {refused}");
+    }
+    let mut day = game.clone();
+    day["date"] = json!("2026-11-28");
+    assert_eq!(post(&url, "/record", day).await.status(), 200);
 }
 
 /// `multipv` on `/move` (the engine's): the best lines, the move the first's, on shogi as on
@@ -635,5 +676,28 @@ async fn multipv_on_move_answers_the_lines_and_plays_the_first() {
         let body = json!({"game": game, "moves": moves, "algorithm": "engine", "depth": 3});
         let answer: Value = post(&url, "/move", body).await.json().await.unwrap();
         assert!(answer.get("lines").is_none(), "{game}: {answer}");
+    }
+}
+
+/// A level holds under `multipv`, on every game's engine: the lines are the level's, as many as
+/// asked or as it chooses among, and its move is one of them (not the lines dropped).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_level_with_multipv_answers_its_lines_and_plays_one() {
+    let url = start().await;
+    let games = get_json(&url, "/games").await;
+    for game in games.as_array().unwrap() {
+        let name = game["name"].as_str().unwrap();
+        for level in [1, 8] {
+            let body = json!({"game": name, "moves": [], "level": level, "multipv": 2, "seed": 1, "time_limit_ms": 300});
+            let answer: Value = post(&url, "/move", body).await.json().await.unwrap();
+            let lines = answer["lines"]
+                .as_array()
+                .unwrap_or_else(|| panic!("{name} level {level}: {answer}"));
+            assert!(lines.len() >= 2, "{name} level {level}: {answer}");
+            assert!(
+                lines.iter().any(|line| line["move"] == answer["move"]),
+                "{name} level {level}: {answer}"
+            );
+        }
     }
 }

@@ -292,10 +292,17 @@ pub(crate) fn run(args: TournamentArgs) -> Result<(), String> {
         let report = job.setup().progress(results, started.elapsed());
         bar.set_position(report.games);
         let mut message = match &report.estimate {
-            Some(estimate) => format!(
-                "Elo {:+.1} [{:+.1}, {:+.1}]",
-                estimate.elo, estimate.elo_95[0], estimate.elo_95[1]
-            ),
+            Some(estimate) => {
+                let bound = |bound: Option<f64>, none: &str| {
+                    bound.map_or(none.to_owned(), |elo| format!("{elo:+.1}"))
+                };
+                format!(
+                    "Elo {:+.1} [{}, {}]",
+                    estimate.elo,
+                    bound(estimate.elo_95[0], "-inf"),
+                    bound(estimate.elo_95[1], "+inf")
+                )
+            }
             None => "Elo -".to_owned(),
         };
         if let Some(sprt) = &report.sprt {

@@ -73,11 +73,11 @@ fn pentanomial_figures_match_an_independent_computation() {
         let se = (variance / n).sqrt();
         assert!(close(estimate.elo, elo(mean)), "{counts:?}");
         assert!(
-            close(estimate.elo_95[0], elo(mean - 1.959_964 * se)),
+            close(estimate.elo_95[0].unwrap(), elo(mean - 1.959_964 * se)),
             "{counts:?}"
         );
         assert!(
-            close(estimate.elo_95[1], elo(mean + 1.959_964 * se)),
+            close(estimate.elo_95[1].unwrap(), elo(mean + 1.959_964 * se)),
             "{counts:?}"
         );
         // Normalized Elo: per game, a pair's variance is twice its own.
@@ -129,7 +129,16 @@ fn trinomial_figures_match_an_independent_computation() {
     .estimate()
     .unwrap();
     assert!(even.elo.abs() < 1e-9 && close(even.los, 0.5), "{even:?}");
-    assert!(even.elo_95[0] < 0.0 && even.elo_95[1] > 0.0);
+    assert!(even.elo_95[0].unwrap() < 0.0 && even.elo_95[1].unwrap() > 0.0);
+    assert_eq!(even.elo_95_unbounded, None);
+    // Two pairs, one lost and one won: the score's interval runs past 0 and 1, where Elo has
+    // no bound. The bounds are none, and it says why, rather than -123,061.
+    let few = Pentanomial([1, 0, 0, 0, 1]).moments().estimate().unwrap();
+    assert_eq!(few.elo_95, [None, None], "{few:?}");
+    assert!(few.elo_95_unbounded.unwrap().contains("too few games"));
+    let one_sided = Pentanomial([0, 0, 0, 1, 2]).moments().estimate().unwrap();
+    assert!(one_sided.elo_95[0].unwrap() > 0.0, "{one_sided:?}");
+    assert_eq!(one_sided.elo_95[1], None, "{one_sided:?}");
     // No spread, no interval.
     assert_eq!(Pentanomial([0, 0, 0, 0, 9]).moments().estimate(), None);
     assert_eq!(Trinomial::default().moments().estimate(), None);
@@ -164,7 +173,9 @@ fn the_interval_covers_equal_players_95_percent_of_the_time() {
             counts[equal_pair(&mut rng)] += 1;
         }
         let estimate = Pentanomial(counts).moments().estimate().unwrap();
-        if estimate.elo_95[0] <= 0.0 && 0.0 <= estimate.elo_95[1] {
+        if estimate.elo_95[0].is_none_or(|low| low <= 0.0)
+            && estimate.elo_95[1].is_none_or(|high| 0.0 <= high)
+        {
             covered += 1;
         }
     }
@@ -208,7 +219,8 @@ fn identical_players_whose_pairs_all_split_are_judged_equal() {
     let estimate = moments.estimate().unwrap();
     assert!(estimate.elo.abs() < 1e-9, "{estimate:?}");
     assert!(
-        estimate.elo_95[0] < 0.0 && 0.0 < estimate.elo_95[1],
+        estimate.elo_95[0].is_none_or(|low| low < 0.0)
+            && estimate.elo_95[1].is_none_or(|high| 0.0 < high),
         "{estimate:?}"
     );
     let sprt = Sprt {
