@@ -35,11 +35,16 @@ pub fn open(path: &Path) -> Result<File, String> {
 /// kind in the refusal).
 pub fn read_at_most(path: &Path, max: u64, what: &str) -> Result<Vec<u8>, String> {
     let file = open(path)?;
+    // In MiB where the cap is whole MiB, else in bytes: never "at most 0 MiB".
+    let cap = if max >= 1 << 20 && max.is_multiple_of(1 << 20) {
+        format!("{} MiB", max >> 20)
+    } else {
+        format!("{max} bytes")
+    };
     let too_large = |size: u64| {
         format!(
-            "{}: {size} bytes or more; {what} is at most {} MiB",
-            path.display(),
-            max >> 20
+            "{}: {size} bytes or more; {what} is at most {cap}",
+            path.display()
         )
     };
     let size = file
@@ -224,6 +229,9 @@ mod tests {
         assert!(error.contains("line 1: longer than 64 KiB"), "{error}");
         let error = read_at_most(&path, 1 << 20, "a thing").unwrap_err();
         assert!(error.contains("a thing is at most 1 MiB"), "{error}");
+        // A cap of less than a MiB is said in bytes, not as "0 MiB".
+        let error = read_at_most(&path, 600_000, "a net").unwrap_err();
+        assert!(error.contains("a net is at most 600000 bytes"), "{error}");
         std::fs::remove_file(&path).unwrap();
     }
 

@@ -535,6 +535,22 @@ fn contestant(
             }
         }
     }
+    // GTP has no depth or node count to give an engine: one would be ignored.
+    if engine.protocol == crate::tournament::engines::Protocol::Gtp {
+        let given = [
+            ("depth", limits.depth.is_some()),
+            ("nodes", limits.nodes.is_some()),
+        ];
+        if let Some((field, _)) = given.iter().find(|(_, given)| *given) {
+            return Err(Problem::invalid(
+                *field,
+                format!(
+                    "{name} speaks GTP, which has no {field} to give it: limit it with tc, or \
+                     with its own command line's arguments (args=)"
+                ),
+            ));
+        }
+    }
     if limits.time == TimeControl::None {
         return Err(Problem::invalid(
             "tc",

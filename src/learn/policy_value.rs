@@ -293,9 +293,10 @@ impl PolicyValueNet {
 
     /// The header at the start of `bytes`: the game's name, the sizes, and the header's length.
     fn header(bytes: &[u8]) -> Result<(String, [usize; 3], usize), String> {
-        let rest = bytes
-            .strip_prefix(MAGIC)
-            .ok_or("not a policy-value network: its file starts with SENTEPV1")?;
+        let rest = bytes.strip_prefix(MAGIC).ok_or(
+            "not a policy-value network: a network's file starts with SENTEPV1, and this \
+                    one does not",
+        )?;
         let (&length, rest) = rest.split_first().ok_or("the file ends in its header")?;
         let length = usize::from(length);
         if rest.len() < length + 12 {

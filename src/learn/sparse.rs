@@ -61,6 +61,12 @@ pub trait Model: Sync {
     /// What a line's score counts: `centipawns`, `discs`.
     fn score_units(&self) -> &'static str;
 
+    /// The largest score a line may give, in those units: the game's range where it has one
+    /// (Othello's 64 discs), else far past any evaluation.
+    fn max_score(&self) -> f32 {
+        MAX_SCORE
+    }
+
     /// What the output is trained to meet, from the line's score (in the game's units) and
     /// result (in points), both the side to move's, the result counting `result_weight`.
     fn target(&self, score: f32, result: f32, result_weight: f32) -> Result<f32, String>;
@@ -207,27 +213,36 @@ fn sample<M: Model>(
     let [board, score, result] = fields[..] else {
         return Err(format!("{} fields: {SHAPE}", fields.len()));
     };
-    let score: f32 = score
+    // The board first, as the line reads: a line of another game is said to be one.
+    let start = inputs.len();
+    let first_to_move = model
+        .read_board(board, inputs)
+        .inspect_err(|_| inputs.truncate(start))?;
+    let score: Result<f32, String> = score
         .parse()
         .ok()
-        .filter(|score: &f32| score.is_finite() && score.abs() <= MAX_SCORE)
+        .filter(|score: &f32| score.is_finite() && score.abs() <= model.max_score())
         .ok_or_else(|| {
             format!(
-                "the score is {} within ±{MAX_SCORE}, not {score:?}: {SHAPE}",
-                model.score_units()
+                "the score is {} within ±{}, not {score:?}: {SHAPE}",
+                model.score_units(),
+                model.max_score()
             )
-        })?;
-    let result: f32 = result
+        });
+    let result: Result<f32, String> = result
         .parse()
         .ok()
         .filter(|result| [0.0, 0.5, 1.0].contains(result))
         .ok_or_else(|| {
             format!("the result is 1.0, 0.5 or 0.0 (the first player's points), not {result:?}")
-        })?;
-    let start = inputs.len();
-    let first_to_move = model
-        .read_board(board, inputs)
-        .inspect_err(|_| inputs.truncate(start))?;
+        });
+    let (score, result) = match (score, result) {
+        (Ok(score), Ok(result)) => (score, result),
+        (Err(error), _) | (_, Err(error)) => {
+            inputs.truncate(start);
+            return Err(error);
+        }
+    };
     let count = inputs.len() - start;
     if count > model.max_active() {
         inputs.truncate(start);

@@ -119,7 +119,7 @@ pub fn configure_engine(text: &str) -> Result<EngineConfig, String> {
 }
 
 /// That `engine` lists no option `name`: the one probably meant, and those it lists.
-fn no_such_option(engine: &EngineConfig, name: &str) -> String {
+pub(super) fn no_such_option(engine: &EngineConfig, name: &str) -> String {
     let names: Vec<&str> = engine
         .listed
         .iter()
@@ -129,10 +129,23 @@ fn no_such_option(engine: &EngineConfig, name: &str) -> String {
     let suggestion = names::closest(name, &names)
         .map(|close| format!(" Did you mean {close:?}?"))
         .unwrap_or_default();
+    // An engine that lists none (a GTP engine lists no options: its settings are its
+    // command line's) is said so, not given an empty list.
+    let listed = if names.is_empty() {
+        match engine.protocol {
+            crate::tournament::engines::Protocol::Gtp => {
+                " GTP engines have no options: give its command line's arguments with args= \
+                 (args='--level 3')"
+                    .to_owned()
+            }
+            _ => " It lists none.".to_owned(),
+        }
+    } else {
+        format!(" Its options are: {}.", names.join(", "))
+    };
     format!(
-        "{} has no option {:?}.{suggestion} Its options are: {}.",
+        "{} has no option {:?}.{suggestion}{listed}",
         engine.name,
-        excerpt(name),
-        names.join(", ")
+        excerpt(name)
     )
 }

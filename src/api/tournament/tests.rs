@@ -149,6 +149,37 @@ fn engine_players_are_checked_against_the_configured_engines_and_the_game() {
     assert_eq!(accepted.setup().players[0].tc.as_deref(), Some("1+0.01"));
 }
 
+/// GTP has no depth or node count: a GTP engine given one is refused, not left to ignore it.
+#[test]
+fn a_gtp_engine_is_given_no_depth_or_nodes() {
+    let rhino = Arc::new(EngineConfig::parse("rhino=/usr/games/gtp-rhino,protocol=gtp").unwrap());
+    for (limit, field) in [
+        (serde_json::json!({"depth": 3}), "players[0].depth"),
+        (serde_json::json!({"nodes": 1000}), "players[0].nodes"),
+    ] {
+        let mut player = serde_json::json!({"engine": "rhino", "tc": "1/move"});
+        player
+            .as_object_mut()
+            .unwrap()
+            .extend(limit.as_object().unwrap().clone());
+        let body =
+            serde_json::json!({"game": "othello", "players": [player, {"algorithm": "random"}]});
+        let problem = TournamentJob::new(
+            TournamentRequest::from_json(body.to_string().as_bytes()).unwrap(),
+            std::slice::from_ref(&rhino),
+        )
+        .unwrap_err();
+        assert_eq!(problem.field.as_deref(), Some(field), "{problem}");
+        assert!(problem.detail.contains("speaks GTP"), "{problem}");
+    }
+    // An option of a GTP engine (which lists none) says what it takes instead.
+    let mut listed = (*rhino).clone();
+    listed.listed = Some(Vec::new());
+    let said = super::engine_options::no_such_option(&listed, "level");
+    assert!(said.contains("args="), "{said}");
+    assert!(!said.contains("Its options are: ."), "{said}");
+}
+
 #[test]
 fn an_engine_without_a_clock_is_refused_with_what_to_give_it() {
     for limits in [

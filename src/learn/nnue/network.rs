@@ -144,7 +144,57 @@ impl<F: Features, const H: usize> Network<F, H> {
             *weight = weights.next().expect("the length was checked");
         }
         network.b2 = i32::from_le_bytes(bytes[bytes.len() - 4..].try_into().expect("4 bytes"));
+        network.check_bounds()?;
         Ok(network)
+    }
+
+    /// Refuses weights no training makes and the integer sums cannot hold (a file of the right
+    /// size filled with anything else): a hidden sum of the most inputs a position turns on
+    /// ([`Features::MAX_ACTIVE`]), each at its largest weight, must fit in an `i16`, and the
+    /// output of every hidden neuron at its clipped largest must fit in an `i32`. Within these
+    /// bounds no position's evaluation wraps around.
+    fn check_bounds(&self) -> Result<(), String> {
+        let mut largest = vec![[0u16; H]; F::MAX_ACTIVE.max(1)];
+        for row in self.w1.iter() {
+            for (neuron, &weight) in row.iter().enumerate() {
+                // Insertion into the neuron's largest few, kept in falling order.
+                let mut magnitude = weight.unsigned_abs();
+                for slot in largest.iter_mut() {
+                    if magnitude > slot[neuron] {
+                        std::mem::swap(&mut magnitude, &mut slot[neuron]);
+                    }
+                }
+            }
+        }
+        for (neuron, bias) in self.b1.iter().enumerate() {
+            let reach: u32 = u32::from(bias.unsigned_abs())
+                + largest
+                    .iter()
+                    .map(|slot| u32::from(slot[neuron]))
+                    .sum::<u32>();
+            if reach > i16::MAX as u32 {
+                return Err(format!(
+                    "hidden neuron {neuron}'s weights could sum to {reach}, past the {} a sum \
+                     holds: not a trained net",
+                    i16::MAX
+                ));
+            }
+        }
+        let output: u64 = u64::from(self.b2.unsigned_abs())
+            + self
+                .w2
+                .iter()
+                .flatten()
+                .map(|&weight| u64::from(weight.unsigned_abs()) * QA as u64)
+                .sum::<u64>();
+        if output > i32::MAX as u64 {
+            return Err(format!(
+                "the output's weights could sum to {output}, past the {} it holds: not a trained \
+                 net",
+                i32::MAX
+            ));
+        }
+        Ok(())
     }
 }
 

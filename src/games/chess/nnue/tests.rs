@@ -126,3 +126,24 @@ fn black_sees_the_board_upside_down_with_the_sides_swapped() {
         assert_eq!(ChessFeatures::flip(black), white);
     }
 }
+
+/// A file of a net's size and header but weights no training makes (random bytes, as a
+/// corrupted or hostile EvalFile) is refused when read: its sums could wrap around, and an
+/// evaluation of it would be noise. The shipped net is within the bounds.
+#[test]
+fn a_net_of_garbage_weights_is_refused() {
+    let shipped = NET.shipped().to_bytes();
+    assert!(Network::read(&shipped).is_ok());
+    let mut rng = crate::search::SearchRng::seed_from_u64(3);
+    let mut garbage = shipped.clone();
+    for byte in &mut garbage[12..] {
+        *byte = rng.random();
+    }
+    let error = Network::read(&garbage).unwrap_err();
+    assert!(error.contains("not a trained net"), "{error}");
+    let path = std::env::temp_dir().join(format!("sente-garbage-{}.nnue", std::process::id()));
+    fs::write(&path, &garbage).unwrap();
+    let error = load(Some(&path)).unwrap_err();
+    assert!(error.contains("not a trained net"), "{error}");
+    fs::remove_file(&path).unwrap();
+}
