@@ -134,8 +134,8 @@ pub(super) fn no_such_option(engine: &EngineConfig, name: &str) -> String {
     let listed = if names.is_empty() {
         match engine.protocol {
             crate::tournament::engines::Protocol::Gtp => {
-                " GTP engines have no options: give its command line's arguments with args= \
-                 (args='--level 3')"
+                " GTP engines have no options: set it up with the arguments it is started \
+                 with, args= (GRhino's level 3: args=-l 3)"
                     .to_owned()
             }
             _ => " It lists none.".to_owned(),
