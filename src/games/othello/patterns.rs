@@ -527,9 +527,8 @@ impl sparse::Model for Model {
         "discs"
     }
 
-    /// A disc difference is at most the board's 64 squares.
     fn max_score(&self) -> f32 {
-        64.0
+        64.0 // the board's squares
     }
 
     /// The score, in discs: the result is a win, a draw or a loss, which says nothing of
@@ -774,12 +773,11 @@ mod tests {
                 .unwrap_err()
                 .contains("--result-weight")
         );
-        // A disc difference past the board's 64 squares is no Othello score.
         let wild = dir.join("wild.txt");
         std::fs::write(&wild, format!("{} | 99999 | 1\n", Othello::start())).unwrap();
         let options = TrainingOptions::new(vec![wild], dir.join("weights"));
         let error = train(&options, &mut |_| {}).unwrap_err();
-        assert!(error.contains("discs within ±64"), "{error}");
+        assert!(error.contains("discs within ±64"), "past 64 discs: {error}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

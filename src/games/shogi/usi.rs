@@ -149,6 +149,12 @@ mod tests {
         assert_ne!(best, "resign", "{text}");
     }
 
+    /// The position after 7g7f, where the sessions' moves must be legal.
+    fn after_7g7f() -> Shogi {
+        let start = Shogi::start();
+        start.play(start.read_move(&Notation::Text("7g7f".into())).unwrap())
+    }
+
     /// What a session answers `input`, every line of it.
     fn session(input: &str) -> String {
         let output = Arc::new(Mutex::new(Vec::new()));
@@ -199,11 +205,7 @@ mod tests {
             .collect();
         assert_eq!(best.len(), 1, "{text}");
         let mv = best[0].split(' ').next().unwrap();
-        let after = Shogi::start().play(
-            Shogi::start()
-                .read_move(&Notation::Text("7g7f".into()))
-                .unwrap(),
-        );
+        let after = after_7g7f();
         assert!(
             after.read_move(&Notation::Text(mv.into())).is_ok(),
             "{text}"
@@ -249,11 +251,7 @@ mod tests {
             .find_map(|line| line.strip_prefix("bestmove "))
             .and_then(|answer| answer.split(' ').next())
             .expect("a bestmove");
-        let after = Shogi::start().play(
-            Shogi::start()
-                .read_move(&Notation::Text("7g7f".into()))
-                .unwrap(),
-        );
+        let after = after_7g7f();
         assert!(
             after.read_move(&Notation::Text(best.into())).is_ok(),
             "{best} is legal: {text}"
