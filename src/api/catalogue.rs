@@ -222,6 +222,40 @@ pub fn trainer(game: &str) -> Result<crate::learn::Trainer, String> {
     })
 }
 
+/// The file of the best policy-value network the game called `game` ships, if it ships one.
+pub fn shipped_network(game: &str) -> Result<Option<&'static [u8]>, String> {
+    struct Shipped;
+    impl ForGame for Shipped {
+        type Output = Option<&'static [u8]>;
+        fn run<G: Solve>(self) -> Self::Output {
+            G::DECLARATION.networks.first().map(|network| network.bytes)
+        }
+    }
+    crate::games::for_game(game, Shipped).ok_or_else(|| {
+        format!(
+            "no game called {game:?}; the games are {}",
+            crate::games::NAMES.join(", ")
+        )
+    })
+}
+
+/// The weights of the learnt evaluation of the game called `game` (chess's and shogi's
+/// networks, Othello's patterns); an error in words for a game that has none.
+pub fn learnt_weights(game: &str) -> Result<crate::learn::LearntWeights, String> {
+    trainer(game)?.weights.ok_or_else(|| {
+        format!(
+            "{game} has no learnt evaluation's weights (what it learns is alphazero's \
+             policy-value network: --net NAME=FILE)"
+        )
+    })
+}
+
+/// Reads the weights in the file at `path` as `game`'s learnt evaluation's, under `name`, for
+/// the engine's `weights` knob.
+pub fn load_weights(game: &str, name: &str, path: &std::path::Path) -> Result<(), String> {
+    (learnt_weights(game)?.load)(name, path)
+}
+
 /// The engine protocol called `name` that a game of the registry speaks (`uci`: chess's), for
 /// the command of that name.
 pub fn protocol(name: &str) -> Option<Protocol> {

@@ -25,6 +25,7 @@ pub mod catalogue;
 pub mod choose_move;
 pub mod describe;
 pub mod knobs;
+pub mod learn;
 pub mod names;
 mod object;
 pub mod perft;
@@ -67,6 +68,9 @@ pub struct GameRef {
     /// The names of the networks its `alphazero` plays with, the default first; none where it
     /// has no `alphazero`.
     pub networks: fn() -> Vec<(&'static str, &'static str)>,
+    /// The names of its learnt evaluation's weights read from files, for the engine's
+    /// `weights` knob; none where it has none or none were read.
+    pub weights: fn() -> Vec<&'static str>,
 }
 
 impl GameRef {
@@ -82,6 +86,12 @@ impl GameRef {
                     .collect()
             },
             networks: crate::search::alphazero::networks::described::<G>,
+            weights: || {
+                G::DECLARATION
+                    .trainer
+                    .and_then(|trainer| trainer.weights)
+                    .map_or_else(Vec::new, |weights| (weights.loaded)())
+            },
         }
     }
 }

@@ -8,6 +8,7 @@
 //! loop that adds the rows of the inputs that are on does a fraction of the work of the dense
 //! matrix products a framework would run (docs/chess.md#the-network measured both).
 
+pub mod loaded;
 pub mod nnue;
 pub mod policy_value;
 pub mod sparse;
@@ -40,8 +41,8 @@ pub struct TrainingOptions {
     pub seed: u64,
     /// Threads to compute the gradients on.
     pub threads: usize,
-    /// A network to go on training, for trainers whose network may (AlphaZero's, a generation
-    /// from the last); `None` starts from random weights.
+    /// Weights to go on training from (a generation's best), in the file the game reads;
+    /// `None` starts from random weights.
     pub from: Option<PathBuf>,
     /// The hidden layers' width of a network started afresh, for trainers whose shape is free.
     pub hidden: Option<usize>,
@@ -118,6 +119,27 @@ pub struct Trainer {
     /// What it trains.
     pub description: &'static str,
     pub train: Train,
+    /// The engine evaluation's weights it makes; `None` for a policy-value network, which
+    /// `alphazero`'s `net` knob names instead.
+    pub weights: Option<LearntWeights>,
+}
+
+/// The weights of a learnt evaluation, as the engine plays them and `sente learn` passes them
+/// from one generation to the next.
+#[derive(Clone, Copy, Debug)]
+pub struct LearntWeights {
+    /// The evaluation that reads them (`nnue`, `patterns`), by its name in the game's list.
+    pub evaluation: &'static str,
+    /// The shipped file's name in the game's folder (`sente.nnue`); a generation's file takes
+    /// its extension.
+    pub file: &'static str,
+    /// The shipped weights, as read into the binary.
+    pub shipped: &'static [u8],
+    /// Reads weights from a file, checked, and adds them under a name for the `weights` knob
+    /// ([`loaded`]).
+    pub load: fn(name: &str, path: &std::path::Path) -> Result<(), String>,
+    /// The names of those read so far, in order: the `weights` knob's values.
+    pub loaded: fn() -> Vec<&'static str>,
 }
 
 /// A trainer's run: the options, and what to tell of each epoch.

@@ -21,6 +21,8 @@ use crate::search::SearchRng;
 /// a game's positions are consecutive in the files, and so alike that holding out positions
 /// drawn at random would measure how well the model remembers the games it learnt.
 const HELD_OUT: usize = 50;
+/// The largest file of weights a run goes on from: the largest model's, with room.
+const MAX_WEIGHTS_FILE: u64 = 64 << 20;
 
 /// The largest score a line may give, in the game's units: far past any evaluation (mates are
 /// never written), so that one wild number cannot swamp the loss.
@@ -82,6 +84,10 @@ pub trait Model: Sync {
     /// The weights it starts from.
     fn first_weights(&self, rng: &mut SearchRng) -> Vec<f32>;
 
+    /// The weights of a file the game reads (as [`Model::to_bytes`] writes it), to go on
+    /// training from.
+    fn read_weights(&self, bytes: &[u8]) -> Result<Vec<f32>, String>;
+
     /// The largest a weight may grow, so that its stored form fits.
     fn clip(&self) -> f32;
 
@@ -128,7 +134,25 @@ pub fn train<M: Model>(
     }
     let held_out = samples.split_off(samples.len() - samples.len() / HELD_OUT);
 
-    let mut weights = model.first_weights(&mut rng);
+    let mut weights = match &options.from {
+        None => model.first_weights(&mut rng),
+        Some(path) => {
+            let bytes =
+                crate::files::read_at_most(path, MAX_WEIGHTS_FILE, "weights to go on from")?;
+            let weights = model
+                .read_weights(&bytes)
+                .map_err(|error| format!("--from {}: {error}", path.display()))?;
+            if weights.len() != model.weights() {
+                return Err(format!(
+                    "--from {}: {} weights, where this build's model has {}",
+                    path.display(),
+                    weights.len(),
+                    model.weights()
+                ));
+            }
+            weights
+        }
+    };
     let mut adam = Adam::new(model.weights());
     let threads = options.threads.max(1);
     let mut gradients = vec![vec![0.0f32; model.weights()]; threads];

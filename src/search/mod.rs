@@ -134,7 +134,11 @@ fn search_dispatched<G: Solve>(
     seed: u64,
     budget: &Budget,
 ) -> Result<SearchResult<G::Move>, SearchError> {
-    caught(|| dispatch::dispatch(strategy, seed, searcher::BestMove(game, budget)))
+    caught(|| {
+        crate::learn::loaded::using(strategy.engine.weights, || {
+            dispatch::dispatch(strategy, seed, searcher::BestMove(game, budget))
+        })
+    })
 }
 
 /// Runs a search, a panic inside it answered as [`SearchError::Failed`]: no caller (a request,
@@ -189,5 +193,9 @@ fn analyze_dispatched<G: Solve>(
     seed: u64,
     budget: &Budget,
 ) -> Result<Analysis<G::Move>, SearchError> {
-    caught(|| dispatch::dispatch(strategy, seed, searcher::EveryMove(game, budget)))
+    caught(|| {
+        crate::learn::loaded::using(strategy.engine.weights, || {
+            dispatch::dispatch(strategy, seed, searcher::EveryMove(game, budget))
+        })
+    })
 }

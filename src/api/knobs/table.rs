@@ -32,7 +32,7 @@ pub(super) const MOVETIME: &str = "movetime";
 pub(super) const LEVEL: &str = "level";
 
 /// Every player's knob, in the order the catalogue lists them.
-pub const KNOBS: [Knob; 29] = [
+pub const KNOBS: [Knob; 30] = [
     Knob {
         name: "depth",
         label: "Depth (plies)",
@@ -427,6 +427,19 @@ pub const KNOBS: [Knob; 29] = [
                       its nodes): a shallower search, and below the top a move drawn from the \
                       analysis that prefers the good ones and now and then misses the best \
                       (docs/levels.md measures each). Absent, its full strength.",
+        on_game: same_on_every_game,
+    },
+    Knob {
+        name: "weights",
+        label: "Learnt weights",
+        algorithms: &[A::Engine],
+        kind: Kind::Choice {
+            values: |game| (game.weights)(),
+            set: |strategy, index, _| strategy.engine.weights = Some(index as u8),
+        },
+        description: "Which weights of the game's learnt evaluation the engine plays with, \
+                      by the name a command line read them under (`sente tournament --weights \
+                      NAME=FILE`, `sente learn`'s generations). Absent: the shipped ones.",
         on_game: same_on_every_game,
     },
     Knob {

@@ -84,6 +84,11 @@ pub(crate) struct TournamentArgs {
     /// game's shipped ones: NAME=FILE, as `sente train` writes it. Repeatable.
     #[arg(long = "net", value_name = "NAME=FILE")]
     nets: Vec<String>,
+    /// Weights of the game's learnt evaluation (chess's or shogi's network, Othello's
+    /// patterns) the engine's players may name (`engine:weights=NAME`) in place of the shipped
+    /// ones: NAME=FILE, as `sente train` writes them. Repeatable.
+    #[arg(long = "weights", value_name = "NAME=FILE")]
+    weights: Vec<String>,
     /// Print every game's record with the answer.
     #[arg(long)]
     records: bool,
@@ -142,6 +147,16 @@ fn load_network(game: Option<&str>, text: &str) -> Result<(), String> {
         .map_err(|error| format!("--net {name}: {error}"))
 }
 
+/// Loads `--weights NAME=FILE` as weights of `game`'s learnt evaluation.
+fn load_weights(game: Option<&str>, text: &str) -> Result<(), String> {
+    let game = game.unwrap_or(sente::games::DEFAULT);
+    let (name, path) = text
+        .split_once('=')
+        .ok_or_else(|| format!("--weights: expected NAME=FILE, got {text:?}"))?;
+    sente::api::catalogue::load_weights(game, name.trim(), std::path::Path::new(path.trim()))
+        .map_err(|error| format!("--weights {}: {error}", name.trim()))
+}
+
 /// `--shard I/N`'s shard and count.
 pub(crate) fn parse_shard(text: &str) -> Result<(u64, u64), String> {
     text.split_once('/')
@@ -168,6 +183,9 @@ pub(crate) fn run(args: TournamentArgs) -> Result<(), String> {
     let engines = engines(&args.engines)?;
     for net in &args.nets {
         load_network(args.game.as_deref(), net)?;
+    }
+    for weights in &args.weights {
+        load_weights(args.game.as_deref(), weights)?;
     }
     let (player_a, player_b) = (
         args.player_a.clone().unwrap_or_default(),

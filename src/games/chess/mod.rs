@@ -394,6 +394,10 @@ impl Game for Chess {
                 ("hash_mb", ""),
                 ("nodes", ""),
                 (
+                    "weights",
+                    "The net's weights read under a name (sente learn's generations).",
+                ),
+                (
                     "evaluation",
                     "The engine's: nnue, the network learnt from Sente's own games, kept move \
                      by move; pesto, PeSTO's tables and the engine's terms beyond them; or \
@@ -436,6 +440,7 @@ impl Game for Chess {
                           hidden, clipped ReLU, one output, quantised to 16 bits \
                           (docs/chess.md#the-network).",
             train: nnue::train,
+            weights: Some(nnue::WEIGHTS),
         }),
         networks: &[],
         letters: &[],

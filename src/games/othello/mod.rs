@@ -286,6 +286,10 @@ impl Game for Othello {
                 ("movestogo", CLOCK),
                 ("multipv", ""),
                 (
+                    "weights",
+                    "The midgame search's pattern weights read under a name (sente learn's generations).",
+                ),
+                (
                     "evaluation",
                     "The midgame search's: patterns (the default), mobility or positional.",
                 ),
@@ -314,6 +318,7 @@ impl Game for Othello {
                           stage of ten empty squares, learnt by least squares on the final disc \
                           difference (docs/othello.md#the-pattern-evaluation).",
             train: patterns::train,
+            weights: Some(patterns::LEARNT),
         }),
         networks: &[],
         letters: &[],

@@ -393,6 +393,10 @@ impl Game for Shogi {
                 ("hash_mb", ""),
                 ("nodes", ""),
                 (
+                    "weights",
+                    "The net's weights read under a name (sente learn's generations).",
+                ),
+                (
                     "evaluation",
                     "The engine's own is nnue, the network learnt from Sente's games \
                      (docs/shogi.md#the-network); standard is set by hand.",
@@ -426,6 +430,7 @@ impl Game for Shogi {
                           clipped ReLU, one output, quantised to 16 bits \
                           (docs/shogi.md#the-network).",
             train: nnue::train,
+            weights: Some(nnue::WEIGHTS),
         }),
         networks: &[],
         letters: LETTERS,

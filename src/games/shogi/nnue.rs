@@ -45,7 +45,11 @@ pub type Accumulator = nnue::Accumulator<HIDDEN>;
 pub type Stack = nnue::Stack<HIDDEN>;
 
 /// The net Sente ships, learnt as docs/shogi.md#the-network says, or one read in its place.
-static NET: Slot<ShogiFeatures, HIDDEN> = Slot::new(include_bytes!("sente.nnue"));
+static NET: Slot<ShogiFeatures, HIDDEN> = Slot::new(SHIPPED);
+const SHIPPED: &[u8] = include_bytes!("sente.nnue");
+
+/// The net as `sente learn` makes its generations and the `weights` knob plays them.
+pub const WEIGHTS: crate::learn::LearntWeights = nnue::learnt_weights!(NET, SHIPPED, "sente.nnue");
 
 impl Features for ShogiFeatures {
     const MAGIC: &'static [u8; 8] = b"SENTESN1";

@@ -31,6 +31,23 @@ pub mod train;
 pub use accumulator::{Accumulator, Changes, Stack};
 pub use network::{Network, Slot};
 
+/// The [`LearntWeights`](crate::learn::LearntWeights) of a game's net: the one its `static`
+/// [`Slot`] `$slot` ships (the bytes `$shipped` of its file `$file`, in the game's folder), and
+/// those read into it under names. A macro, since what it gives are functions of that one
+/// `static`.
+macro_rules! learnt_weights {
+    ($slot:ident, $shipped:ident, $file:literal) => {
+        crate::learn::LearntWeights {
+            evaluation: "nnue",
+            file: $file,
+            shipped: $shipped,
+            load: |name, path| $slot.load_named(name, path),
+            loaded: || $slot.named(),
+        }
+    };
+}
+pub(crate) use learnt_weights;
+
 /// The first layer's scale: its weights times QA, its activations clipped to [0, QA].
 pub const QA: i32 = 255;
 /// The output layer's scale.

@@ -10,6 +10,7 @@ use std::marker::PhantomData;
 use std::sync::{Arc, OnceLock, RwLock};
 
 use super::{Accumulator, Features, QA, QB};
+use crate::learn::loaded::Loaded;
 
 /// A quantised net of `F`'s inputs and `H` hidden neurons a side.
 pub struct Network<F, const H: usize> {
@@ -210,10 +211,14 @@ fn dot<const H: usize>(sums: &[i16; H], weights: &[i16; H]) -> i32 {
 /// A game's net for the whole process: the one it ships, read into the binary, or one read
 /// from a file in its place (what UCI's `EvalFile` sets, so that a net in training can play
 /// matches before it is built in). Each game keeps one as a `static`.
+///
+/// Beside it, nets read under names ([`crate::learn::loaded`]): a search that names one plays
+/// with it, whatever the slot holds.
 pub struct Slot<F, const H: usize> {
     bytes: &'static [u8],
     shipped: OnceLock<Arc<Network<F, H>>>,
     loaded: RwLock<Option<Arc<Network<F, H>>>>,
+    named: Loaded<Arc<Network<F, H>>>,
 }
 
 impl<F: Features, const H: usize> Slot<F, H> {
@@ -223,6 +228,7 @@ impl<F: Features, const H: usize> Slot<F, H> {
             bytes,
             shipped: OnceLock::new(),
             loaded: RwLock::new(None),
+            named: Loaded::new(),
         }
     }
 
@@ -232,8 +238,12 @@ impl<F: Features, const H: usize> Slot<F, H> {
             .get_or_init(|| Arc::new(Network::read(self.bytes).expect("the shipped net reads")))
     }
 
-    /// The net the engine plays with: the one loaded, else the shipped one.
+    /// The net the engine plays with: the one the search on this thread names, else the one
+    /// loaded, else the shipped one.
     pub fn current(&self) -> Arc<Network<F, H>> {
+        if let Some(named) = self.named.in_use() {
+            return Arc::clone(named);
+        }
         let loaded = self
             .loaded
             .read()
@@ -244,26 +254,33 @@ impl<F: Features, const H: usize> Slot<F, H> {
     /// Plays with the net in the file at `path` from now on, or with the shipped one again
     /// for `None`.
     pub fn load(&self, path: Option<&std::path::Path>) -> Result<(), String> {
-        let network = match path {
-            Some(path) => {
-                // Its size is fixed: a bigger file is refused after that many bytes, not
-                // read whole.
-                let bytes = crate::files::read_at_most(
-                    path,
-                    Network::<F, H>::FILE_BYTES as u64,
-                    "a net of this build",
-                )?;
-                Some(Arc::new(
-                    Network::read(&bytes)
-                        .map_err(|error| format!("{}: {error}", path.display()))?,
-                ))
-            }
-            None => None,
-        };
+        let network = path.map(Self::read_file).transpose()?;
         *self
             .loaded
             .write()
             .unwrap_or_else(|poisoned| poisoned.into_inner()) = network;
         Ok(())
+    }
+
+    /// Reads the net in the file at `path` under `name`, for searches that name it.
+    pub fn load_named(&self, name: &str, path: &std::path::Path) -> Result<(), String> {
+        self.named.add(name, Self::read_file(path)?)
+    }
+
+    /// The names of the nets read under names, in order.
+    pub fn named(&self) -> Vec<&'static str> {
+        self.named.names()
+    }
+
+    fn read_file(path: &std::path::Path) -> Result<Arc<Network<F, H>>, String> {
+        // Its size is fixed: a bigger file is refused after that many bytes, not read whole.
+        let bytes = crate::files::read_at_most(
+            path,
+            Network::<F, H>::FILE_BYTES as u64,
+            "a net of this build",
+        )?;
+        Ok(Arc::new(
+            Network::read(&bytes).map_err(|error| format!("{}: {error}", path.display()))?,
+        ))
     }
 }

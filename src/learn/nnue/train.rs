@@ -52,10 +52,9 @@ pub fn train<F: Features, const H: usize>(
     options: &TrainingOptions,
     on_epoch: &mut dyn FnMut(&Epoch),
 ) -> Result<TrainingReport, String> {
-    if options.from.is_some() || options.hidden.is_some() {
+    if options.hidden.is_some() {
         return Err(
-            "the evaluation network's shape is fixed and it trains from scratch: \
-                    --from and --hidden are for policy-value networks"
+            "the evaluation network's shape is fixed: --hidden is for policy-value networks"
                 .to_owned(),
         );
     }
@@ -186,6 +185,30 @@ impl<F: Features, const H: usize> sparse::Model for Net<F, H> {
             *weight = rng.random_range(-0.06..0.06);
         }
         weights
+    }
+
+    /// The quantised net's weights back as floats: [`Net::quantised`] undone, to within a
+    /// step of the scale.
+    fn read_weights(&self, bytes: &[u8]) -> Result<Vec<f32>, String> {
+        let network = Network::<F, H>::read(bytes)?;
+        let layout = &self.layout;
+        let mut weights = vec![0.0; layout.weights()];
+        let unscaled = |weight: i16, scale: i32| f32::from(weight) / scale as f32;
+        for (input, row) in network.w1.iter().enumerate() {
+            for (j, &weight) in row.iter().enumerate() {
+                weights[Layout::<H>::W1 + input * H + j] = unscaled(weight, QA);
+            }
+        }
+        for (j, &bias) in network.b1.iter().enumerate() {
+            weights[layout.b1() + j] = unscaled(bias, QA);
+        }
+        for (side, half) in network.w2.iter().enumerate() {
+            for (j, &weight) in half.iter().enumerate() {
+                weights[layout.w2() + side * H + j] = unscaled(weight, QB);
+            }
+        }
+        weights[layout.b2()] = network.b2 as f32 / (QA * QB) as f32;
+        Ok(weights)
     }
 
     fn clip(&self) -> f32 {

@@ -37,6 +37,7 @@ pub fn trainer<G: Game>() -> Trainer {
                       over the move ids and a tanh value, learnt from self-play's visits and \
                       results (docs/alphazero.md).",
         train: train::<G>,
+        weights: None,
     }
 }
 

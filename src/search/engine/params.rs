@@ -20,6 +20,7 @@ pub struct EngineParams {
     pub multipv: Option<u32>,
     pub elo: Option<u32>,
     pub level: Option<u8>,
+    pub weights: Option<u8>,
 }
 
 /// What the engine alone takes, beside the depth and time limit every search takes; a game's
@@ -47,6 +48,9 @@ pub struct EngineOptions {
     /// The level to play at, from 1 to [`LEVELS`](crate::game::LEVELS), as its game declares
     /// them ([`Level`](crate::game::Level)); its full strength without it.
     pub level: Option<u8>,
+    /// Which of the learnt evaluation's weights read from files it plays with
+    /// ([`crate::learn::loaded`]); the shipped ones without it.
+    pub weights: Option<u8>,
 }
 
 /// The weakest strength an engine may be asked to play at.
@@ -70,6 +74,7 @@ impl EngineOptions {
         multipv: None,
         elo: None,
         level: None,
+        weights: None,
     };
 }
 
@@ -94,6 +99,7 @@ impl EngineParams {
             multipv,
             elo,
             level,
+            weights,
         } = options;
         EngineParams {
             time_limit,
@@ -106,6 +112,7 @@ impl EngineParams {
             multipv,
             elo,
             level,
+            weights,
         }
     }
 
@@ -127,6 +134,7 @@ impl EngineParams {
             multipv: self.multipv,
             elo: self.elo,
             level: self.level,
+            weights: self.weights,
         }
     }
 }

@@ -26,7 +26,11 @@ pub type Network = nnue::Network<ChessFeatures, HIDDEN>;
 pub type Accumulator = nnue::Accumulator<HIDDEN>;
 
 /// The net Sente ships, learnt as docs/chess.md#the-network says, or one read in its place.
-static NET: Slot<ChessFeatures, HIDDEN> = Slot::new(include_bytes!("sente.nnue"));
+static NET: Slot<ChessFeatures, HIDDEN> = Slot::new(SHIPPED);
+const SHIPPED: &[u8] = include_bytes!("sente.nnue");
+
+/// The net as `sente learn` makes its generations and the `weights` knob plays them.
+pub const WEIGHTS: crate::learn::LearntWeights = nnue::learnt_weights!(NET, SHIPPED, "sente.nnue");
 
 impl Features for ChessFeatures {
     const MAGIC: &'static [u8; 8] = b"SENTENN1";
