@@ -3,8 +3,10 @@ run accepted, its Elo against the first generation's (both at 400 simulations, p
 openings) and the share of Pons' test positions where its raw policy's move is optimal, against
 the hours of training; written as a table (curve.tsv beside the run's log) and a plot (SVG).
 
-    python3 scripts/alphazero-curve.py [--dir target/alphazero/connect4] [--games 100]
+    python3 scripts/alphazero-curve.py [--dir runs/connect4] [--games 100]
         [--per-set 50] [--svg docs/alphazero-curve.svg]
+
+DIR is a run of `sente learn --game connect4` (docs/learning.md).
 
 Runs `sente tournament` and the `score-connect4` example (build them first: `cargo build
 --release --examples`); Connect Four's run only, whose positions Pons' sets score.
@@ -18,19 +20,30 @@ import re
 import subprocess
 
 
-def accepted(log):
-    """The generations the run accepted, with the hours at which each was: the first, and each
-    whose SPRT said H1."""
-    rows = [line.split("\t") for line in log.read_text().splitlines()[1:]]
-    return [(int(r[0]), float(r[1])) for r in rows if r[4] in ("first", "h1")]
+def weights(run, generation):
+    return run / f"generation-{generation:03}" / "weights.net"
 
 
-def elo(sente, run, generation, games):
-    if generation == 1:
+def accepted(run):
+    """The generations the run promoted, with the hours of steps until each: the first best,
+    and each whose SPRT said H1 (their rows in generation-NNN/generation.json)."""
+    found, hours, generation = [], 0.0, 0
+    while (run / f"generation-{generation:03}" / "generation.json").exists():
+        row = json.loads((run / f"generation-{generation:03}" / "generation.json").read_text())
+        hours += (row["selfplay_s"] + row["training_s"]
+                  + (row["sprt"]["seconds"] if row["sprt"] else 0.0)) / 3600
+        if row["promoted"]:
+            found.append((generation, hours))
+        generation += 1
+    return found
+
+
+def elo(sente, run, generation, games, first):
+    if generation == first:
         return 0.0, 0.0, 0.0
     answer = subprocess.run(
         [sente, "tournament", "--game", "connect4",
-         "--net", f"g={run}/net-{generation}.net", "--net", f"first={run}/net-1.net",
+         "--net", f"g={weights(run, generation)}", "--net", f"first={weights(run, first)}",
          "alphazero:net=g,simulations=400", "alphazero:net=first,simulations=400",
          "--games", str(games), "--random-plies", "4", "--seed", "77"],
         check=True, capture_output=True, text=True).stdout
@@ -41,7 +54,7 @@ def elo(sente, run, generation, games):
 
 def policy_share(scorer, run, generation, per_set):
     table = subprocess.run(
-        [scorer, "--net", f"{run}/net-{generation}.net", "--per-set", str(per_set),
+        [scorer, "--net", str(weights(run, generation)), "--per-set", str(per_set),
          "--times-ms", "", "--data", "../shared/data/connect4"],
         check=True, capture_output=True, text=True).stdout
     row = next(line for line in table.splitlines() if line.startswith("| all |"))
@@ -89,7 +102,7 @@ def plot(points, path):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--dir", default="target/alphazero/connect4")
+    parser.add_argument("--dir", default="runs/connect4")
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--per-set", type=int, default=50)
     parser.add_argument("--svg", default="docs/alphazero-curve.svg")
@@ -99,8 +112,9 @@ def main():
     run = pathlib.Path(args.dir)
     points = []
     lines = ["generation\thours\telo\telo_low\telo_high\tpolicy_optimal\tvalue_agrees"]
-    for generation, hours in accepted(run / "log.tsv"):
-        e, e_low, e_high = elo(args.sente, run, generation, args.games)
+    promoted = accepted(run)
+    for generation, hours in promoted:
+        e, e_low, e_high = elo(args.sente, run, generation, args.games, promoted[0][0])
         share, value = policy_share(args.scorer, run, generation, args.per_set)
         points.append((generation, hours, e, e_low, e_high, share, value))
         lines.append("\t".join(str(v) for v in points[-1]))

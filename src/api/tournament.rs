@@ -291,6 +291,7 @@ impl<'de> Deserialize<'de> for OpeningsSpec {
                     random_plies: plies,
                     random_plies_max: most,
                     balanced,
+                    per_game: false,
                 }))
             }
         }

@@ -125,9 +125,12 @@ impl<G: Solve> Tournament<G> {
         let first: Seat = (index % 2) as Seat;
         let game_seed = seed::derive(self.seed, index);
         // Drawing an opening searches: the budget holds for it too.
-        let opening = self
-            .openings
-            .for_pair_within(self.seed, index / 2, budget)?;
+        let pair = if self.openings.per_game() {
+            index
+        } else {
+            index / 2
+        };
+        let opening = self.openings.for_pair_within(self.seed, pair, budget)?;
         let first_side = opening.position.side_to_move();
         let seat_of = |side: Side| if side == first_side { first } else { 1 - first };
         let mut game = opening.position.clone();

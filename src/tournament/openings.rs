@@ -31,6 +31,10 @@ pub struct RandomOpenings {
     pub random_plies_max: Option<u32>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub balanced: Option<i32>,
+    /// Each game its own opening, not each pair: for self-play, where one player on both sides
+    /// of a pair's opening would play the same game twice (`sente learn`'s; requests pair).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub per_game: bool,
 }
 
 /// How deep the balance of a drawn opening is judged: deep enough to see a piece hanging, cheap
@@ -73,6 +77,11 @@ impl<G: Game> Opening<G> {
 }
 
 impl<G: Solve> Openings<G> {
+    /// Whether each game draws its own opening ([`RandomOpenings::per_game`]).
+    pub fn per_game(&self) -> bool {
+        matches!(self, Openings::Random(random) if random.per_game)
+    }
+
     /// The opening of pair `pair` in a tournament seeded `seed`.
     pub fn for_pair(&self, seed: u64, pair: u64) -> Opening<G> {
         self.for_pair_within(seed, pair, &Budget::unlimited())
@@ -184,6 +193,7 @@ mod tests {
             random_plies: 6,
             random_plies_max: None,
             balanced: Some(100),
+            per_game: false,
         });
         let first = openings.for_pair(7, 0);
         assert_eq!(first.moves.len(), 6);
@@ -211,6 +221,7 @@ mod tests {
             random_plies: 8,
             random_plies_max: Some(12),
             balanced: None,
+            per_game: false,
         });
         let lengths: std::collections::BTreeSet<usize> = (0..40)
             .map(|pair| openings.for_pair(3, pair).moves.len())

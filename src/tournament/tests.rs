@@ -166,6 +166,7 @@ fn random_openings_give_distinct_games_between_deterministic_players() {
         random_plies: 4,
         random_plies_max: None,
         balanced: Some(50),
+        per_game: false,
     });
     let drawn = tournament.play(0..6);
     assert_ne!(moves(&drawn, 0), moves(&drawn, 2));

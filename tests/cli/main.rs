@@ -5,6 +5,7 @@ use std::process::Command;
 
 use serde_json::{Value, json};
 
+mod learning;
 mod searches;
 mod serving;
 mod tournaments;

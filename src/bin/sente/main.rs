@@ -8,6 +8,7 @@ use std::time::Instant;
 
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
+mod learn;
 mod selfplay;
 mod tournament;
 mod train;
@@ -71,6 +72,11 @@ enum Command {
     /// (docs/chess.md#the-network, docs/othello.md#the-pattern-evaluation), any other game's
     /// policy-value network from `sente selfplay`'s (docs/alphazero.md).
     Train(train::TrainArgs),
+    /// Make generations of a game's learnt evaluation in a directory: the best plays itself,
+    /// a candidate trains on its games, and replaces it where Sente's SPRT says it is stronger
+    /// (docs/learning.md). Killed at any point, the same command goes on where it stopped;
+    /// --step and --shard split a generation over machines.
+    Learn(Box<learn::LearnArgs>),
     /// Speak UCI on standard input and output: the engine of the game that speaks it (chess's)
     /// for chess GUIs, match runners (fastchess, cutechess) and lichess-bot.
     Uci,
@@ -227,6 +233,7 @@ fn main() -> ExitCode {
         Some(Command::Positions(args)) => write_positions(args),
         Some(Command::Selfplay(args)) => selfplay::run_selfplay(args),
         Some(Command::Train(args)) => train::run(args),
+        Some(Command::Learn(args)) => learn::run(*args),
         Some(Command::Uci) => speak("uci"),
         Some(Command::Usi) => speak("usi"),
         Some(Command::Gtp) => speak("gtp"),

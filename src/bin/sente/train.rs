@@ -40,8 +40,8 @@ pub struct TrainArgs {
     /// Threads to train on [default: all cores].
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=256))]
     threads: Option<u64>,
-    /// A policy-value network to go on training (the current generation's), rather than new
-    /// random weights.
+    /// Weights to go on training (the current generation's, in the file the game reads:
+    /// a network's, Othello's patterns), rather than new random ones.
     #[arg(long)]
     from: Option<PathBuf>,
     /// The hidden layers' width of a new policy-value network [default: 128].

@@ -355,7 +355,7 @@ impl Game for ConnectFour {
         networks: &[Network {
             name: "gen-22",
             description: "AlphaZero's policy-value network, 84 inputs, two layers of 256, \
-                          generation 22 of scripts/alphazero.sh (docs/alphazero.md).",
+                          generation 22 of its AlphaZero loop (docs/alphazero.md).",
             bytes: include_bytes!("alphazero.net"),
         }],
         letters: &[],

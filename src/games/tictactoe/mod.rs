@@ -233,7 +233,7 @@ impl Game for TicTacToe {
         networks: &[Network {
             name: "gen-1",
             description: "AlphaZero's policy-value network, 18 inputs, two layers of 64, \
-                          generation 1 of scripts/alphazero.sh (docs/alphazero.md).",
+                          generation 1 of its AlphaZero loop (docs/alphazero.md).",
             bytes: include_bytes!("alphazero.net"),
         }],
         letters: &[],

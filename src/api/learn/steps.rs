@@ -1,0 +1,593 @@
+//! A generation's steps. Each finds where the generation stands from the files there and does
+//! only what is missing: a step given a shard (`I/N`) does the pieces `I`, `I + N`, ... of
+//! it, the share of one machine of N.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use super::report::{Row, SprtRow};
+use super::{Kind, Learning, layout};
+use crate::api::selfplay::SelfPlayRequest;
+use crate::api::tournament::{
+    ContestantSpec, OpeningsSpec, ShardFile, SprtSpec, TournamentJob, TournamentRequest,
+};
+use crate::learn::{Epoch, TrainingOptions};
+use crate::tournament::Results;
+use crate::tournament::openings::RandomOpenings;
+use crate::tournament::statistics::Verdict;
+
+/// How far a step is, told as it goes (a progress bar on a terminal).
+pub trait Progress: Sync {
+    /// A step of `generation` begins: `total` units (games, epochs), `done` of them already.
+    fn start(&self, step: &str, generation: u32, total: u64, done: u64);
+    /// `done` units are now done; `message` says how it goes, if it says anything.
+    fn advance(&self, done: u64, message: Option<String>);
+    /// The step is over.
+    fn finish(&self, summary: &str);
+}
+
+/// Tells nothing.
+pub struct Quiet;
+
+impl Progress for Quiet {
+    fn start(&self, _: &str, _: u32, _: u64, _: u64) {}
+    fn advance(&self, _: u64, _: Option<String>) {}
+    fn finish(&self, _: &str) {}
+}
+
+/// The shard a machine plays: pieces `index`, `index + count`, ...
+pub type Shard = Option<(u64, u64)>;
+
+fn mine(pieces: u64, shard: Shard) -> impl Iterator<Item = u64> {
+    let (index, count) = shard.unwrap_or((0, 1));
+    (index..pieces).step_by(count.max(1) as usize)
+}
+
+/// The seed of generation `generation`'s games and training.
+fn seed(learning: &Learning, generation: u32) -> u64 {
+    learning
+        .settings
+        .seed
+        .wrapping_mul(1_000_003)
+        .wrapping_add(u64::from(generation))
+}
+
+/// Self-play of the best: the generation's pieces not yet played (of `shard`'s share).
+pub fn selfplay(learning: &Learning, shard: Shard, progress: &dyn Progress) -> Result<(), String> {
+    let (generation, best) = learning.state()?;
+    let settings = &learning.settings;
+    let all = 0..settings.games;
+    let range = |piece| crate::api::tournament::shard(&all, piece, settings.pieces);
+    let marker = |piece| learning.layout.piece(generation, "selfplay", piece, "json");
+    let pieces: Vec<u64> = mine(settings.pieces, shard).collect();
+    let count = |pieces: &mut dyn Iterator<Item = &u64>| {
+        pieces
+            .map(|&piece| range(piece).end - range(piece).start)
+            .sum::<u64>()
+    };
+    let total = count(&mut pieces.iter());
+    let mut done = count(&mut pieces.iter().filter(|&&piece| marker(piece).exists()));
+    progress.start("self-play", generation, total, done);
+    for &piece in pieces.iter().filter(|&&piece| !marker(piece).exists()) {
+        let games = range(piece);
+        let played = games.end - games.start;
+        match learning.kind {
+            Kind::Evaluation(weights) => {
+                let player = format!(
+                    "engine:evaluation={},{}nodes={}",
+                    weights.evaluation,
+                    weights_knob(learning, best, "weights")?,
+                    settings.nodes
+                );
+                let openings = RandomOpenings {
+                    random_plies: settings.random_plies[0],
+                    random_plies_max: Some(settings.random_plies[1]),
+                    balanced: None,
+                    per_game: true,
+                };
+                let job = tournament(
+                    learning,
+                    [&player, &player],
+                    all.end,
+                    seed(learning, generation),
+                    openings,
+                    None,
+                    true,
+                )?;
+                let started = Instant::now();
+                let results = job.play(games, learning.threads, |results| {
+                    progress.advance(done + results.games.len() as u64, None);
+                });
+                let shard = ShardFile {
+                    setup: job.setup().clone(),
+                    shard: [piece, settings.pieces],
+                    elapsed_ms: started.elapsed().as_secs_f64() * 1e3,
+                    results,
+                };
+                layout::write_json(&marker(piece), &shard)?;
+            }
+            Kind::PolicyValue { .. } => {
+                let request = SelfPlayRequest {
+                    game: settings.game.clone(),
+                    net: best.map(|best| learning.weights(best)),
+                    games,
+                    simulations: settings.simulations,
+                    temperature_plies: settings.temperature_plies as usize,
+                    noise_alpha: settings.noise_alpha,
+                    seed: seed(learning, generation),
+                    threads: learning.threads,
+                };
+                let path = learning.layout.piece(generation, "selfplay", piece, "txt");
+                std::fs::create_dir_all(path.parent().expect("a piece is in a folder"))
+                    .map_err(|error| format!("{}: {error}", path.display()))?;
+                let finished = std::sync::atomic::AtomicU64::new(done);
+                let report = crate::files::write_atomically(&path, |out| {
+                    crate::api::selfplay::run(request, out, &|| {
+                        let now = finished.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        progress.advance(now + 1, None);
+                    })
+                })?;
+                layout::write_json(&marker(piece), &report)?;
+            }
+        }
+        done += played;
+        progress.advance(done, None);
+    }
+    progress.finish(&format!("{done} of {} games played", settings.games));
+    Ok(())
+}
+
+/// The knob that names generation `generation`'s weights (read first if this process has not
+/// read them), followed by a comma; nothing where there are none (a network's first
+/// generation plays with random weights).
+fn weights_knob(
+    learning: &Learning,
+    generation: Option<u32>,
+    knob: &str,
+) -> Result<String, String> {
+    let Some(generation) = generation else {
+        return Ok(String::new());
+    };
+    let name = format!("{}-g{generation}", run_tag(learning));
+    let path = learning.weights(generation);
+    let game = &learning.settings.game;
+    match learning.kind {
+        Kind::Evaluation(weights) => {
+            if !(weights.loaded)().contains(&name.as_str()) {
+                (weights.load)(&name, &path)?;
+            }
+        }
+        Kind::PolicyValue { .. } => {
+            let game_ref = crate::api::game(Some(game)).map_err(|problem| problem.detail)?;
+            if !(game_ref.networks)()
+                .iter()
+                .any(|(loaded, _)| *loaded == name)
+            {
+                crate::api::selfplay::load_network(game, &name, &path)?;
+            }
+        }
+    }
+    Ok(format!("{knob}={name},"))
+}
+
+/// A name for the run's weights that no other run's in the same process takes: a hash of its
+/// directory.
+fn run_tag(learning: &Learning) -> String {
+    use std::hash::{Hash, Hasher};
+    let dir =
+        std::fs::canonicalize(&learning.layout.dir).unwrap_or_else(|_| learning.layout.dir.clone());
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    dir.hash(&mut hasher);
+    format!("run{:06x}", hasher.finish() & 0xff_ffff)
+}
+
+/// A tournament of `players` (as the command line writes them) over `games` games from random
+/// openings, checked as any tournament is.
+fn tournament(
+    learning: &Learning,
+    players: [&str; 2],
+    games: u64,
+    seed: u64,
+    openings: RandomOpenings,
+    sprt: Option<SprtSpec>,
+    records: bool,
+) -> Result<TournamentJob, String> {
+    let players = players
+        .iter()
+        .map(|text| ContestantSpec::from_text(text, &[]).map_err(|problem| problem.detail))
+        .collect::<Result<Vec<_>, _>>()?;
+    let request = TournamentRequest {
+        game: Some(learning.settings.game.clone()),
+        players,
+        games: Some(i128::from(games)),
+        seed: Some(i128::from(seed)),
+        openings: Some(OpeningsSpec::Random(openings)),
+        sprt,
+        records: Some(records),
+        ..TournamentRequest::default()
+    };
+    TournamentJob::new(request, &[]).map_err(|problem| {
+        format!(
+            "{}{}",
+            problem
+                .field
+                .map_or(String::new(), |field| format!("{field}: ")),
+            problem.detail
+        )
+    })
+}
+
+/// The generation's positions and its training: a candidate from the best's weights.
+pub fn train(learning: &Learning, progress: &dyn Progress) -> Result<(), String> {
+    let (generation, best) = learning.state()?;
+    let layout = &learning.layout;
+    if layout.training(generation).exists() {
+        return Ok(());
+    }
+    let settings = &learning.settings;
+    if let Kind::Evaluation(_) = learning.kind {
+        write_positions(learning, generation)?;
+    }
+    let first = generation.saturating_sub(settings.window - 1).max(1);
+    let mut data = Vec::new();
+    for past in first..=generation {
+        match learning.kind {
+            Kind::Evaluation(_) => data.push(layout.positions(past)),
+            Kind::PolicyValue { .. } => data.extend(
+                (0..settings.pieces).map(|piece| layout.piece(past, "selfplay", piece, "txt")),
+            ),
+        }
+    }
+    data.retain(|path| path.exists());
+    let mut options = TrainingOptions::new(data.clone(), learning.weights(generation));
+    options.epochs = settings.epochs;
+    options.batch = settings.batch;
+    options.learning_rate = settings.learning_rate;
+    options.result_weight = settings.result_weight;
+    options.seed = seed(learning, generation);
+    options.threads = learning.threads;
+    options.from = best.map(|best| learning.weights(best));
+    options.hidden = settings
+        .hidden
+        .filter(|_| options.from.is_none() && matches!(learning.kind, Kind::PolicyValue { .. }));
+    let trainer = crate::api::catalogue::trainer(&settings.game)?;
+    progress.start("training", generation, u64::from(settings.epochs), 0);
+    let report = (trainer.train)(&options, &mut |epoch: &Epoch| {
+        progress.advance(
+            u64::from(epoch.number),
+            Some(format!("held-out loss {:.5}", epoch.validation_loss)),
+        )
+    })?;
+    progress.finish(&format!(
+        "{} positions, held-out loss {:.5}",
+        report.positions + report.validation_positions,
+        report.validation_loss.last().copied().unwrap_or(f64::NAN)
+    ));
+    layout::write_json(
+        &layout.training(generation),
+        &Training {
+            data,
+            from: options.from,
+            seed: options.seed,
+            epochs: settings.epochs,
+            positions: report.positions,
+            validation_positions: report.validation_positions,
+            validation_loss: report.validation_loss,
+            training_loss: report.training_loss,
+            seconds: (report.elapsed.as_secs_f64() * 10.0).round() / 10.0,
+        },
+    )
+}
+
+/// How a candidate was trained.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct Training {
+    /// The files of positions it learnt from.
+    data: Vec<PathBuf>,
+    /// The weights it went on from.
+    from: Option<PathBuf>,
+    /// The seed of its first weights and its order of positions.
+    #[serde(default)]
+    seed: u64,
+    epochs: u32,
+    /// Positions trained on, and held out to measure the loss on.
+    positions: usize,
+    validation_positions: usize,
+    /// The mean loss on the held-out positions, and on those trained on, after each epoch.
+    validation_loss: Vec<f64>,
+    training_loss: Vec<f64>,
+    seconds: f64,
+}
+
+/// The generation's self-play pieces' positions, in one file (once).
+fn write_positions(learning: &Learning, generation: u32) -> Result<u64, String> {
+    let path = learning.layout.positions(generation);
+    let mut records = Vec::new();
+    for piece in 0..learning.settings.pieces {
+        let file = learning.layout.piece(generation, "selfplay", piece, "json");
+        let shard: ShardFile =
+            layout::read_if_there(&file, "a piece of self-play")?.ok_or_else(|| {
+                format!(
+                    "self-play's piece {piece} of generation {generation} is not played yet ({}): \
+                 play every piece first (--step selfplay)",
+                    file.display()
+                )
+            })?;
+        records.extend(shard.results.records.into_values());
+    }
+    if path.exists() {
+        return Ok(records.len() as u64);
+    }
+    let tally = crate::files::write_atomically(&path, |out| {
+        crate::api::positions::write(&learning.settings.game, &records, out)
+    })?;
+    Ok(tally.positions)
+}
+
+/// The SPRT of the candidate against the best: its pieces in order (of `shard`'s share),
+/// stopping once the pieces before have decided it.
+pub fn sprt(learning: &Learning, shard: Shard, progress: &dyn Progress) -> Result<(), String> {
+    let (generation, best) = learning.state()?;
+    let Some(best) = best else {
+        return Ok(()); // the first generation has no best to play
+    };
+    if !learning.layout.training(generation).exists() {
+        return Err(format!(
+            "generation {generation}'s candidate is not trained yet: train it first (--step train)"
+        ));
+    }
+    let test = &learning.settings.sprt;
+    let job = sprt_job(learning, generation, best)?;
+    let pieces = test.games.div_ceil(test.piece_games);
+    let marker = |piece| learning.layout.piece(generation, "sprt", piece, "json");
+    progress.start(
+        "SPRT",
+        generation,
+        test.games,
+        judged(learning, generation)?.games,
+    );
+    for piece in mine(pieces, shard) {
+        let so_far = judged(learning, generation)?;
+        if so_far.verdict.is_some() {
+            break;
+        }
+        if marker(piece).exists() {
+            continue;
+        }
+        let start = piece * test.piece_games;
+        let games = start..(start + test.piece_games).min(test.games);
+        let started = Instant::now();
+        let results = job.play(games, learning.threads, |results| {
+            progress.advance(so_far.games + results.games.len() as u64, None);
+        });
+        let shard = ShardFile {
+            setup: job.setup().clone(),
+            shard: [piece, pieces],
+            elapsed_ms: started.elapsed().as_secs_f64() * 1e3,
+            results,
+        };
+        layout::write_json(&marker(piece), &shard)?;
+        let now = judged(learning, generation)?;
+        progress.advance(now.games, Some(now.summary()));
+    }
+    let now = judged(learning, generation)?;
+    progress.finish(&now.summary());
+    Ok(())
+}
+
+fn sprt_job(learning: &Learning, generation: u32, best: u32) -> Result<TournamentJob, String> {
+    let test = &learning.settings.sprt;
+    let player = |name: String| match learning.kind {
+        Kind::Evaluation(weights) => format!(
+            "engine:evaluation={},{name}{}",
+            weights.evaluation, test.knobs
+        ),
+        Kind::PolicyValue { .. } => format!("alphazero:{name}{}", test.knobs),
+    };
+    let knob = match learning.kind {
+        Kind::Evaluation(_) => "weights",
+        Kind::PolicyValue { .. } => "net",
+    };
+    let candidate = player(weights_knob(learning, Some(generation), knob)?);
+    let best = player(weights_knob(learning, Some(best), knob)?);
+    let openings = RandomOpenings {
+        random_plies: test.random_plies,
+        random_plies_max: None,
+        balanced: None,
+        per_game: false,
+    };
+    let spec = SprtSpec {
+        elo0: test.elo0,
+        elo1: test.elo1,
+        alpha: test.alpha,
+        beta: test.beta,
+        elo_model: None,
+    };
+    tournament(
+        learning,
+        [&candidate, &best],
+        test.games,
+        seed(learning, generation),
+        openings,
+        Some(spec),
+        false,
+    )
+}
+
+/// Where an SPRT stands on the pieces played in order from the first.
+struct Judged {
+    games: u64,
+    /// `Some` once decided, or once its games ran out (undecided).
+    verdict: Option<&'static str>,
+    row: Option<SprtRow>,
+}
+
+impl Judged {
+    fn summary(&self) -> String {
+        match &self.row {
+            None => "no games yet".into(),
+            Some(row) => format!(
+                "{} games, Elo {} [{}, {}], LLR {:.2}{}",
+                row.games,
+                row.elo.map_or("-".into(), |elo| format!("{elo:+.1}")),
+                row.elo_95[0].map_or("-inf".into(), |elo| format!("{elo:+.1}")),
+                row.elo_95[1].map_or("+inf".into(), |elo| format!("{elo:+.1}")),
+                row.llr,
+                self.verdict
+                    .map_or(String::new(), |verdict| format!(": {verdict}"))
+            ),
+        }
+    }
+}
+
+fn judged(learning: &Learning, generation: u32) -> Result<Judged, String> {
+    let test = &learning.settings.sprt;
+    let pieces = test.games.div_ceil(test.piece_games);
+    let mut results = Results::default();
+    let mut setup = None;
+    let mut seconds = 0.0;
+    let mut played = 0;
+    for piece in 0..pieces {
+        let file = learning.layout.piece(generation, "sprt", piece, "json");
+        let Some(shard) = layout::read_if_there::<ShardFile>(&file, "a piece of an SPRT")? else {
+            break;
+        };
+        results
+            .merge(shard.results)
+            .map_err(|overlap| format!("{}: {overlap}", file.display()))?;
+        seconds += shard.elapsed_ms / 1e3;
+        setup = Some(shard.setup);
+        played += 1;
+    }
+    let Some(setup) = setup else {
+        return Ok(Judged {
+            games: 0,
+            verdict: None,
+            row: None,
+        });
+    };
+    let report = setup.report(results, std::time::Duration::from_secs_f64(seconds), None);
+    let sprt = report.sprt.as_ref().expect("an SPRT's setup has its test");
+    let verdict = match sprt.verdict {
+        Verdict::H0 => Some("h0"),
+        Verdict::H1 => Some("h1"),
+        Verdict::Running if played == pieces => Some("undecided"),
+        Verdict::Running => None,
+    };
+    let candidate = &report.players[0];
+    Ok(Judged {
+        games: report.games,
+        verdict,
+        row: Some(SprtRow {
+            verdict: verdict.unwrap_or("running").to_owned(),
+            elo: report
+                .estimate
+                .as_ref()
+                .map(|estimate| tenths(estimate.elo)),
+            elo_95: report.estimate.as_ref().map_or([None, None], |estimate| {
+                estimate.elo_95.map(|bound| bound.map(tenths))
+            }),
+            games: report.games,
+            wdl: [candidate.wins, candidate.draws, candidate.losses],
+            llr: (sprt.llr * 1000.0).round() / 1000.0,
+            seconds: tenths(seconds),
+        }),
+    })
+}
+
+/// `value` to a tenth, and never -0.
+fn tenths(value: f64) -> f64 {
+    (value * 10.0).round() / 10.0 + 0.0
+}
+
+/// The verdict and the generation's row: the candidate becomes the best where its SPRT
+/// accepted H1 (or where there was no best to play); then the report.
+pub fn promote(learning: &Learning) -> Result<Row, String> {
+    let (generation, best) = learning.state()?;
+    let layout = &learning.layout;
+    let training: Training =
+        layout::read_if_there(&layout.training(generation), "a training's record")?
+            .ok_or_else(|| format!("generation {generation}'s candidate is not trained yet"))?;
+    let sprt = match best {
+        None => None,
+        Some(_) => {
+            let judged = judged(learning, generation)?;
+            if judged.verdict.is_none() {
+                return Err(format!(
+                    "generation {generation}'s SPRT has not decided yet ({}): play its pieces \
+                     first (--step sprt)",
+                    judged.summary()
+                ));
+            }
+            judged.row
+        }
+    };
+    let promoted = sprt.as_ref().is_none_or(|sprt| sprt.verdict == "h1");
+    let rows = layout.rows()?;
+    let previous = rows.last().expect("generation 0 at least");
+    let (games, selfplay_s, nodes) = selfplay_tally(learning, generation)?;
+    let row = Row {
+        generation,
+        games,
+        positions: (training.positions + training.validation_positions) as u64,
+        selfplay_s: tenths(selfplay_s),
+        nodes_per_second: (selfplay_s > 0.0 && nodes > 0)
+            .then(|| (nodes as f64 / selfplay_s).round()),
+        training_s: training.seconds,
+        validation_loss: training.validation_loss.last().copied(),
+        promoted,
+        best_after: if promoted { Some(generation) } else { best },
+        elo_over_first: match (&sprt, promoted) {
+            (Some(sprt), true) => previous
+                .elo_over_first
+                .map(|elo| elo + sprt.elo.unwrap_or(0.0)),
+            (None, true) => Some(0.0),
+            (_, false) => previous.elo_over_first,
+        },
+        sprt,
+    };
+    layout.write_row(&row)?;
+    let rows = layout.rows()?;
+    crate::files::write_bytes(
+        &layout.dir.join("report.md"),
+        super::report::markdown(&learning.settings, &rows).as_bytes(),
+    )?;
+    crate::files::write_bytes(
+        &layout.dir.join("elo.svg"),
+        super::report::svg(&learning.settings.game, &rows).as_bytes(),
+    )?;
+    Ok(row)
+}
+
+/// Self-play's games, seconds (its pieces' summed) and nodes searched.
+fn selfplay_tally(learning: &Learning, generation: u32) -> Result<(u64, f64, u64), String> {
+    let (mut games, mut seconds, mut nodes) = (0, 0.0, 0);
+    for piece in 0..learning.settings.pieces {
+        let file = learning.layout.piece(generation, "selfplay", piece, "json");
+        match learning.kind {
+            Kind::Evaluation(_) => {
+                if let Some(shard) =
+                    layout::read_if_there::<ShardFile>(&file, "a piece of self-play")?
+                {
+                    games += shard.results.games.len() as u64;
+                    seconds += shard.elapsed_ms / 1e3;
+                    nodes += shard
+                        .results
+                        .games
+                        .values()
+                        .map(|game| game.nodes.iter().sum::<u64>())
+                        .sum::<u64>();
+                }
+            }
+            Kind::PolicyValue { .. } => {
+                if let Some(report) =
+                    layout::read_if_there::<serde_json::Value>(&file, "a piece of self-play")?
+                {
+                    games += report["games"].as_u64().unwrap_or(0);
+                    seconds += report["elapsed_s"].as_f64().unwrap_or(0.0);
+                }
+            }
+        }
+    }
+    Ok((games, seconds, nodes))
+}
