@@ -69,10 +69,11 @@ impl Row {
 
 /// `report.md`: the settings, then a row a generation.
 pub fn markdown(settings: &Settings, rows: &[Row]) -> String {
+    let made = rows.len().saturating_sub(1);
     let mut text = format!(
-        "# Learning {}: {} generations\n\n![The best's Elo over generation 0](elo.svg)\n\n",
+        "# Learning {}: {made} generation{}\n\n![The best's Elo over generation 0](elo.svg)\n\n",
         settings.game,
-        rows.len().saturating_sub(1)
+        if made == 1 { "" } else { "s" }
     );
     let hours: f64 = rows
         .iter()

@@ -337,7 +337,7 @@ pub fn sprt(learning: &Learning, shard: Shard, progress: &dyn Progress) -> Resul
         ));
     }
     let test = &learning.settings.sprt;
-    let job = sprt_job(learning, generation, best)?;
+    let (job, judge) = sprt_jobs(learning, generation, best)?;
     let pieces = test.games.div_ceil(test.piece_games);
     let marker = |piece| learning.layout.piece(generation, "sprt", piece, "json");
     progress.start(
@@ -361,7 +361,7 @@ pub fn sprt(learning: &Learning, shard: Shard, progress: &dyn Progress) -> Resul
             progress.advance(so_far.games + results.games.len() as u64, None);
         });
         let shard = ShardFile {
-            setup: job.setup().clone(),
+            setup: judge.setup().clone(),
             shard: [piece, pieces],
             elapsed_ms: started.elapsed().as_secs_f64() * 1e3,
             results,
@@ -375,7 +375,14 @@ pub fn sprt(learning: &Learning, shard: Shard, progress: &dyn Progress) -> Resul
     Ok(())
 }
 
-fn sprt_job(learning: &Learning, generation: u32, best: u32) -> Result<TournamentJob, String> {
+/// The SPRT's games, as two jobs of one tournament: the one that plays a piece whole (a test
+/// inside a piece could stop it on a few pairs whose spread is next to nothing), and the one
+/// whose setup records the test, which the pieces are judged by, each whole.
+fn sprt_jobs(
+    learning: &Learning,
+    generation: u32,
+    best: u32,
+) -> Result<(TournamentJob, TournamentJob), String> {
     let test = &learning.settings.sprt;
     let player = |name: String| match learning.kind {
         Kind::Evaluation(weights) => format!(
@@ -403,15 +410,18 @@ fn sprt_job(learning: &Learning, generation: u32, best: u32) -> Result<Tournamen
         beta: test.beta,
         elo_model: None,
     };
-    tournament(
-        learning,
-        [&candidate, &best],
-        test.games,
-        seed(learning, generation),
-        openings,
-        Some(spec),
-        false,
-    )
+    let job = |sprt| {
+        tournament(
+            learning,
+            [&candidate, &best],
+            test.games,
+            seed(learning, generation),
+            openings,
+            sprt,
+            false,
+        )
+    };
+    Ok((job(None)?, job(Some(spec))?))
 }
 
 /// Where an SPRT stands on the pieces played in order from the first.
@@ -440,46 +450,59 @@ impl Judged {
     }
 }
 
+/// The SPRT judged on its pieces in order, after each: it stops at the first piece after which
+/// the test has decided, each piece taken whole.
 fn judged(learning: &Learning, generation: u32) -> Result<Judged, String> {
     let test = &learning.settings.sprt;
     let pieces = test.games.div_ceil(test.piece_games);
     let mut results = Results::default();
     let mut setup = None;
     let mut seconds = 0.0;
-    let mut played = 0;
+    let mut decided = None;
+    let mut llr = 0.0;
     for piece in 0..pieces {
         let file = learning.layout.piece(generation, "sprt", piece, "json");
         let Some(shard) = layout::read_if_there::<ShardFile>(&file, "a piece of an SPRT")? else {
             break;
         };
+        let sprt = shard.setup.sprt.ok_or_else(|| {
+            format!(
+                "{}: a piece of a tournament without its test",
+                file.display()
+            )
+        })?;
         results
             .merge(shard.results)
             .map_err(|overlap| format!("{}: {overlap}", file.display()))?;
         seconds += shard.elapsed_ms / 1e3;
         setup = Some(shard.setup);
-        played += 1;
+        llr = sprt.llr(&results.tally().moments());
+        decided = match sprt.verdict(llr) {
+            Verdict::H0 => Some("h0"),
+            Verdict::H1 => Some("h1"),
+            Verdict::Running if piece + 1 == pieces => Some("undecided"),
+            Verdict::Running => None,
+        };
+        if decided.is_some() {
+            break;
+        }
     }
-    let Some(setup) = setup else {
+    let Some(mut setup) = setup else {
         return Ok(Judged {
             games: 0,
             verdict: None,
             row: None,
         });
     };
+    // The totals of the pieces judged, every game of them.
+    setup.sprt = None;
     let report = setup.report(results, std::time::Duration::from_secs_f64(seconds), None);
-    let sprt = report.sprt.as_ref().expect("an SPRT's setup has its test");
-    let verdict = match sprt.verdict {
-        Verdict::H0 => Some("h0"),
-        Verdict::H1 => Some("h1"),
-        Verdict::Running if played == pieces => Some("undecided"),
-        Verdict::Running => None,
-    };
     let candidate = &report.players[0];
     Ok(Judged {
         games: report.games,
-        verdict,
+        verdict: decided,
         row: Some(SprtRow {
-            verdict: verdict.unwrap_or("running").to_owned(),
+            verdict: decided.unwrap_or("running").to_owned(),
             elo: report
                 .estimate
                 .as_ref()
@@ -489,7 +512,7 @@ fn judged(learning: &Learning, generation: u32) -> Result<Judged, String> {
             }),
             games: report.games,
             wdl: [candidate.wins, candidate.draws, candidate.losses],
-            llr: (sprt.llr * 1000.0).round() / 1000.0,
+            llr: (llr * 1000.0).round() / 1000.0,
             seconds: tenths(seconds),
         }),
     })

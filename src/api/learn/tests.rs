@@ -237,3 +237,39 @@ fn the_weights_knob_plays_the_weights_it_names() {
     assert!(unknown.unwrap_err().detail.contains("zeros"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn the_sprt_plays_whole_pieces_and_judges_after_each() {
+    // A candidate of weights all zeros against the shipped ones loses nearly every game: the
+    // test decides H0 at the end of a piece, every piece played whole, the candidate not
+    // promoted.
+    let dir = scratch("sprt");
+    let mut settings = tiny("othello", 16, 4);
+    settings.sprt.games = 60;
+    settings.sprt.piece_games = 10;
+    let learning = Learning::open(&dir, Some(settings), 2).unwrap();
+    steps::selfplay(&learning, None, &Quiet).unwrap();
+    steps::train(&learning, &Quiet).unwrap();
+    let mut zeros = std::fs::read(learning.weights(1)).unwrap();
+    zeros[12..].fill(0);
+    std::fs::write(learning.weights(1), zeros).unwrap();
+    steps::sprt(&learning, None, &Quiet).unwrap();
+    let row = steps::promote(&learning).unwrap();
+    let sprt = row.sprt.unwrap();
+    assert_eq!(sprt.verdict, "h0", "{sprt:?}");
+    assert!(!row.promoted && row.best_after == Some(0));
+    assert!(sprt.games < 60 && sprt.games.is_multiple_of(10), "{sprt:?}");
+    for piece in 0..sprt.games / 10 {
+        let file = learning.layout.piece(1, "sprt", piece, "json");
+        let piece: crate::api::tournament::ShardFile =
+            layout::read_if_there(&file, "a piece").unwrap().unwrap();
+        assert_eq!(piece.results.games.len(), 10, "{}", file.display());
+    }
+    assert!(
+        !learning
+            .layout
+            .piece(1, "sprt", sprt.games / 10, "json")
+            .exists()
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
