@@ -215,10 +215,25 @@ impl Knob {
             (Kind::Boolean { set, .. }, Given::Boolean(on)) => set(strategy, *on),
             (Kind::Choice { values, set }, Given::Name(given)) => {
                 let values = values(game);
+                // `weights` names things, and is itself a plural.
+                let what = if name.ends_with('s') {
+                    format!("{name} name")
+                } else {
+                    name.to_owned()
+                };
+                if values.is_empty() {
+                    return Err(Problem::invalid(
+                        name,
+                        format!(
+                            "unknown {what} {given:?}: {} has none to choose from here",
+                            game.name
+                        ),
+                    ));
+                }
                 let index = values
                     .iter()
                     .position(|value| value == given)
-                    .ok_or_else(|| names::unknown(name, name, given, &values))?;
+                    .ok_or_else(|| names::unknown(name, &what, given, &values))?;
                 set(strategy, index, values[index]);
             }
             // Decoding reads each knob as its type; only a value built by hand can differ.

@@ -234,7 +234,20 @@ fn the_weights_knob_plays_the_weights_it_names() {
         &game,
         &PlayerSpec::from_text("engine:weights=nonesuch").unwrap(),
     );
-    assert!(unknown.unwrap_err().detail.contains("zeros"));
+    let detail = unknown.unwrap_err().detail;
+    assert!(detail.contains("The weights names are: "), "{detail}");
+    assert!(detail.contains("zeros"), "{detail}");
+    // Shogi's engine has read none in this process: nothing to choose from, said so.
+    let shogi = crate::api::game(Some("shogi")).unwrap();
+    let none = player(
+        &shogi,
+        &PlayerSpec::from_text("engine:weights=zeros").unwrap(),
+    );
+    let detail = none.unwrap_err().detail;
+    assert!(
+        detail.ends_with("shogi has none to choose from here"),
+        "{detail}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
