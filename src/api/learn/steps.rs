@@ -300,8 +300,11 @@ struct Training {
 }
 
 /// The generation's self-play pieces' positions, in one file (once).
-fn write_positions(learning: &Learning, generation: u32) -> Result<u64, String> {
+fn write_positions(learning: &Learning, generation: u32) -> Result<(), String> {
     let path = learning.layout.positions(generation);
+    if path.exists() {
+        return Ok(());
+    }
     let mut records = Vec::new();
     for piece in 0..learning.settings.pieces {
         let file = learning.layout.piece(generation, "selfplay", piece, "json");
@@ -315,13 +318,10 @@ fn write_positions(learning: &Learning, generation: u32) -> Result<u64, String> 
             })?;
         records.extend(shard.results.records.into_values());
     }
-    if path.exists() {
-        return Ok(records.len() as u64);
-    }
-    let tally = crate::files::write_atomically(&path, |out| {
+    crate::files::write_atomically(&path, |out| {
         crate::api::positions::write(&learning.settings.game, &records, out)
     })?;
-    Ok(tally.positions)
+    Ok(())
 }
 
 /// The SPRT of the candidate against the best: its pieces in order (of `shard`'s share),
