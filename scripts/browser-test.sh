@@ -14,6 +14,13 @@ if ! command -v chromium >/dev/null; then
     "${sudo_if_needed[@]}" apt-get update -qq
     DEBIAN_FRONTEND=noninteractive "${sudo_if_needed[@]}" apt-get install -y -qq chromium >/dev/null
 fi
+# Shogi's kanji and the move list's ▲ and △ need a Japanese font, or the screenshots show boxes.
+if ! fc-list :lang=ja | grep -q .; then
+    sudo_if_needed=()
+    [ "$(id -u)" -ne 0 ] && sudo_if_needed=(sudo)
+    "${sudo_if_needed[@]}" apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive "${sudo_if_needed[@]}" apt-get install -y -qq fonts-noto-cjk >/dev/null
+fi
 (cd tests/browser && npm ci --no-audit --no-fund --silent)
 
 . scripts/release-server.sh

@@ -11,9 +11,17 @@ level's Elo on one scale, uniform random play = 0 (the sum of the steps below it
 higher level scores every game, the step is a lower bound (the interval's end), marked so.
 `--outside LEVEL@PLAYER` plays a level against an outside player (Stockfish at a UCI_Elo,
 GRhino at a level), the table's link to that player's scale.
+
+    scripts/levels.py GAME --references N [--write FILE]
+
+plays every level against the two reference players, the same in every game (a uniform random
+mover and the beginner), N games each, prints each level's scores with Wilson's interval and
+writes them to FILE as JSON (the game's `levels.json`, which `GET /games` answers with each
+level, and whose bands `tests/http/levels.rs` checks).
 """
 
 import argparse
+import datetime
 import json
 import math
 import subprocess
@@ -45,6 +53,52 @@ def tournament(sente, game, a, b, games, seed, engines=()):
     return first, estimate, report["elapsed_ms"]
 
 
+def references(args, player):
+    """Every level against the random mover and the beginner: its score in each, as JSON."""
+    command = f"scripts/levels.py {args.game} --references {args.references}"
+    if args.top:
+        command += f" --top {args.top}"
+    print(f"`{command}`\n")
+    print("| level | vs random: W-D-L | score [95%] | vs beginner: W-D-L | score [95%] |")
+    print("|---|---|---|---|---|")
+    rows = []
+    for level in range(1, args.levels + 1):
+        row = {"level": level}
+        cells = []
+        for name, opponent, seed in (
+            ("random", "random", 300),
+            ("beginner", BEGINNER, 400),
+        ):
+            first, _, _ = tournament(
+                args.sente, args.game, player(level), opponent, args.references,
+                args.seed + seed + level,
+            )
+            w, d, l = first["wins"], first["draws"], first["losses"]
+            low, high = first["ci95"]
+            row[name] = {
+                "games": w + d + l, "wins": w, "draws": d, "losses": l,
+                "score": round(first["score_rate"], 3), "ci95": [round(low, 3), round(high, 3)],
+            }
+            cells.append(f"{w}-{d}-{l} | {first['score_rate']:.2f} [{low:.2f}, {high:.2f}]")
+        rows.append(row)
+        print(f"| {level} | {' | '.join(cells)} |", flush=True)
+    print()
+    commit = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True
+    ).stdout.strip()
+    return {
+        "command": command,
+        "commit": commit,
+        "date": datetime.date.today().isoformat(),
+        "levels": rows,
+    }
+
+
+# The scripted beginner: one-ply greedy, alphabeta at depth 1 with the game's evaluation. It
+# takes what is there to take and sees nothing coming.
+BEGINNER = "alphabeta:depth=1"
+
+
 def elo(score):
     score = min(max(score, 1e-6), 1 - 1e-6)
     return -400 * math.log10(1 / score - 1)
@@ -71,12 +125,29 @@ def main():
     parser.add_argument("--sente", default="target/release/sente")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
+        "--references", type=int, default=0,
+        help="play every level against the random mover and the beginner, N games each",
+    )
+    parser.add_argument("--write", default="", help="with --references: the JSON file to write")
+    parser.add_argument(
         "--top",
         default="",
         help="knobs added to the top level, the full engine on its time (tc=0.1/move)",
     )
     args = parser.parse_args()
     game, levels = args.game, args.levels
+
+    def player(level):
+        top = f",{args.top}" if args.top and level == levels else ""
+        return f"engine:level={level}{top}"
+
+    if args.references:
+        measured = references(args, player)
+        if args.write:
+            with open(args.write, "w", encoding="utf-8") as file:
+                json.dump(measured, file, indent=1)
+                file.write("\n")
+        return 0
 
     print(f"### {game}\n")
     top = f" --top {args.top}" if args.top else ""
@@ -88,9 +159,6 @@ def main():
     print("|---|---|---|---|---|---|---|")
     scale = 0.0
     bounded = False
-    def player(level):
-        top = f",{args.top}" if args.top and level == levels else ""
-        return f"engine:level={level}{top}"
 
     first_pair, last_pair = 1, levels
     if args.pairs:
@@ -139,7 +207,7 @@ def main():
         print("|---|---|---|---|")
         for level in range(1, levels + 1):
             first, _, _ = tournament(
-                args.sente, game, "alphabeta:depth=1", player(level),
+                args.sente, game, BEGINNER, player(level),
                 args.beginner_games, args.seed + 100 + level,
             )
             w, d, l = first["wins"], first["draws"], first["losses"]

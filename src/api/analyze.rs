@@ -3,6 +3,7 @@
 use serde::Serialize;
 
 use super::Problem;
+use super::describe::PositionView;
 use super::request::{Checked, MoveRequest, Run, Search};
 use super::scored_move::ScoredMove;
 use crate::game::Player;
@@ -24,8 +25,6 @@ pub struct AnalyzeResponse {
     /// algorithm stopped before valuing every move lists only those it valued.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stopped_by: Option<&'static str>,
-    /// The position analysed, in text form.
-    pub board: String,
     /// The rule under which the side to move may claim a draw instead of moving (chess:
     /// `fifty_move_rule`, `threefold_repetition`): the position is analysed all the same.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -38,6 +37,10 @@ pub struct AnalyzeResponse {
     /// Every legal move, best first (most visited first for mcts); the best `multipv` where
     /// the engine is asked for so many.
     pub moves: Vec<ScoredMove>,
+    /// The position analysed, as `/position` answers it: what a front end draws beside the
+    /// moves' values.
+    #[serde(flatten)]
+    pub position: PositionView,
 }
 
 /// An analysis request, checked: ready to search. Analysis searches every move on its own:
@@ -98,10 +101,10 @@ fn analyze<G: Solve>(checked: &Checked<G>, budget: &Budget) -> Result<AnalyzeRes
         nps: crate::search::Iteration::nps(analysis.nodes, analysis.elapsed),
         elapsed_us: analysis.elapsed.as_micros() as u64,
         stopped_by: analysis.stopped_by.map(|cutoff| cutoff.name()),
-        board: position.to_string(),
         claimable_draw: position.claimable_draw(),
         score_for: position.side_to_move(),
         score_for_name: super::side_name::<G>(position.side_to_move()),
         moves: ScoredMove::of_analysis(position, &analysis),
+        position: PositionView::of(position),
     })
 }

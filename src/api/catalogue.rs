@@ -1,10 +1,10 @@
 //! `GET /games` and `GET /algorithms`: what the service offers, learnt from the registry.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::GameRef;
 use super::knobs::{self, KnobInfo};
-use crate::game::{Limits, Protocol};
+use crate::game::{Declaration, LEVEL_NAMES, Limits, Protocol};
 use crate::games::{ForGame, for_each_game};
 use crate::search::{Algorithm, Solve};
 
@@ -30,8 +30,10 @@ pub struct GameInfo {
     pub sides: [&'static str; 2],
     pub rows: usize,
     pub columns: usize,
-    /// Whether an answer's `row` counts from the bottom (where discs fall, or White sits).
-    pub rows_from_bottom: bool,
+    /// Whether a move names a column and its disc falls to the lowest empty cell (Connect
+    /// Four): a click anywhere in a column plays that column. Every answer's `row` counts from
+    /// the top, as `cells` does, in every game.
+    pub gravity: bool,
     /// Whether pieces move from square to square (chess): legal moves then say where from.
     pub pieces: bool,
     /// Whether the stones are discs in the sides' colours on a green board (Othello).
@@ -62,9 +64,11 @@ pub struct GameInfo {
     pub tournament_games: u64,
     /// The algorithm that plays when a request names none.
     pub default_algorithm: &'static str,
-    /// What its engine's `level` knob does at each level, the weakest first (docs/levels.md
-    /// measures them).
+    /// What its engine's `level` knob does at each level, the weakest first, each with its
+    /// name and its measured scores (docs/levels.md).
     pub levels: Vec<LevelInfo>,
+    /// How the levels' scores were measured: the command, the commit and the day.
+    pub levels_measured: Option<Measurement>,
     /// What the game allows a search (`GET /algorithms?game=` gives each knob's limits).
     pub limits: LimitsInfo,
 }
@@ -74,6 +78,14 @@ pub struct GameInfo {
 pub struct LevelInfo {
     /// From 1.
     pub level: usize,
+    /// What it is called, the same in every game (`beginner` ... `full strength`).
+    pub label: &'static str,
+    /// What a player meets there, in a line.
+    pub description: &'static str,
+    /// Its scores against the two reference players, the same in every game: `random` (a
+    /// uniform random mover) and `beginner` (one-ply greedy); absent where not measured.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub measured: Option<References>,
     /// The deepest iteration; `null`: as deep as the nodes or the time allow.
     pub depth: Option<u32>,
     /// The most nodes a move; `null`: the engine's time or clock.
@@ -85,6 +97,62 @@ pub struct LevelInfo {
     /// Its rating on the scale `elo` reads, where the game has one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub elo: Option<u32>,
+}
+
+/// A level's scores against the reference players.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+pub struct References {
+    pub random: Score,
+    pub beginner: Score,
+}
+
+/// A level's games against one reference player, from the level's side: its score (wins and
+/// half the draws, a share of the games) with Wilson's 95% interval.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+pub struct Score {
+    pub games: u32,
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+    pub score: f64,
+    pub ci95: [f64; 2],
+}
+
+/// What measured a game's levels.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+pub struct Measurement {
+    pub command: String,
+    pub commit: String,
+    pub date: String,
+}
+
+/// A game's `levels.json`, as `scripts/levels.py --references --write` writes it.
+#[derive(Clone, Debug, Deserialize)]
+pub struct MeasuredLevels {
+    #[serde(flatten)]
+    pub measurement: Measurement,
+    pub levels: Vec<MeasuredLevel>,
+}
+
+/// One level's row of a `levels.json`.
+#[derive(Clone, Debug, Deserialize)]
+pub struct MeasuredLevel {
+    pub level: usize,
+    #[serde(flatten)]
+    pub references: References,
+}
+
+impl MeasuredLevels {
+    /// The game's file, read; `None` where it does not parse (a test reads every game's).
+    pub fn of(declaration: &Declaration) -> Option<MeasuredLevels> {
+        serde_json::from_str(declaration.measured_levels).ok()
+    }
+
+    /// `level`'s scores.
+    pub fn level(&self, level: usize) -> Option<References> {
+        let found = self.levels.iter().find(|row| row.level == level)?;
+        Some(found.references.clone())
+    }
 }
 
 /// A game's [`Limits`], as the catalogue says them.
@@ -117,13 +185,14 @@ pub fn games() -> Vec<GameInfo> {
         type Output = GameInfo;
         fn run<G: Solve>(self) -> GameInfo {
             let declaration = G::DECLARATION;
+            let measured = MeasuredLevels::of(&declaration);
             GameInfo {
                 name: G::NAME,
                 title: declaration.title,
                 sides: declaration.sides,
                 rows: G::ROWS,
                 columns: G::COLUMNS,
-                rows_from_bottom: declaration.rows_from_bottom,
+                gravity: declaration.gravity,
                 pieces: declaration.pieces,
                 discs: declaration.discs,
                 hands: declaration.hands,
@@ -151,8 +220,12 @@ pub fn games() -> Vec<GameInfo> {
                 default_algorithm: declaration.default_algorithm,
                 levels: (1..)
                     .zip(declaration.levels)
-                    .map(|(level, entry)| LevelInfo {
+                    .zip(LEVEL_NAMES)
+                    .map(|((level, entry), (label, description))| LevelInfo {
                         level,
+                        label,
+                        description,
+                        measured: measured.as_ref().and_then(|measured| measured.level(level)),
                         depth: entry.depth,
                         nodes: entry.nodes,
                         candidates: entry.candidates,
@@ -160,6 +233,7 @@ pub fn games() -> Vec<GameInfo> {
                         elo: entry.elo,
                     })
                     .collect(),
+                levels_measured: measured.map(|measured| measured.measurement),
                 limits: declaration.limits.into(),
             }
         }

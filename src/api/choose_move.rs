@@ -2,10 +2,11 @@
 
 use serde::Serialize;
 
+use super::Problem;
+use super::describe::PositionView;
 use super::request::{Checked, MoveRequest, Run, Search};
 use super::scored_move::{Judgement, ScoredMove};
-use super::{Problem, Status};
-use crate::game::{Game, Notation, Player};
+use crate::game::{Game, Player};
 use crate::search::{self, Algorithm, Budget, Iteration, Solve, Strategy, Tiebreak};
 
 /// The answer to a move request.
@@ -42,25 +43,12 @@ pub struct MoveResponse {
     /// own), `deadline` or `node_limit` (the service's), `cancelled`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stopped_by: Option<&'static str>,
-    /// The board after the move, in text form.
-    pub board: String,
-    /// The game's status after the move.
-    pub status: Status,
-    /// The side that won, as the game calls it, once one has.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub winner: Option<&'static str>,
-    /// The rule that ended the game, for games that end in more than one way (chess:
-    /// `checkmate`, `stalemate`, `insufficient_material`, `fifty_move_rule`,
-    /// `threefold_repetition`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub ending: Option<&'static str>,
-    /// Who is to move after the move; `null` once the game is over.
-    pub side_to_move: Option<Player>,
-    /// The same side as the game calls it; `null` once the game is over.
-    pub side_to_move_name: Option<&'static str>,
-    /// The legal moves after the move, in the game's order: what a front end offers its
-    /// player next, without coding the rules itself. Empty once the game is over.
-    pub legal_moves: Vec<Notation>,
+    /// The position after the move, as `/position` answers it (`board`, `cells`, `status`,
+    /// `winner`, `ending`, `side_to_move`, `ply`, `legal_moves` with their squares,
+    /// `winning_line`, `hands`): what a front end draws and offers its player next, from this
+    /// one answer.
+    #[serde(flatten)]
+    pub after: PositionView,
     /// With `multipv` above 1 (the engine's): the best that many moves, best first, as
     /// `/analyze` answers them; the move chosen is the first's, as a UCI or USI engine plays
     /// its first line under MultiPV.
@@ -219,14 +207,7 @@ fn answer<G: Solve>(
         seed: strategy.is_randomized().then_some(*seed),
         elapsed_us: searched.elapsed.as_micros() as u64,
         stopped_by: searched.stopped_by,
-        board: after.to_string(),
-        status: after.outcome().into(),
-        winner: super::winner_name::<G>(after.outcome()),
-        ending: after.ending(),
-        side_to_move: (!after.outcome().is_over()).then(|| after.side_to_move()),
-        side_to_move_name: (!after.outcome().is_over())
-            .then(|| super::side_name::<G>(after.side_to_move())),
-        legal_moves: after.legal_moves().map(|mv| after.notation(mv)).collect(),
+        after: PositionView::of(&after),
         lines,
     }
 }

@@ -44,14 +44,35 @@ impl Object for PositionRequest {
 
 deserialize_as_object!(PositionRequest);
 
-/// The answer: the board, whose turn it is, how the game stands, and what may be played.
+/// The answer: the game, the moves the request gave, and the position as a front end draws it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct PositionResponse {
     pub game: &'static str,
+    /// The moves the request gave, in its order, each as the game writes it and as players do,
+    /// whatever notation the request used (a pasted KIF's moves come back in USI and KI2).
+    pub moves: Vec<PlayedMove>,
+    #[serde(flatten)]
+    pub position: PositionView,
+}
+
+/// A move as the game writes it (`move`) and as its players do (`san`), where they differ.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PlayedMove {
+    #[serde(rename = "move")]
+    pub mv: Notation,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub san: Option<String>,
+}
+
+/// A position as a front end draws it and offers its player the moves, without coding the
+/// rules or reading the board's text: the same fields in the answers to `/position`, `/move`
+/// (the position after the move) and `/analyze` (the position analysed). Every `row` counts
+/// from the top, as `cells` does: `cells[row][col]`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PositionView {
     /// The board in text form.
     pub board: String,
-    /// What stands on each cell, rows as the board shows them (top row first): so that a front
-    /// end can draw any game's board without reading its text form.
+    /// What stands on each cell, top row first.
     pub cells: Vec<Vec<Option<Occupant>>>,
     pub status: Status,
     /// The side that won, as the game calls it, once one has.
@@ -66,7 +87,8 @@ pub struct PositionResponse {
     pub side_to_move_name: Option<&'static str>,
     /// Moves played so far.
     pub ply: usize,
-    /// The legal moves, in the game's order, each with the cell it fills.
+    /// The legal moves, in the game's order, each with its squares; empty once the game is
+    /// over.
     pub legal_moves: Vec<LegalMove>,
     /// The cells of the line that won, when one did.
     pub winning_line: Vec<Cell>,
@@ -92,7 +114,7 @@ pub struct InHand {
     pub count: u32,
 }
 
-/// A legal move and the cell it fills.
+/// A legal move and its squares.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct LegalMove {
     #[serde(rename = "move")]
@@ -100,7 +122,17 @@ pub struct LegalMove {
     /// The move in the notation players write, for games that have one (chess's SAN).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub san: Option<String>,
-    /// The cell the move fills; `null` for a move that fills none (a pass).
+    #[serde(flatten)]
+    pub squares: Squares,
+}
+
+/// Where a move happens on the board, as a front end draws or animates it: the cell it
+/// fills, where the piece comes from, or what a drop puts down. Rows count from the top, as
+/// `cells` does.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Squares {
+    /// The cell the move fills (a piece's destination); `null` for a move that fills none (a
+    /// pass).
     pub row: Option<usize>,
     pub col: Option<usize>,
     /// The square the piece moves from, for games whose pieces move.
@@ -112,6 +144,19 @@ pub struct LegalMove {
     pub drop: Option<char>,
 }
 
+impl Squares {
+    /// The squares of `mv`, legal in `game`.
+    pub fn of<G: Game>(game: &G, mv: G::Move) -> Squares {
+        let (row, col) = game.move_cell(mv).unzip();
+        Squares {
+            row,
+            col,
+            from: game.move_origin(mv).map(|(row, col)| Cell { row, col }),
+            drop: game.move_drop(mv),
+        }
+    }
+}
+
 /// What stands on a cell: whose it is, and what (`X` or `O` for stones, the piece's letter
 /// where pieces move).
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -120,60 +165,50 @@ pub struct Occupant {
     pub piece: char,
 }
 
-/// A cell of the board.
+/// A cell of the board, its row counted from the top.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Cell {
     pub row: usize,
     pub col: usize,
 }
 
-/// Describes `game`.
-fn describe<G: Game>(game: &G) -> PositionResponse {
-    let over = game.outcome().is_over();
-    PositionResponse {
-        game: G::NAME,
-        board: game.to_string(),
-        cells: (0..G::ROWS)
-            .map(|top| {
-                let row = if G::DECLARATION.rows_from_bottom {
-                    G::ROWS - 1 - top
-                } else {
-                    top
-                };
-                (0..G::COLUMNS)
-                    .map(|col| {
-                        game.cell(row, col)
-                            .map(|(side, piece)| Occupant { side, piece })
-                    })
-                    .collect()
-            })
-            .collect(),
-        status: game.outcome().into(),
-        winner: super::winner_name::<G>(game.outcome()),
-        ending: game.ending(),
-        side_to_move: (!over).then(|| game.side_to_move()),
-        side_to_move_name: (!over).then(|| super::side_name::<G>(game.side_to_move())),
-        ply: game.ply(),
-        legal_moves: game
-            .legal_moves()
-            .map(|mv| {
-                let (row, col) = game.move_cell(mv).unzip();
-                LegalMove {
+impl PositionView {
+    /// `game` as a front end draws it.
+    pub fn of<G: Game>(game: &G) -> PositionView {
+        let over = game.outcome().is_over();
+        PositionView {
+            board: game.to_string(),
+            cells: (0..G::ROWS)
+                .map(|row| {
+                    (0..G::COLUMNS)
+                        .map(|col| {
+                            game.cell(row, col)
+                                .map(|(side, piece)| Occupant { side, piece })
+                        })
+                        .collect()
+                })
+                .collect(),
+            status: game.outcome().into(),
+            winner: super::winner_name::<G>(game.outcome()),
+            ending: game.ending(),
+            side_to_move: (!over).then(|| game.side_to_move()),
+            side_to_move_name: (!over).then(|| super::side_name::<G>(game.side_to_move())),
+            ply: game.ply(),
+            legal_moves: game
+                .legal_moves()
+                .map(|mv| LegalMove {
                     mv: game.notation(mv),
                     san: game.san(mv),
-                    row,
-                    col,
-                    from: game.move_origin(mv).map(|(row, col)| Cell { row, col }),
-                    drop: game.move_drop(mv),
-                }
-            })
-            .collect(),
-        winning_line: game
-            .winning_cells()
-            .into_iter()
-            .map(|(row, col)| Cell { row, col })
-            .collect(),
-        hands: hands(game),
+                    squares: Squares::of(game, mv),
+                })
+                .collect(),
+            winning_line: game
+                .winning_cells()
+                .into_iter()
+                .map(|(row, col)| Cell { row, col })
+                .collect(),
+            hands: hands(game),
+        }
     }
 }
 
@@ -197,7 +232,20 @@ impl PositionRequest {
         impl ForGame for Describe<'_> {
             type Output = Result<PositionResponse, Problem>;
             fn run<G: Solve>(self) -> Self::Output {
-                Ok(describe(&self.0.position::<G>()?))
+                let (mut position, read) = self.0.moves_read::<G>()?;
+                let mut moves = Vec::with_capacity(read.len());
+                for mv in read {
+                    moves.push(PlayedMove {
+                        mv: position.notation(mv),
+                        san: position.san(mv),
+                    });
+                    position = position.play(mv);
+                }
+                Ok(PositionResponse {
+                    game: G::NAME,
+                    moves,
+                    position: PositionView::of(&position),
+                })
             }
         }
         super::with_game(self.game.as_deref(), Describe(&self.position))?

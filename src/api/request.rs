@@ -125,6 +125,18 @@ impl PositionSpec {
         Ok(position)
     }
 
+    /// The position the moves start from, and each move read in the position it is played in,
+    /// the last leading to [`PositionSpec::position`]'s.
+    pub fn moves_read<G: Game>(&self) -> Result<(G, Vec<G::Move>), Problem> {
+        let base = match &self.board {
+            Some(board) => board.position()?,
+            None if self.moves.is_none() => return self.position().map(|end| (end, Vec::new())),
+            None => G::start(),
+        };
+        let (_, moves) = read_moves(base.clone(), self.moves.as_deref().unwrap_or_default())?;
+        Ok((base, moves))
+    }
+
     /// The opening this describes for a tournament, refused as [`PositionSpec::playable`]
     /// refuses: its moves kept apart from the position they start from, so that an engine
     /// that cannot be given a position is told them one by one.

@@ -1,10 +1,11 @@
 //! A move with its score, as every answer that lists moves gives it (`/move`'s chosen move,
-//! `/analyze`'s every move): in the game's notation and the one players write, its cell, its
+//! `/analyze`'s every move): in the game's notation and the one players write, its squares, its
 //! score on Sente's common scale and, for games counted in pawns, in centipawns or moves to
 //! mate, and the line it leads to.
 
 use serde::Serialize;
 
+use super::describe::Squares;
 use crate::game::{Game, Notation, in_pawns, written};
 use crate::rounded;
 
@@ -17,9 +18,10 @@ pub struct ScoredMove {
     /// The move in the notation players write, for games that have one (chess's SAN).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub san: Option<String>,
-    /// The cell the move fills; `null` for a move that fills none (a pass).
-    pub row: Option<usize>,
-    pub col: Option<usize>,
+    /// Where it happens on the board (rows from the top, as `cells`): the cell it fills, where
+    /// the piece comes from, the piece a drop puts down.
+    #[serde(flatten)]
+    pub squares: Squares,
     #[serde(serialize_with = "rounded::to::<4, _>")]
     pub score: f64,
     pub exact: bool,
@@ -117,7 +119,6 @@ impl ScoredMove {
         line: &[G::Move],
         visits: Option<u32>,
     ) -> ScoredMove {
-        let (row, col) = game.move_cell(mv).unzip();
         let (cp, mate) = in_pawns::<G>(judgement.score, judgement.exact, judgement.plies_to_end);
         let san = game.san(mv);
         ScoredMove {
@@ -128,8 +129,7 @@ impl ScoredMove {
                 .then(|| written(game, line, G::san).into_iter().collect())
                 .flatten(),
             san,
-            row,
-            col,
+            squares: Squares::of(game, mv),
             score: judgement.score,
             exact: judgement.exact,
             plies_to_end: judgement.plies_to_end,

@@ -28,9 +28,9 @@ pub struct Declaration {
     pub moves: &'static str,
     /// How a board is written.
     pub board: &'static str,
-    /// Whether rows are counted from the bottom (where discs fall, or White sits), not from
-    /// the top.
-    pub rows_from_bottom: bool,
+    /// Whether a move names a column and its disc falls to the lowest empty cell (Connect
+    /// Four): a front end takes a click anywhere in a column as that column.
+    pub gravity: bool,
     /// Whether pieces move from square to square (chess), rather than stones or discs being
     /// placed: a move then has a square it starts from ([`Game::move_origin`](super::Game::move_origin)).
     pub pieces: bool,
@@ -85,10 +85,46 @@ pub struct Declaration {
     /// beginner wins against the first, the last is the engine within its nodes
     /// (docs/levels.md measures each).
     pub levels: [Level; LEVELS],
+    /// Each level's scores against the two reference players, a uniform random mover and the
+    /// one-ply beginner, as `scripts/levels.py GAME --references N --write FILE` measures and
+    /// writes them (JSON): the game's `levels.json`, read into the binary for `GET /games`.
+    pub measured_levels: &'static str,
 }
 
 /// The levels every game's engine plays at, from 1 to this.
 pub const LEVELS: usize = 8;
+
+/// What each level is called and what a player meets there, the same in every game: a level's
+/// number means about the same opponent whatever the game, as its scores against the same two
+/// reference players in every game show (docs/levels.md states the bands they fall in).
+pub const LEVEL_NAMES: [(&str, &str); LEVELS] = [
+    (
+        "beginner",
+        "An opponent a beginner beats: it often misses the best move.",
+    ),
+    ("novice", "Makes mistakes a beginner can punish."),
+    (
+        "casual",
+        "Beats a beginner more often than not; plain blunders are rare.",
+    ),
+    ("intermediate", "A beginner loses most games against it."),
+    (
+        "club",
+        "A solid player's game: good moves, now and then a slip.",
+    ),
+    (
+        "strong",
+        "Seldom strays from the best move its search finds.",
+    ),
+    (
+        "expert",
+        "Its search's best move every time, on a short search.",
+    ),
+    (
+        "full strength",
+        "The whole engine on its time; the solver where the game has one.",
+    ),
+];
 
 /// The time a search that deepens (alphabeta, the solver, the engine) takes a move when
 /// nothing else bounds it: no time, clock, depth or node count given. The one default of every

@@ -12,8 +12,8 @@ pub mod text;
 
 pub use declaration::{
     Book, BookOpening, DEFAULT_TIME_LIMIT_MS, Declaration, EngineDeclaration, Evaluation,
-    EvaluationUnits, LEVELS, Level, Limits, Network, Protocol, RecordFormat, RecordedGame,
-    RecordedMove, TextEncoding,
+    EvaluationUnits, LEVEL_NAMES, LEVELS, Level, Limits, Network, Protocol, RecordFormat,
+    RecordedGame, RecordedMove, TextEncoding,
 };
 
 use std::fmt::{self, Debug, Display};
@@ -74,6 +74,17 @@ impl Outcome {
 pub enum Turn<M> {
     Moves(M),
     Over(Outcome),
+}
+
+/// What stands on a cell of a board written as rows of `X`, `O` and empty cells, top row
+/// first and `/` between rows: [`Game::cell`]'s default, and what a game that reads its cells
+/// from its own data is checked against.
+pub fn cell_in_text(text: &str, row: usize, col: usize) -> Option<(Player, char)> {
+    match text.split('/').nth(row)?.chars().nth(col)? {
+        'X' => Some((Player::X, 'X')),
+        'O' => Some((Player::O, 'O')),
+        _ => None,
+    }
 }
 
 /// The rules of a game.
@@ -190,8 +201,9 @@ pub trait Game:
         self.parse_move(index)
     }
 
-    /// The (row, column) of the cell the move fills, rows counted as the game's declaration
-    /// says ([`Declaration::rows_from_bottom`]); `None` for a move that fills no cell (a pass).
+    /// The (row, column) of the cell the move fills, row 0 the top row as the board is drawn
+    /// (the board's text, top row first), whichever way the game numbers its ranks; `None` for
+    /// a move that fills no cell (a pass).
     fn move_cell(&self, mv: Self::Move) -> Option<(usize, usize)>;
 
     /// Number of moves played so far.
@@ -208,18 +220,7 @@ pub trait Game:
     /// games with pieces (chess's `K`, `Q`, `R`, `B`, `N`, `P`). By default read from the
     /// board's text form, rows of X, O and empty cells top row first.
     fn cell(&self, row: usize, col: usize) -> Option<(Player, char)> {
-        let row = if Self::DECLARATION.rows_from_bottom {
-            Self::ROWS - 1 - row
-        } else {
-            row
-        };
-        let text = self.to_string();
-        let cell = text.split('/').nth(row)?.chars().nth(col)?;
-        match cell {
-            'X' => Some((Player::X, 'X')),
-            'O' => Some((Player::O, 'O')),
-            _ => None,
-        }
+        cell_in_text(&self.to_string(), row, col)
     }
 
     /// The square a move starts from, for games whose pieces move (as [`Game::move_cell`]

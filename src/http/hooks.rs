@@ -36,7 +36,7 @@ async fn panic_in_blocking_task(
 pub const BENCH_MOVE_BODY: &str = r#"{"board":"X.O/.X./O..","algorithm":"alphabeta"}"#;
 
 /// The answer `/move` gives to [`BENCH_MOVE_BODY`] (a test checks it, but for `elapsed_us`).
-pub const BENCH_MOVE_ANSWER: &str = r#"{"move":8,"row":2,"col":2,"score":1.0,"exact":true,"plies_to_end":1,"pv":[8],"score_for":"X","score_for_name":"X","nodes":59,"nps":29500000,"algorithm":"alphabeta","game":"tictactoe","elapsed_us":2,"board":"X.O/.X./O.X","status":"x_won","winner":"X","side_to_move":null,"side_to_move_name":null,"legal_moves":[]}"#;
+pub const BENCH_MOVE_ANSWER: &str = r#"{"move":8,"row":2,"col":2,"score":1.0,"exact":true,"plies_to_end":1,"pv":[8],"score_for":"X","score_for_name":"X","nodes":59,"nps":29500000,"algorithm":"alphabeta","game":"tictactoe","elapsed_us":2,"board":"X.O/.X./O.X","cells":[[{"side":"X","piece":"X"},null,{"side":"O","piece":"O"}],[null,{"side":"X","piece":"X"},null],[{"side":"O","piece":"O"},null,{"side":"X","piece":"X"}]],"status":"x_won","winner":"X","side_to_move":null,"side_to_move_name":null,"ply":5,"legal_moves":[],"winning_line":[{"row":0,"col":0},{"row":1,"col":1},{"row":2,"col":2}]}"#;
 
 /// `POST /move` less its own work: the body is read as `/move` reads it and the answer is
 /// `/move`'s to the benchmark's request, copied into a fresh buffer and answered as `/move`'s

@@ -258,8 +258,14 @@ pub fn app(
                 .allow_headers(Any)
                 // A browser reads only a few headers of a cross-origin answer unless told: those
                 // the problems carry for the client to act on (`Retry-After` of a 503, `Allow`
-                // of a 405, `Accept-Encoding` of a 415 for a compressed body).
-                .expose_headers([header::RETRY_AFTER, header::ALLOW, header::ACCEPT_ENCODING])
+                // of a 405, `Accept-Encoding` of a 415 for a compressed body) and the name
+                // `/record` gives its file (`Content-Disposition`), for a download button.
+                .expose_headers([
+                    header::RETRY_AFTER,
+                    header::ALLOW,
+                    header::ACCEPT_ENCODING,
+                    header::CONTENT_DISPOSITION,
+                ])
                 // Every JSON POST from a browser is preceded by a preflight. Without a max age,
                 // browsers keep its answer for 5 s, so a game in a front end paid two round
                 // trips for most moves; 2 h is the most Chromium keeps it.

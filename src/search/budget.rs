@@ -43,6 +43,18 @@ pub enum Cutoff {
 }
 
 impl Cutoff {
+    /// Why a search asked for `own` nodes within `budget` stopped short, as its answer says
+    /// it: reaching its own node count (a request's `nodes`, a level's) is doing what it was
+    /// asked, not being cut short; the service's node limit, where it is the tighter, is.
+    pub fn reported(
+        stopped_by: Option<Cutoff>,
+        own: Option<u64>,
+        budget: &Budget,
+    ) -> Option<Cutoff> {
+        let own_limit = own.is_some_and(|own| budget.max_nodes.is_none_or(|service| own < service));
+        stopped_by.filter(|&cutoff| !(cutoff == Cutoff::NodeLimit && own_limit))
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             Cutoff::TimeLimit => "time_limit",
@@ -189,6 +201,26 @@ impl Meter {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A search's own node count reached is what it was asked; the service's limit, where it
+    /// is the tighter, cut it short.
+    #[test]
+    fn only_the_services_node_limit_is_reported() {
+        let service = Budget {
+            max_nodes: Some(1_000),
+            ..Budget::default()
+        };
+        let stopped = Some(Cutoff::NodeLimit);
+        assert_eq!(Cutoff::reported(stopped, Some(500), &service), None);
+        assert_eq!(Cutoff::reported(stopped, Some(5_000), &service), stopped);
+        assert_eq!(Cutoff::reported(stopped, None, &service), stopped);
+        assert_eq!(
+            Cutoff::reported(stopped, Some(500), &Budget::default()),
+            None
+        );
+        let timed = Some(Cutoff::TimeLimit);
+        assert_eq!(Cutoff::reported(timed, Some(500), &service), timed);
+    }
     use std::time::Duration;
 
     #[test]

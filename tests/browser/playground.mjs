@@ -68,6 +68,10 @@ try {
   await page.waitForFunction(() => document.querySelectorAll("#board .cell.O").length === 1);
   assert.match(await page.locator("#sides").textContent(), /level 1/, "the opponent named by its level");
   await page.screenshot({ path: `${shots}/playground-levels.png`, fullPage: true });
+  // Each level by its name, the same in every game; no download row where the game has no
+  // record format of its own.
+  assert.match(await page.locator("#level option").first().textContent(), /^1: beginner$/);
+  assert.equal(await page.locator("#download-row").isVisible(), false, "tic-tac-toe has no record to download");
   await page.click("#undo");
   await page.waitForFunction(() => document.querySelectorAll("#board .cell.X, #board .cell.O").length === 0);
   // Custom: the opponent and its knobs set by hand, as the rest of this test sets them.
@@ -155,10 +159,22 @@ try {
   console.log(`game against alphabeta: ${result}; status "${await page.locator("#status").textContent()}"`);
   await page.screenshot({ path: `${shots}/playground-game-over.png`, fullPage: true });
 
-  // Analyse: a new game as O, alphabeta opens; every empty cell gets a score.
-  await page.selectOption("#algorithm", "solver");
+  // Analyse: a new game as O, alphabeta opens; every empty cell gets a score. At a level the
+  // analysis is the full engine's, whatever the level, and says how deep it looked.
+  await page.selectOption("#level", "1");
   await page.selectOption("#side", "O");
   await page.waitForFunction(() => document.querySelectorAll("#board .cell.X").length === 1);
+  await page.click("#analyse");
+  await page.waitForFunction(() => document.getElementById("status").dataset.analysed === "true"
+    && document.querySelectorAll("#board .cell .score").length === 8);
+  assert.match(await page.locator("#analysis-head").textContent(), /^The full engine, solved/, "tic-tac-toe's engine is its perfect table");
+  assert.equal(await page.locator("#analysis li").count(), 8, "every move in the panel");
+  assert.match(await page.locator("#analysis li").first().textContent(), /: = /, "a proven value marked =");
+  await page.screenshot({ path: `${shots}/playground-analysis-level1.png`, fullPage: true });
+  // Or the opponent's own settings, to study an algorithm.
+  await page.selectOption("#level", "");
+  await page.selectOption("#algorithm", "solver");
+  await page.selectOption("#analysis-by", "opponent");
   await page.click("#analyse");
   await page.waitForFunction(() => document.getElementById("status").dataset.analysed === "true"
     && document.querySelectorAll("#board .cell .score").length === 8);
@@ -300,7 +316,7 @@ try {
   // The engine's reply is marked as the last move, and valued in discs, its depth given.
   assert.equal(await page.locator("#board .cell.last").count(), 1);
   assert.match(await page.locator("#board .cell.last").getAttribute("aria-label"), new RegExp(`^${othelloReply}: White disc, the last move$`));
-  assert.match(await page.locator('#engine-info dd[data-field="score"]').textContent(), /^[+-]?\d+\.\d discs expected for engine$/);
+  assert.match(await page.locator('#engine-info dd[data-field="score"]').textContent(), /^[+-]?\d+\.\d discs expected for (Black|White)$/);
   assert.match(await page.locator('#engine-info dd[data-field="depth"]').textContent(), /^[1-9]\d* \(\d+ at the deepest\)$/);
   assert.equal(await page.locator("#pass-row").isHidden(), true, "no pass while a square is legal");
   await page.evaluate(() => { document.getElementById("setup").open = true; });
@@ -332,8 +348,13 @@ try {
   await page.click("#analyse");
   await page.waitForFunction(() => document.querySelectorAll("#board .cell .score").length > 0, null, { timeout: 15000 });
   const margins = await page.locator("#board .cell .score").allTextContents();
-  assert.ok(margins.every(margin => /^(\+\d+|-\d+|0)$/.test(margin)), `margins, not "win null": ${margins}`);
-  assert.ok(margins.includes("+18"), `FFO #1 is won by 18: ${margins}`);
+  assert.ok(margins.every(margin => /^=(\+\d+|-\d+|0)$/.test(margin)), `proven margins, marked =: ${margins}`);
+  assert.ok(margins.includes("=+18"), `FFO #1 is won by 18: ${margins}`);
+  assert.equal(await page.locator("#board .score.proven").count(), margins.length, "proven values on their badge");
+  // The coordinates are outside the squares: files along the top, ranks down the left.
+  assert.equal(await page.locator("#board .coord").count(), 17, "a corner, 8 files, 8 ranks");
+  assert.deepEqual(await page.locator("#board .coord").evaluateAll(labels => labels.slice(1, 9).map(l => l.textContent)), ["a", "b", "c", "d", "e", "f", "g", "h"]);
+  assert.equal(await page.locator("#board .cell[data-rank], #board .cell[data-file]").count(), 0, "no label inside a square");
   console.log(`othello, solved: ${margins.join(" ")}`);
   await page.screenshot({ path: `${shots}/playground-othello-solved.png`, fullPage: true });
   // A middle game's analysis by the engine: every legal square valued in discs expected.
@@ -346,7 +367,7 @@ try {
   await page.click("#analyse");
   await page.waitForFunction(() => document.querySelectorAll("#board .cell .score").length > 0, null, { timeout: 15000 });
   const estimates = await page.locator("#board .cell .score").allTextContents();
-  assert.ok(estimates.length >= 5 && estimates.every(value => /^[+-]?\d+\.\d$/.test(value)), `discs expected: ${estimates}`);
+  assert.ok(estimates.length >= 5 && estimates.every(value => /^≈[+-]?\d+\.\d$/.test(value)), `discs expected, marked ≈: ${estimates}`);
   console.log(`othello, a middle game in discs: ${estimates.join(" ")}`);
   await page.screenshot({ path: `${shots}/playground-othello-analysis.png`, fullPage: true });
 
@@ -389,6 +410,8 @@ try {
   assert.match(thinking, /^depth \d+\/\d+ · ([+-]\d+\.\d\d|#-?\d+) · [\d,]+ nodes · 2\. \S+/, `an iteration, its line numbered from White's second move: ${thinking}`);
   assert.equal(await page.locator("#analysis").count(), 0, "the iterations come before the answer");
   await page.screenshot({ path: `${shots}/playground-chess-thinking.png`, fullPage: true });
+  await page.waitForSelector("#analysis", { timeout: 15000 });
+  assert.match(await page.locator("#analysis-head").textContent(), /depth \d+/, "the analysis says how deep it looked");
   await page.waitForSelector("#analysis", { timeout: 15000 });
   assert.ok(await page.locator("#thinking").isHidden(), "the answer replaces the iterations");
   assert.equal(await page.locator("#board .cell.best").count(), 2, "the best move's squares are marked");
@@ -523,8 +546,14 @@ try {
   assert.equal(await page.locator("#move-list li").count(), 0, "no move");
   await setUp("", "手数----指手---------消費時間--\n   1 ７六歩(77)   ( 0:01/00:00:01)\n   2 ３四歩(33)   ( 0:02/00:00:02)\n   3 ２二角成(88) ( 0:01/00:00:02)\n   4 同　銀(31)   ( 0:01/00:00:03)\n", ["2b", "銀"], "a KIF move list");
   assert.equal(await page.locator("#move-list li").count(), 4, "four plies from KIF");
+  // Shown as KI2, one number a ply, as a KIF numbers them.
+  assert.deepEqual(await page.locator("#move-list li").allTextContents(), ["1▲７六歩", "2△３四歩", "3▲２二角成", "4△同　銀"], "a pasted KIF listed as KI2");
+  await page.screenshot({ path: `${shots}/playground-shogi-kif.png`, fullPage: true });
   await setUp("", "▲７六歩    △３四歩    ▲２六歩", ["2f", "歩"], "a KI2 move list");
-  assert.match(await page.locator("#move-list").textContent(), /７六歩.*３四歩.*２六歩/, "three plies from KI2, then the engine's");
+  assert.match(await page.locator("#move-list").textContent(), /^1▲７六歩2△３四歩3▲２六歩4△/, "three plies from KI2, then the engine's");
+  await page.screenshot({ path: `${shots}/playground-shogi-ki2.png`, fullPage: true });
+  await setUp("", "+7776FU\nT1\n-3334FU\nT2\n%TORYO", ["3d", "歩"], "a CSA move list");
+  await setUp("", "position startpos moves 2g2f 8c8d", ["8d", "歩"], "a position command in the Moves box");
   await page.fill("#position", "");
   await page.fill("#setup-board", "4k4/9/4P4/7P1/9/9/9/9/4K4 b G 1");
   await page.fill("#position", "");
@@ -536,7 +565,7 @@ try {
   await page.click("#analyse");
   await page.waitForSelector("#analysis li", { timeout: 20000 });
   const lines = await page.locator("#analysis li").allTextContents();
-  assert.ok(lines.every(line => /: ([+-]\d+|[▲△]詰み \d+手)( |$)/.test(line)), `shogi's units in the analysis: ${lines.slice(0, 3)}`);
+  assert.ok(lines.every(line => /: [=≈] ([+-]\d+|[▲△]詰み \d+手)( |$)/.test(line)), `shogi's units in the analysis, proven or not: ${lines.slice(0, 3)}`);
   assert.ok(lines.some(line => /▲詰み \d+手/.test(line)), `a mate found, in plies: ${lines.slice(0, 3)}`);
   await page.screenshot({ path: `${shots}/playground-shogi-evaluations.png`, fullPage: true });
   await page.locator('#board [data-square="2d"]').click();

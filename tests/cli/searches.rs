@@ -254,6 +254,7 @@ fn a_depth_or_nodes_without_a_time_is_searched_whole() {
             answer["nodes"].as_u64().unwrap() >= nodes,
             "{game}: {answer}"
         );
-        assert_eq!(answer["stopped_by"], "node_limit", "{game}: {answer}");
+        // The nodes asked for are the search asked, not a limit that cut it short.
+        assert!(answer.get("stopped_by").is_none(), "{game}: {answer}");
     }
 }

@@ -9,6 +9,11 @@
 //! match any number. A command shown without an answer must succeed. Commands to copy that the
 //! suite cannot run (Docker, an installed Stockfish, minutes of play) are in `sh` blocks, with no
 //! prompt.
+//!
+//! A program the page shows in a block opened with its file name (```` ```js file=play.mjs ````)
+//! is run by a command that names it (`$ node play.mjs`), with `SENTE` set to the service's
+//! address: with Node where it is installed, and skipped (saying so) where it is not, unless
+//! `SENTE_REQUIRE_NODE` is set, as `.ci/run` sets it.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -23,6 +28,8 @@ struct Example {
     command: String,
     /// The answer as the page shows it; empty when it shows none.
     shown: String,
+    /// The programs its page shows, by file name, that a command may run.
+    programs: Vec<(String, String)>,
 }
 
 fn root() -> PathBuf {
@@ -46,9 +53,24 @@ fn examples(page: &Path) -> Vec<Example> {
     let text = std::fs::read_to_string(page).unwrap();
     let name = page.strip_prefix(root()).unwrap().display().to_string();
     let mut examples = Vec::new();
+    let mut programs = Vec::new();
     let mut lines = text.lines().enumerate().peekable();
     let mut in_console = false;
     while let Some((index, line)) = lines.next() {
+        if let Some(file) = line
+            .strip_prefix("```")
+            .and_then(|info| info.split_once(" file="))
+            .map(|(_, file)| file.to_owned())
+        {
+            let mut program = String::new();
+            while let Some((_, next)) = lines.next_if(|(_, l)| *l != "```") {
+                program.push_str(next);
+                program.push('\n');
+            }
+            lines.next();
+            programs.push((file, program));
+            continue;
+        }
         if line.starts_with("```") {
             in_console = !in_console && line == "```console";
             continue;
@@ -72,7 +94,11 @@ fn examples(page: &Path) -> Vec<Example> {
             place: format!("{name}:{}", index + 1),
             command: command.replace("\\\n", " "),
             shown,
+            programs: Vec::new(),
         });
+    }
+    for example in &mut examples {
+        example.programs.clone_from(&programs);
     }
     examples
 }
@@ -205,13 +231,58 @@ fn sente(words: &[String]) -> (bool, String) {
     )
 }
 
+/// A program of the page run by Node against the service at `url`: whether it succeeded, and
+/// its output (its errors when it failed); `None` where Node is not installed and not required.
+fn node(
+    words: &[String],
+    programs: &[(String, String)],
+    url: &str,
+) -> Result<Option<(bool, String)>, String> {
+    let [file] = words else {
+        return Err("node runs one of the page's programs".into());
+    };
+    let (_, program) = programs
+        .iter()
+        .find(|(name, _)| name == file)
+        .ok_or_else(|| format!("the page shows no program {file}"))?;
+    let folder = std::env::temp_dir().join(format!("sente-docs-{}", std::process::id()));
+    std::fs::create_dir_all(&folder).map_err(|error| error.to_string())?;
+    std::fs::write(folder.join(file), program).map_err(|error| error.to_string())?;
+    let output = match Command::new("node")
+        .arg(file)
+        .current_dir(&folder)
+        .env("SENTE", url)
+        .output()
+    {
+        Ok(output) => output,
+        Err(_) if std::env::var_os("SENTE_REQUIRE_NODE").is_none() => {
+            eprintln!("skipped: node is not installed to run {file}");
+            return Ok(None);
+        }
+        Err(error) => return Err(format!("node: {error}")),
+    };
+    let text = if output.status.success() {
+        &output.stdout
+    } else {
+        &output.stderr
+    };
+    Ok(Some((
+        output.status.success(),
+        String::from_utf8_lossy(text).into_owned(),
+    )))
+}
+
 /// What is wrong with `example`'s answer, if anything.
 async fn check(example: &Example, url: &str, varying: &[String]) -> Result<(), String> {
     let words = shlex::split(&example.command).ok_or("the command's quotes do not close")?;
     let (succeeded, answer) = match words[0].as_str() {
         "curl" => curl(&words[1..], url).await?,
         "sente" => sente(&words[1..]),
-        other => return Err(format!("the test runs curl and sente, not {other}")),
+        "node" => match node(&words[1..], &example.programs, url)? {
+            Some(ran) => ran,
+            None => return Ok(()),
+        },
+        other => return Err(format!("the test runs curl, sente and node, not {other}")),
     };
     // A page that shows no answer promises that the command works; one that shows an answer,
     // a problem included, promises that answer.

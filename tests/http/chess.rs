@@ -142,10 +142,12 @@ async fn chess_is_served_by_every_endpoint() {
         .iter()
         .find(|m| m["move"] == "g8f6")
         .unwrap();
+    // Rows from the top, as `cells` draws them: g8 is row 0, f6 row 2.
     assert_eq!(
         knight,
-        &json!({"move": "g8f6", "san": "Nf6", "row": 5, "col": 5, "from": {"row": 7, "col": 6}})
+        &json!({"move": "g8f6", "san": "Nf6", "row": 2, "col": 5, "from": {"row": 0, "col": 6}})
     );
+    assert_eq!(position["cells"][0][6], json!({"side": "O", "piece": "N"}));
 
     let tournament: Value = post(
         &url,

@@ -233,11 +233,16 @@ async fn cors_lets_browsers_call_from_any_origin() {
         .await
         .unwrap();
     assert_eq!(response.headers()["access-control-allow-origin"], "*");
-    // A front end can read Retry-After of a 503, Allow of a 405 and Accept-Encoding of a 415;
-    // header names are case-insensitive.
+    // A front end can read Retry-After of a 503, Allow of a 405, Accept-Encoding of a 415 and
+    // the file name of a record; header names are case-insensitive.
     let exposed = header_text(&response, "access-control-expose-headers").to_ascii_lowercase();
     let exposed: Vec<&str> = exposed.split(',').map(str::trim).collect();
-    for name in ["retry-after", "allow", "accept-encoding"] {
+    for name in [
+        "retry-after",
+        "allow",
+        "accept-encoding",
+        "content-disposition",
+    ] {
         assert!(exposed.contains(&name), "{name} is not in {exposed:?}");
     }
 }

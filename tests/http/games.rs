@@ -22,7 +22,8 @@ async fn connect_four_is_served_by_every_endpoint() {
             body["row"].clone(),
             body["col"].clone()
         ),
-        (json!(3), json!(0), json!(3))
+        // The bottom row, counted from the top as `cells` draws it.
+        (json!(3), json!(5), json!(3))
     );
     assert_eq!(
         (

@@ -48,7 +48,12 @@ async fn a_move_says_who_is_to_move_and_what_they_may_play() {
             .await
             .unwrap();
         assert_eq!(answer["side_to_move"], side, "{body}");
-        let moves = answer["legal_moves"].as_array().unwrap();
+        let moves: Vec<Value> = answer["legal_moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|legal| legal["move"].clone())
+            .collect();
         assert_eq!(moves.len(), legal, "{body}: {answer}");
         // In the game's order, and none of them the move just played (tic-tac-toe's cells).
         assert!(
@@ -244,7 +249,7 @@ async fn a_position_is_described_by_the_rules() {
     );
     assert_eq!(body["legal_moves"], json!([]));
     assert_eq!(body["winning_line"].as_array().unwrap().len(), 3);
-    // Connect Four: a column's move fills its lowest free cell, rows counted from the bottom.
+    // Connect Four: a column's move fills its lowest free cell, rows counted from the top.
     let body: Value = post(&url, "/position", json!({"game": "connect4", "moves": [3]}))
         .await
         .json()
@@ -254,7 +259,7 @@ async fn a_position_is_described_by_the_rules() {
         body["legal_moves"]
             .as_array()
             .unwrap()
-            .contains(&json!({"move": 3, "row": 1, "col": 3})),
+            .contains(&json!({"move": 3, "row": 4, "col": 3})),
         "{body}"
     );
     // Gomoku in its notation, and a win along a row.
@@ -617,4 +622,98 @@ async fn alphazero_answers_with_its_networks_priors_visits_and_values() {
     let b: Value = post(&url, "/move", hot).await.json().await.unwrap();
     assert_eq!(a["move"], b["move"]);
     assert_eq!(a["seed"], 1);
+}
+
+/// What a front end draws after the engine's move comes with the move, in every game: the
+/// position after it as `/position` describes it, and the move's own squares in the same rows
+/// (from the top, as `cells`), so that the cell it fills holds the mover's stone or piece.
+#[tokio::test]
+async fn a_move_answer_draws_the_position_after_it_in_every_game() {
+    let url = start().await;
+    let games = get_json(&url, "/games").await;
+    for game in games.as_array().unwrap() {
+        let name = game["name"].as_str().unwrap();
+        let answer: Value = post(
+            &url,
+            "/move",
+            json!({"game": name, "moves": [], "level": 2, "seed": 5}),
+        )
+        .await
+        .json()
+        .await
+        .unwrap();
+        let position: Value = post(
+            &url,
+            "/position",
+            json!({"game": name, "moves": [answer["move"].clone()]}),
+        )
+        .await
+        .json()
+        .await
+        .unwrap();
+        for field in [
+            "board",
+            "cells",
+            "status",
+            "side_to_move",
+            "side_to_move_name",
+            "ply",
+            "legal_moves",
+            "winning_line",
+            "hands",
+        ] {
+            assert_eq!(answer[field], position[field], "{name}: {field}");
+        }
+        let (row, col) = (
+            answer["row"].as_u64().unwrap(),
+            answer["col"].as_u64().unwrap(),
+        );
+        let filled = &answer["cells"][row as usize][col as usize];
+        assert_eq!(filled["side"], "X", "{name}: the mover's, at {row},{col}");
+        // The square it came from is empty now, in the games whose pieces move.
+        if let Some(from) = answer.get("from") {
+            let (row, col) = (from["row"].as_u64().unwrap(), from["col"].as_u64().unwrap());
+            assert_eq!(
+                answer["cells"][row as usize][col as usize],
+                Value::Null,
+                "{name}"
+            );
+        }
+        // Every legal move's origin holds a piece of the side to move.
+        for legal in answer["legal_moves"].as_array().unwrap() {
+            if let Some(from) = legal.get("from") {
+                let (row, col) = (from["row"].as_u64().unwrap(), from["col"].as_u64().unwrap());
+                let piece = &answer["cells"][row as usize][col as usize];
+                assert_eq!(piece["side"], "O", "{name}: {legal}");
+            }
+        }
+    }
+}
+
+/// A shogi drop says the piece it puts down, and has no square it comes from.
+#[tokio::test]
+async fn a_drop_says_its_piece() {
+    let url = start().await;
+    // Bishops traded: each side holds one, Sente to move.
+    let moves = ["7g7f", "3c3d", "8h2b+", "3a2b"];
+    let answer: Value = post(
+        &url,
+        "/analyze",
+        json!({"game": "shogi", "moves": moves, "algorithm": "engine", "depth": 1}),
+    )
+    .await
+    .json()
+    .await
+    .unwrap();
+    let drop = answer["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|mv| mv["move"] == "B*5e")
+        .unwrap_or_else(|| panic!("{answer}"));
+    assert_eq!(drop["drop"], "角", "{drop}");
+    assert!(drop.get("from").is_none(), "{drop}");
+    assert_eq!((&drop["row"], &drop["col"]), (&json!(4), &json!(4)));
+    // The position analysed comes with the analysis: Sente's bishop in hand.
+    assert_eq!(answer["hands"]["X"], json!([{"piece": "角", "count": 1}]));
 }

@@ -94,6 +94,11 @@ impl Ending {
     }
 }
 
+/// A square's (row, column) as the board is drawn, from White's side: the eighth rank is row 0.
+fn drawn(square: shakmaty::Square) -> (usize, usize) {
+    (7 - usize::from(square.rank()), usize::from(square.file()))
+}
+
 fn player(color: Color) -> Player {
     match color {
         Color::White => Player::X,
@@ -341,8 +346,8 @@ const CLOCK: &str = "The chess engine shares out the clock of the side to move i
 /// floor), 6 to 8 against the ladder's Fairy-Max and Phalanx (CCRL 40/15); the three below
 /// Stockfish's floor have no outside opponent to rate them, and `elo` below level 4's plays it.
 const LEVEL_TABLE: [Level; LEVELS] = [
-    Level::at_depth(1).among(10, 1.0),
-    Level::at_depth(1).among(6, 0.3),
+    Level::at_depth(1).among(10, 0.7),
+    Level::at_depth(1).among(6, 0.55),
     Level::at_depth(2).among(4, 0.1),
     Level::at_depth(3).among(4, 0.06).rated(1359),
     Level::within_nodes(4_000).among(3, 0.03).rated(1530),
@@ -364,7 +369,7 @@ impl Game for Chess {
         board: "FEN, as \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\" (the start, \
                 the default); the move clocks may be left out. The moves played from it carry \
                 the history that threefold repetition needs.",
-        rows_from_bottom: true,
+        gravity: false,
         pieces: true,
         discs: false,
         hands: false,
@@ -448,6 +453,7 @@ impl Game for Chess {
         evaluation_units: Some(crate::game::EvaluationUnits::Pawns),
         promotion_zone: None,
         levels: LEVEL_TABLE,
+        measured_levels: include_str!("levels.json"),
     };
     const ROWS: usize = 8;
     const COLUMNS: usize = 8;
@@ -618,28 +624,27 @@ impl Game for Chess {
         Some(evaluation::centipawns(score))
     }
 
-    /// The square the piece goes to (the king's, for castling), rows counted from White's side.
+    /// The square the piece goes to (the king's, for castling).
     fn move_cell(&self, mv: ChessMove) -> Option<(usize, usize)> {
         let square = match UciMove::from_move(mv.get(), CastlingMode::Standard) {
             UciMove::Normal { to, .. } | UciMove::Put { to, .. } => to,
             UciMove::Null => shakmaty::Square::A1,
         };
-        Some((usize::from(square.rank()), usize::from(square.file())))
+        Some(drawn(square))
     }
 
     fn cell(&self, row: usize, col: usize) -> Option<(Player, char)> {
+        // Row 0 is the eighth rank: the board is drawn from White's side.
         let square = shakmaty::Square::from_coords(
             shakmaty::File::new(col as u32),
-            shakmaty::Rank::new(row as u32),
+            shakmaty::Rank::new(7 - row as u32),
         );
         let piece = self.position.board().piece_at(square)?;
         Some((player(piece.color), piece.role.upper_char()))
     }
 
     fn move_origin(&self, mv: ChessMove) -> Option<(usize, usize)> {
-        mv.get()
-            .from()
-            .map(|square| (usize::from(square.rank()), usize::from(square.file())))
+        mv.get().from().map(drawn)
     }
 
     /// Plies since the start of a game, from the FEN's move number.

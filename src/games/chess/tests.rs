@@ -101,8 +101,8 @@ fn moves_are_read_in_uci_or_san_and_written_in_both() {
     );
     assert_eq!(
         castles.move_cell(short),
-        Some((0, 6)),
-        "the king's square, from White's side"
+        Some((7, 6)),
+        "the king's square, on the bottom row as the board is drawn"
     );
     let promotion = fen("8/4P3/8/8/8/8/k7/4K3 w - - 0 1");
     let queen = promotion

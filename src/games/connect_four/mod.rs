@@ -331,7 +331,7 @@ impl Game for ConnectFour {
         board: "6 rows of 7 cells, top row first: X or x, O or o, and '.', '-' or '_' for \
                 empty; rows may be separated by '/' or line breaks, and then each has 7 cells. \
                 Or an array of cells (flat, or 6 rows of 7), each \"X\", \"O\", \"\" or null.",
-        rows_from_bottom: true,
+        gravity: true,
         pieces: false,
         discs: false,
         hands: false,
@@ -363,6 +363,7 @@ impl Game for ConnectFour {
         evaluation_units: None,
         promotion_zone: None,
         levels: LEVEL_TABLE,
+        measured_levels: include_str!("levels.json"),
     };
     const ROWS: usize = HEIGHT;
     const COLUMNS: usize = WIDTH;
@@ -442,13 +443,31 @@ impl Game for ConnectFour {
         Ok(index as u8)
     }
 
-    /// The row the disc lands on (0 = bottom) and the column.
+    /// The cell the disc lands on, rows counted from the top as the board is drawn.
     fn move_cell(&self, column: u8) -> Option<(usize, usize)> {
-        Some((self.landing_row(usize::from(column)), usize::from(column)))
+        let from_bottom = self.landing_row(usize::from(column));
+        Some((HEIGHT - 1 - from_bottom, usize::from(column)))
     }
 
     fn ply(&self) -> usize {
         usize::from(self.moves)
+    }
+
+    /// From the bitboards, not the text; row 0 is the top, as drawn.
+    fn cell(&self, row: usize, col: usize) -> Option<(Player, char)> {
+        if row >= HEIGHT || col >= WIDTH {
+            return None;
+        }
+        let bit = 1u64 << (col * STRIDE + (HEIGHT - 1 - row));
+        let mover = self.side_to_move();
+        let owner = if self.current & bit != 0 {
+            mover
+        } else if self.mask & bit != 0 {
+            mover.opponent()
+        } else {
+            return None;
+        };
+        Some((owner, if owner == Player::X { 'X' } else { 'O' }))
     }
 
     /// The default's inputs, from the bitboards: cell (row, column), rows from the bottom,
@@ -470,7 +489,9 @@ impl Game for ConnectFour {
     }
 
     fn winning_cells(&self) -> Vec<(usize, usize)> {
-        self.winning_line().map(Vec::from).unwrap_or_default()
+        let line = self.winning_line().into_iter().flatten();
+        line.map(|(from_bottom, column)| (HEIGHT - 1 - from_bottom, column))
+            .collect()
     }
 
     /// A drawn game fills the board: only a win ends it sooner.
@@ -647,6 +668,17 @@ impl Solve for ConnectFour {
 mod tests {
     use super::*;
 
+    #[test]
+    fn cells_from_the_bitboards_are_the_texts() {
+        for digits in ["", "4453", "44444412"] {
+            let game = from_columns(digits);
+            for (row, col) in (0..7).flat_map(|row| (0..8).map(move |col| (row, col))) {
+                let drawn = crate::game::cell_in_text(&game.to_string(), row, col);
+                assert_eq!(game.cell(row, col), drawn, "{digits} {row},{col}");
+            }
+        }
+    }
+
     fn from_columns(digits: &str) -> ConnectFour {
         ConnectFour::from_pons_moves(digits).unwrap()
     }
@@ -659,7 +691,8 @@ mod tests {
             "......./......./......./......./...O.../..OXX.."
         );
         assert_eq!(game.to_string().parse::<ConnectFour>(), Ok(game));
-        assert_eq!(game.move_cell(3), Some((2, 3)));
+        // The third disc of column 3 lands on the third row from the bottom, row 3 from the top.
+        assert_eq!(game.move_cell(3), Some((3, 3)));
         assert_eq!(game.side_to_move(), Player::X);
     }
 

@@ -213,7 +213,7 @@ impl Game for Gomoku {
         board: "15 rows of 15 cells, top row first: X or x, O or o, and '.', '-' or '_' for \
                 empty; rows may be separated by '/' or line breaks, and then each has 15 cells. \
                 Or an array of cells (flat, or 15 rows of 15), each \"X\", \"O\", \"\" or null.",
-        rows_from_bottom: false,
+        gravity: false,
         pieces: false,
         discs: false,
         hands: false,
@@ -257,6 +257,7 @@ impl Game for Gomoku {
         evaluation_units: None,
         promotion_zone: None,
         levels: LEVEL_TABLE,
+        measured_levels: include_str!("levels.json"),
     };
     const ROWS: usize = SIZE;
     const COLUMNS: usize = SIZE;
@@ -373,6 +374,18 @@ impl Game for Gomoku {
 
     fn move_cell(&self, cell: u8) -> Option<(usize, usize)> {
         Some((usize::from(cell) / SIZE, usize::from(cell) % SIZE))
+    }
+
+    /// From the stones, not the text: every answer draws all 225 cells.
+    fn cell(&self, row: usize, col: usize) -> Option<(Player, char)> {
+        if row >= SIZE || col >= SIZE {
+            return None;
+        }
+        let cell = row * SIZE + col;
+        [Player::X, Player::O]
+            .into_iter()
+            .find(|&player| has(&self.stones[index(player)], cell))
+            .map(|player| (player, if player == Player::X { 'X' } else { 'O' }))
     }
 
     fn ply(&self) -> usize {
@@ -523,6 +536,15 @@ impl FromStr for Gomoku {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn cells_from_the_stones_are_the_texts() {
+        let game = play(&["h8", "a1", "o15", "b2", "c14"]);
+        for (row, col) in (0..16).flat_map(|row| (0..16).map(move |col| (row, col))) {
+            let drawn = crate::game::cell_in_text(&game.to_string(), row, col);
+            assert_eq!(game.cell(row, col), drawn, "{row},{col}");
+        }
+    }
 
     fn play(moves: &[&str]) -> Gomoku {
         let mut game = Gomoku::start();

@@ -15,6 +15,7 @@
 
 pub mod bits;
 pub mod evaluation;
+pub mod ggf;
 pub mod gtp;
 pub mod nboard;
 pub mod patterns;
@@ -243,7 +244,7 @@ impl Game for Othello {
                 to move, X or O, as in FFO and Edax .obf files (anything after a ';' is \
                 ignored). The start, \"---------------------------OX------XO--------------------------- X\", \
                 is the default.",
-        rows_from_bottom: false,
+        gravity: false,
         pieces: false,
         discs: true,
         hands: false,
@@ -322,10 +323,11 @@ impl Game for Othello {
         }),
         networks: &[],
         letters: &[],
-        records: &[],
+        records: &[ggf::FORMAT],
         evaluation_units: Some(crate::game::EvaluationUnits::Discs),
         promotion_zone: None,
         levels: LEVEL_TABLE,
+        measured_levels: include_str!("levels.json"),
     };
     const ROWS: usize = SIZE;
     const COLUMNS: usize = SIZE;
@@ -552,7 +554,9 @@ impl Solve for Othello {
             time_limit: self.engine_time(params),
             ..*params
         };
-        self.solve_or_search(&params, &budget.with_max_nodes(params.nodes))
+        let mut result = self.solve_or_search(&params, &budget.with_max_nodes(params.nodes));
+        result.stopped_by = Cutoff::reported(result.stopped_by, params.nodes, budget);
+        result
     }
 
     fn engine_analysis(&self, params: &EngineParams, budget: &Budget) -> Analysis<u8> {
@@ -560,7 +564,9 @@ impl Solve for Othello {
             time_limit: self.engine_time(params),
             ..*params
         };
-        self.analyze_or_search(&params, &budget.with_max_nodes(params.nodes))
+        let mut analysis = self.analyze_or_search(&params, &budget.with_max_nodes(params.nodes));
+        analysis.stopped_by = Cutoff::reported(analysis.stopped_by, params.nodes, budget);
+        analysis
     }
 }
 

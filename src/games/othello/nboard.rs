@@ -11,9 +11,9 @@
 use std::io::{self, BufRead, Write};
 use std::time::{Duration, Instant};
 
+use super::ggf::{read_game, read_move, written};
 use super::session::{self, DEFAULT_MOVE_TIME, Input, Line, Played};
-use super::{Othello, PASS, square_name};
-use crate::game::{Game, Player, text};
+use crate::game::Game;
 use crate::search::{Budget, Solve};
 
 /// The deepest midgame search `set depth` may ask for: the whole game.
@@ -73,11 +73,6 @@ pub fn serve(input: impl BufRead + Send + 'static, mut output: impl Write) -> io
         };
         session::say(&mut output, &answer)?;
     }
-}
-
-/// A move as `move` gives it, `F5/1.25/3.2`, without its evaluation and time; `PA` a pass.
-fn read_move(written: &str) -> &str {
-    written.split('/').next().unwrap_or_default().trim()
 }
 
 impl NBoard {
@@ -163,90 +158,11 @@ impl NBoard {
     }
 }
 
-/// A move as NBoard writes it: `F5`, a pass `PA`.
-fn written(mv: u8) -> String {
-    if mv == PASS {
-        "PA".to_owned()
-    } else {
-        square_name(mv).to_ascii_uppercase()
-    }
-}
-
-/// A game in GGF, `(;GM[Othello]...BO[8 <64 cells> <side>]B[F5]W[F6/-1.0/2.1]...;)`: its
-/// board (`*` Black, `O` White, `-` empty) and its moves, played.
-fn read_game(ggf: &str) -> Result<Played, String> {
-    let body = ggf
-        .trim()
-        .strip_prefix("(;")
-        .and_then(|body| body.strip_suffix(";)"))
-        .ok_or("a game in GGF is (; ... ;)")?;
-    let mut played = None;
-    let mut rest = body;
-    while let Some(open) = rest.find('[') {
-        let key = rest[..open].trim();
-        let close = rest[open..]
-            .find(']')
-            .map(|close| open + close)
-            .ok_or_else(|| format!("{key}[ is not closed"))?;
-        let value = &rest[open + 1..close];
-        rest = &rest[close + 1..];
-        match key {
-            "GM" if !value.eq_ignore_ascii_case("othello") => {
-                return Err(format!("the game is {value:?}, not Othello"));
-            }
-            "TY" if value.trim() != "8" => {
-                return Err(format!("the board is {value:?}: Sente plays 8 x 8"));
-            }
-            "BO" => played = Some(Played::from(read_board(value)?)),
-            "B" | "W" => {
-                let side = if key == "B" { Player::X } else { Player::O };
-                let game = played.as_mut().ok_or("a move before the board (BO)")?;
-                game.play(Some(side), read_move(value))?;
-            }
-            _ => {}
-        }
-    }
-    played.ok_or_else(|| "no board (BO[...])".to_owned())
-}
-
-/// GGF's board: `8`, the 64 cells, the side to move.
-fn read_board(value: &str) -> Result<Othello, String> {
-    let mut words = value.split_whitespace();
-    if words.next() != Some("8") {
-        return Err("the board is 8 x 8 (BO[8 ...])".into());
-    }
-    let cells: String = words.next().unwrap_or_default().to_owned();
-    let side = words.next().unwrap_or_default();
-    let cells: String = cells
-        .chars()
-        .map(|cell| match cell {
-            '*' => 'X',
-            'O' | 'o' => 'O',
-            _ => '-',
-        })
-        .collect();
-    let side = match side {
-        "*" => "X",
-        "O" | "o" => "O",
-        other => {
-            return Err(format!(
-                "the side to move is * or O, not {:?}",
-                text::excerpt(other)
-            ));
-        }
-    };
-    format!("{cells} {side}")
-        .parse()
-        .map_err(|error| format!("{error}"))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    const GAME: &str = "(;GM[Othello]PC[NBoard]DT[2014-02-21 20:52:27 GMT]PB[./mEdax]PW[chris]\
-                        RE[?]TI[15:00]TY[8]BO[8 ---------------------------O*------*O------------\
-                        --------------- *]B[F5]W[F6]B[D3]W[C5]B[E6]W[F7]B[E7]W[F4];)";
+    use super::super::ggf::EXAMPLE as GAME;
 
     fn session(commands: &str) -> String {
         let mut output = Vec::new();
@@ -278,25 +194,6 @@ mod tests {
         );
         assert_eq!(answer.split('/').count(), 3, "{answer}");
         assert!(answers.ends_with("learned\n"), "{answers}");
-    }
-
-    #[test]
-    fn a_game_in_ggf_is_read_and_moves_follow_it() {
-        let played = read_game(GAME).unwrap();
-        assert_eq!(played.position().side_to_move(), Player::X);
-        assert_eq!(played.position().empties().count_ones(), 52);
-        assert!(
-            read_game("(;GM[Chess]BO[8 x *];)")
-                .unwrap_err()
-                .contains("Othello")
-        );
-        assert!(
-            read_game("(;GM[Othello]B[F5];)")
-                .unwrap_err()
-                .contains("board")
-        );
-        let illegal = GAME.replace("B[F5]", "B[A1]");
-        assert!(read_game(&illegal).is_err());
     }
 
     /// `hint` takes a number of moves, 1 or more: anything else is said, not read as 1.

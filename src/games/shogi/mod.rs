@@ -335,7 +335,7 @@ const CLOCK: &str = "USI's clock: the engine spends a share of its own time and 
 /// The levels (docs/levels.md): a shallow search that strays at the bottom, the full engine
 /// on its time or clock at the top.
 const LEVEL_TABLE: [Level; LEVELS] = [
-    Level::at_depth(1).among(10, 1.0),
+    Level::at_depth(1).among(10, 0.7),
     Level::at_depth(1).among(6, 0.3),
     Level::at_depth(2).among(4, 0.1),
     Level::within_nodes(3_000).among(3, 0.05),
@@ -361,7 +361,7 @@ impl Game for Shogi {
                 promoted piece, the side to move (b or w), the pieces in hand (- for none), the \
                 move number (may be left out). The moves played from it carry the history that \
                 repetition needs.",
-        rows_from_bottom: false,
+        gravity: false,
         pieces: true,
         discs: false,
         hands: true,
@@ -438,6 +438,7 @@ impl Game for Shogi {
         evaluation_units: Some(crate::game::EvaluationUnits::Centipawns),
         promotion_zone: Some(3),
         levels: LEVEL_TABLE,
+        measured_levels: include_str!("levels.json"),
     };
     const ROWS: usize = 9;
     const COLUMNS: usize = 9;

@@ -6,7 +6,7 @@ use rsshogi::board::{Position, position_from_sfen};
 use rsshogi::types::{Color, HandPiece, Move, Piece, PieceType, Rank, Square};
 
 use super::{Shogi, ShogiMove};
-use crate::game::{BoardError, MoveError};
+use crate::game::{BoardError, Game, MoveError};
 
 /// A SFEN board, the move number optional; `startpos` is the start.
 pub fn read_sfen(text: &str) -> Result<Position, BoardError> {
@@ -197,11 +197,14 @@ pub fn read(shogi: &Shogi, text: &str) -> Result<ShogiMove, MoveError> {
                     "a shogi move is written in USI: the square a piece leaves and the one it \
                      reaches, files 1-9 from Sente's right, ranks a-i from Gote's side (7g7f), \
                      + to promote (8h2b+), or a drop as the piece's letter, a star and the \
-                     square (P*5e); or as Japanese records write it, KI2 (▲７六歩, △同　歩, \
-                     ▲５五角打) or KIF (７六歩(77)), legal here",
+                     square (P*5e); as Japanese records write it, KI2 (▲７六歩, △同　歩, \
+                     ▲５五角打) or KIF (７六歩(77)); or as CSA does (+7776FU), legal here",
                 )
             })
     };
+    if let Some(mv) = read_csa(shogi, written) {
+        return Ok(mv);
+    }
     let mv = match Move::from_usi(written).filter(|mv| mv.is_normal()) {
         Some(mv) => mv,
         None => japanese()?,
@@ -286,6 +289,28 @@ fn read_japanese(position: &Position, text: &str) -> Option<rsshogi::types::Move
     };
     // KIF writes 打 on every drop, KI2 only where a piece on the board could go there too.
     resolve(&text).or_else(|| resolve(text.strip_suffix('打')?).filter(|mv| mv.is_drop()))
+}
+
+/// A legal move as CSA writes it, which Sente's own `.csa` records do: the side's sign
+/// (optional), the square left (`00` for a drop) and the one reached, each file then rank in
+/// digits, and the piece after the move (`+7776FU`, `-0055KA`, `+2822RY` for a promotion).
+fn read_csa(shogi: &Shogi, written: &str) -> Option<ShogiMove> {
+    let text = written.trim();
+    let bytes = text.as_bytes();
+    let body = match bytes.first()? {
+        b'+' | b'-' => &bytes[1..],
+        _ => bytes,
+    };
+    let shaped = body.len() == 6
+        && body[..4].iter().all(u8::is_ascii_digit)
+        && body[4..].iter().all(u8::is_ascii_uppercase);
+    if !shaped {
+        return None;
+    }
+    shogi.legal_moves().find(|&mv| {
+        super::records::csa::csa_move(shogi, mv)
+            .is_some_and(|csa| csa == text || &csa.as_bytes()[1..] == bytes)
+    })
 }
 
 /// The legal moves of `position`.

@@ -345,3 +345,17 @@ fn moves_are_read_as_ki2_and_kif_write_them() {
         assert!(refusal(start, written).contains(why), "{written}");
     }
 }
+
+/// Moves as CSA writes them, which Sente's own `.csa` records hold, are read as the moves they
+/// are: with the side's sign or without, drops and promotions; the other side's sign is not
+/// the side to move's.
+#[test]
+fn moves_are_read_as_csa_writes_them() {
+    let game = play(&["+7776FU", "3334FU", "+8822UM", "-3122GI", "+0055KA"]);
+    let usi = play(&["7g7f", "3c3d", "8h2b+", "3a2b", "B*5e"]);
+    assert_eq!(game, usi);
+    let refused = Shogi::start()
+        .read_move(&Notation::Text("-7776FU".into()))
+        .expect_err("Gote's sign on Sente's move");
+    assert!(refused.to_string().contains("CSA"), "{refused}");
+}

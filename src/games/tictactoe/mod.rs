@@ -174,13 +174,13 @@ impl TicTacToe {
 /// and one drawn among them at a temperature that halves the chance of a losing move, or of
 /// missing a win, from one level to the next; the solver at the top.
 const LEVEL_TABLE: [Level; LEVELS] = [
-    Level::full(None).among(9, 3.0),
-    Level::full(None).among(9, 1.6),
-    Level::full(None).among(9, 1.0),
-    Level::full(None).among(9, 0.6),
-    Level::full(None).among(9, 0.4),
-    Level::full(None).among(9, 0.28),
-    Level::full(None).among(9, 0.2),
+    Level::full(None).among(9, 2.2),
+    Level::full(None).among(9, 1.2),
+    Level::full(None).among(9, 0.5),
+    Level::full(None).among(9, 0.3),
+    Level::full(None).among(9, 0.24),
+    Level::full(None).among(9, 0.19),
+    Level::full(None).among(9, 0.15),
     Level::full(None),
 ];
 
@@ -211,7 +211,7 @@ impl Game for TicTacToe {
         board: "9 cells row-major: X or x, O or o, and '.', '-' or '_' for empty; rows may be \
                 separated by '/' or line breaks, and then each has 3 cells. Or an array of cells \
                 (flat, or 3 rows of 3), each \"X\", \"O\", \"\" or null.",
-        rows_from_bottom: false,
+        gravity: false,
         pieces: false,
         discs: false,
         hands: false,
@@ -241,6 +241,7 @@ impl Game for TicTacToe {
         evaluation_units: None,
         promotion_zone: None,
         levels: LEVEL_TABLE,
+        measured_levels: include_str!("levels.json"),
     };
     const ROWS: usize = 3;
     const COLUMNS: usize = 3;
@@ -324,6 +325,22 @@ impl Game for TicTacToe {
 
     fn move_cell(&self, mv: u8) -> Option<(usize, usize)> {
         Some((usize::from(mv) / 3, usize::from(mv) % 3))
+    }
+
+    /// From the bits, not the text: every answer draws every cell.
+    fn cell(&self, row: usize, col: usize) -> Option<(Player, char)> {
+        if row >= 3 || col >= 3 {
+            return None;
+        }
+        let bit = 1 << (row * 3 + col);
+        let (x, o) = self.sides();
+        if x & bit != 0 {
+            Some((Player::X, 'X'))
+        } else if o & bit != 0 {
+            Some((Player::O, 'O'))
+        } else {
+            None
+        }
     }
 
     fn ply(&self) -> usize {
@@ -485,6 +502,17 @@ impl Solve for TicTacToe {}
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn cells_from_the_bits_are_the_texts() {
+        for text in ["X.O/.X./..O", "XXX/OO./...", "........."] {
+            let game = board(text);
+            for (row, col) in (0..4).flat_map(|row| (0..4).map(move |col| (row, col))) {
+                let drawn = crate::game::cell_in_text(&game.to_string(), row, col);
+                assert_eq!(game.cell(row, col), drawn, "{text} {row},{col}");
+            }
+        }
+    }
 
     fn board(text: &str) -> TicTacToe {
         text.parse().unwrap()

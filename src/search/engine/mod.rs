@@ -362,7 +362,7 @@ fn deepen_root<B: Board>(
         seldepth: Some(engine.seldepth as u32),
         margin: None,
         elapsed: engine.started.elapsed(),
-        stopped_by: deepened.stopped_by,
+        stopped_by: engine.reported(deepened.stopped_by),
     }
 }
 
@@ -466,6 +466,6 @@ pub fn analyze<B: Board>(
             .collect(),
         nodes: engine.nodes,
         elapsed: engine.started.elapsed(),
-        stopped_by: deepened.stopped_by,
+        stopped_by: engine.reported(deepened.stopped_by),
     }
 }

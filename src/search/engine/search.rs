@@ -9,7 +9,7 @@ use super::table::{Bound, Entry, Table, to_table};
 use super::time::Plan;
 use super::{EngineParams, Step};
 use crate::game::Game;
-use crate::search::{Budget, INFINITY, MAX_DEPTH, Meter, PROVEN, Value, WIN};
+use crate::search::{Budget, Cutoff, INFINITY, MAX_DEPTH, Meter, PROVEN, Value, WIN};
 
 /// What a search keeps from one search to the next of the same game, where its caller keeps
 /// it (`sente uci` and `sente usi` until a new game): its table, what it learnt about quiet
@@ -72,6 +72,10 @@ pub(super) struct Engine<B: Board> {
     /// The deepest ply reached, quiescence included.
     pub seldepth: usize,
     pub meter: Meter,
+    /// The engine's own node count (its `nodes`, or its level's) and the service's budget,
+    /// which together say whether a node limit reached cut the search short.
+    own_nodes: Option<u64>,
+    service_budget: Budget,
     /// When the search started, and how long it may take.
     pub started: Instant,
     pub plan: Plan,
@@ -108,6 +112,12 @@ const fn scaled<B: Board>(centipawns: Value) -> Value {
 impl<B: Board> Engine<B> {
     /// An engine for `game` with memories of its own, or with `kept`: those kept from earlier
     /// searches of the same game, if their table's size is what `params` asks.
+    /// Why the search stopped short, as its answer says it: not its own node count, which is
+    /// the length it was asked for.
+    pub fn reported(&self, stopped_by: Option<Cutoff>) -> Option<Cutoff> {
+        Cutoff::reported(stopped_by, self.own_nodes, &self.service_budget)
+    }
+
     pub fn new(
         game: &B::Game,
         params: &EngineParams,
@@ -158,6 +168,8 @@ impl<B: Board> Engine<B> {
             nodes: 0,
             seldepth: 0,
             meter: Meter::new(&budget.with_max_nodes(params.nodes)),
+            own_nodes: params.nodes,
+            service_budget: budget.clone(),
             started,
             steady: 0,
             fell: false,

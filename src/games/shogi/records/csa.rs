@@ -68,7 +68,7 @@ fn side(position: &Shogi) -> char {
 
 /// A move in CSA's notation (`+7776FU`, `-0055KA`); `None` for a declaration, which CSA
 /// writes as the game's ending (`%KACHI`).
-fn csa_move(position: &Shogi, mv: ShogiMove) -> Option<String> {
+pub(in crate::games::shogi) fn csa_move(position: &Shogi, mv: ShogiMove) -> Option<String> {
     if mv.is_declaration() {
         return None;
     }
