@@ -1,6 +1,8 @@
 """Reads a tournament's PGN back with python-chess and checks it against the tournament's
 answer (with "records": true, or --records): the same games, each with the same moves (every
-one legal from the game's FEN) and the same result.
+one legal from the game's FEN) and the same result. A game whose opening was played at random
+from the start (--random-plies) is written from the start, the opening's moves first: they must
+lead to the opening's position.
 
     python scripts/check-pgn.py GAMES.pgn ANSWER.json
 """
@@ -25,10 +27,16 @@ def main(pgn_path, answer_path):
         sys.exit(f"{pgn_path}: {len(games)} games, the answer has {len(records)}")
     for game, record in zip(games, records):
         board = game.board()
-        if board.fen() != chess.Board(record["opening"]).fen():
-            sys.exit(f"game {record['index']}: starts from {board.fen()}, not {record['opening']}")
+        opening_moves = record.get("opening_moves", [])
+        start = chess.Board() if opening_moves else chess.Board(record["opening"])
+        if board.fen() != start.fen():
+            sys.exit(f"game {record['index']}: starts from {board.fen()}, not {start.fen()}")
+        for move in opening_moves:
+            board.push_uci(move)
+        if opening_moves and board.fen() != chess.Board(record["opening"]).fen():
+            sys.exit(f"game {record['index']}: the opening's moves lead to {board.fen()}, not {record['opening']}")
         moves = [move.uci() for move in game.mainline_moves()]
-        recorded = [move["move"] for move in record["moves"]]
+        recorded = opening_moves + [move["move"] for move in record["moves"]]
         if moves != recorded:
             sys.exit(f"game {record['index']}: PGN moves {moves} differ from {recorded}")
         if game.headers["Result"] != record["result"]:

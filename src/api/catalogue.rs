@@ -17,6 +17,11 @@ pub struct RecordFormatInfo {
     pub extension: &'static str,
     /// Its files' encoding (`Shift_JIS`, `UTF-8`).
     pub encoding: crate::game::TextEncoding,
+    /// Its media type, as `POST /record` answers it (with the encoding's charset).
+    pub media_type: &'static str,
+    /// Whether its files hold many games: a tournament's games then come as one file of it
+    /// (`POST /tournament` with the media type in `Accept`).
+    pub collects: bool,
     pub description: &'static str,
 }
 
@@ -210,6 +215,8 @@ pub fn games() -> Vec<GameInfo> {
                         name: format.name,
                         extension: format.extension,
                         encoding: format.encoding,
+                        media_type: format.media_type,
+                        collects: format.collects,
                         description: format.description,
                     })
                     .collect(),

@@ -82,9 +82,11 @@ pub const PROBLEM_TYPES: &[ProblemType] = &[
         uri: "/problems/not-acceptable",
         status: 406,
         title: "Not acceptable",
-        description: "The answer cannot take the form the Accept header asks for: PGN \
-            (application/x-chess-pgn) records chess games, and other games' tournaments answer \
-            JSON (application/json, or application/x-ndjson for their progress).",
+        description: "The answer cannot take the form the Accept header asks for: a \
+            tournament's games come as one file only in a record format of its game that holds \
+            many games (GET /games lists each game's `records`; chess's PGN, \
+            application/x-chess-pgn); otherwise tournaments answer JSON (application/json, or \
+            application/x-ndjson for their progress).",
     },
     ProblemType {
         uri: "/problems/method-not-allowed",

@@ -249,11 +249,7 @@ impl RecordRequest {
             Ok(text)
         };
         let event = encodable("event", text("event", &self.event, "Sente")?)?;
-        let date = text(
-            "date",
-            &self.date,
-            &crate::tournament::pgn::now_in_records(),
-        )?;
+        let date = text("date", &self.date, &crate::game::date::now())?;
         check_date(&date)?;
         let [x, o] = match &self.players {
             Some([x, o]) => [
@@ -340,6 +336,7 @@ impl RecordRequest {
             players,
             winner,
             ending,
+            detail: None,
         });
         let stamp: String = date.chars().filter(char::is_ascii_digit).take(14).collect();
         let stamp = if stamp.len() == 14 {
@@ -349,7 +346,11 @@ impl RecordRequest {
         };
         Ok(RecordFile {
             name: format!("sente-{}{stamp}.{}", G::NAME, format.extension),
-            media_type: format!("text/plain; charset={}", format.encoding.charset()),
+            media_type: format!(
+                "{}; charset={}",
+                format.media_type,
+                format.encoding.charset()
+            ),
             bytes,
         })
     }

@@ -2,7 +2,7 @@
 //!
 //! This file turns a request into a tournament's [`Setup`] and its games, checked: a
 //! [`TournamentJob`], the tournament's [`Match`]. Playing it, its progress, its report, its
-//! PGN and its shards are the tournament's (`src/tournament/`); the answer is its [`Report`].
+//! games' files and its shards are the tournament's (`src/tournament/`); the answer is its [`Report`].
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -36,6 +36,31 @@ pub use engine_options::configure_engine;
 /// The answer to a tournament request: its report.
 pub type TournamentResponse = Report;
 pub use shards::{check_shard, merge};
+
+/// The media types of the record formats whose files hold many games (chess's PGN,
+/// `application/x-chess-pgn`), of every game: the forms besides JSON a tournament's answer may
+/// take.
+pub fn games_file_media_types() -> Vec<&'static str> {
+    #[derive(Clone)]
+    struct Collecting;
+    impl ForGame for Collecting {
+        type Output = Vec<&'static str>;
+        fn run<G: Solve>(self) -> Self::Output {
+            G::DECLARATION
+                .records
+                .iter()
+                .filter(|format| format.collects)
+                .map(|format| format.media_type)
+                .collect()
+        }
+    }
+    let mut types: Vec<_> = crate::games::for_each_game(Collecting)
+        .into_iter()
+        .flatten()
+        .collect();
+    types.dedup();
+    types
+}
 
 /// A `POST /tournament` request, decoded but not yet checked.
 #[derive(Clone, Debug, Default, PartialEq)]

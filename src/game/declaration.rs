@@ -72,7 +72,7 @@ pub struct Declaration {
     pub letters: &'static [(char, &'static str)],
     /// The game-record formats its players keep (shogi's KIF, KIFU and CSA), the usual one
     /// first: `POST /record` writes a game in them, tournaments write each game's file in
-    /// them (`--records-dir`); chess's PGN is the tournament's own.
+    /// them (`--records-dir`), in one file where the format collects games (chess's PGN).
     pub records: &'static [RecordFormat],
     /// How its players read an evaluation, where it is not the winning chances every answer
     /// gives: a front end then shows the answers' `cp` (and `mate`) that way.
@@ -226,6 +226,12 @@ pub struct RecordFormat {
     pub extension: &'static str,
     /// The encoding its readers expect of a file of this extension.
     pub encoding: TextEncoding,
+    /// Its media type, without the charset: `text/plain` where it has none of its own.
+    pub media_type: &'static str,
+    /// Whether a file of it holds games one after another, as PGN's do: a tournament's games
+    /// then make one file (`sente tournament --pgn`, or `/tournament` with the media type in
+    /// `Accept`) besides a file a game.
+    pub collects: bool,
     /// What it is, for a front end's list.
     pub description: &'static str,
     /// One game's record, as text: [`RecordFormat::bytes`] encodes it.
@@ -285,6 +291,9 @@ pub struct RecordedGame<'a> {
     /// How it ended (`checkmate`, `resigned`, `time_forfeit`, ...; `interrupted` for a game
     /// stopped before its end).
     pub ending: &'a str,
+    /// What the ending's name leaves out, where something does (the illegal move, the engine
+    /// that crashed).
+    pub detail: Option<&'a str>,
 }
 
 /// A move of a recorded game, in the game's notation, with what its player said of it where

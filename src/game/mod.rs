@@ -5,6 +5,7 @@
 //! the legal moves are, what a move does, who has won, how a board is written, and offers a
 //! static estimate of a position ([`Game::EVALUATIONS`]) as game knowledge that searches may use.
 
+pub mod date;
 mod declaration;
 pub mod perft;
 pub mod reachable;

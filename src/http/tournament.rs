@@ -1,6 +1,7 @@
 //! `POST /tournament`: games played by one worker per core on tokio's blocking pool, answered
-//! as JSON, as a stream of progress lines (`Accept: application/x-ndjson`), or as PGN
-//! (`Accept: application/x-chess-pgn`, for chess).
+//! as JSON, as a stream of progress lines (`Accept: application/x-ndjson`), or as one file of
+//! the game's record format that holds many games (chess's PGN, `Accept:
+//! application/x-chess-pgn`).
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -18,27 +19,27 @@ use super::ndjson::{self, NDJSON};
 use crate::api::Problem;
 use crate::api::tournament::{
     LOOK_INTERVAL, Progress, Report, Results, Run, TournamentJob, TournamentRequest,
+    games_file_media_types,
 };
-
-const PGN: &str = "application/x-chess-pgn";
 
 /// The answer's form, from the request's `Accept`.
 #[derive(Copy, Clone, PartialEq, Eq)]
 enum Form {
     Json,
     Progress,
-    Pgn,
+    /// The games in one file of the record format of this media type.
+    GamesFile(&'static str),
 }
 
 impl Form {
     fn of(headers: &HeaderMap) -> Form {
         if ndjson::accepts(headers, NDJSON) {
-            Form::Progress
-        } else if ndjson::accepts(headers, PGN) {
-            Form::Pgn
-        } else {
-            Form::Json
+            return Form::Progress;
         }
+        games_file_media_types()
+            .into_iter()
+            .find(|media_type| ndjson::accepts(headers, media_type))
+            .map_or(Form::Json, Form::GamesFile)
     }
 }
 
@@ -49,16 +50,23 @@ pub async fn post_tournament(
 ) -> Result<Response, Problem> {
     let form = Form::of(&headers);
     let mut request = TournamentRequest::from_json(&body)?;
-    if form == Form::Pgn {
+    if matches!(form, Form::GamesFile(_)) {
         request.records = Some(true);
     }
     let job = Arc::new(TournamentJob::new(request, &state.engines)?);
-    if form == Form::Pgn && !job.is_pgn() {
+    let games_file = job.setup().collecting_format();
+    if let Form::GamesFile(media_type) = form
+        && games_file.is_none_or(|format| format.media_type != media_type)
+    {
         return Err(Problem::http(
             406,
             format!(
-                "PGN records chess games; answers about {} are JSON (application/json or {NDJSON})",
-                job.setup().game
+                "{media_type} is not a form of {}'s games; its answers are JSON (application/json or {NDJSON}){}",
+                job.setup().game,
+                games_file.map_or_else(String::new, |format| format!(
+                    ", or its games as one {} file ({})",
+                    format.name, format.media_type
+                ))
             ),
         ));
     }
@@ -88,10 +96,12 @@ pub async fn post_tournament(
             play.await?;
             Json(answer(&state, &job, run.results(), started)).into_response()
         }
-        Form::Pgn => {
+        Form::GamesFile(media_type) => {
             play.await?;
-            let pgn = job.setup().pgn(&run.results());
-            ([(header::CONTENT_TYPE, HeaderValue::from_static(PGN))], pgn).into_response()
+            let format = games_file.expect("checked above");
+            let file = job.setup().games_file(&run.results(), format);
+            let content_type = HeaderValue::from_static(media_type);
+            ([(header::CONTENT_TYPE, content_type)], file).into_response()
         }
         Form::Progress => stream(state, job, run, started, play),
     };

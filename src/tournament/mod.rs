@@ -12,12 +12,11 @@
 //! - [`openings`], [`adjudication`]: where games start, and when they end early;
 //! - [`results`]: each game's result, the totals, and where an SPRT stops;
 //! - [`statistics`]: Elo with its interval, LOS, the SPRT's test;
-//! - [`pgn`]: chess games as PGN.
+//! - [`report`]: the answer, and the games as files of the game's record formats.
 
 pub mod adjudication;
 pub mod engines;
 pub mod openings;
-pub mod pgn;
 pub mod player;
 pub mod positions;
 pub mod report;

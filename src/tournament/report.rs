@@ -10,7 +10,6 @@ use serde::{Deserialize, Serialize};
 
 use super::adjudication::Adjudication;
 use super::openings::RandomOpenings;
-use super::pgn;
 use super::results::{GameRecord, Record, Results};
 use super::statistics::{Estimate, Sprt, Verdict, wilson_interval};
 use crate::game::{Player, RecordFormat, RecordedGame, RecordedMove};
@@ -279,19 +278,17 @@ impl Setup {
         progress
     }
 
-    /// Every game of `results` as PGN, for a tournament of a game written in PGN.
-    pub fn pgn(&self, results: &Results) -> String {
-        let names = self.players.each_ref().map(PlayerInfo::name);
-        let date = pgn::today();
-        let context = pgn::Match {
-            event: "Sente tournament",
-            players: [&names[0], &names[1]],
-            date: &date,
-        };
-        results
-            .records
-            .values()
-            .map(|game| pgn::write(game, &context))
+    /// The game's record format whose files hold many games (chess's PGN), if it has one: the
+    /// form of a tournament's games in one file.
+    pub fn collecting_format(&self) -> Option<&'static RecordFormat> {
+        self.record_formats().iter().find(|format| format.collects)
+    }
+
+    /// Every recorded game of `results` in one file of `format`, one after another.
+    pub fn games_file(&self, results: &Results, format: &RecordFormat) -> Vec<u8> {
+        self.game_files(results, format)
+            .into_iter()
+            .flat_map(|(_, bytes)| bytes)
             .collect()
     }
 
@@ -325,7 +322,7 @@ impl Setup {
             return Vec::new();
         };
         let names = self.players.each_ref().map(PlayerInfo::name);
-        let date = pgn::today().replace('.', "/");
+        let date = crate::game::date::today();
         let width = self.games.end.to_string().len().max(4);
         results
             .records
@@ -372,6 +369,7 @@ impl Setup {
                     players,
                     winner,
                     ending: game.ended_by.name(),
+                    detail: game.detail.as_deref(),
                 });
                 let name = format!("game-{:0width$}.{}", game.index + 1, format.extension);
                 (name, bytes)

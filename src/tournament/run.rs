@@ -25,8 +25,6 @@ pub const LOOK_INTERVAL: Duration = Duration::from_millis(20);
 /// A tournament ready to play: its setup, and its games of whichever game.
 pub struct Match {
     setup: Setup,
-    /// Whether its games are written as PGN (chess's).
-    pgn: bool,
     games: Box<dyn Play>,
 }
 
@@ -54,18 +52,12 @@ impl Match {
     pub fn of<G: Solve>(setup: Setup, tournament: Tournament<G>) -> Match {
         Match {
             setup,
-            pgn: G::DECLARATION.uci,
             games: Box::new(tournament),
         }
     }
 
     pub fn setup(&self) -> &Setup {
         &self.setup
-    }
-
-    /// Whether its games can be written as PGN: chess's can.
-    pub fn is_pgn(&self) -> bool {
-        self.pgn
     }
 
     /// A run of the match's games (all of them, or one shard's) for workers to share.

@@ -474,6 +474,33 @@ try {
   assert.equal(await page.locator("#board").getAttribute("data-flipped"), "true");
   console.log(`chess as Black: ${await page.locator("#move-list").textContent()}; ${await page.locator("#eval-bar").textContent()}`);
 
+  // At a level the analysis is still the full engine's, and where it deepens (chess, unlike
+  // tic-tac-toe's table) it says how deep it looked.
+  await page.selectOption("#level", "1");
+  await page.selectOption("#analysis-by", "engine");
+  await page.waitForFunction(() => document.querySelectorAll("#move-list li").length === 1 && !document.getElementById("analyse").disabled, null, { timeout: 15000 });
+  await page.click("#analyse");
+  await page.waitForFunction(() => document.getElementById("status").dataset.analysed === "true", null, { timeout: 20000 });
+  const levelHead = await page.locator("#analysis-head").textContent();
+  assert.match(levelHead, /^The full engine, depth \d+/, `the level's analysis is the full engine's: ${levelHead}`);
+  await page.screenshot({ path: `${shots}/playground-analysis-level1-chess.png`, fullPage: true });
+
+  // The game downloaded as PGN: named for the game, the engine's move with its evaluation,
+  // depth and time as match runners write them; python-chess reads it back
+  // (scripts/browser-test.sh).
+  await page.waitForFunction(() => !document.getElementById("download").disabled);
+  assert.equal(await page.locator("#download-row").isVisible(), true, "chess's game can be downloaded");
+  assert.deepEqual(await page.locator("#record-format option").evaluateAll(options => options.map(o => o.value)), ["PGN"]);
+  const [pgnDownload] = await Promise.all([page.waitForEvent("download"), page.click("#download")]);
+  assert.match(pgnDownload.suggestedFilename(), /^sente-chess-\d{8}-\d{6}\.pgn$/, "named for the game and its start");
+  const pgnPath = `${shots}/chess-game.pgn`;
+  await pgnDownload.saveAs(pgnPath);
+  const pgn = readFileSync(pgnPath, "utf8");
+  assert.match(pgn, /\[White "Sente \([^"]+\)"\]\n\[Black "You"\]\n\[Result "\*"\]/, pgn);
+  assert.match(pgn, /\n\n1\. \S+ \{[+-]\d+\.\d\d\/\d+ \d+\.\d{3}s\} \*\n/, `the engine's move with its evaluation: ${pgn}`);
+  writeFileSync(`${shots}/chess-game.json`, JSON.stringify(await page.evaluate(() => state.moves)));
+  await page.selectOption("#level", "");
+
   // Shogi: the kanji on a 9 x 9 board, squares named as USI names them (7g), each side's hand;
   // a pawn moved by clicks and the engine's answer; the letters' switch; from a position set up
   // by SFEN, the promotion offered as a choice, and a piece dropped from the hand.

@@ -699,7 +699,70 @@ fn each_game_is_a_file_of_the_record_formats_asked_for() {
     let (code, _, stderr) = play("chess", "kif");
     assert_ne!(code, 0);
     assert!(
-        stderr.contains("chess declares no record format of its own"),
+        stderr.contains("chess records in PGN, not \"kif\""),
+        "{stderr}"
+    );
+    let (code, _, stderr) = play("tictactoe", "kif");
+    assert_ne!(code, 0);
+    assert!(
+        stderr.contains("tictactoe declares no record format"),
+        "{stderr}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `--pgn FILE`: chess's games in one file, as `--records-dir` writes each (the same bytes, one
+/// after another); a game from random plies written from the start. Refused for a game not
+/// recorded in PGN.
+#[test]
+fn pgn_writes_every_game_of_chess_in_one_file() {
+    let dir = std::env::temp_dir().join(format!("sente-pgn-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let pgn = dir.join("games.pgn");
+    let records = dir.join("games");
+    let play = |game: &str| {
+        sente(&[
+            "tournament",
+            "engine:depth=1",
+            "alphabeta:depth=1",
+            "--game",
+            game,
+            "--games",
+            "2",
+            "--seed",
+            "1",
+            "--random-plies",
+            "4",
+            "--max-plies",
+            "6",
+            "--pgn",
+            pgn.to_str().unwrap(),
+            "--records-dir",
+            records.to_str().unwrap(),
+        ])
+    };
+    let (code, _, stderr) = play("chess");
+    assert_eq!(code, 0, "{stderr}");
+    let all = std::fs::read_to_string(&pgn).unwrap();
+    let each: String = ["game-0001.pgn", "game-0002.pgn"]
+        .iter()
+        .map(|name| std::fs::read_to_string(records.join(name)).unwrap())
+        .collect();
+    assert_eq!(all, each);
+    assert_eq!(
+        all.matches("[Event \"Sente tournament\"]").count(),
+        2,
+        "{all}"
+    );
+    // The four random plies, then the six played: ten, from the start (no FEN).
+    assert_eq!(all.matches("[PlyCount \"10\"]").count(), 2, "{all}");
+    assert!(!all.contains("[FEN "), "{all}");
+    assert!(all.contains("{max plies} 1/2-1/2\n\n"), "{all}");
+    let (code, _, stderr) = play("othello");
+    assert_ne!(code, 0);
+    assert!(
+        stderr.contains("othello is not recorded in PGN"),
         "{stderr}"
     );
     let _ = std::fs::remove_dir_all(&dir);

@@ -596,7 +596,7 @@ async fn a_game_of_shogi_is_had_as_kif_and_csa() {
     extra["annotations"] = json!([null, null, null]);
     let refused = problem(&url, "/record", extra, 422).await;
     assert_eq!(refused["field"], "annotations");
-    let refused = problem(&url, "/record", json!({"game": "chess", "moves": []}), 422).await;
+    let refused = problem(&url, "/record", json!({"game": "gomoku", "moves": []}), 422).await;
     assert!(
         refused["detail"]
             .as_str()
@@ -645,6 +645,47 @@ async fn a_game_of_shogi_is_had_as_kif_and_csa() {
     let mut day = game.clone();
     day["date"] = json!("2026-11-28");
     assert_eq!(post(&url, "/record", day).await.status(), 200);
+}
+
+/// A game of chess as a file (`POST /record`): PGN, named for the game, in its media type; the
+/// moves in SAN from the FEN's move number, an engine's move with its evaluation, the result
+/// as the rules ended the game.
+#[tokio::test]
+async fn a_game_of_chess_is_written_as_pgn() {
+    let url = start().await;
+    let game = json!({
+        "game": "chess", "moves": ["e4", "e7e5", "Nf3"], "players": ["You", "Sente"],
+        "date": "2026/11/28 10:00:00",
+        "annotations": [null, {"cp": -20, "depth": 9, "time_ms": 120}],
+    });
+    let response = post(&url, "/record", game).await;
+    assert_eq!(response.status(), 200);
+    assert_eq!(
+        header_text(&response, "content-type"),
+        "application/x-chess-pgn; charset=utf-8"
+    );
+    assert_eq!(
+        header_text(&response, "content-disposition"),
+        "attachment; filename=\"sente-chess-20261128-100000.pgn\""
+    );
+    let pgn = response.text().await.unwrap();
+    assert!(
+        pgn.starts_with("[Event \"Sente\"]\n[Site \"?\"]\n[Date \"2026.11.28\"]\n[Round \"?\"]\n[White \"You\"]\n[Black \"Sente\"]\n[Result \"*\"]\n"),
+        "{pgn}"
+    );
+    assert!(
+        pgn.ends_with("\n1. e4 e5 {-0.20/9 0.120s} 2. Nf3 *\n\n"),
+        "{pgn}"
+    );
+    // From a position of its own, ended by mate: the FEN, the move's number, the winner.
+    let mate =
+        json!({"game": "chess", "board": "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 40", "moves": ["a1a8"]});
+    let pgn = post(&url, "/record", mate).await.text().await.unwrap();
+    assert!(
+        pgn.contains("[Result \"1-0\"]\n[SetUp \"1\"]\n[FEN \"6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 40\"]\n[Termination \"normal\"]"),
+        "{pgn}"
+    );
+    assert!(pgn.ends_with("\n40. Ra8# {checkmate} 1-0\n\n"), "{pgn}");
 }
 
 /// `multipv` on `/move` (the engine's): the best lines, the move the first's, on shogi as on

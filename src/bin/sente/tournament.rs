@@ -280,9 +280,14 @@ pub(crate) fn run(args: TournamentArgs) -> Result<(), String> {
             },
         }
     })?;
-    if args.pgn.is_some() && !job.is_pgn() {
+    let pgn = job
+        .setup()
+        .collecting_format()
+        .filter(|format| format.name == "PGN");
+    if args.pgn.is_some() && pgn.is_none() {
         return Err(format!(
-            "--pgn: PGN records chess games, not {}",
+            "--pgn: {} is not recorded in PGN; --records-dir writes its games in its own \
+             formats",
             job.setup().game
         ));
     }
@@ -333,7 +338,8 @@ pub(crate) fn run(args: TournamentArgs) -> Result<(), String> {
     });
     bar.finish_and_clear();
     if let Some(path) = &args.pgn {
-        sente::files::write_bytes(path, job.setup().pgn(&results).as_bytes())
+        let format = pgn.expect("checked above");
+        sente::files::write_bytes(path, &job.setup().games_file(&results, format))
             .map_err(|error| format!("--pgn {error}"))?;
     }
     if let Some(dir) = &args.records_dir {
@@ -497,10 +503,7 @@ fn choose_record_formats(
     game: &str,
 ) -> Result<Vec<sente::game::RecordFormat>, String> {
     if formats.is_empty() {
-        return Err(format!(
-            "--records-dir: {game} declares no record format of its own (chess's games are \
-             written with --pgn)"
-        ));
+        return Err(format!("--records-dir: {game} declares no record format"));
     }
     let Some(names) = names else {
         return Ok(vec![formats[0]]);

@@ -11,6 +11,7 @@ mod evaluation;
 mod fen;
 mod key;
 pub mod nnue;
+mod pgn;
 mod terms;
 pub mod uci;
 
@@ -449,7 +450,7 @@ impl Game for Chess {
         }),
         networks: &[],
         letters: &[],
-        records: &[],
+        records: &[pgn::FORMAT],
         evaluation_units: Some(crate::game::EvaluationUnits::Pawns),
         promotion_zone: None,
         levels: LEVEL_TABLE,

@@ -15,6 +15,8 @@ pub const FORMAT: RecordFormat = RecordFormat {
     name: "GGF",
     extension: "ggf",
     encoding: TextEncoding::Utf8,
+    media_type: "text/plain",
+    collects: false,
     description: "The Generic Game Format, as NBoard and the Generic Game Server save \
                   Othello games: the board, each move with its time, the players, the result \
                   in discs from Black's view.",
@@ -215,6 +217,7 @@ mod tests {
             players: ["You", "Sente [level 4]"],
             winner: None,
             ending: "interrupted",
+            detail: None,
         });
         assert!(
             ggf.starts_with(

@@ -26,6 +26,7 @@ fn game<'a>(
         players: ["engine", "gps"],
         winner,
         ending,
+        detail: None,
     }
 }
 
