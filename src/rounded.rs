@@ -25,6 +25,14 @@ pub fn some<const DECIMALS: i32, S: Serializer>(
     }
 }
 
+/// Every value of a list rounded to `DECIMALS` decimal places.
+pub fn each<const DECIMALS: i32, S: Serializer>(
+    values: &[f64],
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    serializer.collect_seq(values.iter().map(|value| round(*value, DECIMALS)))
+}
+
 /// Both ends of an interval rounded to `DECIMALS` decimal places.
 pub fn pair<const DECIMALS: i32, S: Serializer>(
     values: &[f64; 2],

@@ -4,7 +4,7 @@
 //!
 //! One file per command, which owns it from its request to its answer, and imports no other
 //! command: [`choose_move`] for `/move`, [`analyze`] for `/analyze`, [`describe`] for
-//! `/position`, [`tournament`] for `/tournament`, [`catalogue`] for `/games` and
+//! `/position`, [`review`] for `/review`, [`tournament`] for `/tournament`, [`catalogue`] for `/games` and
 //! `/algorithms`, [`perft`] for `sente perft`. Beside them, what the commands share:
 //! [`request`] a position and a search as requests give them, decoded field by field by
 //! `object`; [`board`] the board a request gives; [`knobs`] the table of the algorithms'
@@ -33,6 +33,7 @@ pub mod positions;
 mod problem;
 pub mod record;
 pub mod request;
+pub mod review;
 pub mod scored_move;
 pub mod selfplay;
 pub mod tournament;

@@ -209,6 +209,17 @@ impl MoveRequest {
     /// Checks everything that can be checked before searching, on the game `G` the request
     /// names.
     fn check<G: Solve>(&self) -> Result<Checked<G>, Problem> {
+        let (strategy, seed) = self.strategy::<G>()?;
+        Ok(Checked {
+            position: self.position.searchable()?,
+            strategy,
+            seed,
+        })
+    }
+
+    /// The player's strategy on `G` and the seed it draws from: the request's, or one drawn
+    /// for a randomised search, or 0.
+    pub(crate) fn strategy<G: Solve>(&self) -> Result<(Strategy, u64), Problem> {
         let game = GameRef::of::<G>();
         let mut strategy = knobs::player(&game, &self.player)?;
         if self.without_default_time_limit && self.player.given("time_limit_ms").is_none() {
@@ -224,11 +235,7 @@ impl MoveRequest {
             None if strategy.is_randomized() => seed::draw(),
             None => 0,
         };
-        Ok(Checked {
-            position: self.position.searchable()?,
-            strategy,
-            seed,
-        })
+        Ok((strategy, seed))
     }
 }
 

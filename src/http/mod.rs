@@ -24,6 +24,7 @@ mod ndjson;
 mod playground;
 mod problem;
 mod record;
+mod review;
 pub mod shutdown;
 mod tournament;
 mod write_timeout;
@@ -189,6 +190,7 @@ pub fn routes() -> Vec<(&'static str, Method, MethodRouter<AppState>)> {
         ("/analyze", Method::POST, post(analyze::post_analyze)),
         ("/position", Method::POST, post(describe::post_position)),
         ("/record", Method::POST, post(record::post_record)),
+        ("/review", Method::POST, post(review::post_review)),
         (
             "/tournament",
             Method::POST,

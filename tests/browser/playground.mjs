@@ -499,6 +499,25 @@ try {
   assert.match(pgn, /\[White "Sente \([^"]+\)"\]\n\[Black "You"\]\n\[Result "\*"\]/, pgn);
   assert.match(pgn, /\n\n1\. \S+ \{[+-]\d+\.\d\d\/\d+ \d+\.\d{3}s\} \*\n/, `the engine's move with its evaluation: ${pgn}`);
   writeFileSync(`${shots}/chess-game.json`, JSON.stringify(await page.evaluate(() => state.moves)));
+
+  // A game reviewed (POST /review): Scholar's mate set up by its moves, every move judged by
+  // the full engine, Black's Nf6 (which lets the queen mate) marked ??, each side's accuracy,
+  // and the graph of White's chances, which a click moves along.
+  await page.fill("#setup-board", "");
+  await page.fill("#position", "e4 e5 Qh5 Nc6 Bc4 Nf6 Qxf7#");
+  await page.click("#load-position");
+  await page.waitForFunction(() => document.querySelectorAll("#move-list li").length === 7 && !document.getElementById("review").disabled, null, { timeout: 15000 });
+  await page.click("#review");
+  await page.waitForFunction(() => document.getElementById("status").dataset.reviewed === "true" && !document.getElementById("review-panel").hidden, null, { timeout: 30000 });
+  assert.equal(await page.locator("#move-list li").nth(5).getAttribute("data-class"), "blunder", "Nf6 lets the queen mate");
+  assert.equal(await page.locator("#move-list li .mark.blunder").first().textContent(), "??");
+  assert.match(await page.locator("#review-sides").textContent(), /White: accuracy \d+(\.\d)?.*Black: accuracy \d+(\.\d)?.* 1 blunder/);
+  assert.equal(await page.locator("#review-graph polygon").count(), 1, "the graph is drawn");
+  const graph = await page.locator("#review-graph").boundingBox();
+  await page.mouse.click(graph.x + graph.width * 6 / 7, graph.y + graph.height / 2);
+  assert.match(await page.locator("#review-ply").textContent(), /^6\. Black Nf6: blunder \(best /, "a click on the graph shows that move");
+  await page.screenshot({ path: `${shots}/playground-review-chess.png`, fullPage: true });
+  console.log(`chess reviewed: ${await page.locator("#review-sides").textContent()}`);
   await page.selectOption("#level", "");
 
   // Shogi: the kanji on a 9 x 9 board, squares named as USI names them (7g), each side's hand;
@@ -656,6 +675,15 @@ try {
   assert.equal(await page.evaluate(() => state.position.ply), 4, "four moves read back from the KIF");
   assert.equal(await page.evaluate(() => state.position.board), board, "the same position, read back from the KIF");
   console.log(`shogi's KIF: ${kif.split("\n").length} lines, read back by the page`);
+
+  // The same game reviewed: each move judged, shogi's marks where a move slipped, Sente's and
+  // Gote's accuracy.
+  await page.click("#review");
+  await page.waitForFunction(() => document.getElementById("status").dataset.reviewed === "true" && !document.getElementById("review-panel").hidden, null, { timeout: 30000 });
+  assert.match(await page.locator("#review-sides").textContent(), /Sente: accuracy .*Gote: accuracy /);
+  assert.ok(await page.locator("#move-list li[data-class]").count() >= 4, "every move judged");
+  await page.screenshot({ path: `${shots}/playground-review-shogi.png`, fullPage: true });
+  console.log(`shogi reviewed: ${await page.locator("#review-sides").textContent()}`);
 
   assert.deepEqual(foreign, [], "every request goes to the service itself");
   assert.deepEqual(consoleErrors.filter(text => !text.includes("422")), [], "no script errors");

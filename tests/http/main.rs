@@ -18,6 +18,7 @@ mod levels;
 mod moves;
 mod operations;
 mod problems;
+mod review;
 mod tournaments;
 
 /// Starts a server; returns its base URL. It stops when the test's runtime ends.

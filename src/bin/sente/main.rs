@@ -21,6 +21,7 @@ use sente::api::board::BoardSpec;
 use sente::api::choose_move::MoveJob;
 use sente::api::knobs::PlayerSpec;
 use sente::api::request::{MoveRequest, PositionSpec};
+use sente::api::review::ReviewJob;
 use sente::game::Notation;
 
 #[derive(Parser)]
@@ -53,6 +54,10 @@ enum Command {
     /// /analyze).
     #[command(after_help = PLAYER_HELP)]
     Analyze(SearchArgs),
+    /// Judge every move of a game with the engine and print the review as JSON (as POST
+    /// /review): each move's value, the best move, its class, each side's accuracy.
+    #[command(after_help = PLAYER_HELP)]
+    Review(SearchArgs),
     /// Play games between two players and print the result as JSON (as POST /tournament).
     #[command(after_help = PLAYER_HELP)]
     Tournament(Box<tournament::TournamentArgs>),
@@ -228,6 +233,7 @@ fn main() -> ExitCode {
         // A request's problem is said with the flag or the player at fault.
         Some(Command::Move(args)) => run_search(args, Search::Move),
         Some(Command::Analyze(args)) => run_search(args, Search::Analyze),
+        Some(Command::Review(args)) => run_search(args, Search::Review),
         Some(Command::Tournament(args)) => tournament::run(*args),
         Some(Command::Perft(args)) => run_perft(args),
         Some(Command::Positions(args)) => write_positions(args),
@@ -446,11 +452,12 @@ fn run_perft(args: PerftArgs) -> Result<(), String> {
     }))
 }
 
-/// What `move` or `analyze` asks of the player.
+/// What `move`, `analyze` or `review` asks of the player.
 #[derive(Copy, Clone)]
 enum Search {
     Move,
     Analyze,
+    Review,
 }
 
 fn run_search(args: SearchArgs, search: Search) -> Result<(), String> {
@@ -489,6 +496,11 @@ fn run_search(args: SearchArgs, search: Search) -> Result<(), String> {
         Search::Analyze => {
             let job = AnalyzeJob::new(request).map_err(in_request)?;
             print_json(&job.run(&budget).map_err(in_request)?)
+        }
+        Search::Review => {
+            let job = ReviewJob::new(request).map_err(in_request)?;
+            let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+            print_json(&job.run(&budget, threads).map_err(in_request)?)
         }
     }
 }
