@@ -36,10 +36,10 @@ pub struct MoveRequest {
 }
 
 /// The fields of a `/move` request besides the player's knobs.
-const MOVE_OWN_FIELDS: [&str; 4] = ["game", "board", "moves", "seed"];
+pub(crate) const MOVE_OWN_FIELDS: [&str; 4] = ["game", "board", "moves", "seed"];
 
 /// The fields of a `/move` request: its own, then the player's knobs.
-const MOVE_FIELDS: [&str; MOVE_OWN_FIELDS.len() + PLAYER_FIELDS.len()] =
+pub(crate) const MOVE_FIELDS: [&str; MOVE_OWN_FIELDS.len() + PLAYER_FIELDS.len()] =
     super::object::fields(&MOVE_OWN_FIELDS, &PLAYER_FIELDS);
 
 impl MoveRequest {

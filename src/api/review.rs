@@ -4,21 +4,31 @@
 //! and in the game's unit, its class (best, good, inaccuracy, mistake, blunder), each side's
 //! accuracy, and the plies where the game turned.
 //!
-//! Every position of the game is searched once, on its own (the positions spread over the
-//! caller's workers: [`ReviewJob::value`]); the answer is then put together from their values
-//! ([`ReviewJob::answer`]). A move's value for its mover is the next position's value, from
-//! the other side; where the move played is the engine's best, the best's.
+//! The game comes as moves (from the start or from a board, as `/move`'s position) or as the
+//! record its players keep (`record`: PGN, KIF, KI2, CSA, GGF, an Othello transcript), read by
+//! the reader of the game's format.
+//!
+//! Every position of the game is searched once ([`ReviewRun::work`]: the caller's workers each
+//! take the next position not yet taken, the engine keeping its table from one of its positions
+//! to the next); each ply is told as soon as it and those before it are judged, and the answer
+//! is then put together from the positions' values ([`ReviewRun::answer`]). A move's value for
+//! its mover is the next position's value, from the other side; where the move played is the
+//! engine's best, the best's.
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use serde::Serialize;
+use serde::de::MapAccess;
 
 use super::Problem;
-use super::request::MoveRequest;
+use super::board::BoardSpec;
+use super::knobs;
+use super::object::{Object, decode, deserialize_as_object, value};
+use super::request::{MOVE_FIELDS, MOVE_OWN_FIELDS, MoveRequest};
 use super::scored_move::{Judgement, ScoredMove};
-use crate::game::{EvaluationUnits, Game, Outcome, Player};
+use crate::game::{EvaluationUnits, Game, Notation, Outcome, Player, RecordError};
 use crate::games::ForGame;
 use crate::rounded;
 use crate::search::{self, Algorithm, Budget, Solve, Strategy};
@@ -34,6 +44,52 @@ pub const DEFAULT_TIME_LIMIT_MS: u64 = 500;
 /// mistake and a blunder: lichess's 0.1, 0.2 and 0.3 on its winning chances, which run from -1
 /// to 1 (lila's `Advice.scala`), halved onto a probability.
 pub const THRESHOLDS: [f64; 3] = [0.05, 0.10, 0.15];
+
+/// A `POST /review` request: `/move`'s fields (the game, its moves, the engine's knobs), or the
+/// game as a record in `record` (its format named by `format`, or found by its readers).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ReviewRequest {
+    pub request: MoveRequest,
+    /// The game's record, as text.
+    pub record: Option<String>,
+    /// The record's format, as the game names it (`PGN`, `KIF`, `CSA`, `GGF`, `transcript`).
+    pub format: Option<String>,
+}
+
+/// The fields of a review request besides the player's knobs.
+const REVIEW_OWN_FIELDS: [&str; MOVE_OWN_FIELDS.len() + 2] =
+    super::object::fields(&MOVE_OWN_FIELDS, &["record", "format"]);
+
+const REVIEW_FIELDS: [&str; MOVE_FIELDS.len() + 2] =
+    super::object::fields(&MOVE_FIELDS, &["record", "format"]);
+
+impl ReviewRequest {
+    pub fn from_json(body: &[u8]) -> Result<Self, Problem> {
+        decode(body).map_err(|problem| {
+            knobs::offer_the_algorithms_fields(problem, body, &REVIEW_OWN_FIELDS)
+        })
+    }
+}
+
+impl Object for ReviewRequest {
+    const EXPECTING: &'static str = "a review request: a JSON object";
+    const FIELDS: &'static [&'static str] = &REVIEW_FIELDS;
+
+    fn read_field<'de, A: MapAccess<'de>>(
+        &mut self,
+        key: &'static str,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        match key {
+            "record" => self.record = value(key, map)?,
+            "format" => self.format = value(key, map)?,
+            _ => self.request.read_field(key, map)?,
+        }
+        Ok(())
+    }
+}
+
+deserialize_as_object!(ReviewRequest);
 
 /// What a move was, by what it cost.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
@@ -145,6 +201,10 @@ pub struct ReviewedPly {
     pub played: ScoredMove,
     /// The engine's best move in the position, its value and its line.
     pub best: ScoredMove,
+    /// Whether it was the only move that kept the mover's chances: the engine's best, where
+    /// every other move would have been a blunder (its second line at least [`THRESHOLDS`]'
+    /// last below the best, by a search of two lines at a quarter of the position's time).
+    pub only_move: bool,
     /// The depth of the search of the position before the move.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub depth: Option<u32>,
@@ -172,6 +232,8 @@ pub struct SideSummary {
     )]
     pub average_loss: Option<f64>,
     pub best: usize,
+    /// The best moves that were the only ones (`only_move`), counted among `best` too.
+    pub only_moves: usize,
     pub good: usize,
     pub inaccuracies: usize,
     pub mistakes: usize,
@@ -187,6 +249,9 @@ pub struct Valued {
     pub judgement: Judgement,
     /// The best move and its line, in the position searched; none for a finished game.
     best: Option<ScoredMove>,
+    /// The value of the second-best move, where the move played there was the best and a
+    /// second line was searched to see whether it was the only one.
+    second: Option<f64>,
     depth: Option<u32>,
     pub nodes: u64,
     pub stopped_by: Option<&'static str>,
@@ -205,18 +270,23 @@ impl std::fmt::Debug for ReviewJob {
     }
 }
 
-/// A review of some game: what the job asks of it without knowing its type.
+/// A review of some game: what a run asks of it without knowing its type.
 trait Review: Send + Sync {
     fn positions(&self) -> usize;
-    fn value(&self, index: usize, budget: &Budget) -> Result<Valued, Problem>;
-    fn answer(&self, values: Vec<Option<Valued>>, elapsed: Duration) -> ReviewResponse;
+    fn work(
+        &self,
+        run: &ReviewRun,
+        budget: &Budget,
+        tell: &dyn Fn(&ReviewedPly),
+    ) -> Result<(), Problem>;
+    fn answer(&self, values: &[Option<Valued>], elapsed: Duration) -> ReviewResponse;
 }
 
 impl ReviewJob {
-    /// Checks the request (`/move`'s fields: the game, its moves from the start or from a
-    /// board, the engine's knobs) on the game it names.
-    pub fn new(request: MoveRequest) -> Result<ReviewJob, Problem> {
-        struct Prepare<'a>(&'a MoveRequest);
+    /// Checks the request (the game, its moves from the start or from a board or its record,
+    /// the engine's knobs) on the game it names.
+    pub fn new(request: ReviewRequest) -> Result<ReviewJob, Problem> {
+        struct Prepare<'a>(&'a ReviewRequest);
         impl ForGame for Prepare<'_> {
             type Output = Result<ReviewJob, Problem>;
             fn run<G: Solve>(self) -> Self::Output {
@@ -225,7 +295,7 @@ impl ReviewJob {
                 })
             }
         }
-        super::with_game(request.game.as_deref(), Prepare(&request))?
+        super::with_game(request.request.game.as_deref(), Prepare(&request))?
     }
 
     /// The positions to search: the start and the position after each move.
@@ -233,44 +303,95 @@ impl ReviewJob {
         self.review.positions()
     }
 
-    /// Searches position `index` within `budget`. CPU-bound.
-    pub fn value(&self, index: usize, budget: &Budget) -> Result<Valued, Problem> {
-        self.review.value(index, budget)
-    }
-
-    /// The answer, from the positions' values (`None` for a position not searched).
-    pub fn answer(&self, values: Vec<Option<Valued>>, elapsed: Duration) -> ReviewResponse {
-        self.review.answer(values, elapsed)
-    }
-
-    /// Searches every position on `threads` threads, each taking the next position not yet
-    /// taken, within `budget`, and answers: the command line's review.
-    pub fn run(&self, budget: &Budget, threads: usize) -> Result<ReviewResponse, Problem> {
-        let started = std::time::Instant::now();
-        let next = AtomicUsize::new(0);
-        let values = Mutex::new(vec![None; self.positions()]);
+    /// Searches every position on `threads` threads within `budget`, and answers: the command
+    /// line's review.
+    pub fn run(self, budget: &Budget, threads: usize) -> Result<ReviewResponse, Problem> {
+        let run = ReviewRun::new(self);
         std::thread::scope(|scope| {
-            let workers: Vec<_> = (0..threads.clamp(1, self.positions()))
-                .map(|_| {
-                    scope.spawn(|| -> Result<(), Problem> {
-                        loop {
-                            let index = next.fetch_add(1, Ordering::Relaxed);
-                            if index >= self.positions() {
-                                return Ok(());
-                            }
-                            let valued = self.value(index, budget)?;
-                            values.lock().expect("no worker panics holding it")[index] =
-                                Some(valued);
-                        }
-                    })
-                })
+            let workers: Vec<_> = (0..run.workers(threads))
+                .map(|_| scope.spawn(|| run.work(budget, &|_| {})))
                 .collect();
             workers
                 .into_iter()
                 .try_for_each(|worker| worker.join().expect("a review's worker does not panic"))
         })?;
-        let values = values.into_inner().expect("the workers are done");
-        Ok(self.answer(values, started.elapsed()))
+        Ok(run.answer())
+    }
+}
+
+/// A review under way: the next position not yet taken, the values found, the plies told.
+pub struct ReviewRun {
+    job: ReviewJob,
+    next: AtomicUsize,
+    progress: Mutex<Progress>,
+    started: Instant,
+}
+
+struct Progress {
+    /// Each position's value, once searched.
+    values: Vec<Option<Valued>>,
+    /// The plies told so far: the first `told` of the game.
+    told: usize,
+}
+
+impl ReviewRun {
+    pub fn new(job: ReviewJob) -> ReviewRun {
+        let positions = job.positions();
+        ReviewRun {
+            job,
+            next: AtomicUsize::new(0),
+            progress: Mutex::new(Progress {
+                values: vec![None; positions],
+                told: 0,
+            }),
+            started: Instant::now(),
+        }
+    }
+
+    /// How many workers to run on `cores`: one a core, no more than the positions.
+    pub fn workers(&self, cores: usize) -> usize {
+        cores.clamp(1, self.job.positions().max(1))
+    }
+
+    /// One worker's part: takes the next position not yet taken (in the game's order, so that
+    /// a review cut short keeps the game's start) and searches it, until none is left or
+    /// `budget` runs out; `tell` is given each ply as soon as it and every ply before it are
+    /// judged. A search the service's deadline or the client cut short is not a value. CPU-bound.
+    pub fn work(&self, budget: &Budget, tell: &dyn Fn(&ReviewedPly)) -> Result<(), Problem> {
+        self.job.review.work(self, budget, tell)
+    }
+
+    /// The next position for a worker to search, `None` when every one is taken or `budget`
+    /// is spent.
+    fn take(&self, budget: &Budget) -> Option<usize> {
+        let index = self.next.fetch_add(1, Ordering::Relaxed);
+        (index < self.job.positions() && !budget.is_due()).then_some(index)
+    }
+
+    /// Keeps position `index`'s value, and tells the plies it completes.
+    fn found(
+        &self,
+        index: usize,
+        valued: Valued,
+        ply: impl Fn(usize, &Valued, &Valued) -> Option<ReviewedPly>,
+        tell: &dyn Fn(&ReviewedPly),
+    ) {
+        let mut progress = self.progress.lock().expect("no worker panics holding it");
+        progress.values[index] = Some(valued);
+        while let [Some(before), Some(after), ..] = &progress.values[progress.told..] {
+            if let Some(judged) = ply(progress.told, before, after) {
+                tell(&judged);
+            }
+            progress.told += 1;
+        }
+    }
+
+    /// The answer, from the positions searched so far (all of them, once every worker is done).
+    pub fn answer(&self) -> ReviewResponse {
+        let progress = self.progress.lock().expect("no worker panics holding it");
+        self.job
+            .review
+            .answer(&progress.values, self.started.elapsed())
     }
 }
 
@@ -285,7 +406,8 @@ struct GameReview<G: Game> {
 }
 
 impl<G: Solve> GameReview<G> {
-    fn new(request: &MoveRequest) -> Result<Self, Problem> {
+    fn new(review: &ReviewRequest) -> Result<Self, Problem> {
+        let request = &review.request;
         let (mut strategy, seed) = request.strategy::<G>()?;
         for knob in ["level", "elo", "multipv"] {
             if request.player.given(knob).is_some() {
@@ -303,7 +425,24 @@ impl<G: Solve> GameReview<G> {
             strategy.time_limit = Some(Duration::from_millis(DEFAULT_TIME_LIMIT_MS));
             time_limit_ms = Some(DEFAULT_TIME_LIMIT_MS);
         }
-        let (start, moves) = request.position.moves_read::<G>()?;
+        let (start, moves) = match &review.record {
+            Some(record) => {
+                if request.position.board.is_some() || request.position.moves.is_some() {
+                    return Err(Problem::invalid(
+                        "record",
+                        "give the game as its record or as board and moves, not both",
+                    ));
+                }
+                read_record::<G>(record, review.format.as_deref())?
+            }
+            None if review.format.is_some() => {
+                return Err(Problem::invalid(
+                    "format",
+                    "format names the format of record, which is not given",
+                ));
+            }
+            None => request.position.moves_read::<G>()?,
+        };
         if moves.is_empty() {
             return Err(Problem::invalid(
                 "moves",
@@ -332,22 +471,6 @@ impl<G: Solve> GameReview<G> {
             seed,
             time_limit_ms,
         })
-    }
-
-    /// The value of a finished position for its side to move: the game's result, proven.
-    fn finished(position: &G) -> Judgement {
-        let score = match position.outcome() {
-            Outcome::Won(winner) if winner == position.side_to_move() => 1.0,
-            Outcome::Won(_) => -1.0,
-            Outcome::Draw | Outcome::InProgress => 0.0,
-        };
-        Judgement {
-            score,
-            exact: true,
-            plies_to_end: Some(0),
-            margin: None,
-            depth: None,
-        }
     }
 
     /// The value for `mover` of the position `valued` values (from its own side to move's
@@ -380,25 +503,29 @@ impl<G: Solve> GameReview<G> {
     }
 }
 
-impl<G: Solve> Review for GameReview<G> {
-    fn positions(&self) -> usize {
-        self.positions.len()
-    }
-
-    fn value(&self, index: usize, budget: &Budget) -> Result<Valued, Problem> {
+impl<G: Solve> GameReview<G> {
+    /// Searches position `index`, the engine remembering in `memory` what it found in the
+    /// positions this worker searched before.
+    fn value(
+        &self,
+        index: usize,
+        budget: &Budget,
+        memory: &mut G::Memory,
+    ) -> Result<Valued, Problem> {
         let position = &self.positions[index];
         if position.outcome().is_over() {
             return Ok(Valued {
-                judgement: Self::finished(position),
+                judgement: finished(position),
                 best: None,
+                second: None,
                 depth: None,
                 nodes: 0,
                 stopped_by: None,
             });
         }
-        let chosen = search::choose_within(position, &self.strategy, self.seed, budget)
-            .map_err(super::search_problem)?;
-        let result = chosen.result;
+        let result =
+            search::search_remembering(position, &self.strategy, self.seed, budget, memory)
+                .map_err(super::search_problem)?;
         let judgement = Judgement {
             score: result.score,
             exact: result.exact,
@@ -406,6 +533,14 @@ impl<G: Solve> Review for GameReview<G> {
             margin: result.margin,
             depth: None,
         };
+        let mut nodes = result.nodes;
+        let played = self.moves.get(index).copied();
+        let mut second = None;
+        if played == Some(result.best_move) {
+            let (value, searched) = self.second_line(position, budget);
+            second = value;
+            nodes += searched;
+        }
         Ok(Valued {
             judgement,
             best: Some(ScoredMove::new(
@@ -415,54 +550,85 @@ impl<G: Solve> Review for GameReview<G> {
                 &result.pv,
                 None,
             )),
+            second,
             depth: result.depth,
-            nodes: result.nodes,
+            nodes,
             stopped_by: result.stopped_by.map(|cutoff| cutoff.name()),
         })
     }
 
-    fn answer(&self, values: Vec<Option<Valued>>, elapsed: Duration) -> ReviewResponse {
-        let units = match G::DECLARATION.evaluation_units {
+    /// The value of `position`'s second-best move, and the nodes it took: the engine's second
+    /// line, at a quarter of the position's time; none for a player that has no lines, or a
+    /// position with one legal move.
+    fn second_line(&self, position: &G, budget: &Budget) -> (Option<f64>, u64) {
+        if self.strategy.algorithm != Algorithm::Engine || position.legal_moves().len() < 2 {
+            return (None, 0);
+        }
+        let mut strategy = self.strategy;
+        strategy.engine.multipv = Some(2);
+        strategy.time_limit = strategy.time_limit.map(|limit| limit / 4);
+        match search::analyze_within(position, &strategy, self.seed, budget) {
+            Ok(analysis)
+                if analysis.moves.len() >= 2
+                    && analysis
+                        .stopped_by
+                        .is_none_or(|cutoff| cutoff.name() == "time_limit") =>
+            {
+                (Some(analysis.moves[1].score), analysis.nodes)
+            }
+            Ok(analysis) => (None, analysis.nodes),
+            Err(_) => (None, 0),
+        }
+    }
+
+    /// The unit of the losses: centipawns, discs, or none.
+    fn units() -> Option<&'static str> {
+        match G::DECLARATION.evaluation_units {
             Some(EvaluationUnits::Pawns | EvaluationUnits::Centipawns) => Some("cp"),
             Some(EvaluationUnits::Discs) => Some("discs"),
             None => None,
+        }
+    }
+
+    /// A judgement's value in the game's unit.
+    fn in_units(judgement: &Judgement) -> Option<f64> {
+        let proven = judgement.exact && judgement.score.abs() >= 1.0;
+        match Self::units() {
+            // A proven win or loss counts as the cap, as lichess counts a mate.
+            Some("cp") if proven => Some(LOSS_CAP_CP.copysign(judgement.score)),
+            Some("cp") => G::centipawns(judgement.score)
+                .map(|cp| f64::from(cp).clamp(-LOSS_CAP_CP, LOSS_CAP_CP)),
+            Some(_) => judgement
+                .margin
+                .filter(|_| judgement.exact)
+                .map(f64::from)
+                .or_else(|| G::discs(judgement.score)),
+            None => None,
+        }
+    }
+
+    /// Ply `index + 1` judged, from the values of the positions before and after it; none
+    /// where the position before had no move to search (a game over).
+    fn ply(&self, index: usize, before: &Valued, after: &Valued) -> Option<ReviewedPly> {
+        let best = before.best.as_ref()?;
+        let mv = self.moves[index];
+        let position = &self.positions[index];
+        let mover = position.side_to_move();
+        let after_judgement = self.for_mover(index + 1, after, mover);
+        let engines = best.mv == position.notation(mv);
+        // The engine's move, or one proven as good as it.
+        let is_best = engines
+            || (before.judgement.exact
+                && after_judgement.exact
+                && after_judgement.score >= before.judgement.score);
+        let played_judgement = if engines {
+            before.judgement
+        } else {
+            after_judgement
         };
-        let in_units = |judgement: &Judgement| -> Option<f64> {
-            let proven = judgement.exact && judgement.score.abs() >= 1.0;
-            match units {
-                // A proven win or loss counts as the cap, as lichess counts a mate.
-                Some("cp") if proven => Some(LOSS_CAP_CP.copysign(judgement.score)),
-                Some("cp") => G::centipawns(judgement.score)
-                    .map(|cp| f64::from(cp).clamp(-LOSS_CAP_CP, LOSS_CAP_CP)),
-                Some(_) => judgement
-                    .margin
-                    .filter(|_| judgement.exact)
-                    .map(f64::from)
-                    .or_else(|| G::discs(judgement.score)),
-                None => None,
-            }
-        };
-        let mut plies = Vec::new();
-        for (index, &mv) in self.moves.iter().enumerate() {
-            let (Some(before), Some(after)) = (&values[index], &values[index + 1]) else {
-                continue;
-            };
-            let Some(best) = &before.best else {
-                continue;
-            };
-            let position = &self.positions[index];
-            let mover = position.side_to_move();
-            let after_judgement = self.for_mover(index + 1, after, mover);
-            // The engine's move, or one proven as good as it.
-            let is_best = best.mv == position.notation(mv)
-                || (before.judgement.exact
-                    && after_judgement.exact
-                    && after_judgement.score >= before.judgement.score);
-            let played_judgement = if best.mv == position.notation(mv) {
-                before.judgement
-            } else {
-                after_judgement
-            };
+        let played = if engines {
+            best.clone()
+        } else {
             // The line the engine expects after the move: the move, then the next position's.
             let mut line = vec![mv];
             if let Some(next) = &after.best {
@@ -475,63 +641,103 @@ impl<G: Solve> Review for GameReview<G> {
                     reply = reply.play(next_move);
                 }
             }
-            let played = if best.mv == position.notation(mv) {
-                best.clone()
-            } else {
-                ScoredMove::new(position, mv, played_judgement, &line, None)
-            };
-            let win_before = probability(before.judgement.score);
-            let win_after = probability(played_judgement.score);
-            let loss = if is_best {
-                0.0
-            } else {
-                (win_before - win_after).max(0.0)
-            };
-            let class = if is_best {
-                Class::Best
-            } else {
-                Class::of_loss(loss)
-            };
-            let loss_units = if is_best {
-                units.map(|_| 0.0)
-            } else {
-                match (in_units(&before.judgement), in_units(&played_judgement)) {
-                    (Some(best), Some(played)) => Some((best - played).max(0.0)),
-                    _ => None,
-                }
-            };
-            plies.push(ReviewedPly {
-                ply: index + 1,
-                side: mover,
-                side_name: super::side_name::<G>(mover),
-                class,
-                accuracy: move_accuracy(win_before, win_after),
-                win_before,
-                win_after,
-                loss,
-                loss_units,
-                played,
-                best: best.clone(),
-                depth: before.depth,
-            });
+            ScoredMove::new(position, mv, played_judgement, &line, None)
+        };
+        let win_before = probability(before.judgement.score);
+        let win_after = probability(played_judgement.score);
+        let loss = if is_best {
+            0.0
+        } else {
+            (win_before - win_after).max(0.0)
+        };
+        let class = if is_best {
+            Class::Best
+        } else {
+            Class::of_loss(loss)
+        };
+        let loss_units = if is_best {
+            Self::units().map(|_| 0.0)
+        } else {
+            match (
+                Self::in_units(&before.judgement),
+                Self::in_units(&played_judgement),
+            ) {
+                (Some(best), Some(played)) => Some((best - played).max(0.0)),
+                _ => None,
+            }
+        };
+        let only_move = engines
+            && before
+                .second
+                .is_some_and(|second| win_before - probability(second) >= THRESHOLDS[2]);
+        Some(ReviewedPly {
+            ply: index + 1,
+            side: mover,
+            side_name: super::side_name::<G>(mover),
+            class,
+            accuracy: move_accuracy(win_before, win_after),
+            win_before,
+            win_after,
+            loss,
+            loss_units,
+            played,
+            best: best.clone(),
+            only_move,
+            depth: before.depth,
+        })
+    }
+}
+
+impl<G: Solve> Review for GameReview<G> {
+    fn positions(&self) -> usize {
+        self.positions.len()
+    }
+
+    fn work(
+        &self,
+        run: &ReviewRun,
+        budget: &Budget,
+        tell: &dyn Fn(&ReviewedPly),
+    ) -> Result<(), Problem> {
+        let mut memory = G::Memory::default();
+        while let Some(index) = run.take(budget) {
+            let valued = self.value(index, budget, &mut memory)?;
+            if matches!(valued.stopped_by, Some("deadline" | "cancelled")) {
+                return Ok(());
+            }
+            run.found(
+                index,
+                valued,
+                |index, before, after| self.ply(index, before, after),
+                tell,
+            );
         }
+        Ok(())
+    }
+
+    fn answer(&self, values: &[Option<Valued>], elapsed: Duration) -> ReviewResponse {
+        let units = Self::units();
+        let plies: Vec<ReviewedPly> = (0..self.moves.len())
+            .filter_map(|index| match (&values[index], &values[index + 1]) {
+                (Some(before), Some(after)) => self.ply(index, before, after),
+                _ => None,
+            })
+            .collect();
         // The first player's winning probability in each position searched. Positions are
         // taken in order and a deadline cuts every search in flight at once, so those searched
         // are the game's first ones: the graph's index is the position's.
         let graph: Vec<f64> = self
             .positions
             .iter()
-            .zip(&values)
+            .zip(values)
             .filter_map(|(position, valued)| {
                 let valued = valued.as_ref()?;
                 let score = match position.outcome() {
-                    Outcome::Won(Player::X) => 1.0,
-                    Outcome::Won(Player::O) => -1.0,
-                    Outcome::Draw => 0.0,
-                    Outcome::InProgress if position.side_to_move() == Player::X => {
-                        valued.judgement.score
+                    Outcome::InProgress if position.side_to_move() == Player::O => {
+                        -valued.judgement.score
                     }
-                    Outcome::InProgress => -valued.judgement.score,
+                    Outcome::InProgress => valued.judgement.score,
+                    _ => finished(position).score * sign(position.side_to_move()),
                 };
                 Some(probability(score))
             })
@@ -557,6 +763,122 @@ impl<G: Solve> Review for GameReview<G> {
             stopped_by,
         }
     }
+}
+
+/// The value of a finished position for its side to move: the game's result, proven.
+fn finished<G: Game>(position: &G) -> Judgement {
+    let score = match position.outcome() {
+        Outcome::Won(winner) if winner == position.side_to_move() => 1.0,
+        Outcome::Won(_) => -1.0,
+        Outcome::Draw | Outcome::InProgress => 0.0,
+    };
+    Judgement {
+        score,
+        exact: true,
+        plies_to_end: Some(0),
+        margin: None,
+        depth: None,
+    }
+}
+
+/// 1 for the first player, -1 for the second: a side's score as the first player's.
+fn sign(side: Player) -> f64 {
+    match side {
+        Player::X => 1.0,
+        Player::O => -1.0,
+    }
+}
+
+/// The game a record holds: where it starts and its moves, read by the reader of the format
+/// `format` names (one of the game's, any case), or by the first of the game's readers that
+/// takes it for its format. A move that cannot be read is refused with its ply.
+fn read_record<G: Game>(record: &str, format: Option<&str>) -> Result<(G, Vec<G::Move>), Problem> {
+    let formats = G::DECLARATION.records;
+    let names = || {
+        formats
+            .iter()
+            .map(|format| format.name)
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    if formats.is_empty() {
+        return Err(Problem::invalid(
+            "record",
+            format!(
+                "{} has no record format Sente reads: give the game's moves",
+                G::DECLARATION.title
+            ),
+        ));
+    }
+    let tried: Vec<_> = match format {
+        Some(name) => {
+            let format = formats
+                .iter()
+                .find(|format| format.name.eq_ignore_ascii_case(name))
+                .ok_or_else(|| {
+                    Problem::invalid(
+                        "format",
+                        format!(
+                            "{} records are {}, not {:?}",
+                            G::DECLARATION.title,
+                            names(),
+                            crate::game::text::excerpt(name)
+                        ),
+                    )
+                })?;
+            vec![format]
+        }
+        None => formats.iter().collect(),
+    };
+    let mut read = None;
+    for format in tried {
+        match (format.read)(record) {
+            Ok(game) => {
+                read = Some(game);
+                break;
+            }
+            Err(RecordError::Foreign) => {}
+            Err(RecordError::Unreadable(why)) => {
+                return Err(Problem::invalid(
+                    "record",
+                    format!("the record, read as {}: {why}", format.name),
+                ));
+            }
+        }
+    }
+    let Some(game) = read else {
+        return Err(Problem::invalid(
+            "record",
+            format!(
+                "the record is not one Sente reads for {}: {}",
+                G::DECLARATION.title,
+                names()
+            ),
+        ));
+    };
+    let start: G = match &game.board {
+        Some(board) => BoardSpec::Text(board.clone())
+            .position()
+            .map_err(|problem| {
+                Problem::invalid("record", format!("the record's start: {}", problem.detail))
+            })?,
+        None => G::start(),
+    };
+    let mut position = start.clone();
+    let mut moves = Vec::with_capacity(game.moves.len());
+    for (index, written) in game.moves.iter().enumerate() {
+        let mv = position
+            .read_move(&Notation::Text(written.clone()))
+            .map_err(|error| {
+                Problem::invalid(
+                    "record",
+                    format!("the record's ply {} ({written}): {error}", index + 1),
+                )
+            })?;
+        moves.push(mv);
+        position = position.play(mv);
+    }
+    Ok((start, moves))
 }
 
 /// The winning probability (0 to 1) a score on Sente's scale (the winning chances, -1 to 1)
@@ -612,6 +934,7 @@ fn summary<G: Game>(
         average_loss: (units.is_some() && !losses.is_empty())
             .then(|| losses.iter().sum::<f64>() / losses.len() as f64),
         best: count(Class::Best),
+        only_moves: own.iter().filter(|ply| ply.only_move).count(),
         good: count(Class::Good),
         inaccuracies: count(Class::Inaccuracy),
         mistakes: count(Class::Mistake),
@@ -713,7 +1036,7 @@ mod tests {
     fn a_blunder_in_tictactoe_is_found_exactly() {
         // X centre, O edge (a losing reply), X corner: X wins with best play from there.
         let request =
-            MoveRequest::from_json(br#"{"game": "tictactoe", "moves": [4, 1, 0, 8, 6, 2, 3]}"#)
+            ReviewRequest::from_json(br#"{"game": "tictactoe", "moves": [4, 1, 0, 8, 6, 2, 3]}"#)
                 .unwrap();
         let job = ReviewJob::new(request).unwrap();
         assert_eq!(job.positions(), 8);

@@ -236,6 +236,28 @@ pub struct RecordFormat {
     pub description: &'static str,
     /// One game's record, as text: [`RecordFormat::bytes`] encodes it.
     pub write: fn(&RecordedGame<'_>) -> String,
+    /// Reads one game from a record of this format (the first, where it holds several): where
+    /// it starts and its moves, as the game's `read_move` reads them (`POST /review`'s
+    /// `record`).
+    pub read: fn(&str) -> Result<ReadRecord, RecordError>,
+}
+
+/// A game as a record gives it: the position it starts from and the moves played.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ReadRecord {
+    /// The start, in the game's text form; `None` for the game's usual start.
+    pub board: Option<String>,
+    /// Each move as written (SAN, KIF's `７六歩(77)`, `f5`): the game's `read_move` reads it.
+    pub moves: Vec<String>,
+}
+
+/// Why a record was not read.
+#[derive(Clone, Debug, PartialEq)]
+pub enum RecordError {
+    /// The text is not in this format at all (a reader tried on a record of another).
+    Foreign,
+    /// It is, but something in it cannot be read: what, naming its ply or line.
+    Unreadable(String),
 }
 
 /// The character encoding of a record format's files.

@@ -13,8 +13,8 @@ pub mod text;
 
 pub use declaration::{
     Book, BookOpening, DEFAULT_TIME_LIMIT_MS, Declaration, EngineDeclaration, Evaluation,
-    EvaluationUnits, LEVEL_NAMES, LEVELS, Level, Limits, Network, Protocol, RecordFormat,
-    RecordedGame, RecordedMove, TextEncoding,
+    EvaluationUnits, LEVEL_NAMES, LEVELS, Level, Limits, Network, Protocol, ReadRecord,
+    RecordError, RecordFormat, RecordedGame, RecordedMove, TextEncoding,
 };
 
 use std::fmt::{self, Debug, Display};

@@ -1,60 +1,71 @@
 //! `POST /review`: every position of a game searched on the blocking pool, one worker a core
 //! taking the next position not yet taken, within the service's tournament time limit; the
-//! positions not reached by then are left out of the answer (`complete: false`).
+//! positions not reached by then are left out of the answer (`complete: false`). Answered as
+//! JSON, or with `Accept: application/x-ndjson` as a line a ply as soon as it is judged
+//! (`{"ply": ...}`), then the answer (`{"result": ...}`); a client that goes away stops the
+//! searches.
 
 use std::sync::Arc;
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::Instant;
 
 use axum::extract::State;
+use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
 
 use super::AppState;
 use super::body::JsonBody;
 use super::json::Json;
+use super::ndjson::{self, Lines, NDJSON};
 use crate::api::Problem;
-use crate::api::request::MoveRequest;
-use crate::api::review::{ReviewJob, Valued};
+use crate::api::review::{ReviewJob, ReviewRequest, ReviewResponse, ReviewRun};
 
 pub async fn post_review(
     State(state): State<AppState>,
+    headers: HeaderMap,
     JsonBody(body): JsonBody,
 ) -> Result<Response, Problem> {
-    let job = Arc::new(ReviewJob::new(MoveRequest::from_json(&body)?)?);
-    let started = Instant::now();
-    let positions = job.positions();
-    let values: Arc<Mutex<Vec<Option<Valued>>>> = Arc::new(Mutex::new(vec![None; positions]));
-    // Each worker takes the next position not taken, in the game's order: a review cut short
-    // by the limit keeps the game's start.
-    let next = Arc::new(AtomicUsize::new(0));
-    let workers = vec![(); state.cores.min(positions).max(1)];
+    let run = Arc::new(ReviewRun::new(ReviewJob::new(ReviewRequest::from_json(
+        &body,
+    )?)?));
     let slot = Arc::new(state.admission.slot().await?);
-    let (job_ref, values_ref) = (Arc::clone(&job), Arc::clone(&values));
+    if !ndjson::accepts(&headers, NDJSON) {
+        let answer = review(&state, slot, &run, None).await?;
+        return Ok(Json(answer).into_response());
+    }
+    Ok(ndjson::stream(move |lines| async move {
+        let last = match review(&state, slot, &run, Some(lines.clone())).await {
+            Ok(answer) => ndjson::line("result", &answer),
+            Err(problem) => ndjson::line("problem", &problem),
+        };
+        let _ = lines.send(last);
+    }))
+}
+
+/// Runs the review's workers, each ply sent to `lines` where there are some, and answers. A
+/// client that goes away drops this future, which cancels the searches in flight.
+async fn review(
+    state: &AppState,
+    slot: Arc<super::admission::Slot>,
+    run: &Arc<ReviewRun>,
+    lines: Option<Lines>,
+) -> Result<ReviewResponse, Problem> {
+    let workers = vec![(); run.workers(state.cores)];
+    let working = Arc::clone(run);
     let results = super::heavy::run_parts(
-        &state,
+        state,
         slot,
         state.tournament_time_limit,
         workers,
-        move |(), budget| -> Result<(), Problem> {
-            loop {
-                let taken = next.fetch_add(1, Ordering::Relaxed);
-                if taken >= positions || budget.is_due() {
-                    return Ok(());
+        move |(), budget| {
+            working.work(budget, &|ply| {
+                if let Some(lines) = &lines {
+                    let _ = lines.send(ndjson::line("ply", ply));
                 }
-                let valued = job_ref.value(taken, budget)?;
-                // A search the service's deadline or the client cut short is not a value.
-                if matches!(valued.stopped_by, Some("deadline" | "cancelled")) {
-                    return Ok(());
-                }
-                values_ref.lock().expect("no worker panics holding it")[taken] = Some(valued);
-            }
+            })
         },
     )
     .await?;
     results.into_iter().collect::<Result<(), Problem>>()?;
-    let values = std::mem::take(&mut *values.lock().expect("the workers are done"));
-    let answer = job.answer(values, started.elapsed());
+    let answer = run.answer();
     state.metrics.add_nodes(answer.algorithm, answer.nodes);
-    Ok(Json(answer).into_response())
+    Ok(answer)
 }

@@ -127,6 +127,36 @@ pub fn choose_within<G: Solve>(
     Ok(chosen)
 }
 
+/// [`search_within`] of one of a game's positions after another (a review's): the engine keeps
+/// what it found in `memory` from one to the next ([`Solve::engine_remembering`]); any other
+/// player, or the engine at a level, searches afresh.
+pub fn search_remembering<G: Solve>(
+    game: &G,
+    strategy: &Strategy,
+    seed: u64,
+    budget: &Budget,
+    memory: &mut G::Memory,
+) -> Result<SearchResult<G::Move>, SearchError> {
+    let handicapped = level::handicap(&G::DECLARATION, &strategy.engine).is_some();
+    if strategy.algorithm != Algorithm::Engine || handicapped {
+        return search_within(game, strategy, seed, budget);
+    }
+    if game.outcome().is_over() {
+        return Err(SearchError::GameOver);
+    }
+    let started = Instant::now();
+    let params = strategy.engine_params();
+    let searched = caught(|| {
+        crate::learn::loaded::using(strategy.engine.weights, || {
+            game.engine_remembering(&params, budget, memory)
+        })
+    });
+    // A search that panicked may have left its memory half-written: the next starts afresh.
+    let mut result = searched.inspect_err(|_| *memory = G::Memory::default())?;
+    result.elapsed = started.elapsed();
+    Ok(result)
+}
+
 /// The search `strategy` names, as it is (a level already turned into its limits).
 fn search_dispatched<G: Solve>(
     game: &G,

@@ -33,6 +33,11 @@ pub(super) const RECORD: Record = Record {
 /// enhancement, deepening within the time limit. A game with a solver of its own implements
 /// it in its folder, beside its rules.
 pub trait Solve: Game {
+    /// What the engine keeps from one search to the next among positions of one game (its
+    /// transposition table, its histories), where it keeps anything: `()` for an engine that
+    /// starts afresh every time.
+    type Memory: Default + Send;
+
     fn solve(&self, time_limit: Option<Duration>, budget: &Budget) -> SearchResult<Self::Move> {
         default_solver::search(self, time_limit, budget)
     }
@@ -60,6 +65,19 @@ pub trait Solve: Game {
             Some(strategy) => dispatch(&strategy, 0, BestMove(self, budget)),
             None => self.solve(params.time_limit, budget),
         }
+    }
+
+    /// [`Solve::engine`], with `memory` from the searches before it of neighbouring positions
+    /// of the same game (a review's), which it then keeps: what they found of the positions
+    /// ahead is found again at once. By default the engine as it is, remembering nothing.
+    fn engine_remembering(
+        &self,
+        params: &EngineParams,
+        budget: &Budget,
+        memory: &mut Self::Memory,
+    ) -> SearchResult<Self::Move> {
+        let _ = memory;
+        self.engine(params, budget)
     }
 
     /// Every legal move valued by the engine; by default the solver's (as [`Solve::engine`]

@@ -258,3 +258,78 @@ fn a_depth_or_nodes_without_a_time_is_searched_whole() {
         assert!(answer.get("stopped_by").is_none(), "{game}: {answer}");
     }
 }
+
+/// `sente review --record FILE` reads the game from its record (a `.kif` in Shift_JIS as
+/// Japanese software writes it, standard input with `-`), on the threads asked for; a record
+/// that cannot be read is refused with the flag and the ply.
+#[test]
+fn review_reads_a_record_from_a_file_or_standard_input() {
+    let dir = std::env::temp_dir().join(format!("sente-review-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let kif = "手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ２二角成(88)\n   4 同　銀(31)\n   5 投了\n";
+    let path = dir.join("game.kif");
+    std::fs::write(&path, encoding_rs::SHIFT_JIS.encode(kif).0).unwrap();
+    let path = path.to_str().unwrap();
+    let (code, review, error) = sente(&[
+        "review",
+        "engine:depth=2",
+        "--game",
+        "shogi",
+        "--record",
+        path,
+        "--threads",
+        "1",
+    ]);
+    assert_eq!(code, 0, "{error}");
+    let played: Vec<&Value> = review["plies"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|ply| &ply["played"]["move"])
+        .collect();
+    assert_eq!(
+        played,
+        [
+            &json!("7g7f"),
+            &json!("3c3d"),
+            &json!("8h2b+"),
+            &json!("3a2b")
+        ]
+    );
+    let mut child = binary()
+        .args([
+            "review",
+            "engine:depth=2",
+            "--game",
+            "othello",
+            "--record",
+            "-",
+        ])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child.stdin.take().unwrap().write_all(b"f5d6c3\n").unwrap();
+    let output = child.wait_with_output().unwrap();
+    let review: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(review["plies"].as_array().unwrap().len(), 3, "{review}");
+    let illegal = dir.join("illegal.pgn");
+    std::fs::write(&illegal, "1. e4 e5 2. Ke3 *\n").unwrap();
+    let (code, _, error) = sente(&[
+        "review",
+        "--game",
+        "chess",
+        "--record",
+        illegal.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2);
+    assert!(
+        error.starts_with("sente: --record: ") && error.contains("ply 3 (Ke3)"),
+        "{error}"
+    );
+    let (code, _, error) = sente(&["review", "--game", "chess"]);
+    assert_eq!(code, 2);
+    assert!(error.contains("--record"), "{error}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

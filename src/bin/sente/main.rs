@@ -21,7 +21,7 @@ use sente::api::board::BoardSpec;
 use sente::api::choose_move::MoveJob;
 use sente::api::knobs::PlayerSpec;
 use sente::api::request::{MoveRequest, PositionSpec};
-use sente::api::review::ReviewJob;
+use sente::api::review::{ReviewJob, ReviewRequest};
 use sente::game::Notation;
 
 #[derive(Parser)]
@@ -55,9 +55,10 @@ enum Command {
     #[command(after_help = PLAYER_HELP)]
     Analyze(SearchArgs),
     /// Judge every move of a game with the engine and print the review as JSON (as POST
-    /// /review): each move's value, the best move, its class, each side's accuracy.
+    /// /review): each move's value, the best move, its class, each side's accuracy. The game
+    /// is --moves (from the start or --board), or its record (--record FILE).
     #[command(after_help = PLAYER_HELP)]
-    Review(SearchArgs),
+    Review(ReviewArgs),
     /// Play games between two players and print the result as JSON (as POST /tournament).
     #[command(after_help = PLAYER_HELP)]
     Tournament(Box<tournament::TournamentArgs>),
@@ -224,6 +225,24 @@ struct SearchArgs {
     no_time_limit: bool,
 }
 
+/// `review`: a game and the player that judges it.
+#[derive(Args)]
+struct ReviewArgs {
+    #[command(flatten)]
+    search: SearchArgs,
+    /// The game's record instead of --moves: a PGN (chess), KIF, KI2 or CSA (shogi), GGF or
+    /// transcript (Othello) file, in UTF-8 or Shift_JIS; - reads standard input. Its format is
+    /// found from its content, or named by --format.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["board", "moves"])]
+    record: Option<std::path::PathBuf>,
+    /// The record's format, as GET /games names the game's (PGN, KIF, CSA, GGF, transcript).
+    #[arg(long, requires = "record")]
+    format: Option<String>,
+    /// The threads that search the positions [default: one a core].
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    threads: Option<u16>,
+}
+
 fn main() -> ExitCode {
     let cli = parse_command_line();
     let result = match cli.command {
@@ -233,7 +252,7 @@ fn main() -> ExitCode {
         // A request's problem is said with the flag or the player at fault.
         Some(Command::Move(args)) => run_search(args, Search::Move),
         Some(Command::Analyze(args)) => run_search(args, Search::Analyze),
-        Some(Command::Review(args)) => run_search(args, Search::Review),
+        Some(Command::Review(args)) => run_review(args),
         Some(Command::Tournament(args)) => tournament::run(*args),
         Some(Command::Perft(args)) => run_perft(args),
         Some(Command::Positions(args)) => write_positions(args),
@@ -457,7 +476,6 @@ fn run_perft(args: PerftArgs) -> Result<(), String> {
 enum Search {
     Move,
     Analyze,
-    Review,
 }
 
 fn run_search(args: SearchArgs, search: Search) -> Result<(), String> {
@@ -497,12 +515,73 @@ fn run_search(args: SearchArgs, search: Search) -> Result<(), String> {
             let job = AnalyzeJob::new(request).map_err(in_request)?;
             print_json(&job.run(&budget).map_err(in_request)?)
         }
-        Search::Review => {
-            let job = ReviewJob::new(request).map_err(in_request)?;
-            let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-            print_json(&job.run(&budget, threads).map_err(in_request)?)
-        }
     }
+}
+
+/// Reviews the game of `--moves` or `--record`, on `--threads` threads.
+fn run_review(args: ReviewArgs) -> Result<(), String> {
+    let record = match &args.record {
+        None => None,
+        Some(path) => Some(read_record(path)?),
+    };
+    let search = args.search;
+    let player_text = search.player.as_deref().unwrap_or_default();
+    let player = match &search.player {
+        Some(text) => {
+            PlayerSpec::from_text(text).map_err(|problem| in_player("the player", text, problem))?
+        }
+        None => PlayerSpec::default(),
+    };
+    if record.is_none() && search.position.board.is_none() && search.position.moves.is_none() {
+        return Err(
+            "give the game: --moves e2e4,e7e5,... (from the start, or from --board), or \
+             --record FILE"
+                .to_owned(),
+        );
+    }
+    let request = ReviewRequest {
+        request: MoveRequest {
+            game: search.position.game,
+            position: position(search.position.board, search.position.moves.as_deref())?,
+            seed: search.seed,
+            player,
+            without_default_time_limit: search.no_time_limit,
+        },
+        record,
+        format: args.format,
+    };
+    let in_request = |problem: Problem| match problem.field.as_deref() {
+        Some(field) if PlayerSpec::is_field(field) => in_player("the player", player_text, problem),
+        Some("record") => format!("--record: {}", problem.detail),
+        _ => flagged(problem),
+    };
+    let threads = args.threads.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get()),
+        usize::from,
+    );
+    let job = ReviewJob::new(request).map_err(in_request)?;
+    print_json(&job.run(&Budget::unlimited(), threads).map_err(in_request)?)
+}
+
+/// A record's text, from its file (or standard input for `-`): UTF-8, or Shift_JIS where it is
+/// not (a `.kif`), a byte-order mark dropped.
+fn read_record(path: &std::path::Path) -> Result<String, String> {
+    let bytes = if path.as_os_str() == "-" {
+        let mut bytes = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::stdin(), &mut bytes)
+            .map_err(|error| format!("--record -: {error}"))?;
+        bytes
+    } else {
+        std::fs::read(path).map_err(|error| format!("--record {}: {error}", path.display()))?
+    };
+    let text = match String::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(error) => encoding_rs::SHIFT_JIS
+            .decode(error.as_bytes())
+            .0
+            .into_owned(),
+    };
+    Ok(text.trim_start_matches('\u{feff}').to_owned())
 }
 
 /// The position of `--board` or `--moves` (comma-separated, spaces allowed; numbers as

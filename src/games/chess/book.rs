@@ -83,6 +83,20 @@ pub fn read_pgn(text: &str, max: usize) -> Result<Vec<BookOpening>, String> {
     Ok(openings)
 }
 
+/// The first game of a PGN text, its main line from its `FEN` tag or the start; `None` where
+/// the text holds no game.
+pub fn first_pgn_game(text: &str) -> Result<Option<BookOpening>, String> {
+    let starts = game_lines(text);
+    let mut book = Book {
+        game: 0,
+        starts: &starts,
+    };
+    match Reader::new(text.as_bytes()).read_game(&mut book) {
+        Ok(game) => game.transpose(),
+        Err(error) => Err(error.to_string()),
+    }
+}
+
 fn too_many(max: usize, line: usize) -> String {
     format!("line {line}: more than {max} openings, the most a tournament takes")
 }
@@ -200,7 +214,7 @@ impl Visitor for Book<'_> {
                 ControlFlow::Continue(())
             }
             Err(error) => ControlFlow::Break(Err(
-                self.error(format!("move {} ({san}): {error}", line.moves.len() + 1))
+                self.error(format!("ply {} ({san}): {error}", line.moves.len() + 1))
             )),
         }
     }
@@ -260,7 +274,7 @@ mod tests {
         )
         .unwrap_err();
         assert_eq!(error.split(':').next(), Some("game 2 (line 5)"), "{error}");
-        assert!(error.contains("move 2 (Ke7)"), "{error}");
+        assert!(error.contains("ply 2 (Ke7)"), "{error}");
         let error = read_pgn(book, 1).unwrap_err();
         assert!(error.starts_with("line 6: more than 1 openings"), "{error}");
     }

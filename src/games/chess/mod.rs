@@ -673,6 +673,17 @@ impl Game for Chess {
 }
 
 impl Solve for Chess {
+    type Memory = Kept;
+
+    fn engine_remembering(
+        &self,
+        params: &EngineParams,
+        budget: &Budget,
+        memory: &mut Kept,
+    ) -> SearchResult<ChessMove> {
+        engine::search_keeping(self, params, budget, memory)
+    }
+
     fn engine(&self, params: &EngineParams, budget: &Budget) -> SearchResult<ChessMove> {
         engine::search(self, params, budget)
     }

@@ -8,7 +8,10 @@
 use std::fmt::Write;
 
 use super::Chess;
-use crate::game::{Game, Notation, Player, RecordFormat, RecordedGame, RecordedMove, TextEncoding};
+use crate::game::{
+    Game, Notation, Player, ReadRecord, RecordError, RecordFormat, RecordedGame, RecordedMove,
+    TextEncoding,
+};
 
 /// Chess's record format, as `GET /games` lists it and `POST /record` writes it.
 pub const FORMAT: RecordFormat = RecordFormat {
@@ -21,7 +24,21 @@ pub const FORMAT: RecordFormat = RecordFormat {
                   tags, the moves in SAN, each engine move's evaluation, depth and time in a \
                   comment.",
     write,
+    read,
 };
+
+/// The first game of a PGN text: its `FEN` tag's position (or the start) and its main line,
+/// variations and comments skipped.
+pub fn read(text: &str) -> Result<ReadRecord, RecordError> {
+    match super::book::first_pgn_game(text) {
+        Ok(Some(game)) if game.board.is_some() || !game.moves.is_empty() => Ok(ReadRecord {
+            board: game.board,
+            moves: game.moves,
+        }),
+        Ok(_) => Err(RecordError::Foreign),
+        Err(error) => Err(RecordError::Unreadable(error)),
+    }
+}
 
 /// `game` as one PGN game, ending with a blank line.
 pub fn write(game: &RecordedGame<'_>) -> String {

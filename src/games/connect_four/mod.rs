@@ -651,6 +651,8 @@ impl fmt::Debug for ConnectFour {
 /// Pons' solver (`solver.rs`), for the best move and for every move, within the time limit,
 /// with alphabeta as its fallback.
 impl Solve for ConnectFour {
+    type Memory = ();
+
     fn solve(&self, time_limit: Option<Duration>, budget: &Budget) -> SearchResult<u8> {
         solver::search(self, time_limit, budget)
     }

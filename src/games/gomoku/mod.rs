@@ -444,6 +444,17 @@ impl Game for Gomoku {
 /// The solver is the default (alphabeta with every enhancement, deepening within the time
 /// limit); the engine is the kit's search.
 impl Solve for Gomoku {
+    type Memory = kit::Kept<GameBoard<Gomoku>>;
+
+    fn engine_remembering(
+        &self,
+        params: &EngineParams,
+        budget: &Budget,
+        memory: &mut Self::Memory,
+    ) -> SearchResult<u8> {
+        kit::search_keeping::<GameBoard<Gomoku>>(self, params, budget, memory)
+    }
+
     fn engine(&self, params: &EngineParams, budget: &Budget) -> SearchResult<u8> {
         kit::search::<GameBoard<Gomoku>>(self, params, budget)
     }

@@ -8,7 +8,9 @@
 
 use super::session::Played;
 use super::{Othello, PASS, square_name};
-use crate::game::{Game, Player, RecordFormat, RecordedGame, TextEncoding, text};
+use crate::game::{
+    Game, Player, ReadRecord, RecordError, RecordFormat, RecordedGame, TextEncoding, text,
+};
 
 /// Othello's record format, as `GET /games` lists it and `POST /record` writes it.
 pub const FORMAT: RecordFormat = RecordFormat {
@@ -21,7 +23,25 @@ pub const FORMAT: RecordFormat = RecordFormat {
                   Othello games: the board, each move with its time, the players, the result \
                   in discs from Black's view.",
     write,
+    read,
 };
+
+/// A game's record in GGF: its board and its moves, passes among them.
+pub fn read(ggf: &str) -> Result<ReadRecord, RecordError> {
+    if !ggf.trim_start().starts_with("(;") {
+        return Err(RecordError::Foreign);
+    }
+    let played = read_game(ggf).map_err(RecordError::Unreadable)?;
+    let start = *played.start();
+    Ok(ReadRecord {
+        board: (start != Othello::start()).then(|| start.to_string()),
+        moves: played
+            .moves()
+            .into_iter()
+            .map(|mv| start.notation(mv).into_text())
+            .collect(),
+    })
+}
 
 /// `game` as one GGF game, on one line.
 pub fn write(game: &RecordedGame<'_>) -> String {
@@ -107,6 +127,7 @@ pub(super) fn read_game(ggf: &str) -> Result<Played, String> {
         .and_then(|body| body.strip_suffix(";)"))
         .ok_or("a game in GGF is (; ... ;)")?;
     let mut played = None;
+    let mut ply = 0;
     let mut rest = body;
     while let Some(open) = rest.find('[') {
         let key = rest[..open].trim();
@@ -127,7 +148,9 @@ pub(super) fn read_game(ggf: &str) -> Result<Played, String> {
             "B" | "W" => {
                 let side = if key == "B" { Player::X } else { Player::O };
                 let game = played.as_mut().ok_or("a move before the board (BO)")?;
-                game.play(Some(side), read_move(value))?;
+                ply += 1;
+                game.play(Some(side), read_move(value))
+                    .map_err(|error| format!("ply {ply}: {error}"))?;
             }
             _ => {}
         }

@@ -21,6 +21,7 @@ pub mod nboard;
 pub mod patterns;
 mod session;
 pub mod solver;
+pub mod transcript;
 
 use crate::game::{LEVELS, Level};
 use std::fmt;
@@ -323,7 +324,7 @@ impl Game for Othello {
         }),
         networks: &[],
         letters: &[],
-        records: &[ggf::FORMAT],
+        records: &[ggf::FORMAT, transcript::FORMAT],
         evaluation_units: Some(crate::game::EvaluationUnits::Discs),
         promotion_zone: None,
         levels: LEVEL_TABLE,
@@ -535,6 +536,8 @@ impl Game for Othello {
 /// `engine` also takes a depth (the midgame search that deep), a node limit, a clock and the
 /// kit's knobs.
 impl Solve for Othello {
+    type Memory = ();
+
     fn solve(&self, time_limit: Option<Duration>, budget: &Budget) -> SearchResult<u8> {
         self.solve_or_search(
             &EngineParams::new(time_limit, None, EngineOptions::DEFAULT),

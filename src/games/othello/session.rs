@@ -105,6 +105,27 @@ impl Played {
         }
     }
 
+    /// The position the game started from.
+    pub fn start(&self) -> &Othello {
+        &self.positions[0]
+    }
+
+    /// The moves played from the start, passes among them, each found as the move that made
+    /// the next position (a game played through [`Played::play`] records no other history).
+    pub fn moves(&self) -> Vec<u8> {
+        self.positions
+            .windows(2)
+            .map(|pair| {
+                let (before, after) = (&pair[0], &pair[1]);
+                before
+                    .legal_moves()
+                    .into_iter()
+                    .find(|&mv| before.play(mv) == *after)
+                    .unwrap_or(PASS)
+            })
+            .collect()
+    }
+
     /// Takes the last move back; false at the start.
     pub fn undo(&mut self) -> bool {
         if self.positions.len() == 1 {

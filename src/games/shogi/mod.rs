@@ -616,6 +616,17 @@ impl Game for Shogi {
 }
 
 impl Solve for Shogi {
+    type Memory = engine::Kept;
+
+    fn engine_remembering(
+        &self,
+        params: &EngineParams,
+        budget: &Budget,
+        memory: &mut engine::Kept,
+    ) -> SearchResult<ShogiMove> {
+        engine::search_keeping(self, params, budget, memory)
+    }
+
     fn solve(
         &self,
         time_limit: Option<std::time::Duration>,

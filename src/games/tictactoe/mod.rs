@@ -497,7 +497,9 @@ impl fmt::Debug for TicTacToe {
 }
 
 /// Solved by the default: a perfect table of every reachable position, built at start-up.
-impl Solve for TicTacToe {}
+impl Solve for TicTacToe {
+    type Memory = ();
+}
 
 #[cfg(test)]
 mod tests {

@@ -1,0 +1,191 @@
+"""How Sente's game review agrees with an outside judge, on games with known slips.
+
+    python scripts/review-agreement.py chess SENTE [--games N] [--elo E] [--depth D] [--dir DIR]
+    python scripts/review-agreement.py othello SENTE [--games N] [--dir DIR]
+
+chess: N games of Debian's Stockfish 15.1 against itself at UCI_LimitStrength and UCI_Elo E
+(weak play, with real slips), 50 ms a move, from the start (its limited strength chooses its
+moves at random among its lines, so every game differs); each game written as PGN and given to
+`sente review --record` at its default budget. The judge is Stockfish at full strength to a
+fixed depth D: each position's score, turned into winning chances as lichess does (2 / (1 +
+exp(-0.00368208 cp)) - 1, a mate 1), and each move's drop in the mover's winning chances from
+the position's best; lichess's classes from the drop (0.1 inaccuracy, 0.2 mistake, 0.3 blunder).
+
+othello: N games of Sente's engine at 20 ms a move against the random player (a weak side with
+slips of every size), from the start; each game reviewed by `sente review`. The judge is
+Sente's exact solver (`sente analyze ... solver`, every move's exact final disc margin) in the
+last 20 empties: a move is a blunder where it gave away the game's result (a win to a draw or a
+loss, a draw to a loss), and lost discs where it lost any against the best.
+
+Reported, with the counts: of the moves the judge classes as blunders, the share the review
+classes as mistakes or blunders (the aim: 90%); of the moves the review classes as blunders, the
+share the judge classes as mistakes or blunders (in Othello: that lost discs; the aim: 80%).
+"""
+
+import argparse
+import json
+import math
+import os
+import random
+import subprocess
+import sys
+import time
+
+
+def winning_chances(score):
+    """Lichess's winning chances (-1 to 1) of a python-chess PovScore's relative score."""
+    if score.is_mate():
+        return 1.0 if score.mate() > 0 else -1.0
+    cp = max(-1000, min(1000, score.score()))
+    return 2 / (1 + math.exp(-0.00368208 * cp)) - 1
+
+
+def lichess_class(drop):
+    """Lichess's class of a move from its drop in winning chances (lila's Advice.scala)."""
+    if drop >= 0.3:
+        return "blunder"
+    if drop >= 0.2:
+        return "mistake"
+    if drop >= 0.1:
+        return "inaccuracy"
+    return "good"
+
+
+def review(sente, game, record_path):
+    started = time.time()
+    out = subprocess.run(
+        [sente, "review", "--game", game, "--record", record_path],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    return json.loads(out), time.time() - started
+
+
+def chess_games(args):
+    import chess
+    import chess.engine
+    import chess.pgn
+
+    rows = []
+    weak = chess.engine.SimpleEngine.popen_uci("/usr/games/stockfish")
+    weak.configure({"UCI_LimitStrength": True, "UCI_Elo": args.elo, "Threads": 1})
+    judge = chess.engine.SimpleEngine.popen_uci("/usr/games/stockfish")
+    judge.configure({"Threads": 1, "Hash": 64})
+    seconds = 0.0
+    plies_reviewed = 0
+    try:
+        for number in range(args.games):
+            board = chess.Board()
+            while not board.is_game_over(claim_draw=True) and board.ply() < 200:
+                board.push(weak.play(board, chess.engine.Limit(time=0.05)).move)
+            game = chess.pgn.Game.from_board(board)
+            game.headers["Event"] = f"review agreement {number + 1}"
+            path = os.path.join(args.dir, f"chess-{number + 1}.pgn")
+            with open(path, "w") as file:
+                print(game, file=file)
+            # The judge's winning chances for the side to move in each position.
+            replay = chess.Board()
+            chances = []
+            for move in [None] + list(board.move_stack):
+                if move is not None:
+                    replay.push(move)
+                if replay.is_checkmate():
+                    chances.append(-1.0)
+                elif replay.is_game_over(claim_draw=True):
+                    chances.append(0.0)
+                else:
+                    info = judge.analyse(replay, chess.engine.Limit(depth=args.depth))
+                    chances.append(winning_chances(info["score"].relative))
+            answer, took = review(args.sente, "chess", path)
+            seconds += took
+            plies_reviewed += len(answer["plies"])
+            for ply in answer["plies"]:
+                index = ply["ply"] - 1
+                drop = max(0.0, chances[index] + chances[index + 1])
+                rows.append((lichess_class(drop), ply["class"], number + 1, ply["ply"]))
+            print(f"game {number + 1}: {len(board.move_stack)} plies, review {took:.1f} s", file=sys.stderr)
+    finally:
+        weak.quit()
+        judge.quit()
+    judge_name = f"Stockfish 15.1 depth {args.depth}"
+    return rows, judge_name, seconds, plies_reviewed
+
+
+def othello_games(args):
+    rows = []
+    seconds = 0.0
+    plies_reviewed = 0
+    rng = random.Random(args.seed)
+    for number in range(args.games):
+        tournament = subprocess.run(
+            [args.sente, "tournament", "engine:time_limit_ms=20", "random", "--game", "othello",
+             "--games", "1", "--seed", str(rng.randrange(1 << 30)), "--records"]
+            + ["--first-game", str(number)],
+            check=True, capture_output=True, text=True,
+        ).stdout
+        record = json.loads(tournament)["records"][0]
+        moves = [m["move"] if isinstance(m, dict) else m for m in record["moves"]]
+        transcript = "".join(m for m in moves if m != "pass")
+        path = os.path.join(args.dir, f"othello-{number + 1}.txt")
+        with open(path, "w") as file:
+            print(transcript, file=file)
+        answer, took = review(args.sente, "othello", path)
+        seconds += took
+        plies_reviewed += len(answer["plies"])
+        for ply in answer["plies"]:
+            index = ply["ply"] - 1
+            empties = 60 - sum(1 for m in moves[:index] if m != "pass")
+            if empties > 20 or moves[index] == "pass":
+                continue
+            exact = json.loads(subprocess.run(
+                [args.sente, "analyze", "solver", "--game", "othello", "--no-time-limit",
+                 "--moves", ",".join(moves[:index])],
+                check=True, capture_output=True, text=True,
+            ).stdout)
+            margins = {m["move"]: m["margin"] for m in exact["moves"]}
+            best = max(margins.values())
+            played = margins[moves[index]]
+            sign = lambda discs: (discs > 0) - (discs < 0)
+            if sign(played) < sign(best):
+                judged = "blunder"
+            elif played < best:
+                judged = "mistake"
+            else:
+                judged = "good"
+            rows.append((judged, ply["class"], number + 1, ply["ply"]))
+        print(f"game {number + 1}: {len(moves)} plies, review {took:.1f} s", file=sys.stderr)
+    return rows, "Sente's exact solver (last 20 empties)", seconds, plies_reviewed
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("game", choices=["chess", "othello"])
+    parser.add_argument("sente")
+    parser.add_argument("--games", type=int, default=10)
+    parser.add_argument("--elo", type=int, default=1350)
+    parser.add_argument("--depth", type=int, default=14)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--dir", default="target/review-agreement")
+    args = parser.parse_args()
+    os.makedirs(args.dir, exist_ok=True)
+    measure = chess_games if args.game == "chess" else othello_games
+    rows, judge, seconds, plies = measure(args)
+    slips = ("mistake", "blunder")
+    judged_blunders = [row for row in rows if row[0] == "blunder"]
+    caught = [row for row in judged_blunders if row[1] in slips]
+    reviewed_blunders = [row for row in rows if row[1] == "blunder"]
+    confirmed = [row for row in reviewed_blunders if row[0] in slips]
+    share = lambda part, whole: f"{len(part)}/{len(whole)} = {100 * len(part) / max(1, len(whole)):.0f}%"
+    print(f"{args.game}: {args.games} games, {len(rows)} moves judged by {judge}")
+    print(f"  the judge's blunders the review calls mistakes or blunders: {share(caught, judged_blunders)}")
+    print(f"  the review's blunders the judge calls mistakes or blunders: {share(confirmed, reviewed_blunders)}")
+    print(f"  review: {plies} plies in {seconds:.0f} s ({plies / max(seconds, 1e-9):.2f} plies/s)")
+    missed = [row[2:] for row in judged_blunders if row[1] not in slips]
+    disputed = [row[2:] for row in reviewed_blunders if row[0] not in slips]
+    print(f"  missed (game, ply): {missed}")
+    print(f"  disputed (game, ply): {disputed}")
+
+
+if __name__ == "__main__":
+    main()
