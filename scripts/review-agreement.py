@@ -1,6 +1,7 @@
 """How Sente's game review agrees with an outside judge, on games with known slips.
 
     python scripts/review-agreement.py chess SENTE [--games N] [--elo E] [--depth D] [--dir DIR]
+    python scripts/review-agreement.py shogi SENTE [--games N] [--depth D] [--dir DIR]
     python scripts/review-agreement.py othello SENTE [--games N] [--dir DIR]
 
 chess: N games of Debian's Stockfish 15.1 against itself at UCI_LimitStrength and UCI_Elo E
@@ -11,8 +12,13 @@ fixed depth D: each position's score, turned into winning chances as lichess doe
 exp(-0.00368208 cp)) - 1, a mate 1), and each move's drop in the mover's winning chances from
 the position's best; lichess's classes from the drop (0.1 inaccuracy, 0.2 mistake, 0.3 blunder).
 
-othello: N games of Sente's engine at 20 ms a move against the random player (a weak side with
-slips of every size), from the start; each game reviewed by `sente review`. The judge is
+shogi: the same with Debian's Fairy-Stockfish 11.1 (USI): games at Skill Level 0, 50 ms a move,
+up to 160 plies, rules by cshogi; the judge Fairy-Stockfish at full strength to depth D, its
+centipawns turned into winning chances by the logistic shogi programs use (2 / (1 + exp(-cp /
+600)) - 1, Ponanza's 600); `sente review --moves` at its default budget.
+
+othello: N games of the random player against itself (slips of every size, the result changing
+hands in the endgame), from the start; each game reviewed by `sente review`. The judge is
 Sente's exact solver (`sente analyze ... solver`, every move's exact final disc margin) in the
 last 20 empties: a move is a blunder where it gave away the game's result (a win to a draw or a
 loss, a draw to a loss), and lost discs where it lost any against the best.
@@ -112,6 +118,102 @@ def chess_games(args):
     return rows, judge_name, seconds, plies_reviewed
 
 
+class Usi:
+    """A USI engine spoken to line by line: enough for `go` and its last score."""
+
+    def __init__(self, command, options):
+        self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+        self.send("usi")
+        self.wait("usiok")
+        for name, value in options.items():
+            self.send(f"setoption name {name} value {value}")
+        self.send("isready")
+        self.wait("readyok")
+
+    def send(self, line):
+        self.process.stdin.write(line + "\n")
+
+    def wait(self, word):
+        lines = []
+        while True:
+            line = self.process.stdout.readline().strip()
+            lines.append(line)
+            if line.split(" ")[0] == word:
+                return lines
+
+    def go(self, moves, limit):
+        self.send("position startpos" + (" moves " + " ".join(moves) if moves else ""))
+        self.send(f"go {limit}")
+        lines = self.wait("bestmove")
+        score = None
+        for line in lines:
+            words = line.split()
+            if "score" in words:
+                kind, value = words[words.index("score") + 1: words.index("score") + 3]
+                score = (kind, int(value))
+        return lines[-1].split()[1], score
+
+    def quit(self):
+        self.send("quit")
+        self.process.wait()
+
+
+def shogi_games(args):
+    import cshogi
+
+    def chances(score):
+        kind, value = score
+        if kind == "mate":
+            return 1.0 if value > 0 else -1.0
+        return 2 / (1 + math.exp(-value / 600)) - 1
+
+    rows = []
+    seconds = 0.0
+    plies_reviewed = 0
+    weak = Usi(["/usr/games/fairy-stockfish"], {"UCI_Variant": "shogi", "Skill Level": 0, "Threads": 1})
+    judge = Usi(["/usr/games/fairy-stockfish"], {"UCI_Variant": "shogi", "Threads": 1, "Hash": 64})
+    try:
+        for number in range(args.games):
+            board = cshogi.Board()
+            moves = []
+            while not board.is_game_over() and len(moves) < 160 and board.is_draw() != cshogi.REPETITION_DRAW:
+                move, _ = weak.go(moves, "movetime 50")
+                if move in ("resign", "win"):
+                    break
+                board.push_usi(move)
+                moves.append(move)
+            path = os.path.join(args.dir, f"shogi-{number + 1}.usi")
+            with open(path, "w") as file:
+                print(" ".join(moves), file=file)
+            values = []
+            replay = cshogi.Board()
+            for index in range(len(moves) + 1):
+                if index:
+                    replay.push_usi(moves[index - 1])
+                if replay.is_game_over():
+                    values.append(-1.0)
+                else:
+                    _, score = judge.go(moves[:index], f"depth {args.depth}")
+                    values.append(chances(score) if score else 0.0)
+            started = time.time()
+            answer = json.loads(subprocess.run(
+                [args.sente, "review", "--game", "shogi", "--moves", ",".join(moves)],
+                check=True, capture_output=True, text=True,
+            ).stdout)
+            took = time.time() - started
+            seconds += took
+            plies_reviewed += len(answer["plies"])
+            for ply in answer["plies"]:
+                index = ply["ply"] - 1
+                drop = max(0.0, values[index] + values[index + 1])
+                rows.append((lichess_class(drop), ply["class"], number + 1, ply["ply"]))
+            print(f"game {number + 1}: {len(moves)} plies, review {took:.1f} s", file=sys.stderr)
+    finally:
+        weak.quit()
+        judge.quit()
+    return rows, f"Fairy-Stockfish 11.1 depth {args.depth}", seconds, plies_reviewed
+
+
 def othello_games(args):
     rows = []
     seconds = 0.0
@@ -119,7 +221,7 @@ def othello_games(args):
     rng = random.Random(args.seed)
     for number in range(args.games):
         tournament = subprocess.run(
-            [args.sente, "tournament", "engine:time_limit_ms=20", "random", "--game", "othello",
+            [args.sente, "tournament", "random", "random", "--game", "othello",
              "--games", "1", "--seed", str(rng.randrange(1 << 30)), "--records"]
             + ["--first-game", str(number)],
             check=True, capture_output=True, text=True,
@@ -160,7 +262,7 @@ def othello_games(args):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("game", choices=["chess", "othello"])
+    parser.add_argument("game", choices=["chess", "shogi", "othello"])
     parser.add_argument("sente")
     parser.add_argument("--games", type=int, default=10)
     parser.add_argument("--elo", type=int, default=1350)
@@ -169,7 +271,7 @@ def main():
     parser.add_argument("--dir", default="target/review-agreement")
     args = parser.parse_args()
     os.makedirs(args.dir, exist_ok=True)
-    measure = chess_games if args.game == "chess" else othello_games
+    measure = {"chess": chess_games, "shogi": shogi_games, "othello": othello_games}[args.game]
     rows, judge, seconds, plies = measure(args)
     slips = ("mistake", "blunder")
     judged_blunders = [row for row in rows if row[0] == "blunder"]

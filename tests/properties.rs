@@ -284,3 +284,77 @@ fn shards_once() -> &'static [serde_json::Value; 2] {
     static SHARDS: std::sync::OnceLock<[serde_json::Value; 2]> = std::sync::OnceLock::new();
     SHARDS.get_or_init(shards)
 }
+
+/// Texts made of pieces of every record format (PGN's tags and SAN, KIF's numbered lines, KI2's
+/// marks, CSA's lines, GGF's keys, a transcript's squares) and a little noise.
+fn record_text() -> impl Strategy<Value = String> {
+    let pieces = [
+        "[Event \"x\"]\n",
+        "[FEN \"8/8/8/8/8/8/8/K6k w - - 0 1\"]\n",
+        "1. ",
+        "e4 ",
+        "e5 ",
+        "Nf3 ",
+        "O-O ",
+        "{c} ",
+        "(",
+        ")",
+        "1-0",
+        "手合割：平手\n",
+        "   1 ",
+        "７六歩(77)",
+        "同　銀(31)",
+        "投了",
+        "\n",
+        "▲",
+        "△",
+        "７六歩",
+        "２二角成",
+        "PI\n",
+        "P1-KY-KE\n",
+        "+\n",
+        "+7776FU\n",
+        "-3334FU\n",
+        "%TORYO",
+        "(;GM[Othello]",
+        "BO[8 ",
+        "---------------------------O*------*O---------------------------",
+        " *]",
+        "B[F5]",
+        "W[PA]",
+        ";)",
+        "f5",
+        "d6",
+        "c3",
+        "pass",
+        "--",
+        " ",
+    ];
+    prop::collection::vec(
+        prop_oneof![
+            8 => prop::sample::select(pieces.to_vec()).prop_map(str::to_owned),
+            1 => any::<char>().prop_map(String::from),
+        ],
+        0..40,
+    )
+    .prop_map(|pieces| pieces.concat())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(500))]
+
+    /// Every game's record readers read any text or refuse it, never panicking: a review's
+    /// record is checked before any search.
+    #[test]
+    fn a_record_of_any_text_is_read_or_refused(text in record_text(), format in 0usize..4) {
+        use sente::api::review::{ReviewJob, ReviewRequest};
+        for game in ["chess", "shogi", "othello", "tictactoe"] {
+            let mut body = serde_json::json!({"game": game, "record": text, "depth": 1});
+            if format > 0 {
+                body["format"] = serde_json::json!(["", "PGN", "CSA", "transcript"][format]);
+            }
+            let request = ReviewRequest::from_json(body.to_string().as_bytes()).unwrap();
+            let _ = ReviewJob::new(request);
+        }
+    }
+}

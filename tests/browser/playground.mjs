@@ -500,11 +500,13 @@ try {
   assert.match(pgn, /\n\n1\. \S+ \{[+-]\d+\.\d\d\/\d+ \d+\.\d{3}s\} \*\n/, `the engine's move with its evaluation: ${pgn}`);
   writeFileSync(`${shots}/chess-game.json`, JSON.stringify(await page.evaluate(() => state.moves)));
 
-  // A game reviewed (POST /review): Scholar's mate set up by its moves, every move judged by
-  // the full engine, Black's Nf6 (which lets the queen mate) marked ??, each side's accuracy,
-  // and the graph of White's chances, which a click moves along.
+  // A game reviewed (POST /review): Scholar's mate pasted as a PGN record (its tags, move
+  // numbers, a comment, a variation and the result left out), every move judged by the full
+  // engine (the plies counted as they stream in), Black's Nf6 (which lets the queen mate)
+  // marked ??, each side's accuracy, and the graph of White's chances, which a click moves
+  // along.
   await page.fill("#setup-board", "");
-  await page.fill("#position", "e4 e5 Qh5 Nc6 Bc4 Nf6 Qxf7#");
+  await page.fill("#position", '[Event "Scholar\'s mate"]\n[Result "1-0"]\n\n1. e4 e5 2. Qh5 {early} Nc6 (2... g6) 3. Bc4 Nf6?? 4. Qxf7# 1-0\n');
   await page.click("#load-position");
   await page.waitForFunction(() => document.querySelectorAll("#move-list li").length === 7 && !document.getElementById("review").disabled, null, { timeout: 15000 });
   await page.click("#review");
