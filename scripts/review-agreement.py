@@ -1,6 +1,6 @@
 """How Sente's game review agrees with an outside judge, on games with known slips.
 
-    python scripts/review-agreement.py chess SENTE [--games N] [--elo E] [--depth D] [--dir DIR]
+    python scripts/review-agreement.py chess SENTE [--games N] [--elo E] [--depth D] [--dir DIR] [--reuse]
     python scripts/review-agreement.py shogi SENTE [--games N] [--depth D] [--dir DIR]
     python scripts/review-agreement.py othello SENTE [--games N] [--dir DIR]
 
@@ -82,14 +82,18 @@ def chess_games(args):
     plies_reviewed = 0
     try:
         for number in range(args.games):
-            board = chess.Board()
-            while not board.is_game_over(claim_draw=True) and board.ply() < 200:
-                board.push(weak.play(board, chess.engine.Limit(time=0.05)).move)
-            game = chess.pgn.Game.from_board(board)
-            game.headers["Event"] = f"review agreement {number + 1}"
             path = os.path.join(args.dir, f"chess-{number + 1}.pgn")
-            with open(path, "w") as file:
-                print(game, file=file)
+            if args.reuse and os.path.exists(path):
+                with open(path) as file:
+                    board = chess.pgn.read_game(file).end().board()
+            else:
+                board = chess.Board()
+                while not board.is_game_over(claim_draw=True) and board.ply() < 200:
+                    board.push(weak.play(board, chess.engine.Limit(time=0.05)).move)
+                game = chess.pgn.Game.from_board(board)
+                game.headers["Event"] = f"review agreement {number + 1}"
+                with open(path, "w") as file:
+                    print(game, file=file)
             # The judge's winning chances for the side to move in each position.
             replay = chess.Board()
             chances = []
@@ -269,6 +273,7 @@ def main():
     parser.add_argument("--depth", type=int, default=14)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--dir", default="target/review-agreement")
+    parser.add_argument("--reuse", action="store_true", help="review the chess games already in DIR again rather than play new ones")
     args = parser.parse_args()
     os.makedirs(args.dir, exist_ok=True)
     measure = {"chess": chess_games, "shogi": shogi_games, "othello": othello_games}[args.game]

@@ -85,6 +85,8 @@ pub struct ChessBoard {
     /// The keys of the positions before the current one: the game's since its last capture or
     /// pawn move, then the line's.
     earlier: Vec<u64>,
+    /// How many of `earlier` are the game's, before the root: the root is the next.
+    history: usize,
     /// Where in `earlier` the last null move was: no position before it can be repeated,
     /// since a null move is no move of the game; and the barriers the null moves above it
     /// replaced.
@@ -101,19 +103,41 @@ impl ChessBoard {
         &self.positions[self.ply]
     }
 
-    /// Whether the current position repeats one of the line or the game: only positions since
-    /// the last capture or pawn move (or null move) can, and only every second one has the
-    /// same side to move.
+    /// Whether the current position is drawn by repetition, as Stockfish counts it: it repeats
+    /// one of the line below the root (the side that repeated can repeat again, so the line is
+    /// a draw), or it is the third time the game and the line reach it (the rule's threefold).
+    /// A position the game reached once before the search is not a draw on its second time:
+    /// the side to move there need not repeat, and a review that counted it so would call a
+    /// check that gives the other side a repetition it cannot force a blunder. Only positions
+    /// since the last capture or pawn move (or null move) can repeat, and only every second one
+    /// has the same side to move.
     fn repeats(&self) -> bool {
         let key = self.keys[self.ply];
         let halfmoves = self.position().halfmoves() as usize;
         let reach = halfmoves.min(self.earlier.len() - self.null_barrier);
-        self.earlier[self.earlier.len() - reach..]
+        let first = self.earlier.len() - reach;
+        let mut before_the_line = 0;
+        for (index, &earlier) in self
+            .earlier
             .iter()
+            .enumerate()
+            .skip(first)
             .rev()
             .skip(1)
             .step_by(2)
-            .any(|&earlier| earlier == key)
+        {
+            if earlier != key {
+                continue;
+            }
+            if index > self.history {
+                return true;
+            }
+            before_the_line += 1;
+            if before_the_line == 2 {
+                return true;
+            }
+        }
+        false
     }
 
     /// Gives the next ply a slot, where the line goes that deep for the first time: the
@@ -148,11 +172,13 @@ impl Board for ChessBoard {
         positions.push(game.position().clone());
         let mut keys = Vec::with_capacity(plies);
         keys.push(game.key);
+        let earlier = game.earlier_keys();
         ChessBoard {
             positions,
             keys,
             ply: 0,
-            earlier: game.earlier_keys(),
+            history: earlier.len(),
+            earlier,
             null_barrier: 0,
             barriers: Vec::new(),
             sums: (scorer == Scorer::Network)
@@ -357,6 +383,45 @@ mod tests {
         let pawn_out = board("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
         assert_eq!(start.structure_key(), knight_out.structure_key());
         assert_ne!(start.structure_key(), pawn_out.structure_key());
+    }
+
+    /// The game's and the line's moves alike, as SAN.
+    fn after(game: &Chess, sans: &[&str]) -> Chess {
+        sans.iter().fold(game.clone(), |game, san| {
+            let mv = game
+                .read_move(&crate::game::Notation::Text((*san).to_owned()))
+                .unwrap();
+            game.play(mv)
+        })
+    }
+
+    /// Stockfish's repetition: a position the line repeats is a draw; one the game reached
+    /// before the search only on its third time, not its second (its side to move need not
+    /// repeat again, and the other side cannot make it).
+    #[test]
+    fn a_repetition_of_the_games_positions_is_a_draw_on_its_third_time() {
+        let knights = ["Nf3", "Nf6", "Ng1", "Ng8"];
+        let search_from = |played: &[&str], line: &[&str]| {
+            let game = after(&Chess::start(), played);
+            let mut board = ChessBoard::new(&game, &EngineParams::default());
+            let mut position = game;
+            for san in line {
+                let mv = position
+                    .read_move(&crate::game::Notation::Text((*san).to_owned()))
+                    .unwrap();
+                board.make(mv.get());
+                position = position.play(mv);
+            }
+            board.repeats()
+        };
+        // The start, reached a second time: once before the search, once in its line.
+        assert!(!search_from(&knights[..3], &knights[3..]));
+        assert!(!search_from(&[], &knights));
+        // A third time.
+        let twice: Vec<&str> = knights.iter().chain(&knights[..3]).copied().collect();
+        assert!(search_from(&twice, &knights[3..]));
+        // A position the line itself reached before, below its root.
+        assert!(search_from(&[], &["Nf3", "Nf6", "Ng1", "Ng8", "Nf3"]));
     }
 
     #[test]
