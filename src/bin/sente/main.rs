@@ -480,12 +480,7 @@ enum Search {
 
 fn run_search(args: SearchArgs, search: Search) -> Result<(), String> {
     let player_text = args.player.as_deref().unwrap_or_default();
-    let player = match &args.player {
-        Some(text) => {
-            PlayerSpec::from_text(text).map_err(|problem| in_player("the player", text, problem))?
-        }
-        None => PlayerSpec::default(),
-    };
+    let player = player_spec(args.player.as_deref())?;
     // As in a request, the position is given, never assumed: `--moves ''` is the start.
     if args.position.board.is_none() && args.position.moves.is_none() {
         return Err(
@@ -526,12 +521,7 @@ fn run_review(args: ReviewArgs) -> Result<(), String> {
     };
     let search = args.search;
     let player_text = search.player.as_deref().unwrap_or_default();
-    let player = match &search.player {
-        Some(text) => {
-            PlayerSpec::from_text(text).map_err(|problem| in_player("the player", text, problem))?
-        }
-        None => PlayerSpec::default(),
-    };
+    let player = player_spec(search.player.as_deref())?;
     if record.is_none() && search.position.board.is_none() && search.position.moves.is_none() {
         return Err(
             "give the game: --moves e2e4,e7e5,... (from the start, or from --board), or \
@@ -601,6 +591,17 @@ fn position(board: Option<String>, moves: Option<&str>) -> Result<PositionSpec, 
         board: board.map(BoardSpec::Text),
         moves,
     })
+}
+
+/// The player written on the command line (`ALGORITHM[:KNOB=VALUE,...]`), the game's default
+/// without one.
+fn player_spec(text: Option<&str>) -> Result<PlayerSpec, String> {
+    match text {
+        Some(text) => {
+            PlayerSpec::from_text(text).map_err(|problem| in_player("the player", text, problem))
+        }
+        None => Ok(PlayerSpec::default()),
+    }
 }
 
 /// A problem with a player, for the command line: which player, as it was written.
