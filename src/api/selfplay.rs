@@ -12,7 +12,7 @@ use serde::Serialize;
 
 use crate::games::ForGame;
 use crate::learn::policy_value::PolicyValueNet;
-use crate::search::alphazero::selfplay::{self, SelfPlay, Tally};
+use crate::search::alphazero::selfplay::{self, SelfPlay, Tally, Tricks};
 use crate::search::alphazero::{RootNoise, networks, train::DEFAULT_HIDDEN};
 use crate::search::{SearchRng, Solve};
 
@@ -29,6 +29,7 @@ pub struct SelfPlayRequest {
     pub temperature_plies: usize,
     /// The Dirichlet noise's alpha at the root.
     pub noise_alpha: f64,
+    pub tricks: Tricks,
     pub seed: u64,
     pub threads: usize,
 }
@@ -63,6 +64,7 @@ pub fn run(
         fn run<G: Solve>(self) -> Self::Output {
             let request = self.request;
             networks::playable::<G>()?;
+            request.tricks.check()?;
             let (net, name) = match &request.net {
                 Some(path) => (networks::from_file::<G>(path)?, path.display().to_string()),
                 None if networks::has_any::<G>() => (
@@ -88,6 +90,7 @@ pub fn run(
                     alpha: request.noise_alpha,
                     ..defaults.noise
                 },
+                tricks: request.tricks,
                 ..defaults
             };
             let started = Instant::now();

@@ -9,6 +9,7 @@ pub mod date;
 mod declaration;
 pub mod perft;
 pub mod reachable;
+mod symmetry;
 pub mod text;
 
 pub use declaration::{
@@ -16,6 +17,7 @@ pub use declaration::{
     EvaluationUnits, LEVEL_NAMES, LEVELS, Level, Limits, Network, Protocol, ReadRecord,
     RecordError, RecordFormat, RecordedGame, RecordedMove, TextEncoding,
 };
+pub use symmetry::Symmetry;
 
 use std::fmt::{self, Debug, Display};
 use std::hash::Hash;
@@ -341,6 +343,23 @@ pub trait Game:
                     active.push((2 * cell + usize::from(owner != me)) as u16);
                 }
             }
+        }
+    }
+
+    /// The board's symmetries a network may learn and search with ([`Symmetry`]), beside the
+    /// identity: transforms of [`Game::network_inputs`]'s grid that keep the rules, the moves'
+    /// ids mapped by [`Game::network_move_image`]. None by default.
+    const NETWORK_SYMMETRIES: &'static [Symmetry] = &[];
+
+    /// Move id `id`'s image under `symmetry`: by default an id below `ROWS * COLUMNS` names the
+    /// cell it is played on (`row * COLUMNS + column`) and goes where the cell goes, and any other
+    /// (a pass) stays.
+    fn network_move_image(id: u16, symmetry: Symmetry) -> u16 {
+        let cells = Self::ROWS * Self::COLUMNS;
+        if usize::from(id) < cells {
+            symmetry.cell_index::<Self>(usize::from(id)) as u16
+        } else {
+            id
         }
     }
 

@@ -11,6 +11,7 @@
 pub mod loaded;
 pub mod nnue;
 pub mod policy_value;
+pub mod residual;
 pub mod sparse;
 
 use std::path::PathBuf;
@@ -44,8 +45,15 @@ pub struct TrainingOptions {
     /// Weights to go on training from (a generation's best), in the file the game reads;
     /// `None` starts from random weights.
     pub from: Option<PathBuf>,
-    /// The hidden layers' width of a network started afresh, for trainers whose shape is free.
+    /// The hidden layers' width of a network started afresh, for trainers whose shape is free
+    /// (a policy-value network's residual tower: its channels).
     pub hidden: Option<usize>,
+    /// A policy-value network started afresh as a residual tower of this many blocks, rather
+    /// than a perceptron.
+    pub blocks: Option<usize>,
+    /// How much of a policy-value network's value target is the search's value of the position,
+    /// the rest the game's result (where self-play wrote the search's value).
+    pub search_value_weight: f32,
 }
 
 impl TrainingOptions {
@@ -63,6 +71,8 @@ impl TrainingOptions {
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             from: None,
             hidden: None,
+            blocks: None,
+            search_value_weight: 0.0,
         }
     }
 }

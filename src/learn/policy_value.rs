@@ -1,27 +1,31 @@
-//! AlphaZero's network, small: a position's inputs in, two heads out, the policy (a logit for
-//! every move id, the moves the search should look at first) and the value (the side to move's
-//! expected result, in (-1, 1)).
+//! AlphaZero's network: a position's inputs in, two heads out, the policy (a logit for every
+//! move id, the moves the search should look at first) and the value (the side to move's
+//! expected result, in (-1, 1)). Two shapes:
 //!
 //! ```text
-//! inputs (0 or 1) -> hidden (ReLU) -> hidden (ReLU) -> policy logits (one per move id)
-//!                                                   \-> value (tanh)
+//! perceptron: inputs (0 or 1) -> hidden (ReLU) -> hidden (ReLU) -> policy logits (one per move id)
+//!                                                                \-> value (tanh)
+//! residual:   the board's planes -> a tower of residual 3x3 convolutions -> the same two heads
 //! ```
 //!
-//! Two fully connected layers, where AlphaZero had a tower of residual convolutions: boards of
-//! 9 and 42 cells are learnt by a plain perceptron in minutes on a CPU, and a search that calls
-//! it hundreds of thousands of times a second needs it that small. The first layer's weights are
-//! kept a row per input, so that a position adds the rows of the inputs that are on (at most one
-//! a cell) instead of multiplying a mostly empty vector.
+//! The perceptron is the first networks' shape: boards of 9 and 42 cells are learnt by it in
+//! minutes on a CPU, and it answers in microseconds. Its first layer's weights are kept a row
+//! per input, so that a position adds the rows of the inputs that are on (at most one a cell)
+//! instead of multiplying a mostly empty vector. The residual tower is AlphaZero's own shape
+//! ([`super::residual`]): slower to ask, it sees lines where the perceptron sees cells.
 //!
 //! The loss is AlphaZero's, (z - v)^2 - pi . log p, where z is the game's result, pi the search's
 //! visits at the root and p the policy over the legal moves (the softmax of their logits alone:
 //! an illegal move is never a target and never competes).
 //!
-//! The file: `SENTEPV1`, the game's name (a byte of length, then the name), then inputs, hidden
-//! and moves as little-endian `u32`, then every weight as a little-endian `f32` in the order of
-//! [`PolicyValueNet::parameters`].
+//! The file: `SENTEPV1` (a perceptron) or `SENTEPV2` (a residual tower), the game's name (a byte
+//! of length, then the name), then the sizes as little-endian `u32` (a perceptron's inputs,
+//! hidden and moves; a tower's inputs, moves, rows, columns, channels and blocks), then every
+//! weight as a little-endian `f32` in the order of the shape's layout.
 
 use rand::RngExt;
+
+use super::residual::{self, Tower};
 
 /// The network's shape and weights.
 #[derive(Clone, Debug, PartialEq)]
@@ -29,14 +33,38 @@ pub struct PolicyValueNet {
     /// The game it reads (a net for one game is refused by another).
     pub game: String,
     pub inputs: usize,
-    pub hidden: usize,
     /// The policy's width: the game's move ids.
     pub moves: usize,
-    /// Every weight, in one vector so that an optimiser walks them at once: see [`Layout`].
+    pub shape: Shape,
+    /// Every weight, in one vector so that an optimiser walks them at once: see [`Layout`]
+    /// and [`Tower`].
     pub weights: Vec<f32>,
 }
 
+/// What lies between the inputs and the heads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shape {
+    /// Two fully connected layers of `hidden`.
+    Perceptron { hidden: usize },
+    /// A tower of residual convolutions over the board's grid.
+    Residual(Tower),
+}
+
+impl std::fmt::Display for Shape {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match self {
+            Shape::Perceptron { hidden } => write!(f, "a perceptron of two layers of {hidden}"),
+            Shape::Residual(tower) => write!(
+                f,
+                "a residual tower of {} blocks of {} channels over {}x{}",
+                tower.blocks, tower.channels, tower.rows, tower.columns
+            ),
+        }
+    }
+}
+
 const MAGIC: &[u8; 8] = b"SENTEPV1";
+const TOWER_MAGIC: &[u8; 8] = b"SENTEPV2";
 
 /// The largest sizes a file may declare: a file is input, and its sizes allocate.
 const MAX_INPUTS: usize = 1 << 14;
@@ -102,17 +130,20 @@ impl Layout {
     }
 }
 
-/// What one position's forward pass keeps for the backward pass.
+/// What one position's forward pass keeps for the backward pass: the outputs, whatever the
+/// shape, and each shape's layers.
 #[derive(Clone, Debug, Default)]
 pub struct Activations {
-    pub hidden1: Vec<f32>,
-    pub hidden2: Vec<f32>,
     pub logits: Vec<f32>,
     pub value: f32,
+    hidden1: Vec<f32>,
+    hidden2: Vec<f32>,
+    tower: residual::Activations,
+    scratch: residual::Scratch,
 }
 
 impl PolicyValueNet {
-    /// A network of this shape with small random weights (He's initialisation for the ReLU
+    /// A perceptron of this shape with small random weights (He's initialisation for the ReLU
     /// layers; the heads start near zero, so that the first policy is near uniform and the
     /// first value near a draw).
     pub fn random(
@@ -137,14 +168,35 @@ impl PolicyValueNet {
         PolicyValueNet {
             game: game.to_owned(),
             inputs,
-            hidden,
             moves,
+            shape: Shape::Perceptron { hidden },
             weights,
         }
     }
 
+    /// A residual tower with random weights ([`Tower::random`]), reading `inputs` (two a cell
+    /// of the tower's grid).
+    pub fn random_tower(
+        game: &str,
+        inputs: usize,
+        tower: Tower,
+        rng: &mut impl RngExt,
+    ) -> PolicyValueNet {
+        PolicyValueNet {
+            game: game.to_owned(),
+            inputs,
+            moves: tower.moves,
+            shape: Shape::Residual(tower),
+            weights: tower.random(rng),
+        }
+    }
+
+    /// The perceptron's layout (of a tower: [`Tower`]'s own).
     pub fn layout(&self) -> Layout {
-        Layout::of(self.inputs, self.hidden, self.moves)
+        match self.shape {
+            Shape::Perceptron { hidden } => Layout::of(self.inputs, hidden, self.moves),
+            Shape::Residual(_) => Layout::of(0, 0, 0),
+        }
     }
 
     /// The number of weights.
@@ -153,8 +205,49 @@ impl PolicyValueNet {
     }
 
     /// The forward pass on the inputs that are on (indices below `inputs`): the activations,
-    /// the policy's logits among them, every move id's.
+    /// the policy's logits (every move id's) and the value among them.
     pub fn forward(&self, active: &[u16], out: &mut Activations) {
+        match self.shape {
+            Shape::Perceptron { hidden } => self.perceptron_forward(hidden, active, out),
+            Shape::Residual(tower) => {
+                tower.planes(active, &mut out.tower);
+                tower.forward(&self.weights, &mut out.tower);
+                out.logits.clear();
+                out.logits.extend_from_slice(&out.tower.logits);
+                out.value = out.tower.value;
+            }
+        }
+    }
+
+    /// Adds to `gradient` the loss's gradient for one position whose forward pass gave
+    /// `acts`: `policy` is the target's share of each of `legal` (summing to 1), `result` the
+    /// target value. Returns the position's loss.
+    pub fn backward(
+        &self,
+        active: &[u16],
+        acts: &mut Activations,
+        legal: &[u16],
+        policy: &[f32],
+        result: f32,
+        gradient: &mut [f32],
+    ) -> f32 {
+        match self.shape {
+            Shape::Perceptron { hidden } => {
+                self.perceptron_backward(hidden, active, acts, legal, policy, result, gradient)
+            }
+            Shape::Residual(tower) => tower.backward(
+                &self.weights,
+                &acts.tower,
+                legal,
+                policy,
+                result,
+                gradient,
+                &mut acts.scratch,
+            ),
+        }
+    }
+
+    fn perceptron_forward(&self, hidden: usize, active: &[u16], out: &mut Activations) {
         let Layout {
             w1,
             b1,
@@ -166,7 +259,7 @@ impl PolicyValueNet {
             bv,
             ..
         } = self.layout();
-        let h = self.hidden;
+        let h = hidden;
         let weights = &self.weights;
         out.hidden1.clear();
         out.hidden1.extend_from_slice(&weights[b1..b1 + h]);
@@ -193,11 +286,10 @@ impl PolicyValueNet {
         out.value = (weights[bv] + dot(&weights[wv..wv + h], &out.hidden2)).tanh();
     }
 
-    /// Adds to `gradient` the loss's gradient for one position whose forward pass gave
-    /// `acts`: `policy` is the target's share of each of `legal` (summing to 1), `result` the
-    /// target value. Returns the position's loss.
-    pub fn backward(
+    #[allow(clippy::too_many_arguments)]
+    fn perceptron_backward(
         &self,
+        hidden: usize,
         active: &[u16],
         acts: &Activations,
         legal: &[u16],
@@ -216,7 +308,7 @@ impl PolicyValueNet {
             bv,
             ..
         } = self.layout();
-        let h = self.hidden;
+        let h = hidden;
         let weights = &self.weights;
         // The value head: d/dv (z - v)^2 = 2 (v - z), through tanh.
         let value_error = acts.value - result;
@@ -275,11 +367,27 @@ impl PolicyValueNet {
 
     /// The network as its file holds it.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut bytes = Vec::with_capacity(8 + 1 + self.game.len() + 12 + 4 * self.weights.len());
-        bytes.extend_from_slice(MAGIC);
+        let mut bytes = Vec::with_capacity(Self::MAX_HEADER_BYTES + 4 * self.weights.len());
+        let sizes = match self.shape {
+            Shape::Perceptron { hidden } => {
+                bytes.extend_from_slice(MAGIC);
+                vec![self.inputs, hidden, self.moves]
+            }
+            Shape::Residual(tower) => {
+                bytes.extend_from_slice(TOWER_MAGIC);
+                vec![
+                    self.inputs,
+                    self.moves,
+                    tower.rows,
+                    tower.columns,
+                    tower.channels,
+                    tower.blocks,
+                ]
+            }
+        };
         bytes.push(self.game.len() as u8);
         bytes.extend_from_slice(self.game.as_bytes());
-        for size in [self.inputs, self.hidden, self.moves] {
+        for size in sizes {
             bytes.extend_from_slice(&(size as u32).to_le_bytes());
         }
         for weight in &self.weights {
@@ -288,48 +396,80 @@ impl PolicyValueNet {
         bytes
     }
 
-    /// The longest header a file may have: the magic, a name of up to 255 bytes, three sizes.
-    pub const MAX_HEADER_BYTES: usize = 8 + 1 + 255 + 12;
+    /// The longest header a file may have: the magic, a name of up to 255 bytes, six sizes.
+    pub const MAX_HEADER_BYTES: usize = 8 + 1 + 255 + 24;
 
-    /// The header at the start of `bytes`: the game's name, the sizes, and the header's length.
-    fn header(bytes: &[u8]) -> Result<(String, [usize; 3], usize), String> {
-        let rest = bytes.strip_prefix(MAGIC).ok_or(
-            "not a policy-value network: a network's file starts with SENTEPV1, and this \
-                    one does not",
-        )?;
+    /// The header at the start of `bytes`: the game's name, the inputs, the moves and the
+    /// shape, and the header's length.
+    fn header(bytes: &[u8]) -> Result<(String, usize, usize, Shape, usize), String> {
+        let (rest, sizes) = if let Some(rest) = bytes.strip_prefix(MAGIC) {
+            (rest, 3)
+        } else if let Some(rest) = bytes.strip_prefix(TOWER_MAGIC) {
+            (rest, 6)
+        } else {
+            return Err(
+                "not a policy-value network: a network's file starts with SENTEPV1 or \
+                        SENTEPV2, and this one does not"
+                    .to_owned(),
+            );
+        };
         let (&length, rest) = rest.split_first().ok_or("the file ends in its header")?;
         let length = usize::from(length);
-        if rest.len() < length + 12 {
+        if rest.len() < length + 4 * sizes {
             return Err("the file ends in its header".to_owned());
         }
         let game = std::str::from_utf8(&rest[..length])
             .map_err(|_| "the game's name in the header is not text")?
             .to_owned();
-        let size = |at: usize| {
-            u32::from_le_bytes(rest[length + at..length + at + 4].try_into().unwrap()) as usize
+        let size = |index: usize| {
+            let at = length + 4 * index;
+            u32::from_le_bytes(rest[at..at + 4].try_into().unwrap()) as usize
         };
-        let (inputs, hidden, moves) = (size(0), size(4), size(8));
-        fits(inputs, hidden, moves).map_err(|error| format!("the header's sizes: {error}"))?;
-        Ok((game, [inputs, hidden, moves], MAGIC.len() + 1 + length + 12))
+        let header = MAGIC.len() + 1 + length + 4 * sizes;
+        let sizes_error = |error: String| format!("the header's sizes: {error}");
+        if sizes == 3 {
+            let (inputs, hidden, moves) = (size(0), size(1), size(2));
+            fits(inputs, hidden, moves).map_err(sizes_error)?;
+            return Ok((game, inputs, moves, Shape::Perceptron { hidden }, header));
+        }
+        let (inputs, moves) = (size(0), size(1));
+        let tower = Tower {
+            rows: size(2),
+            columns: size(3),
+            channels: size(4),
+            blocks: size(5),
+            moves,
+        };
+        fits(inputs, 1, moves).map_err(sizes_error)?;
+        tower.fits().map_err(sizes_error)?;
+        Ok((game, inputs, moves, Shape::Residual(tower), header))
+    }
+
+    /// The number of weights of a network of this shape.
+    fn weights_of(inputs: usize, moves: usize, shape: Shape) -> usize {
+        match shape {
+            Shape::Perceptron { hidden } => Layout::of(inputs, hidden, moves).total,
+            Shape::Residual(tower) => tower.parameters(),
+        }
     }
 
     /// The size of the whole file whose first bytes (at least its header) are `start`, as its
     /// header declares it: what a reader reads, and no more.
     pub fn file_size(start: &[u8]) -> Result<usize, String> {
-        let (_, [inputs, hidden, moves], header) = Self::header(start)?;
-        Ok(header + 4 * Layout::of(inputs, hidden, moves).total)
+        let (_, inputs, moves, shape, header) = Self::header(start)?;
+        Ok(header + 4 * Self::weights_of(inputs, moves, shape))
     }
 
     /// Reads a network's file; says in words what is wrong with one that is not.
     pub fn from_bytes(bytes: &[u8]) -> Result<PolicyValueNet, String> {
-        let (game, [inputs, hidden, moves], header) = Self::header(bytes)?;
-        let layout = Layout::of(inputs, hidden, moves);
+        let (game, inputs, moves, shape, header) = Self::header(bytes)?;
+        let total = Self::weights_of(inputs, moves, shape);
         let body = &bytes[header..];
-        if body.len() != 4 * layout.total {
+        if body.len() != 4 * total {
             return Err(format!(
                 "the file holds {} bytes of weights where its sizes need {}",
                 body.len(),
-                4 * layout.total
+                4 * total
             ));
         }
         let weights = body
@@ -342,8 +482,8 @@ impl PolicyValueNet {
         Ok(PolicyValueNet {
             game,
             inputs,
-            hidden,
             moves,
+            shape,
             weights,
         })
     }
@@ -388,7 +528,7 @@ mod tests {
         let mut acts = Activations::default();
         net.forward(active, &mut acts);
         let mut gradient = vec![0.0; net.parameters()];
-        net.backward(active, &acts, legal, policy, z, &mut gradient)
+        net.backward(active, &mut acts, legal, policy, z, &mut gradient)
     }
 
     /// Each weight's gradient is the loss's slope along it, as finite differences measure it.
@@ -399,7 +539,7 @@ mod tests {
         let mut acts = Activations::default();
         net.forward(&active, &mut acts);
         let mut gradient = vec![0.0; net.parameters()];
-        net.backward(&active, &acts, &legal, &policy, z, &mut gradient);
+        net.backward(&active, &mut acts, &legal, &policy, z, &mut gradient);
         let mut checked = 0;
         for (index, &computed) in gradient.iter().enumerate() {
             let step = 1e-2;
@@ -427,5 +567,18 @@ mod tests {
         assert!(PolicyValueNet::from_bytes(&bytes[..bytes.len() - 1]).is_err());
         assert!(PolicyValueNet::from_bytes(b"SENTEPV1").is_err());
         assert!(PolicyValueNet::from_bytes(b"nonsense").is_err());
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(4);
+        let tower = Tower {
+            rows: 2,
+            columns: 3,
+            channels: 4,
+            blocks: 1,
+            moves: 3,
+        };
+        let net = PolicyValueNet::random_tower("test", 12, tower, &mut rng);
+        let bytes = net.to_bytes();
+        assert_eq!(PolicyValueNet::file_size(&bytes), Ok(bytes.len()));
+        assert_eq!(PolicyValueNet::from_bytes(&bytes), Ok(net));
+        assert!(PolicyValueNet::from_bytes(&bytes[..bytes.len() - 4]).is_err());
     }
 }

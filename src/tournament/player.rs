@@ -18,6 +18,8 @@ pub struct Player {
 
 /// Who chooses the moves.
 #[derive(Clone, Debug, PartialEq)]
+// A tournament makes its two players once: a boxed strategy would save nothing worth a pointer.
+#[allow(clippy::large_enum_variant)]
 pub enum PlayerKind {
     /// One of Sente's searches.
     Search(Strategy),

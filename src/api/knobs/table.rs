@@ -32,7 +32,7 @@ pub(super) const MOVETIME: &str = "movetime";
 pub(super) const LEVEL: &str = "level";
 
 /// Every player's knob, in the order the catalogue lists them.
-pub const KNOBS: [Knob; 30] = [
+pub const KNOBS: [Knob; 32] = [
     Knob {
         name: "depth",
         label: "Depth (plies)",
@@ -134,6 +134,34 @@ pub const KNOBS: [Knob; 30] = [
         },
         description: "Exploration constant in PUCT = Q + c_puct * P * sqrt(N) / (1 + n): higher \
                       follows the network's priors further.",
+        on_game: same_on_every_game,
+    },
+    Knob {
+        name: "fpu",
+        label: "First play urgency",
+        algorithms: &[A::AlphaZero],
+        kind: Kind::Number {
+            min: -1.0,
+            max: 2.0,
+            default: alphazero::DEFAULT_FPU,
+            set: |strategy, fpu| strategy.alphazero.fpu = fpu,
+        },
+        description: "The Q of a move the search has not tried yet: its parent's Q less fpu * \
+                      sqrt(the priors of the moves tried), as Leela Zero's; below 0, 0, as \
+                      AlphaZero's paper.",
+        on_game: same_on_every_game,
+    },
+    Knob {
+        name: "symmetries",
+        label: "Symmetric images",
+        algorithms: &[A::AlphaZero],
+        kind: Kind::Boolean {
+            default: false,
+            set: |strategy, on| strategy.alphazero.symmetries = on,
+        },
+        description: "Show the network each position as one of the board's symmetric images, \
+                      drawn at random (Connect Four's mirror, Othello's and tic-tac-toe's eight), \
+                      as AlphaGo Zero's search did.",
         on_game: same_on_every_game,
     },
     Knob {

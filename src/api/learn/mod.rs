@@ -140,16 +140,23 @@ impl Learning {
         Ok(learning)
     }
 
-    /// Generation 0: the shipped weights, where the game ships any, the first best.
+    /// Generation 0: the weights the run starts from, or the shipped ones, where the game ships
+    /// any, the first best.
     fn start(&self) -> Result<(), String> {
         if self.layout.row(0)?.is_some() {
             return Ok(());
         }
-        let best = match self.kind.shipped() {
+        let start = match &self.settings.start_from {
+            Some(path) => Some(std::borrow::Cow::Owned(
+                std::fs::read(path).map_err(|error| format!("{}: {error}", path.display()))?,
+            )),
+            None => self.kind.shipped().map(std::borrow::Cow::Borrowed),
+        };
+        let best = match start {
             Some(bytes) => {
                 std::fs::create_dir_all(self.layout.generation(0))
                     .map_err(|error| format!("{}: {error}", self.layout.dir.display()))?;
-                crate::files::write_bytes(&self.weights(0), bytes)?;
+                crate::files::write_bytes(&self.weights(0), &bytes)?;
                 Some(0)
             }
             None => None,

@@ -90,10 +90,11 @@ pub fn markdown(settings: &Settings, rows: &[Row]) -> String {
          [{}, {}] at {}, at most {} games.\n",
         hours / 3600.0,
         settings.games,
-        if settings.nodes > 0 {
-            format!("{} nodes a move", settings.nodes)
-        } else {
-            String::new()
+        match super::Kind::of(&settings.game) {
+            Ok(super::Kind::PolicyValue { .. }) => {
+                format!("{} simulations a move", settings.simulations)
+            }
+            _ => format!("{} nodes a move", settings.nodes),
         },
         settings.sprt.elo0,
         settings.sprt.elo1,
@@ -110,7 +111,14 @@ pub fn markdown(settings: &Settings, rows: &[Row]) -> String {
             value.map_or("-".to_owned(), |value| format!("{value:.digits$}"))
         };
         let (verdict, elo, games) = match &row.sprt {
-            None if row.generation == 0 => ("(shipped)".to_owned(), String::new(), String::new()),
+            None if row.generation == 0 => {
+                let start = if settings.start_from.is_some() {
+                    "(the start)"
+                } else {
+                    "(shipped)"
+                };
+                (start.to_owned(), String::new(), String::new())
+            }
             None => ("(the first)".to_owned(), String::new(), String::new()),
             Some(sprt) => (
                 sprt.verdict.clone(),

@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::Kind;
+use crate::search::alphazero::selfplay::Tricks;
 
 /// How every generation of a run is made.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -38,8 +39,22 @@ pub struct Settings {
     pub learning_rate: f32,
     /// How much of an evaluation's target is the game's result, the rest the search's score.
     pub result_weight: f32,
-    /// The hidden layers' width of a policy-value network started afresh.
+    /// The hidden layers' width of a policy-value network started afresh (a tower's channels).
     pub hidden: Option<usize>,
+    /// A policy-value network started afresh as a residual tower of this many blocks.
+    #[serde(default)]
+    pub blocks: Option<usize>,
+    /// How much of a policy-value network's value target is the search's value, the rest the
+    /// game's result.
+    #[serde(default)]
+    pub search_value_weight: f32,
+    /// A policy-value network's self-play: KataGo's tricks.
+    #[serde(default)]
+    pub tricks: Tricks,
+    /// Generation 0's weights: this file's rather than the shipped ones (a network of a new
+    /// shape, distilled from the shipped one's games, to go on from).
+    #[serde(default)]
+    pub start_from: Option<std::path::PathBuf>,
     pub sprt: SprtSettings,
 }
 
@@ -90,6 +105,10 @@ impl Settings {
             learning_rate: if evaluation { 0.001 } else { 0.002 },
             result_weight: 0.0,
             hidden: None,
+            blocks: None,
+            search_value_weight: 0.0,
+            tricks: Tricks::default(),
+            start_from: None,
             sprt: SprtSettings {
                 knobs: if evaluation {
                     "time_limit_ms=50".into()
@@ -149,6 +168,13 @@ impl Settings {
                 self.result_weight
             ));
         }
+        if !(0.0..=1.0).contains(&self.search_value_weight) {
+            return Err(format!(
+                "the search value's weight is from 0 to 1, got {}",
+                self.search_value_weight
+            ));
+        }
+        self.tricks.check()?;
         if self.sprt.elo1 <= self.sprt.elo0 {
             return Err(format!(
                 "the SPRT's elo1 is above its elo0, got {} and {}",

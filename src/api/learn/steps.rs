@@ -114,6 +114,7 @@ pub fn selfplay(learning: &Learning, shard: Shard, progress: &dyn Progress) -> R
                     simulations: settings.simulations,
                     temperature_plies: settings.temperature_plies as usize,
                     noise_alpha: settings.noise_alpha,
+                    tricks: settings.tricks,
                     seed: seed(learning, generation),
                     threads: learning.threads,
                 };
@@ -247,9 +248,10 @@ pub fn train(learning: &Learning, progress: &dyn Progress) -> Result<(), String>
     options.seed = seed(learning, generation);
     options.threads = learning.threads;
     options.from = best.map(|best| learning.weights(best));
-    options.hidden = settings
-        .hidden
-        .filter(|_| options.from.is_none() && matches!(learning.kind, Kind::PolicyValue { .. }));
+    let afresh = options.from.is_none() && matches!(learning.kind, Kind::PolicyValue { .. });
+    options.hidden = settings.hidden.filter(|_| afresh);
+    options.blocks = settings.blocks.filter(|_| afresh);
+    options.search_value_weight = settings.search_value_weight;
     let trainer = crate::api::catalogue::trainer(&settings.game)?;
     progress.start("training", generation, u64::from(settings.epochs), 0);
     let report = (trainer.train)(&options, &mut |epoch: &Epoch| {

@@ -286,3 +286,40 @@ fn the_sprt_plays_whole_pieces_and_judges_after_each() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A run started from a file of a new shape (a residual tower) has it as generation 0, the
+/// first best, and its next generation goes on from it in the same shape, its self-play with
+/// playout cap randomization.
+#[test]
+fn a_run_starts_from_the_weights_it_is_given() {
+    use crate::learn::policy_value::{PolicyValueNet, Shape};
+    use crate::learn::residual::Tower;
+    use rand::SeedableRng;
+    let dir = scratch("start-from");
+    std::fs::create_dir_all(&dir).unwrap();
+    let tower = Tower {
+        rows: 3,
+        columns: 3,
+        channels: 8,
+        blocks: 1,
+        moves: 9,
+    };
+    let mut rng = crate::search::SearchRng::seed_from_u64(3);
+    let start = PolicyValueNet::random_tower("tictactoe", 18, tower, &mut rng);
+    let start_file = dir.join("start.net");
+    std::fs::write(&start_file, start.to_bytes()).unwrap();
+    let mut settings = tiny("tictactoe", 48, 4);
+    settings.start_from = Some(start_file);
+    settings.tricks.fast_simulations = Some(8);
+    settings.tricks.full_share = 0.75;
+    let run = dir.join("run");
+    let learning = Learning::open(&run, Some(settings), 2).unwrap();
+    assert_eq!(
+        std::fs::read(learning.weights(0)).unwrap(),
+        start.to_bytes()
+    );
+    learning.run(1, &Quiet).unwrap();
+    let next = PolicyValueNet::from_bytes(&std::fs::read(learning.weights(1)).unwrap()).unwrap();
+    assert_eq!(next.shape, Shape::Residual(tower));
+    let _ = std::fs::remove_dir_all(&dir);
+}

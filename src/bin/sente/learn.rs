@@ -84,9 +84,30 @@ struct SettingsArgs {
     /// How much of an evaluation's target is the game's result, 0 to 1.
     #[arg(long)]
     result_weight: Option<f32>,
-    /// A new network's hidden width (a network's first generation).
+    /// A new network's hidden width (a network's first generation; a tower's channels).
     #[arg(long)]
     hidden: Option<usize>,
+    /// A new network as a residual tower of this many blocks (a network's first generation).
+    #[arg(long)]
+    blocks: Option<usize>,
+    /// How much of a network's value target is the search's value, 0 to 1 (the rest the result).
+    #[arg(long)]
+    search_value_weight: Option<f32>,
+    /// A network's self-play: playout cap randomization's fast searches' simulations.
+    #[arg(long)]
+    fast_simulations: Option<u32>,
+    /// A network's self-play: the share of moves searched in full, with --fast-simulations.
+    #[arg(long)]
+    full_share: Option<f64>,
+    /// A network's self-play: forced playouts and policy target pruning.
+    #[arg(long)]
+    forced_playouts: bool,
+    /// Generation 0's weights: this file's, rather than the shipped ones.
+    #[arg(long)]
+    start_from: Option<std::path::PathBuf>,
+    /// A network's self-play: first play urgency (-1: the paper's Q of 0).
+    #[arg(long, allow_negative_numbers = true)]
+    fpu: Option<f64>,
     /// The SPRT's players' knobs beside their weights: time_limit_ms=50, nodes=5000,
     /// simulations=400.
     #[arg(long, value_name = "KNOBS")]
@@ -125,6 +146,20 @@ impl SettingsArgs {
         }
         if let Some(hidden) = self.hidden {
             base.hidden = Some(hidden);
+        }
+        if let Some(blocks) = self.blocks {
+            base.blocks = Some(blocks);
+        }
+        set!(search_value_weight => base.search_value_weight, full_share => base.tricks.full_share,
+             fpu => base.tricks.fpu);
+        if let Some(fast) = self.fast_simulations {
+            base.tricks.fast_simulations = Some(fast);
+        }
+        if self.forced_playouts {
+            base.tricks.forced_playouts = true;
+        }
+        if let Some(path) = &self.start_from {
+            base.start_from = Some(path.clone());
         }
         if let Some(text) = &self.random_plies {
             let (least, most) = text.split_once('-').unwrap_or((text, text));

@@ -31,6 +31,8 @@ pub struct SelfPlayArgs {
     /// The Dirichlet noise's alpha on the root's priors (a quarter of each prior is noise).
     #[arg(long, default_value_t = 1.0)]
     noise_alpha: f64,
+    #[command(flatten)]
+    tricks: TricksArgs,
     /// Seeds every game (game I from the seed and I, whichever shard plays it).
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -74,6 +76,7 @@ pub fn run_selfplay(args: SelfPlayArgs) -> Result<(), String> {
         simulations: args.simulations,
         temperature_plies: args.temperature_plies,
         noise_alpha: args.noise_alpha,
+        tricks: args.tricks.tricks(),
         seed: args.seed,
         threads,
     };
@@ -90,4 +93,34 @@ pub fn run_selfplay(args: SelfPlayArgs) -> Result<(), String> {
     // output's own file) leaves the old file as it was.
     let report = sente::files::write_atomically(&args.output, |out| run(request, out, &on_game))?;
     crate::print_json(&report)
+}
+
+/// KataGo's self-play tricks (docs/alphazero.md measures each).
+#[derive(Args, Clone, Debug)]
+pub struct TricksArgs {
+    /// Playout cap randomization: most moves searched with this many simulations, without
+    /// noise, and not written; a share (--full-share) with --simulations, written.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub fast_simulations: Option<u32>,
+    /// The share of moves searched in full where --fast-simulations is given.
+    #[arg(long, default_value_t = 0.25)]
+    pub full_share: f64,
+    /// Forced playouts at the root of full searches, and the policy's target pruned of them.
+    #[arg(long)]
+    pub forced_playouts: bool,
+    /// First play urgency: an unvisited move's Q is its parent's less FPU x sqrt(the visited
+    /// moves' priors); -1: 0, as AlphaZero's paper.
+    #[arg(long, default_value_t = sente::search::alphazero::DEFAULT_FPU, allow_negative_numbers = true)]
+    pub fpu: f64,
+}
+
+impl TricksArgs {
+    pub fn tricks(&self) -> sente::search::alphazero::selfplay::Tricks {
+        sente::search::alphazero::selfplay::Tricks {
+            fast_simulations: self.fast_simulations,
+            full_share: self.full_share,
+            forced_playouts: self.forced_playouts,
+            fpu: self.fpu,
+        }
+    }
 }

@@ -44,9 +44,18 @@ pub struct TrainArgs {
     /// a network's, Othello's patterns), rather than new random ones.
     #[arg(long)]
     from: Option<PathBuf>,
-    /// The hidden layers' width of a new policy-value network [default: 128].
+    /// The hidden layers' width of a new policy-value network [default: 128], or its residual
+    /// tower's channels [default: 32].
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=2048))]
     hidden: Option<u64>,
+    /// A new policy-value network as a residual tower of this many blocks of 3x3 convolutions
+    /// over the board, rather than a perceptron.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=20))]
+    blocks: Option<u64>,
+    /// How much of a policy-value network's value target is the search's value of the
+    /// position (where self-play wrote it), 0 to 1; the rest is the game's result.
+    #[arg(long, default_value_t = 0.0)]
+    search_value_weight: f32,
 }
 
 pub fn run(args: TrainArgs) -> Result<(), String> {
@@ -72,6 +81,8 @@ pub fn run(args: TrainArgs) -> Result<(), String> {
     options.mirror = !args.no_mirror;
     options.from = args.from;
     options.hidden = args.hidden.map(|hidden| hidden as usize);
+    options.blocks = args.blocks.map(|blocks| blocks as usize);
+    options.search_value_weight = args.search_value_weight;
     if let Some(threads) = args.threads {
         options.threads = threads as usize;
     }

@@ -504,6 +504,14 @@ impl Game for ConnectFour {
     }
 
     /// The smaller of the key and its mirror image's: Connect Four is symmetric left to right.
+    /// The mirror: the rules know no left from right.
+    const NETWORK_SYMMETRIES: &'static [crate::game::Symmetry] =
+        &[crate::game::Symmetry::MirrorColumns];
+
+    fn network_move_image(column: u16, _: crate::game::Symmetry) -> u16 {
+        WIDTH as u16 - 1 - column
+    }
+
     fn symmetric_key(&self) -> u64 {
         let key = self.pons_key();
         key.min(Self::mirror(key))

@@ -509,6 +509,23 @@ impl Game for Othello {
         Othello::key_of(black, white, self.side)
     }
 
+    /// The default's inputs, from the bitboards: square `row * 8 + column` is bit of the same
+    /// number.
+    fn network_inputs(&self, active: &mut Vec<u16>) {
+        active.clear();
+        let (mine, theirs) = self.sides();
+        let mut bits = mine | theirs;
+        while bits != 0 {
+            let square = bits.trailing_zeros() as u16;
+            active.push(2 * square + u16::from(theirs >> square & 1 == 1));
+            bits &= bits - 1;
+        }
+    }
+
+    /// The square's: a position's image under any is worth what it is (the start's image is
+    /// the start with its colours swapped, which is as good a start).
+    const NETWORK_SYMMETRIES: &'static [crate::game::Symmetry] = crate::game::Symmetry::SQUARE;
+
     /// The smallest key among the board's eight images under the square's symmetries, every one
     /// of which the rules respect.
     fn symmetric_key(&self) -> u64 {

@@ -374,6 +374,8 @@ impl Game for TicTacToe {
         }
     }
 
+    const NETWORK_SYMMETRIES: &'static [crate::game::Symmetry] = crate::game::Symmetry::SQUARE;
+
     fn symmetric_key(&self) -> u64 {
         SYMMETRIES
             .iter()

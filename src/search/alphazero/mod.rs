@@ -38,6 +38,7 @@ use crate::game::{Game, Turn};
 use crate::learn::policy_value::{Activations, PolicyValueNet, softmax};
 use crate::search::Algorithm;
 use crate::search::record::{Chance, Record};
+use crate::search::seed;
 
 /// The `alphazero` algorithm's record.
 pub(super) const RECORD: Record = Record {
@@ -57,6 +58,8 @@ pub(super) const RECORD: Record = Record {
 pub const DEFAULT_SIMULATIONS: u32 = 800;
 /// The exploration constant by default.
 pub const DEFAULT_C_PUCT: f64 = 1.5;
+/// First play urgency by default: below 0, the paper's (an unvisited move's Q is 0).
+pub const DEFAULT_FPU: f64 = -1.0;
 
 /// What `alphazero` is given beside the shared time limit and seed.
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -68,6 +71,12 @@ pub struct AlphaZeroParams {
     pub temperature: f64,
     /// Which of the game's networks ([`networks::names`]), by index: 0 is the best shipped.
     pub net: u8,
+    /// First play urgency: an unvisited move's Q is its parent's less `fpu` times the root of
+    /// the priors of the moves already visited (Leela Zero's); below 0, it is 0 (the paper's).
+    pub fpu: f64,
+    /// Whether the network is shown each position as one of the board's images drawn at random
+    /// ([`Game::NETWORK_SYMMETRIES`]), as AlphaGo Zero's search was.
+    pub symmetries: bool,
 }
 
 impl AlphaZeroParams {
@@ -76,6 +85,8 @@ impl AlphaZeroParams {
         c_puct: DEFAULT_C_PUCT,
         temperature: 0.0,
         net: 0,
+        fpu: DEFAULT_FPU,
+        symmetries: false,
     };
 }
 
@@ -117,9 +128,23 @@ struct Evaluator<'a> {
     net: &'a PolicyValueNet,
     inputs: Vec<u16>,
     activations: Activations,
+    /// Draws which of the board's images the network is shown ([`Game::NETWORK_SYMMETRIES`]),
+    /// as AlphaGo Zero's search did: each position is asked once, as one image drawn at random,
+    /// so that the network's errors about any one image are spread over the tree rather than
+    /// repeated. 0 shows the position as it is.
+    images: u64,
 }
 
-impl Evaluator<'_> {
+impl<'a> Evaluator<'a> {
+    fn new<G: Game>(net: &'a PolicyValueNet, seed: u64) -> Self {
+        Evaluator {
+            net,
+            inputs: Vec::with_capacity(G::NETWORK_INPUTS),
+            activations: Activations::default(),
+            images: seed,
+        }
+    }
+
     /// The side to move's value, and the priors of `moves` (summing to 1).
     ///
     /// A network read from a file is probed before it is used ([`networks::check`]), but a
@@ -128,9 +153,29 @@ impl Evaluator<'_> {
     /// (where it would make every PUCT score NaN).
     fn evaluate<G: Game>(&mut self, game: &G, moves: &[G::Move]) -> (f32, Vec<f32>) {
         game.network_inputs(&mut self.inputs);
+        let symmetries = G::NETWORK_SYMMETRIES;
+        let image = if self.images == 0 || symmetries.is_empty() {
+            None
+        } else {
+            // A xorshift step: cheap, and the same draws for the same seed.
+            self.images ^= self.images << 13;
+            self.images ^= self.images >> 7;
+            self.images ^= self.images << 17;
+            symmetries
+                .get((self.images % (symmetries.len() as u64 + 1)) as usize)
+                .copied()
+        };
+        if let Some(symmetry) = image {
+            symmetry.apply::<G>(&mut self.inputs, &mut []);
+        }
         self.net.forward(&self.inputs, &mut self.activations);
         let logits = &self.activations.logits;
-        let mut priors = softmax(moves.iter().map(|&mv| logits[usize::from(G::move_id(mv))]));
+        let logit = |mv: G::Move| {
+            let id = G::move_id(mv);
+            let id = image.map_or(id, |symmetry| G::network_move_image(id, symmetry));
+            logits[usize::from(id)]
+        };
+        let mut priors = softmax(moves.iter().map(|&mv| logit(mv)));
         if priors.iter().any(|prior| !prior.is_finite()) {
             priors.fill(1.0 / moves.len().max(1) as f32);
         }
@@ -147,11 +192,7 @@ impl Evaluator<'_> {
 /// The network alone, without search: the legal move its policy likes best, and its value of
 /// the position for the side to move (which must have a legal move).
 pub fn favourite<G: Game>(net: &PolicyValueNet, game: &G) -> (G::Move, f32) {
-    let mut evaluator = Evaluator {
-        net,
-        inputs: Vec::with_capacity(G::NETWORK_INPUTS),
-        activations: Activations::default(),
-    };
+    let mut evaluator = Evaluator::new::<G>(net, 0);
     let moves: Vec<G::Move> = game.legal_moves().collect();
     let (value, priors) = evaluator.evaluate(game, &moves);
     let best = (0..moves.len())
@@ -207,23 +248,62 @@ impl<G: Game> Tree<G> {
         first..first + node.children as usize
     }
 
+    /// The mean value of `index` for the side that chooses among its children (its own values
+    /// are kept for the side that moved into it).
+    fn chooser_q(&self, index: usize) -> f64 {
+        let node = &self.nodes[index];
+        -node.value_sum / f64::from(node.visits.max(1))
+    }
+
+    /// The Q an unvisited child of `index` is given (first play urgency, [`AlphaZeroParams::fpu`]).
+    fn unvisited_q(&self, index: usize, fpu: f64) -> f64 {
+        if fpu < 0.0 {
+            return 0.0;
+        }
+        let visited: f32 = self
+            .children(index)
+            .filter(|&child| self.nodes[child].visits > 0)
+            .map(|child| self.nodes[child].prior)
+            .sum();
+        self.chooser_q(index) - fpu * f64::from(visited).sqrt()
+    }
+
+    /// A child's PUCT score with `visits` visits, under a parent of `sqrt_n` root visits.
+    fn puct(&self, child: usize, visits: u32, sqrt_n: f64, c_puct: f64, unvisited_q: f64) -> f64 {
+        let node = &self.nodes[child];
+        let q = if node.visits > 0 {
+            node.value_sum / f64::from(node.visits)
+        } else {
+            unvisited_q
+        };
+        q + c_puct * f64::from(node.prior) * sqrt_n / (1.0 + f64::from(visits))
+    }
+
     /// PUCT: the child with the highest Q + c_puct * P * sqrt(N) / (1 + n), the first on ties.
-    #[inline]
     /// Always a child, whatever the scores: a score that is not a number never wins, and the
     /// first child stands when none does, so that every descent goes down and ends.
-    fn select(&self, index: usize, c_puct: f64) -> usize {
+    ///
+    /// With `forced` (self-play's root, KataGo's forced playouts), a child visited fewer than
+    /// sqrt(2 P N) times is chosen first, so that every move the noise favours is tried enough
+    /// to be judged.
+    #[inline]
+    fn select(&self, index: usize, c_puct: f64, fpu: f64, forced: bool) -> usize {
         let sqrt_n = f64::from(self.nodes[index].visits).sqrt();
+        if forced {
+            let total: u32 = self.children(index).map(|c| self.nodes[c].visits).sum();
+            let starved = self.children(index).find(|&child| {
+                let node = &self.nodes[child];
+                f64::from(node.visits) < forced_playouts(node.prior, total)
+            });
+            if let Some(child) = starved {
+                return child;
+            }
+        }
+        let unvisited_q = self.unvisited_q(index, fpu);
         let mut best = self.children(index).start;
         let mut best_score = f64::NEG_INFINITY;
         for child in self.children(index) {
-            let node = &self.nodes[child];
-            let n = f64::from(node.visits);
-            let q = if node.visits > 0 {
-                node.value_sum / n
-            } else {
-                0.0
-            };
-            let score = q + c_puct * f64::from(node.prior) * sqrt_n / (1.0 + n);
+            let score = self.puct(child, self.nodes[child].visits, sqrt_n, c_puct, unvisited_q);
             if score > best_score {
                 best_score = score;
                 best = child;
@@ -268,17 +348,26 @@ pub struct Search<'a> {
     pub params: AlphaZeroParams,
     pub time_limit: Option<Duration>,
     pub noise: Option<RootNoise>,
+    /// KataGo's forced playouts at the root (self-play's full searches): see [`Grown::pruned_visits`].
+    pub forced_playouts: bool,
     pub seed: u64,
+}
+
+/// The playouts a root child of prior `prior` is owed when its siblings have `total`:
+/// sqrt(k P total), k = 2 (Wu, "Accelerating self-play learning in Go", 2019, section 3.1).
+fn forced_playouts(prior: f32, total: u32) -> f64 {
+    (2.0 * f64::from(prior) * f64::from(total)).sqrt()
 }
 
 /// Runs the simulations from `game`, which must be in progress.
 pub fn grow<G: Game>(game: &G, search: &Search, budget: &Budget) -> Grown<G> {
     let mut rng = SearchRng::seed_from_u64(search.seed);
-    let mut evaluator = Evaluator {
-        net: search.net,
-        inputs: Vec::with_capacity(G::NETWORK_INPUTS),
-        activations: Activations::default(),
+    let images = if search.params.symmetries {
+        seed::derive(search.seed, 2) | 1
+    } else {
+        0
     };
+    let mut evaluator = Evaluator::new::<G>(search.net, images);
     let mut tree = Tree::new(game.clone(), MAX_TREE_NODES);
     let moves: Vec<G::Move> = game.legal_moves().collect();
     let (value, mut priors) = evaluator.evaluate(game, &moves);
@@ -305,7 +394,8 @@ pub fn grow<G: Game>(game: &G, search: &Search, budget: &Budget) -> Grown<G> {
         let mut index = 0;
         path.push(index);
         while tree.nodes[index].children > 0 {
-            index = tree.select(index, search.params.c_puct);
+            let forced = search.forced_playouts && index == 0;
+            index = tree.select(index, search.params.c_puct, search.params.fpu, forced);
             path.push(index);
         }
         // The leaf's value for its side to move: the game's result, or the network's.
@@ -346,6 +436,42 @@ impl<G: Game> Grown<G> {
         tree.children(0)
             .map(|child| (tree.nodes[child].mv, tree.nodes[child].visits))
             .collect()
+    }
+
+    /// The root's visits as the policy's target, KataGo's policy target pruning: the forced
+    /// playouts a move got beyond what PUCT would have given it are taken away again (as many
+    /// as can be while its PUCT score stays below the most visited move's), and a move left
+    /// with one visit is dropped, so that the target teaches what the search believed rather
+    /// than what the noise made it try.
+    pub fn pruned_visits(&self, c_puct: f64) -> Vec<(G::Move, u32)> {
+        let tree = &self.tree;
+        let best = tree.most_visited(0).expect("the root was expanded");
+        let sqrt_n = f64::from(tree.nodes[0].visits).sqrt();
+        let total: u32 = tree.children(0).map(|c| tree.nodes[c].visits).sum();
+        let best_score = tree.puct(best, tree.nodes[best].visits, sqrt_n, c_puct, 0.0);
+        tree.children(0)
+            .map(|child| {
+                let node = &tree.nodes[child];
+                if child == best || node.visits == 0 {
+                    return (node.mv, node.visits);
+                }
+                let floor = (f64::from(node.visits) - forced_playouts(node.prior, total))
+                    .ceil()
+                    .max(0.0) as u32;
+                let mut visits = node.visits;
+                while visits > floor
+                    && tree.puct(child, visits - 1, sqrt_n, c_puct, 0.0) < best_score
+                {
+                    visits -= 1;
+                }
+                (node.mv, if visits <= 1 { 0 } else { visits })
+            })
+            .collect()
+    }
+
+    /// The search's value of the root for its side to move: the mean of what was backed up.
+    pub fn root_value(&self) -> f64 {
+        self.tree.chooser_q(0)
     }
 
     /// The move to play: the most visited, or at a temperature above 0 one drawn with
@@ -468,6 +594,7 @@ impl AlphaZero {
             params: self.params,
             time_limit: self.time_limit,
             noise: None,
+            forced_playouts: false,
             seed: self.seed,
         };
         grow(game, &search, budget)

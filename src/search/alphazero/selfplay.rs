@@ -8,16 +8,24 @@
 //! shards of one run (`sente selfplay --shard I/N`) play different games, and the same game
 //! on every machine.
 //!
+//! Three of KataGo's tricks (Wu, "Accelerating self-play learning in Go", 2019) are options:
+//! playout cap randomization (a share of the moves searched in full and written, the rest
+//! searched fast, without noise, and only played: more games, so more results to learn values
+//! from, for the same time), forced playouts with policy target pruning (the noise's moves tried
+//! enough to be judged, then their forced visits taken out of the target), and a first play
+//! urgency in the search.
+//!
 //! A line a position, tab-separated: the board in the game's text form, the game's result for
-//! the side to move (`1`, `0` or `-1`), and the root's visits as `move_id:visits` pairs, comma-
-//! separated.
+//! the side to move (`1`, `0` or `-1`), the root's visits as `move_id:visits` pairs, comma-
+//! separated, and the search's value of the position for the side to move (a line of the first
+//! three alone, as earlier runs wrote them, is read too).
 
 use std::io::Write;
 use std::ops::Range;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use rand::SeedableRng;
+use rand::{RngExt, SeedableRng};
 
 use super::{AlphaZeroParams, RootNoise, Search, grow};
 use crate::game::{Game, Outcome};
@@ -32,7 +40,53 @@ pub struct SelfPlay {
     pub noise: RootNoise,
     /// The plies whose move is drawn in proportion to visits; after them, the most visited.
     pub temperature_plies: usize,
+    pub tricks: Tricks,
     pub seed: u64,
+}
+
+/// KataGo's tricks, each measured in docs/alphazero.md.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Tricks {
+    /// Playout cap randomization: a move is searched in full (the run's simulations, with
+    /// noise, and written) with chances `full_share`, else with `fast_simulations`, without
+    /// noise, and only played. `None`: every move in full.
+    pub fast_simulations: Option<u32>,
+    pub full_share: f64,
+    /// Forced playouts at the root of full searches, and the policy's target pruned of them.
+    pub forced_playouts: bool,
+    /// The search's first play urgency ([`AlphaZeroParams::fpu`]).
+    pub fpu: f64,
+}
+
+impl Default for Tricks {
+    fn default() -> Tricks {
+        Tricks {
+            fast_simulations: None,
+            full_share: 0.25,
+            forced_playouts: false,
+            fpu: super::DEFAULT_FPU,
+        }
+    }
+}
+
+impl Tricks {
+    /// Says in words what is out of range.
+    pub fn check(&self) -> Result<(), String> {
+        if !(0.0..=1.0).contains(&self.full_share) {
+            return Err(format!(
+                "the full searches' share is 0 to 1, not {}",
+                self.full_share
+            ));
+        }
+        if self.fast_simulations == Some(0) || self.fast_simulations > Some(1_000_000) {
+            return Err("the fast searches' simulations are 1 to 1,000,000".to_owned());
+        }
+        if !(-1.0..=2.0).contains(&self.fpu) {
+            return Err(format!("fpu is -1 to 2, not {}", self.fpu));
+        }
+        Ok(())
+    }
 }
 
 impl SelfPlay {
@@ -47,14 +101,23 @@ impl SelfPlay {
                 fraction: 0.25,
             },
             temperature_plies: 8,
+            tricks: Tricks::default(),
             seed,
         }
     }
 }
 
-/// One game: each position with the root's visits by move id, and the end.
+/// A position searched in full: the root's visits by move id (the policy's target), and the
+/// search's value of the position for its side to move.
+pub struct Searched<G> {
+    pub position: G,
+    pub visits: Vec<(u16, u32)>,
+    pub value: f64,
+}
+
+/// One game: its positions searched in full, and the end.
 pub struct Record<G: Game> {
-    pub positions: Vec<(G, Vec<(u16, u32)>)>,
+    pub positions: Vec<Searched<G>>,
     pub outcome: Outcome,
 }
 
@@ -67,31 +130,56 @@ pub fn play<G: Game>(net: &PolicyValueNet, options: &SelfPlay, index: u64) -> Re
     let params = AlphaZeroParams {
         simulations: options.simulations,
         c_puct: options.c_puct,
+        fpu: options.tricks.fpu,
         ..AlphaZeroParams::DEFAULT
     };
+    let mut ply: u64 = 0;
     while !game.outcome().is_over() {
+        let tricks = options.tricks;
+        let full = match tricks.fast_simulations {
+            None => true,
+            Some(_) => rng.random_bool(tricks.full_share.clamp(0.0, 1.0)),
+        };
+        let simulations = match tricks.fast_simulations {
+            Some(fast) if !full => fast,
+            _ => options.simulations,
+        };
         let search = Search {
             net,
-            params,
+            params: AlphaZeroParams {
+                simulations,
+                ..params
+            },
             time_limit: None,
-            noise: Some(options.noise),
-            seed: seed::derive(game_seed, positions.len() as u64),
+            noise: full.then_some(options.noise),
+            forced_playouts: full && tricks.forced_playouts,
+            seed: seed::derive(game_seed, ply),
         };
         let grown = grow(&game, &search, &Budget::unlimited());
-        let temperature = if positions.len() < options.temperature_plies {
+        let temperature = if (ply as usize) < options.temperature_plies {
             1.0
         } else {
             0.0
         };
         let chosen = grown.choose(temperature, &mut rng);
         let mv = grown.tree.nodes[chosen].mv;
-        let visits = grown
-            .visits()
-            .into_iter()
-            .map(|(mv, visits)| (G::move_id(mv), visits))
-            .collect();
-        positions.push((game.clone(), visits));
+        if full {
+            let visits = if tricks.forced_playouts {
+                grown.pruned_visits(options.c_puct)
+            } else {
+                grown.visits()
+            };
+            positions.push(Searched {
+                position: game.clone(),
+                visits: visits
+                    .into_iter()
+                    .map(|(mv, visits)| (G::move_id(mv), visits))
+                    .collect(),
+                value: grown.root_value(),
+            });
+        }
         game = game.play(mv);
+        ply += 1;
     }
     Record {
         positions,
@@ -104,17 +192,23 @@ pub fn lines<G: Game>(record: &Record<G>) -> Vec<String> {
     record
         .positions
         .iter()
-        .map(|(position, visits)| {
+        .map(|searched| {
+            let position = &searched.position;
             let result = match record.outcome {
                 Outcome::Won(winner) if winner == position.side_to_move() => 1,
                 Outcome::Won(_) => -1,
                 Outcome::Draw | Outcome::InProgress => 0,
             };
-            let visits: Vec<String> = visits
+            let visits: Vec<String> = searched
+                .visits
                 .iter()
                 .map(|(id, visits)| format!("{id}:{visits}"))
                 .collect();
-            format!("{position}\t{result}\t{}", visits.join(","))
+            format!(
+                "{position}\t{result}\t{}\t{:.3}",
+                visits.join(","),
+                searched.value.clamp(-1.0, 1.0)
+            )
         })
         .collect()
 }
@@ -171,8 +265,11 @@ pub fn run<G: Game>(
                             Outcome::Won(_) => tally.second_player_wins += 1,
                             _ => tally.draws += 1,
                         }
-                        let mut text = lines(&record).join("\n");
-                        text.push('\n');
+                        let mut text = String::new();
+                        for line in lines(&record) {
+                            text.push_str(&line);
+                            text.push('\n');
+                        }
                         if let Err(error) = out.lock().unwrap().write_all(text.as_bytes()) {
                             *failed.lock().unwrap() = Some(error);
                             return;
@@ -192,22 +289,39 @@ pub fn run<G: Game>(
 }
 
 /// A position to learn from: the inputs that are on, the legal moves' ids, the share of the
-/// root's visits each got, and the game's result for the side to move.
+/// root's visits each got, the game's result for the side to move, and the search's value of
+/// the position where the line gave it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Example {
     pub active: Vec<u16>,
     pub legal: Vec<u16>,
     pub policy: Vec<f32>,
     pub result: f32,
+    pub search_value: Option<f32>,
 }
 
 /// Reads one line that [`lines`] wrote; says in words what is wrong with one that is not.
 pub fn read<G: Game>(line: &str) -> Result<Example, String> {
     let mut fields = line.split('\t');
-    let (Some(board), Some(result), Some(visits), None) =
-        (fields.next(), fields.next(), fields.next(), fields.next())
-    else {
-        return Err("a position is three fields apart by tabs: board, result, visits".to_owned());
+    let (Some(board), Some(result), Some(visits), search_value, None) = (
+        fields.next(),
+        fields.next(),
+        fields.next(),
+        fields.next(),
+        fields.next(),
+    ) else {
+        return Err(
+            "a position is three or four fields apart by tabs: board, result, visits and the \
+             search's value"
+                .to_owned(),
+        );
+    };
+    let search_value = match search_value {
+        None => None,
+        Some(text) => match text.parse::<f32>() {
+            Ok(value) if (-1.0..=1.0).contains(&value) => Some(value),
+            _ => return Err(format!("the search's value is -1 to 1, not {text:?}")),
+        },
     };
     let position: G = board
         .parse()
@@ -249,5 +363,6 @@ pub fn read<G: Game>(line: &str) -> Result<Example, String> {
         legal,
         policy: counts.iter().map(|count| count / total).collect(),
         result,
+        search_value,
     })
 }

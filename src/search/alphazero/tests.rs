@@ -2,8 +2,10 @@ use rand::SeedableRng;
 
 use super::selfplay::{self, SelfPlay};
 use super::*;
+use crate::game::Symmetry;
 use crate::games::{ConnectFour, TicTacToe};
 use crate::learn::TrainingOptions;
+use crate::learn::policy_value::Shape;
 
 fn random_net<G: Game>(hidden: usize, seed: u64) -> PolicyValueNet {
     let mut rng = SearchRng::seed_from_u64(seed);
@@ -19,6 +21,7 @@ fn searched<G: Game>(game: &G, net: &PolicyValueNet, simulations: u32) -> Grown<
         },
         time_limit: None,
         noise: None,
+        forced_playouts: false,
         seed: 1,
     };
     grow(game, &search, &Budget::unlimited())
@@ -152,7 +155,7 @@ fn a_tiny_network_learns_from_self_play_and_plays_legal_moves() {
 #[test]
 fn a_bad_line_is_refused_in_words() {
     for (line, words) in [
-        ("X........", "three fields"),
+        ("X........", "three or four fields"),
         ("X........\t2\t0:1", "1, 0 or -1"),
         ("X........\t1\t0:1", "legal moves"),
         (
@@ -161,6 +164,14 @@ fn a_bad_line_is_refused_in_words() {
         ),
         ("X........\t1\t9:1", "out of range"),
         ("nonsense\t1\t0:1", "the board"),
+        (
+            "X........\t1\t0:1,1:1,2:1,3:1,4:1,5:1,6:1,7:1,8:1\t1.5",
+            "-1 to 1",
+        ),
+        (
+            "X........\t1\t0:1,1:1,2:1,3:1,4:1,5:1,6:1,7:1,8:1\t0.5\tmore",
+            "three or four fields",
+        ),
     ] {
         let error = selfplay::read::<TicTacToe>(line).unwrap_err();
         assert!(error.contains(words), "{line:?}: {error}");
@@ -264,10 +275,203 @@ fn what_training_writes_reads_back_for_every_game_that_trains() {
         train::train::<G>(&options, &mut |_| {}).unwrap();
         networks::from_file::<G>(&dir.join("trained.net"))
             .unwrap_or_else(|error| panic!("{}: {error}", G::NAME));
+        // And as a residual tower over the game's grid.
+        options.blocks = Some(1);
+        train::train::<G>(&options, &mut |_| {}).unwrap();
+        let tower = networks::from_file::<G>(&dir.join("trained.net"))
+            .unwrap_or_else(|error| panic!("{}: {error}", G::NAME));
+        assert!(matches!(tower.shape, Shape::Residual(_)), "{}", tower.shape);
         std::fs::remove_dir_all(&dir).unwrap();
     }
     round_trip::<TicTacToe>();
     round_trip::<ConnectFour>();
     round_trip::<crate::games::Othello>();
     round_trip::<crate::games::Gomoku>();
+}
+
+/// The residual tower learns as the perceptron does: its loss falls on self-play's positions,
+/// each seen as one of the board's eight images, and its search plays legal moves.
+#[test]
+fn a_residual_tower_learns_from_self_play() {
+    let dir = std::env::temp_dir().join(format!("sente-tower-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let data = dir.join("selfplay.txt");
+    let mut out = Vec::new();
+    // The shipped network's games: their targets are sharp enough to learn in seconds.
+    selfplay::run::<TicTacToe>(
+        &networks::network::<TicTacToe>(0).unwrap(),
+        &SelfPlay::new(50, 8),
+        0..200,
+        2,
+        &mut out,
+        &|| {},
+    )
+    .unwrap();
+    std::fs::write(&data, &out).unwrap();
+    let mut options = TrainingOptions::new(vec![data], dir.join("tower.net"));
+    options.epochs = 8;
+    options.batch = 64;
+    options.epochs = 12;
+    options.batch = 32;
+    options.learning_rate = 0.005;
+    options.hidden = Some(16);
+    options.blocks = Some(1);
+    options.search_value_weight = 0.5;
+    options.threads = 2;
+    let report = train::train::<TicTacToe>(&options, &mut |_| {}).unwrap();
+    // The held-out fiftieth of 200 games is a few dozen positions: the training loss, over all
+    // the others, is the steadier measure, and the held-out one must fall too.
+    let (training, held_out) = (&report.training_loss, &report.validation_loss);
+    assert!(
+        training.last().unwrap() < &(training[0] * 0.95) && held_out.last() < held_out.first(),
+        "the loss fell too little: {training:?}, held out {held_out:?}"
+    );
+    let trained = networks::from_file::<TicTacToe>(&dir.join("tower.net")).unwrap();
+    let mut game = TicTacToe::start();
+    while !game.outcome().is_over() {
+        let grown = searched(&game, &trained, 30);
+        let mv = grown
+            .result(grown.choose(0.0, &mut SearchRng::seed_from_u64(0)))
+            .best_move;
+        assert!(game.legal_moves().any(|legal| legal == mv));
+        game = game.play(mv);
+    }
+    // A perceptron to go on from is not the tower asked for.
+    options.from = Some(dir.join("tower.net"));
+    options.blocks = None;
+    let error = train::train::<TicTacToe>(&options, &mut |_| {})
+        .err()
+        .unwrap();
+    assert!(error.contains("not the a perceptron"), "{error}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Connect Four's mirror maps a position's inputs to its mirror image's, and its moves' ids to
+/// the mirrored columns: what the network learns from the image is true of it.
+#[test]
+fn a_mirrored_position_is_the_mirror_images_inputs() {
+    let moves = [3usize, 2, 5, 5, 0, 6, 1];
+    let mirrored: Vec<usize> = moves.iter().map(|column| 6 - column).collect();
+    let (game, image) = (
+        ConnectFour::from_moves(&moves).unwrap(),
+        ConnectFour::from_moves(&mirrored).unwrap(),
+    );
+    let (mut inputs, mut expected) = (Vec::new(), Vec::new());
+    game.network_inputs(&mut inputs);
+    image.network_inputs(&mut expected);
+    let mut legal: Vec<u16> = game.legal_moves().map(ConnectFour::move_id).collect();
+    Symmetry::MirrorColumns.apply::<ConnectFour>(&mut inputs, &mut legal);
+    inputs.sort_unstable();
+    expected.sort_unstable();
+    assert_eq!(inputs, expected);
+    let mut image_legal: Vec<u16> = image.legal_moves().map(ConnectFour::move_id).collect();
+    legal.sort_unstable();
+    image_legal.sort_unstable();
+    assert_eq!(legal, image_legal);
+}
+
+/// Playout cap randomization writes the moves searched in full alone: none when no move is,
+/// every one when all are, and between the two for a share.
+#[test]
+fn playout_cap_randomization_writes_only_the_full_searches() {
+    let net = random_net::<TicTacToe>(16, 9);
+    let positions = |share: f64| {
+        let mut options = SelfPlay::new(40, 10);
+        options.tricks.fast_simulations = Some(8);
+        options.tricks.full_share = share;
+        (0..20)
+            .map(|game| {
+                selfplay::play::<TicTacToe>(&net, &options, game)
+                    .positions
+                    .len()
+            })
+            .sum::<usize>()
+    };
+    let (none, half, all) = (positions(0.0), positions(0.5), positions(1.0));
+    assert_eq!(none, 0);
+    assert!(all >= 20 * 5, "{all} positions in 20 games");
+    assert!(0 < half && half < all, "{half} of {all}");
+}
+
+/// Forced playouts give every root move the visits sqrt(2 P N) owes it, and the pruned target
+/// takes back no visit of the most visited move and never adds one.
+#[test]
+fn forced_playouts_are_pruned_from_the_target() {
+    let net = random_net::<ConnectFour>(16, 11);
+    let search = Search {
+        net: &net,
+        params: AlphaZeroParams {
+            simulations: 400,
+            ..AlphaZeroParams::DEFAULT
+        },
+        time_limit: None,
+        noise: Some(RootNoise {
+            alpha: 1.0,
+            fraction: 0.25,
+        }),
+        forced_playouts: true,
+        seed: 12,
+    };
+    let grown = grow(&ConnectFour::start(), &search, &Budget::unlimited());
+    let visits = grown.visits();
+    let total: u32 = visits.iter().map(|(_, visits)| visits).sum();
+    for child in grown.tree.children(0) {
+        let node = &grown.tree.nodes[child];
+        assert!(f64::from(node.visits) + 1.0 >= forced_playouts(node.prior, total));
+    }
+    let pruned = grown.pruned_visits(DEFAULT_C_PUCT);
+    let best = grown.tree.most_visited(0).unwrap() - grown.tree.children(0).start;
+    assert_eq!(pruned[best], visits[best]);
+    for ((_, kept), (_, had)) in pruned.iter().zip(&visits) {
+        assert!(kept <= had);
+    }
+}
+
+/// First play urgency changes which untried move is tried, not what the search can prove.
+#[test]
+fn first_play_urgency_still_finds_the_win_in_one() {
+    let game: TicTacToe = "XX./OO./...".parse().unwrap();
+    let net = random_net::<TicTacToe>(16, 2);
+    for fpu in [0.0, 0.25, 1.0] {
+        let search = Search {
+            net: &net,
+            params: AlphaZeroParams {
+                simulations: 200,
+                fpu,
+                ..AlphaZeroParams::DEFAULT
+            },
+            time_limit: None,
+            noise: None,
+            forced_playouts: false,
+            seed: 1,
+        };
+        let grown = grow(&game, &search, &Budget::unlimited());
+        let result = grown.result(grown.choose(0.0, &mut SearchRng::seed_from_u64(0)));
+        assert_eq!(result.best_move, 2, "fpu {fpu}");
+        assert!(result.exact);
+    }
+}
+
+/// Othello's inputs from its bitboards are the default's, read cell by cell.
+#[test]
+fn othellos_inputs_are_the_defaults() {
+    use crate::games::Othello;
+    let mut game = Othello::start();
+    let mut rng = SearchRng::seed_from_u64(13);
+    while !game.outcome().is_over() {
+        let mut inputs = Vec::new();
+        game.network_inputs(&mut inputs);
+        let mut expected = Vec::new();
+        for row in 0..8 {
+            for column in 0..8 {
+                if let Some((owner, _)) = game.cell(row, column) {
+                    let cell = (row * 8 + column) as u16;
+                    expected.push(2 * cell + u16::from(owner != game.side_to_move()));
+                }
+            }
+        }
+        assert_eq!(inputs, expected, "{game}");
+        let moves: Vec<_> = game.legal_moves().collect();
+        game = game.play(moves[rng.random_range(0..moves.len())]);
+    }
 }

@@ -7,13 +7,14 @@
 
 use std::time::Instant;
 
-use rand::SeedableRng;
 use rand::seq::SliceRandom;
+use rand::{RngExt, SeedableRng};
 
 use super::networks;
 use super::selfplay::{Example, read};
 use crate::game::Game;
-use crate::learn::policy_value::{Activations, PolicyValueNet};
+use crate::learn::policy_value::{Activations, PolicyValueNet, Shape};
+use crate::learn::residual::Tower;
 use crate::learn::{
     Adam, Epoch, Trainer, TrainingOptions, TrainingReport, gradient, learning_rate, mean_gradient,
 };
@@ -21,6 +22,8 @@ use crate::search::SearchRng;
 
 /// The hidden layers' width of a network started afresh, by default.
 pub const DEFAULT_HIDDEN: usize = 128;
+/// A residual tower's channels, by default.
+pub const DEFAULT_CHANNELS: usize = 32;
 
 /// A weight's bound, so that no step can run away.
 const CLIP: f32 = 8.0;
@@ -54,9 +57,13 @@ pub fn train<G: Game>(
         );
     }
     networks::playable::<G>()?;
-    if let Some(hidden) = options.hidden {
-        crate::learn::policy_value::fits(G::NETWORK_INPUTS, hidden, G::MOVE_IDS)?;
+    if !(0.0..=1.0).contains(&options.search_value_weight) {
+        return Err(format!(
+            "the search's value weighs 0 to 1 of the value's target, not {}",
+            options.search_value_weight
+        ));
     }
+    let shape = new_shape::<G>(options)?;
     let started = Instant::now();
     let mut rng = SearchRng::seed_from_u64(options.seed);
     let mut examples = examples::<G>(options)?;
@@ -68,22 +75,25 @@ pub fn train<G: Game>(
         ));
     }
     let held_out = examples.split_off(examples.len() - examples.len() / HELD_OUT);
-    let mut net = match &options.from {
-        Some(path) => networks::from_file::<G>(path)?,
-        None => PolicyValueNet::random(
-            G::NAME,
-            G::NETWORK_INPUTS,
-            options.hidden.unwrap_or(DEFAULT_HIDDEN),
-            G::MOVE_IDS,
-            &mut rng,
-        ),
+    let mut net = match (&options.from, shape) {
+        (Some(path), _) => networks::from_file::<G>(path)?,
+        (None, Shape::Perceptron { hidden }) => {
+            PolicyValueNet::random(G::NAME, G::NETWORK_INPUTS, hidden, G::MOVE_IDS, &mut rng)
+        }
+        (None, Shape::Residual(tower)) => {
+            PolicyValueNet::random_tower(G::NAME, G::NETWORK_INPUTS, tower, &mut rng)
+        }
     };
-    if options.from.is_some() && options.hidden.is_some_and(|hidden| hidden != net.hidden) {
+    let asked = options.hidden.is_some() || options.blocks.is_some();
+    if options.from.is_some() && asked && net.shape != shape {
         return Err(format!(
-            "the network to go on from has {} hidden, not the {} asked",
-            net.hidden,
-            options.hidden.unwrap_or_default()
+            "the network to go on from is {}, not the {shape} asked",
+            net.shape
         ));
+    }
+    for example in &mut examples {
+        example.result = (1.0 - options.search_value_weight) * example.result
+            + options.search_value_weight * example.search_value.unwrap_or(example.result);
     }
     let mut adam = Adam::new(net.parameters());
     let threads = options.threads.max(1);
@@ -92,6 +102,17 @@ pub fn train<G: Game>(
     let (mut training_loss, mut validation_loss) = (Vec::new(), Vec::new());
     for epoch in 0..options.epochs {
         examples.shuffle(&mut rng);
+        if options.mirror {
+            // Each position as one of its images, drawn afresh each epoch: the group's elements
+            // composed with a uniform draw stay uniform.
+            let symmetries = G::NETWORK_SYMMETRIES;
+            for example in &mut examples {
+                let draw = rng.random_range(0..=symmetries.len());
+                if let Some(&symmetry) = symmetries.get(draw.wrapping_sub(1)) {
+                    symmetry.apply::<G>(&mut example.active, &mut example.legal);
+                }
+            }
+        }
         let rate = learning_rate(options.learning_rate, epoch, options.epochs);
         let mut total = 0.0;
         for positions in examples.chunks(batch) {
@@ -131,6 +152,34 @@ pub fn train<G: Game>(
     })
 }
 
+/// The shape of a network started afresh: a residual tower where blocks are asked (over the
+/// game's grid, its inputs two a cell), else a perceptron.
+fn new_shape<G: Game>(options: &TrainingOptions) -> Result<Shape, String> {
+    let Some(blocks) = options.blocks else {
+        let hidden = options.hidden.unwrap_or(DEFAULT_HIDDEN);
+        crate::learn::policy_value::fits(G::NETWORK_INPUTS, hidden, G::MOVE_IDS)?;
+        return Ok(Shape::Perceptron { hidden });
+    };
+    let tower = Tower {
+        rows: G::ROWS,
+        columns: G::COLUMNS,
+        channels: options.hidden.unwrap_or(DEFAULT_CHANNELS),
+        blocks,
+        moves: G::MOVE_IDS,
+    };
+    tower.fits()?;
+    if G::NETWORK_INPUTS != 2 * tower.cells() {
+        return Err(format!(
+            "{}'s network inputs are not two a cell of its {}x{} grid: a residual tower cannot \
+             read them",
+            G::NAME,
+            G::ROWS,
+            G::COLUMNS
+        ));
+    }
+    Ok(Shape::Residual(tower))
+}
+
 /// The positions of the data files, streamed; a line that is not a self-play position of `G`
 /// is an error naming its file and line (a network learnt from a part of the data, silently,
 /// would not be the one asked for).
@@ -157,7 +206,7 @@ fn part_gradient(net: &PolicyValueNet, examples: &[Example], gradient: &mut [f32
         net.forward(&example.active, &mut activations);
         total += f64::from(net.backward(
             &example.active,
-            &activations,
+            &mut activations,
             &example.legal,
             &example.policy,
             example.result,
