@@ -281,21 +281,25 @@ pub fn description(algorithm: Algorithm) -> &'static str {
     algorithm.record().description
 }
 
-/// The trainer of the game called `game`: the one it declares (chess's evaluation network),
-/// else AlphaZero's policy-value network, which every game can learn; an error in words if
-/// there is no such game.
-pub fn trainer(game: &str) -> Result<crate::learn::Trainer, String> {
+/// The trainer of the game called `game`: with `network`, or where the game declares none,
+/// AlphaZero's policy-value network's, which every game can learn; else the one it declares
+/// (chess's evaluation network, Othello's patterns); an error in words if there is no such
+/// game.
+pub fn trainer(game: &str, network: bool) -> Result<crate::learn::Trainer, String> {
     #[derive(Clone)]
-    struct Learns;
+    struct Learns {
+        network: bool,
+    }
     impl ForGame for Learns {
         type Output = crate::learn::Trainer;
         fn run<G: Solve>(self) -> crate::learn::Trainer {
             G::DECLARATION
                 .trainer
+                .filter(|_| !self.network)
                 .unwrap_or_else(crate::search::alphazero::train::trainer::<G>)
         }
     }
-    crate::games::for_game(game, Learns).ok_or_else(|| {
+    crate::games::for_game(game, Learns { network }).ok_or_else(|| {
         format!(
             "no game called {game:?}; the games are {}",
             crate::games::NAMES.join(", ")
@@ -323,7 +327,7 @@ pub fn shipped_network(game: &str) -> Result<Option<&'static [u8]>, String> {
 /// The weights of the learnt evaluation of the game called `game` (chess's and shogi's
 /// networks, Othello's patterns); an error in words for a game that has none.
 pub fn learnt_weights(game: &str) -> Result<crate::learn::LearntWeights, String> {
-    trainer(game)?.weights.ok_or_else(|| {
+    trainer(game, false)?.weights.ok_or_else(|| {
         format!(
             "{game} has no learnt evaluation's weights (what it learns is alphazero's \
              policy-value network: --net NAME=FILE)"

@@ -48,9 +48,10 @@ pub enum Kind {
 }
 
 impl Kind {
-    /// What `game` learns; an error in words for a game there is none called so.
-    pub fn of(game: &str) -> Result<Kind, String> {
-        let trainer = crate::api::catalogue::trainer(game)?;
+    /// What `game` learns (with `network`, AlphaZero's network even where the game's own
+    /// evaluation learns: Othello's); an error in words for a game there is none called so.
+    pub fn of(game: &str, network: bool) -> Result<Kind, String> {
+        let trainer = crate::api::catalogue::trainer(game, network)?;
         Ok(match trainer.weights {
             Some(weights) => Kind::Evaluation(weights),
             None => Kind::PolicyValue {
@@ -129,7 +130,7 @@ impl Learning {
                 ));
             }
         };
-        let kind = Kind::of(&settings.game)?;
+        let kind = Kind::of(&settings.game, settings.network)?;
         let learning = Learning {
             settings,
             kind,

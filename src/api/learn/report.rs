@@ -90,7 +90,7 @@ pub fn markdown(settings: &Settings, rows: &[Row]) -> String {
          [{}, {}] at {}, at most {} games.\n",
         hours / 3600.0,
         settings.games,
-        match super::Kind::of(&settings.game) {
+        match super::Kind::of(&settings.game, settings.network) {
             Ok(super::Kind::PolicyValue { .. }) => {
                 format!("{} simulations a move", settings.simulations)
             }
@@ -112,7 +112,9 @@ pub fn markdown(settings: &Settings, rows: &[Row]) -> String {
         };
         let (verdict, elo, games) = match &row.sprt {
             None if row.generation == 0 => {
-                let start = if settings.start_from.is_some() {
+                let start = if row.best_after.is_none() {
+                    "(none: the first plays random weights)"
+                } else if settings.start_from.is_some() {
                     "(the start)"
                 } else {
                     "(shipped)"

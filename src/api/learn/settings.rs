@@ -13,6 +13,10 @@ use crate::search::alphazero::selfplay::Tricks;
 pub struct Settings {
     /// The game, one of those `GET /games` lists.
     pub game: String,
+    /// AlphaZero's policy-value network learns, for a game whose own learnt evaluation would
+    /// otherwise (Othello's patterns).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub network: bool,
     /// Seeds every generation's games and training (generation `g`'s from it and `g`).
     pub seed: u64,
     /// Self-play games a generation.
@@ -83,14 +87,16 @@ pub const MAX_GAMES: u64 = crate::api::tournament::MAX_GAMES;
 pub const MAX_PIECES: u64 = 10_000;
 
 impl Settings {
-    /// The defaults for `game`: an evaluation's self-play at 5,000 nodes a move (shogi's first
+    /// The defaults for `game` (with `network`, learning AlphaZero's network whatever the
+    /// game's own evaluation): an evaluation's self-play at 5,000 nodes a move (shogi's first
     /// generation's), its SPRT at 50 ms a move; a network's at 400 simulations (AlphaZero's
     /// loop, docs/alphazero.md).
-    pub fn defaults(game: &str) -> Result<Settings, String> {
-        let kind = Kind::of(game)?;
+    pub fn defaults(game: &str, network: bool) -> Result<Settings, String> {
+        let kind = Kind::of(game, network)?;
         let evaluation = matches!(kind, Kind::Evaluation(_));
         Ok(Settings {
             game: game.to_owned(),
+            network,
             seed: 1,
             games: if evaluation { 4_000 } else { 2_000 },
             pieces: 40,
@@ -107,7 +113,12 @@ impl Settings {
             hidden: None,
             blocks: None,
             search_value_weight: 0.0,
-            tricks: Tricks::default(),
+            // Forced playouts and policy target pruning measured stronger (docs/alphazero.md);
+            // a run's file without tricks, from before them, keeps playing without.
+            tricks: Tricks {
+                forced_playouts: !evaluation,
+                ..Tricks::default()
+            },
             start_from: None,
             sprt: SprtSettings {
                 knobs: if evaluation {

@@ -14,7 +14,7 @@ fn scratch(name: &str) -> PathBuf {
 
 /// Settings small enough for seconds: `games` games a generation in `pieces` pieces.
 fn tiny(game: &str, games: u64, pieces: u64) -> Settings {
-    let mut settings = Settings::defaults(game).unwrap();
+    let mut settings = Settings::defaults(game, false).unwrap();
     settings.games = games;
     settings.pieces = pieces;
     settings.nodes = 300;
@@ -82,6 +82,38 @@ fn two_generations_of_each_kind_are_made_and_recorded() {
         assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
         let _ = std::fs::remove_dir_all(&dir);
     }
+}
+
+#[test]
+fn othello_learns_alphazeros_network_when_asked() {
+    // Othello's own evaluation is its patterns; `network` makes its run AlphaZero's, from
+    // random weights, as a residual tower.
+    assert!(matches!(
+        Kind::of("othello", false),
+        Ok(Kind::Evaluation(_))
+    ));
+    let mut settings = Settings::defaults("othello", true).unwrap();
+    assert!(settings.network);
+    settings.games = 8;
+    settings.pieces = 2;
+    settings.simulations = 20;
+    settings.epochs = 1;
+    settings.hidden = Some(8);
+    settings.blocks = Some(1);
+    let dir = scratch("othello-network");
+    let learning = Learning::open(&dir, Some(settings), 2).unwrap();
+    assert!(matches!(learning.kind, Kind::PolicyValue { shipped: None }));
+    let rows = learning.run(1, &Quiet).unwrap();
+    assert!(rows[0].promoted, "the first generation is the first best");
+    let weights = learning.weights(1);
+    assert!(weights.ends_with("weights.net"), "{}", weights.display());
+    crate::api::selfplay::load_network("othello", "learn-test-othello", &weights).unwrap();
+    let report = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    assert!(
+        report.contains("(none: the first plays random weights)"),
+        "{report}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

@@ -17,6 +17,10 @@ pub struct LearnArgs {
     /// The game whose evaluation learns (a new run's; a run started knows its own).
     #[arg(long)]
     game: Option<String>,
+    /// A new run learns AlphaZero's policy-value network, for a game whose own evaluation
+    /// learns otherwise (Othello's patterns).
+    #[arg(long)]
+    network: bool,
     /// Generations to finish [default: 1]; a generation half made counts as one.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=12))]
     generations: u32,
@@ -99,9 +103,10 @@ struct SettingsArgs {
     /// A network's self-play: the share of moves searched in full, with --fast-simulations.
     #[arg(long)]
     full_share: Option<f64>,
-    /// A network's self-play: forced playouts and policy target pruning.
-    #[arg(long)]
-    forced_playouts: bool,
+    /// A network's self-play: forced playouts and policy target pruning [default: true];
+    /// `--forced-playouts false` plays without.
+    #[arg(long, num_args = 0..=1, default_missing_value = "true", value_name = "BOOL")]
+    forced_playouts: Option<bool>,
     /// Generation 0's weights: this file's, rather than the shipped ones.
     #[arg(long)]
     start_from: Option<std::path::PathBuf>,
@@ -155,8 +160,8 @@ impl SettingsArgs {
         if let Some(fast) = self.fast_simulations {
             base.tricks.fast_simulations = Some(fast);
         }
-        if self.forced_playouts {
-            base.tricks.forced_playouts = true;
+        if let Some(forced) = self.forced_playouts {
+            base.tricks.forced_playouts = forced;
         }
         if let Some(path) = &self.start_from {
             base.start_from = Some(path.clone());
@@ -197,8 +202,15 @@ pub fn run(args: LearnArgs) -> Result<(), String> {
                 written.game
             ));
         }
+        (Some(written), _) if args.network && !written.network => {
+            return Err(format!(
+                "{} is a run of {}'s own evaluation, not of a network",
+                args.dir.display(),
+                written.game
+            ));
+        }
         (Some(written), _) => Some(written.clone()),
-        (None, Some(game)) => Some(Settings::defaults(game)?),
+        (None, Some(game)) => Some(Settings::defaults(game, args.network)?),
         (None, None) => None,
     };
     let settings = base.map(|base| args.settings.apply(base)).transpose()?;

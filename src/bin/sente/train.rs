@@ -52,6 +52,10 @@ pub struct TrainArgs {
     /// over the board, rather than a perceptron.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=20))]
     blocks: Option<u64>,
+    /// Train AlphaZero's policy-value network from `sente selfplay`'s lines, for a game whose
+    /// trainer is another (Othello's patterns).
+    #[arg(long)]
+    network: bool,
     /// How much of a policy-value network's value target is the search's value of the
     /// position (where self-play wrote it), 0 to 1; the rest is the game's result.
     #[arg(long, default_value_t = 0.0)]
@@ -59,7 +63,7 @@ pub struct TrainArgs {
 }
 
 pub fn run(args: TrainArgs) -> Result<(), String> {
-    let trainer = sente::api::catalogue::trainer(&args.game)?;
+    let trainer = sente::api::catalogue::trainer(&args.game, args.network)?;
     if !(0.0..=1.0).contains(&args.result_weight) {
         return Err(format!(
             "--result-weight is between 0 and 1, got {}",

@@ -475,3 +475,43 @@ fn othellos_inputs_are_the_defaults() {
         game = game.play(moves[rng.random_range(0..moves.len())]);
     }
 }
+
+#[test]
+fn tricks_out_of_their_ranges_are_refused_in_words() {
+    use selfplay::Tricks;
+    assert_eq!(Tricks::default().check(), Ok(()));
+    let refused = |tricks: Tricks, words: &str| {
+        let error = tricks.check().unwrap_err();
+        assert!(error.contains(words), "{error}");
+    };
+    refused(
+        Tricks {
+            full_share: 1.5,
+            ..Tricks::default()
+        },
+        "share is 0 to 1",
+    );
+    refused(
+        Tricks {
+            full_share: f64::NAN,
+            ..Tricks::default()
+        },
+        "share is 0 to 1",
+    );
+    for fast in [0, 1_000_001] {
+        refused(
+            Tricks {
+                fast_simulations: Some(fast),
+                ..Tricks::default()
+            },
+            "1 to 1,000,000",
+        );
+    }
+    refused(
+        Tricks {
+            fpu: 2.5,
+            ..Tricks::default()
+        },
+        "fpu is -1 to 2",
+    );
+}
