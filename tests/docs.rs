@@ -202,20 +202,80 @@ fn the_architectures_layout_is_the_source_tree() {
     );
 }
 
-/// The HTTP layer reaches no further down than the API, as docs/architecture.md says.
-#[test]
-fn http_uses_what_the_api_offers_and_nothing_below() {
-    for file in files_under("src/http") {
-        let text = read(&file);
-        for below in [
-            "crate::search",
-            "crate::tournament",
-            "crate::games",
-            "crate::game::",
-        ] {
-            assert!(!text.contains(below), "{file} uses {below}");
+/// The modules of `crate::` that `text` (a source file's) names outside its comments and its
+/// tests: `crate::search::...` and each name of `crate::{search, game}`.
+fn crate_modules_named(text: &str) -> std::collections::BTreeSet<String> {
+    let code: String = text
+        .split("#[cfg(test)]")
+        .next()
+        .unwrap_or_default()
+        .lines()
+        .filter(|line| !line.trim_start().starts_with("//"))
+        .map(|line| format!("{line}\n"))
+        .collect();
+    let mut named = std::collections::BTreeSet::new();
+    let module = |rest: &str| -> String {
+        rest.chars()
+            .take_while(|c| c.is_ascii_lowercase() || *c == '_')
+            .collect()
+    };
+    for (at, _) in code.match_indices("crate::") {
+        let rest = &code[at + "crate::".len()..];
+        if let Some(list) = rest.strip_prefix('{') {
+            let list = &list[..list.find('}').unwrap_or(list.len())];
+            named.extend(list.split(',').map(|item| module(item.trim())));
+        } else {
+            named.insert(module(rest));
         }
     }
+    named.retain(|name| !name.is_empty());
+    named
+}
+
+/// Dependencies point one way, as docs/architecture.md draws them: each layer of `src/` names
+/// only the layers below it (its tests may name any).
+#[test]
+fn layers_use_only_the_layers_below_them() {
+    const READERS: [&str; 3] = ["files", "lines", "rounded"];
+    let below: [(&str, &[&str]); 7] = [
+        ("learn", &[]),
+        ("game", &["learn"]),
+        ("search", &["game", "learn"]),
+        ("games", &["search", "game", "learn"]),
+        ("tournament", &["search", "game", "learn"]),
+        ("api", &["tournament", "games", "search", "game", "learn"]),
+        ("http", &["api"]),
+    ];
+    let mut wrong = Vec::new();
+    for (layer, uses) in below {
+        for file in files_under(&format!("src/{layer}")) {
+            if !file.ends_with(".rs") || file.ends_with("/tests.rs") || file.contains("/tests/") {
+                continue;
+            }
+            for module in crate_modules_named(&read(&file)) {
+                if module != layer
+                    && !uses.contains(&module.as_str())
+                    && !READERS.contains(&module.as_str())
+                {
+                    wrong.push(format!("{file} uses crate::{module}"));
+                }
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "against the layers' direction: {wrong:#?}"
+    );
+}
+
+/// The layers' test reads what a file names of the crate as a reader would.
+#[test]
+fn the_layers_test_reads_the_crates_modules_named() {
+    let text = "use crate::search::Solve;\nuse crate::{files, game::Game};\n\
+                // crate::api in a comment\nlet x = crate::learn::SeededRng::new();\n\
+                #[cfg(test)]\nmod tests { use crate::games::Chess; }\n";
+    let named: Vec<String> = crate_modules_named(text).into_iter().collect();
+    assert_eq!(named, ["files", "game", "learn", "search"]);
 }
 
 /// Every file of `src/` that a document names (in backticks) exists.

@@ -54,7 +54,7 @@ pub async fn post_tournament(
         request.records = Some(true);
     }
     let job = Arc::new(TournamentJob::new(request, &state.engines)?);
-    let games_file = job.setup().collecting_format();
+    let games_file = job.collecting_format();
     if let Form::GamesFile(media_type) = form
         && games_file.is_none_or(|format| format.media_type != media_type)
     {
@@ -99,7 +99,7 @@ pub async fn post_tournament(
         Form::GamesFile(media_type) => {
             play.await?;
             let format = games_file.expect("checked above");
-            let file = job.setup().games_file(&run.results(), format);
+            let file = job.games_file(&run.results(), format);
             let content_type = HeaderValue::from_static(media_type);
             ([(header::CONTENT_TYPE, content_type)], file).into_response()
         }

@@ -19,6 +19,12 @@ use std::time::Duration;
 
 use serde::Serialize;
 
+/// The random number generator of training (first weights, shuffles) and of every randomised
+/// search (`search::SearchRng` is this one): Xoshiro256++ is fast (a playout draws one number
+/// per move) and, unlike `rand`'s `SmallRng`, its output is fixed by its definition, so a seed
+/// means the same weights and the same games on every platform.
+pub type SeededRng = rand_xoshiro::Xoshiro256PlusPlus;
+
 /// What a training run is given.
 #[derive(Clone, Debug)]
 pub struct TrainingOptions {

@@ -15,7 +15,7 @@ use rand::SeedableRng;
 use rand::seq::SliceRandom;
 
 use super::{Adam, Epoch, TrainingOptions, TrainingReport, learning_rate};
-use crate::search::SearchRng;
+use crate::learn::SeededRng;
 
 /// The last fiftieth of the data is held out, to measure the loss on games not trained on:
 /// a game's positions are consecutive in the files, and so alike that holding out positions
@@ -82,7 +82,7 @@ pub trait Model: Sync {
     fn weights(&self) -> usize;
 
     /// The weights it starts from.
-    fn first_weights(&self, rng: &mut SearchRng) -> Vec<f32>;
+    fn first_weights(&self, rng: &mut SeededRng) -> Vec<f32>;
 
     /// The weights of a file the game reads (as [`Model::to_bytes`] writes it), to go on
     /// training from.
@@ -120,7 +120,7 @@ pub fn train<M: Model>(
     on_epoch: &mut dyn FnMut(&Epoch),
 ) -> Result<TrainingReport, String> {
     let started = Instant::now();
-    let mut rng = SearchRng::seed_from_u64(options.seed);
+    let mut rng = SeededRng::seed_from_u64(options.seed);
     let Data {
         mut samples,
         inputs,

@@ -41,14 +41,14 @@ use super::{
 };
 use crate::game::{Game, Turn};
 use crate::search::Algorithm;
-use crate::search::record::{Chance, Record};
+use crate::search::record::{Chance, Record, Stops};
 
 /// The `alphabeta` algorithm's record.
 pub(super) const RECORD: Record = Record {
     algorithm: Algorithm::AlphaBeta,
     name: "alphabeta",
     description: "Nega-alpha: negamax with an (alpha, beta) window and cutoffs when alpha >= beta.",
-    takes_time_limit: true,
+    stops: Stops::Deepening,
     breaks_ties: true,
     chance: Chance::TieBreak,
     samples: None,

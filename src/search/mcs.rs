@@ -16,14 +16,14 @@ use super::{
 };
 use crate::game::Game;
 use crate::search::Algorithm;
-use crate::search::record::{Chance, Record};
+use crate::search::record::{Chance, Record, Stops};
 
 /// The `mcs` algorithm's record.
 pub(super) const RECORD: Record = Record {
     algorithm: Algorithm::Mcs,
     name: "mcs",
     description: "Primitive Monte Carlo: random playouts after each legal move; the best total wins.",
-    takes_time_limit: true,
+    stops: Stops::Sampling,
     breaks_ties: false,
     chance: Chance::Always,
     samples: Some(|strategy| &mut strategy.playouts),

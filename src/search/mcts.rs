@@ -21,7 +21,7 @@ use super::{
 };
 use crate::game::{Game, Outcome};
 use crate::search::Algorithm;
-use crate::search::record::{Chance, Record};
+use crate::search::record::{Chance, Record, Stops};
 
 /// The `mcts` algorithm's record.
 pub(super) const RECORD: Record = Record {
@@ -29,7 +29,7 @@ pub(super) const RECORD: Record = Record {
     name: "mcts",
     description: "UCT: select by UCB1, expand after expand_threshold visits, random playout, back up; \
                   the most visited move wins.",
-    takes_time_limit: true,
+    stops: Stops::Sampling,
     breaks_ties: false,
     chance: Chance::Always,
     samples: Some(|strategy| &mut strategy.mcts.simulations),

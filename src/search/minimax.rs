@@ -16,14 +16,14 @@ use super::{
 };
 use crate::game::{Game, Outcome, Player, Turn};
 use crate::search::Algorithm;
-use crate::search::record::{Chance, Record};
+use crate::search::record::{Chance, Record, Stops};
 
 /// The `minimax` algorithm's record.
 pub(super) const RECORD: Record = Record {
     algorithm: Algorithm::Minimax,
     name: "minimax",
     description: "Minimax with separate max and min players, in the first player's frame.",
-    takes_time_limit: false,
+    stops: Stops::FullWidth,
     breaks_ties: true,
     chance: Chance::TieBreak,
     samples: None,

@@ -53,7 +53,7 @@ pub use mcts::{
     DEFAULT_EXPAND_THRESHOLD, DEFAULT_SIMULATIONS, DEFAULT_UCT_C, MAX_TREE_NODES, MctsParams,
 };
 use pv::PvTable;
-pub use record::{Chance, Record};
+pub use record::{Chance, Record, Stops};
 pub use result::{Score, SearchError, SearchResult, panic_message};
 pub(crate) use result::{
     exact_score, exact_search_result, fixed_depth_result, stopped_search_result,
@@ -73,11 +73,9 @@ pub(crate) mod kit {
     pub(crate) use super::{Value, WIN, alphabeta, exact_score, exact_search_result};
 }
 
-/// The random number generator of every randomised algorithm.
-///
-/// Xoshiro256++ is fast (a playout draws one number per move) and, unlike `rand`'s `SmallRng`,
-/// its output is fixed by its definition, so a seed means the same games on every platform.
-pub type SearchRng = rand_xoshiro::Xoshiro256PlusPlus;
+/// The random number generator of every randomised algorithm: training's, seeded the same way
+/// on every platform ([`crate::learn::SeededRng`]).
+pub type SearchRng = crate::learn::SeededRng;
 
 /// Searches `game` with `strategy`; `seed` drives every random choice, so the same inputs
 /// always give the same result.

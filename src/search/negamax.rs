@@ -12,14 +12,14 @@ use super::{
 };
 use crate::game::{Game, Turn};
 use crate::search::Algorithm;
-use crate::search::record::{Chance, Record};
+use crate::search::record::{Chance, Record, Stops};
 
 /// The `negamax` algorithm's record.
 pub(super) const RECORD: Record = Record {
     algorithm: Algorithm::Negamax,
     name: "negamax",
     description: "Negamax: one signed recursion, score = -negamax(child).",
-    takes_time_limit: false,
+    stops: Stops::FullWidth,
     breaks_ties: true,
     chance: Chance::TieBreak,
     samples: None,

@@ -6,14 +6,14 @@ use super::searcher::Searcher;
 use super::{Analysis, Budget, MoveAnalysis, Score, SearchResult, SearchRng, Solve};
 use crate::game::Game;
 use crate::search::Algorithm;
-use crate::search::record::{Chance, Record};
+use crate::search::record::{Chance, Record, Stops};
 
 /// The `random` algorithm's record.
 pub(super) const RECORD: Record = Record {
     algorithm: Algorithm::Random,
     name: "random",
     description: "A uniformly random legal move.",
-    takes_time_limit: false,
+    stops: Stops::AtOnce,
     breaks_ties: false,
     chance: Chance::Always,
     samples: None,

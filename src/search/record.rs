@@ -3,8 +3,8 @@
 //! settings every search shares, how chance enters it, and the count of samples it draws where
 //! it samples. [`Algorithm::record`] is the one exhaustive match from the name to the record,
 //! so the compiler asks a new algorithm for its record; the questions asked of an algorithm
-//! (`takes_time_limit`, `is_randomized`, `sampling_until_stopped`) read it rather than listing
-//! algorithms.
+//! (`takes_time_limit`, `is_randomized`, `sampling_until_stopped`, and which searches need a
+//! depth or the game's default time) read it rather than listing algorithms.
 
 use super::{Algorithm, Strategy, Tiebreak};
 
@@ -16,8 +16,8 @@ pub struct Record {
     pub name: &'static str,
     /// What it does, for `GET /algorithms` (the engine's is its game's declaration's).
     pub description: &'static str,
-    /// Whether it takes a time limit: it deepens or samples until then.
-    pub takes_time_limit: bool,
+    /// What ends its search.
+    pub stops: Stops,
     /// Whether it breaks ties among moves of the same value as its `tiebreak` says: the exact
     /// algorithms.
     pub breaks_ties: bool,
@@ -26,6 +26,29 @@ pub struct Record {
     /// Where it samples, its count of samples in a strategy (playouts, simulations): what a
     /// search with no count of its own lifts, to sample until its time or budget stops it.
     pub samples: Option<fn(&mut Strategy) -> &mut u32>,
+}
+
+/// What ends an algorithm's search: what bounds it, so that none runs unbounded.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Stops {
+    /// At once: it searches nothing.
+    AtOnce,
+    /// At its depth or the end of the game, every move searched, with no time limit; a game
+    /// whose full width would not finish declares the deepest it allows (`full_width_depth`),
+    /// and a search there must be given a depth within it.
+    FullWidth,
+    /// At its time, deepening until then, or at its depth or nodes; given none of them, within
+    /// the game's default time.
+    Deepening,
+    /// At its time, or once its samples (playouts, simulations) are drawn.
+    Sampling,
+}
+
+impl Stops {
+    /// Whether a time limit stops it.
+    pub const fn takes_time_limit(self) -> bool {
+        matches!(self, Stops::Deepening | Stops::Sampling)
+    }
 }
 
 /// How the seed enters what an algorithm plays.
@@ -102,5 +125,17 @@ mod tests {
         names.sort_unstable();
         names.dedup();
         assert_eq!(names.len(), Algorithm::ALL.len());
+    }
+
+    #[test]
+    fn a_name_not_known_is_answered_with_every_algorithms() {
+        let error = "minmax".parse::<Algorithm>().unwrap_err().to_string();
+        for algorithm in Algorithm::ALL {
+            assert!(error.contains(algorithm.name()), "{error}");
+        }
+        // Only a full width's search needs a depth, and only a deepening one the game's time.
+        assert_eq!(Algorithm::Minimax.record().stops, Stops::FullWidth);
+        assert_eq!(Algorithm::Engine.record().stops, Stops::Deepening);
+        assert!(!Stops::FullWidth.takes_time_limit() && Stops::Sampling.takes_time_limit());
     }
 }

@@ -11,7 +11,7 @@ use super::{
 };
 use crate::game::Game;
 use crate::search::Algorithm;
-use crate::search::record::{Chance, Record};
+use crate::search::record::{Chance, Record, Stops};
 
 /// The `solver` algorithm's record.
 pub(super) const RECORD: Record = Record {
@@ -21,7 +21,7 @@ pub(super) const RECORD: Record = Record {
                   every position built at start-up from the exact search, answering in constant \
                   time (nodes: 1, the lookup); a solver of the game's own where it has one; else \
                   alphabeta with every enhancement, deepening within the time limit.",
-    takes_time_limit: true,
+    stops: Stops::Deepening,
     breaks_ties: true,
     chance: Chance::TieBreak,
     samples: None,

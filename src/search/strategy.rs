@@ -40,7 +40,7 @@ impl Algorithm {
 
     /// Whether it takes a time limit: it deepens or samples until then (its record says).
     pub const fn takes_time_limit(self) -> bool {
-        self.record().takes_time_limit
+        self.record().stops.takes_time_limit()
     }
 
     /// Whether it breaks ties among moves of the same value as its `tiebreak` says: the exact
@@ -51,6 +51,11 @@ impl Algorithm {
 
     pub const fn name(self) -> &'static str {
         self.record().name
+    }
+
+    /// Every algorithm's name, in declaration order: what a message lists.
+    pub fn names() -> Vec<&'static str> {
+        Algorithm::ALL.into_iter().map(Algorithm::name).collect()
     }
 }
 
@@ -84,11 +89,21 @@ impl fmt::Display for Algorithm {
 }
 
 /// An algorithm name that is not one of [`Algorithm::ALL`].
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "unknown algorithm {0:?}: expected one of random, minimax, negamax, alphabeta, mcs, mcts, alphazero, solver, engine"
-)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UnknownAlgorithm(pub String);
+
+impl fmt::Display for UnknownAlgorithm {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "unknown algorithm {:?}: expected one of {}",
+            self.0,
+            Algorithm::names().join(", ")
+        )
+    }
+}
+
+impl std::error::Error for UnknownAlgorithm {}
 
 impl FromStr for Algorithm {
     type Err = UnknownAlgorithm;

@@ -13,9 +13,8 @@ use super::openings::RandomOpenings;
 use super::results::{GameRecord, Record, Results};
 use super::statistics::{Estimate, Sprt, Verdict, wilson_interval};
 use crate::game::{Player, RecordFormat, RecordedGame, RecordedMove};
-use crate::games::ForGame;
 use crate::rounded;
-use crate::search::{Algorithm, Solve};
+use crate::search::Algorithm;
 
 /// What a tournament played: everything its answer says besides the results, so that shards'
 /// results can be merged and answered as one run's.
@@ -278,49 +277,25 @@ impl Setup {
         progress
     }
 
-    /// The game's record format whose files hold many games (chess's PGN), if it has one: the
-    /// form of a tournament's games in one file.
-    pub fn collecting_format(&self) -> Option<&'static RecordFormat> {
-        self.record_formats().iter().find(|format| format.collects)
-    }
-
-    /// Every recorded game of `results` in one file of `format`, one after another.
-    pub fn games_file(&self, results: &Results, format: &RecordFormat) -> Vec<u8> {
-        self.game_files(results, format)
+    /// Every recorded game of `results` in one file of `format`, one after another; `start`
+    /// is the game's starting position's text.
+    pub fn games_file(&self, start: &str, results: &Results, format: &RecordFormat) -> Vec<u8> {
+        self.game_files(start, results, format)
             .into_iter()
             .flat_map(|(_, bytes)| bytes)
             .collect()
     }
 
-    /// The game's own record formats (shogi's KIF, KIFU and CSA), the usual one first; none
-    /// for a game that declares none.
-    pub fn record_formats(&self) -> &'static [RecordFormat] {
-        #[derive(Clone)]
-        struct Formats;
-        impl ForGame for Formats {
-            type Output = &'static [RecordFormat];
-            fn run<G: Solve>(self) -> Self::Output {
-                G::DECLARATION.records
-            }
-        }
-        crate::games::for_game(&self.game, Formats).unwrap_or(&[])
-    }
-
     /// Every recorded game of `results` as a file of `format`, one game a file, each with its
     /// name (`game-0001.kif`, numbered from 1). A game whose opening was drawn from the start
-    /// is written from the start, its opening's moves first.
-    pub fn game_files(&self, results: &Results, format: &RecordFormat) -> Vec<(String, Vec<u8>)> {
-        #[derive(Clone)]
-        struct Start;
-        impl ForGame for Start {
-            type Output = String;
-            fn run<G: Solve>(self) -> String {
-                G::start().to_string()
-            }
-        }
-        let Some(start) = crate::games::for_game(&self.game, Start) else {
-            return Vec::new();
-        };
+    /// (`start`, the game's starting position's text) is written from the start, its
+    /// opening's moves first.
+    pub fn game_files(
+        &self,
+        start: &str,
+        results: &Results,
+        format: &RecordFormat,
+    ) -> Vec<(String, Vec<u8>)> {
         let names = self.players.each_ref().map(PlayerInfo::name);
         let date = crate::game::date::today();
         let width = self.games.end.to_string().len().max(4);
@@ -364,7 +339,7 @@ impl Setup {
                     index: Some(game.index),
                     event: "Sente tournament",
                     date: &date,
-                    start: if from_start { &start } else { &game.opening },
+                    start: if from_start { start } else { &game.opening },
                     moves: &moves,
                     players,
                     winner,

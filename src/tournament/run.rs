@@ -13,6 +13,7 @@ use super::Tournament;
 use super::report::Setup;
 use super::results::{self, GameRecord, GameResult, Results};
 use super::statistics::Sprt;
+use crate::game::RecordFormat;
 use crate::search::{Budget, Solve};
 
 /// How often a tournament's progress is told at most: its first finished game at once, then
@@ -39,11 +40,23 @@ impl fmt::Debug for Match {
 /// A tournament of any game: what a match asks of it.
 trait Play: Send + Sync {
     fn work(&self, run: &Run, budget: &Budget);
+    /// The game's own record formats, as its declaration lists them.
+    fn record_formats(&self) -> &'static [RecordFormat];
+    /// The game's starting position, as text.
+    fn start(&self) -> String;
 }
 
 impl<G: Solve> Play for Tournament<G> {
     fn work(&self, run: &Run, budget: &Budget) {
         Tournament::work(self, run, budget);
+    }
+
+    fn record_formats(&self) -> &'static [RecordFormat] {
+        G::DECLARATION.records
+    }
+
+    fn start(&self) -> String {
+        G::start().to_string()
     }
 }
 
@@ -58,6 +71,29 @@ impl Match {
 
     pub fn setup(&self) -> &Setup {
         &self.setup
+    }
+
+    /// The game's own record formats (shogi's KIF, KIFU and CSA), the usual one first; none
+    /// for a game that declares none.
+    pub fn record_formats(&self) -> &'static [RecordFormat] {
+        self.games.record_formats()
+    }
+
+    /// The game's record format whose files hold many games (chess's PGN), if it has one: the
+    /// form of a tournament's games in one file.
+    pub fn collecting_format(&self) -> Option<&'static RecordFormat> {
+        self.record_formats().iter().find(|format| format.collects)
+    }
+
+    /// Every recorded game of `results` in one file of `format`, one after another.
+    pub fn games_file(&self, results: &Results, format: &RecordFormat) -> Vec<u8> {
+        self.setup.games_file(&self.games.start(), results, format)
+    }
+
+    /// Every recorded game of `results` as a file of `format`, one game a file, each with its
+    /// name ([`Setup::game_files`]).
+    pub fn game_files(&self, results: &Results, format: &RecordFormat) -> Vec<(String, Vec<u8>)> {
+        self.setup.game_files(&self.games.start(), results, format)
     }
 
     /// A run of the match's games (all of them, or one shard's) for workers to share.

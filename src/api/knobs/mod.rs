@@ -25,7 +25,7 @@ use serde::de::{self, MapAccess};
 
 use super::object::{Object, deserialize_as_object, integer, value};
 use super::{GameRef, Problem, names};
-use crate::search::{Algorithm, Strategy, Tiebreak};
+use crate::search::{Algorithm, Stops, Strategy, Tiebreak};
 
 pub use catalogue::{KnobInfo, knobs, maxima};
 pub(crate) use suggestions::{offer_a_players_fields, offer_the_algorithms_fields};
@@ -365,8 +365,10 @@ pub fn fit_to_game(game: &GameRef, strategy: Strategy) -> Result<Strategy, Probl
     }
     let default_time_limit = limits.default_time_limit_ms.map(Duration::from_millis);
     let algorithm = strategy.algorithm;
-    let full_width = matches!(algorithm, Algorithm::Minimax | Algorithm::Negamax);
-    if let Some(limit) = limits.full_width_depth.filter(|_| full_width)
+    let stops = algorithm.record().stops;
+    if let Some(limit) = limits
+        .full_width_depth
+        .filter(|_| stops == Stops::FullWidth)
         && strategy.depth.is_none_or(|depth| depth > limit)
     {
         return Err(Problem::invalid(
@@ -390,11 +392,7 @@ pub fn fit_to_game(game: &GameRef, strategy: Strategy) -> Result<Strategy, Probl
         || strategy.engine.nodes.is_some()
         || handicap.is_some_and(|level| level.depth.is_some() || level.nodes.is_some());
     let mut strategy = strategy;
-    if matches!(
-        algorithm,
-        Algorithm::AlphaBeta | Algorithm::Solver | Algorithm::Engine
-    ) && !bounded
-    {
+    if stops == Stops::Deepening && !bounded {
         strategy.time_limit = strategy.time_limit.or(default_time_limit);
     }
     Ok(strategy)

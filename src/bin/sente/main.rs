@@ -48,19 +48,19 @@ enum Command {
     /// Exit 0 if the service answers GET /healthz, 1 otherwise (for container health checks).
     Healthcheck(HealthcheckArgs),
     /// Choose a move in a position and print the answer as JSON (as POST /move).
-    #[command(after_help = PLAYER_HELP)]
+    #[command(after_help = player_help())]
     Move(SearchArgs),
     /// Score every legal move of a position and print them as JSON, best first (as POST
     /// /analyze).
-    #[command(after_help = PLAYER_HELP)]
+    #[command(after_help = player_help())]
     Analyze(SearchArgs),
     /// Judge every move of a game with the engine and print the review as JSON (as POST
     /// /review): each move's value, the best move, its class, each side's accuracy. The game
     /// is --moves (from the start or --board), or its record (--record FILE).
-    #[command(after_help = PLAYER_HELP)]
+    #[command(after_help = player_help())]
     Review(ReviewArgs),
     /// Play games between two players and print the result as JSON (as POST /tournament).
-    #[command(after_help = PLAYER_HELP)]
+    #[command(after_help = player_help())]
     Tournament(Box<tournament::TournamentArgs>),
     /// Count the move paths DEPTH plies long from a position (perft), to check the rules
     /// against published figures, and print the count and its speed as JSON.
@@ -122,11 +122,17 @@ struct PositionsArgs {
 }
 
 /// How a player is written, for the help of the commands that take one.
-const PLAYER_HELP: &str = "A player is ALGORITHM[:KNOB=VALUE,...]: the algorithm (random, \
-    minimax, negamax, alphabeta, mcs, mcts, alphazero, solver, engine) and its knobs, named as in the API, e.g. \
-    'alphabeta:depth=3,transposition_table=true' or 'mcts:simulations=1000, uct_c=1'. A knob the \
-    algorithm does not take is an error. Every knob's default and limits per game: GET \
-    /algorithms?game=GAME on a running service, or docs/algorithms.md.";
+/// What a player's text is, after the help of the commands that take one.
+fn player_help() -> String {
+    format!(
+        "A player is ALGORITHM[:KNOB=VALUE,...]: the algorithm ({}) and its knobs, named as in \
+         the API, e.g. 'alphabeta:depth=3,transposition_table=true' or 'mcts:simulations=1000, \
+         uct_c=1'. A knob the algorithm does not take is an error. Every knob's default and \
+         limits per game: GET /algorithms?game=GAME on a running service, or \
+         docs/algorithms.md.",
+        sente::search::Algorithm::names().join(", ")
+    )
+}
 
 #[derive(Args)]
 struct ServeArgs {

@@ -281,7 +281,6 @@ pub(crate) fn run(args: TournamentArgs) -> Result<(), String> {
         }
     })?;
     let pgn = job
-        .setup()
         .collecting_format()
         .filter(|format| format.name == "PGN");
     if args.pgn.is_some() && pgn.is_none() {
@@ -294,7 +293,7 @@ pub(crate) fn run(args: TournamentArgs) -> Result<(), String> {
     let record_formats = match &args.records_dir {
         None => Vec::new(),
         Some(_) => choose_record_formats(
-            job.setup().record_formats(),
+            job.record_formats(),
             args.record_format.as_deref(),
             &job.setup().game,
         )?,
@@ -339,12 +338,12 @@ pub(crate) fn run(args: TournamentArgs) -> Result<(), String> {
     bar.finish_and_clear();
     if let Some(path) = &args.pgn {
         let format = pgn.expect("checked above");
-        sente::files::write_bytes(path, &job.setup().games_file(&results, format))
+        sente::files::write_bytes(path, &job.games_file(&results, format))
             .map_err(|error| format!("--pgn {error}"))?;
     }
     if let Some(dir) = &args.records_dir {
         for format in &record_formats {
-            write_game_files(dir, &job.setup().game_files(&results, format))?;
+            write_game_files(dir, &job.game_files(&results, format))?;
         }
     }
     if let Some(text) = &args.shard {

@@ -67,7 +67,7 @@ impl<F: Features, const H: usize> Network<F, H> {
     /// A net of random weights, so that every input's row differs: what tests of the sums
     /// kept move by move compare against sums computed afresh.
     #[cfg(test)]
-    pub fn random(rng: &mut crate::search::SearchRng) -> Self {
+    pub fn random(rng: &mut crate::learn::SeededRng) -> Self {
         use rand::RngExt;
         let mut network = Self::zeros();
         for row in network.w1.iter_mut() {

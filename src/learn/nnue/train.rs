@@ -16,9 +16,9 @@
 use rand::RngExt;
 
 use super::{Features, Network, QA, QB};
+use crate::learn::SeededRng;
 use crate::learn::sparse::{self, Sample};
 use crate::learn::{Epoch, TrainingOptions, TrainingReport, sigmoid};
-use crate::search::SearchRng;
 
 /// The largest a float weight may grow: its quantised first-layer form, times the inputs a
 /// position turns on, must stay within 16 bits for the games' sizes (`40 * 1.98 * QA` is
@@ -175,7 +175,7 @@ impl<F: Features, const H: usize> sparse::Model for Net<F, H> {
 
     /// Small random weights: the first layer's such that a position's sums start near the
     /// activation's range, the output's near zero.
-    fn first_weights(&self, rng: &mut SearchRng) -> Vec<f32> {
+    fn first_weights(&self, rng: &mut SeededRng) -> Vec<f32> {
         let layout = &self.layout;
         let mut weights = vec![0.0; layout.weights()];
         for weight in &mut weights[Layout::<H>::W1..layout.b1()] {

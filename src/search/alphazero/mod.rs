@@ -37,7 +37,7 @@ use super::{
 use crate::game::{Game, Turn};
 use crate::learn::policy_value::{Activations, PolicyValueNet, softmax};
 use crate::search::Algorithm;
-use crate::search::record::{Chance, Record};
+use crate::search::record::{Chance, Record, Stops};
 use crate::search::seed;
 
 /// The `alphazero` algorithm's record.
@@ -48,7 +48,7 @@ pub(super) const RECORD: Record = Record {
                   leaf with the priors of a policy-value network Sente trained by self-play, back \
                   up the network's value (the exact result at the end of the game); the most \
                   visited move wins. On the games that ship a network.",
-    takes_time_limit: true,
+    stops: Stops::Sampling,
     breaks_ties: false,
     chance: Chance::Temperature,
     samples: Some(|strategy| &mut strategy.alphazero.simulations),

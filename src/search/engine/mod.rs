@@ -50,7 +50,7 @@ pub use steps::Step;
 use self::search::{Engine, Memories};
 use crate::game::{Game, in_pawns, written};
 use crate::search::Algorithm;
-use crate::search::record::{Chance, Record};
+use crate::search::record::{Chance, Record, Stops};
 use crate::search::{
     Analysis, Budget, Cutoff, INFINITY, Iteration, MoveAnalysis, PROVEN, Score, SearchResult,
     Value, WIN,
@@ -62,7 +62,7 @@ pub(super) const RECORD: Record = Record {
     name: "engine",
     description: "The game's strongest player within its time, clock, depth or nodes, as the game \
                   declares it (GET /algorithms?game= says what it is on each game).",
-    takes_time_limit: true,
+    stops: Stops::Deepening,
     breaks_ties: false,
     chance: Chance::Level,
     samples: None,
