@@ -278,6 +278,22 @@ fn the_layers_test_reads_the_crates_modules_named() {
     assert_eq!(named, ["files", "game", "learn", "search"]);
 }
 
+/// The registry's lines as a document shows them: its `registry! { ... }` block.
+fn registry_block(text: &str) -> String {
+    let start = text.find("registry! {").expect("a registry block");
+    let end = start + text[start..].find("\n}").expect("its end");
+    text[start..end].to_owned()
+}
+
+/// docs/adding-a-game.md shows the registry as it is, every game in its order.
+#[test]
+fn adding_a_game_shows_the_registry_as_it_is() {
+    assert_eq!(
+        registry_block(&read("docs/adding-a-game.md")),
+        registry_block(&read("src/games/mod.rs"))
+    );
+}
+
 /// Every file of `src/` that a document names (in backticks) exists.
 #[test]
 fn the_files_the_documents_name_exist() {

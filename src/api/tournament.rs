@@ -20,8 +20,9 @@ use crate::search::{MAX_DEPTH, Solve, seed};
 use crate::tournament::Tournament;
 use crate::tournament::adjudication::Adjudication;
 use crate::tournament::openings::{Openings, RandomOpenings};
-use crate::tournament::player::{Limits, Player, PlayerKind, TimeControl};
+use crate::tournament::player::{Player, PlayerKind};
 use crate::tournament::statistics::Sprt;
+use crate::tournament::time_control::{Limits, TimeControl};
 
 mod engine_options;
 mod shards;

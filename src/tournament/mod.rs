@@ -24,6 +24,7 @@ pub mod results;
 pub mod run;
 pub mod shards;
 pub mod statistics;
+pub mod time_control;
 
 use std::ops::Range;
 use std::sync::Arc;
@@ -35,10 +36,11 @@ use crate::search::{self, Budget, Solve, Strategy, seed};
 use adjudication::{Adjudged, Adjudication};
 use engines::{Ask, Engine, Failure, describe};
 use openings::{Opening, Openings};
-use player::{Player, PlayerKind, TimeControl};
+use player::{Player, PlayerKind};
 pub use results::{Ending, GameRecord, GameResult, MoveRecord, Results, Seat, Tally};
 pub use run::Run;
 use statistics::Sprt;
+use time_control::TimeControl;
 
 /// A tournament's configuration.
 #[derive(Clone, Debug)]
@@ -307,7 +309,7 @@ impl<G: Solve> Tournament<G> {
         let limits = &self.players[seat].limits;
         let margin = match &self.players[seat].kind {
             PlayerKind::Uci { engine, .. } => engine.move_margin,
-            PlayerKind::Search(_) => player::MOVE_TIME_MARGIN,
+            PlayerKind::Search(_) => time_control::MOVE_TIME_MARGIN,
         };
         let allotment = limits.time.allot(clocks[seat], margin);
         let started = Instant::now();

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use super::{Ask, Failure, MAX_LINE_BYTES, Process, Thought};
 use crate::search::Budget;
-use crate::tournament::player::TimeControl;
+use crate::tournament::time_control::TimeControl;
 
 /// The longest answer read, all its lines together: a GTP answer is a move, a score or a
 /// board, and one that runs on without its empty line is an engine that has failed.

@@ -10,7 +10,7 @@ use std::time::Instant;
 
 use super::{Ask, EngineOption, Failure, OptionKind, Process, Thought};
 use crate::search::Budget;
-use crate::tournament::player::TimeControl;
+use crate::tournament::time_control::TimeControl;
 
 /// Which of the two protocols: their exchanges are the same, their words are not.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -45,7 +45,7 @@ pub(super) fn handshake(
                 return Some(Ok(()));
             }
             let option = line.strip_prefix("option ")?;
-            super::list(&mut listed, read_option(option), line.len())
+            super::config::list(&mut listed, read_option(option), line.len())
                 .err()
                 .map(Err)
         },
@@ -264,7 +264,7 @@ mod tests {
     use std::time::Duration;
 
     use super::*;
-    use crate::tournament::player::Limits;
+    use crate::tournament::time_control::Limits;
 
     #[test]
     fn info_lines_give_the_last_depth_nodes_and_score() {

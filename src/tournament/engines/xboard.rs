@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 
 use super::{Ask, EngineOption, Failure, OptionKind, Process, Protocol, Thought};
 use crate::search::Budget;
-use crate::tournament::player::TimeControl;
+use crate::tournament::time_control::TimeControl;
 
 /// How long an engine has to announce its features after `protover 2`: an engine of the first
 /// version of the protocol announces none, and the specification says to wait this long.
@@ -76,7 +76,7 @@ pub(super) fn handshake(
                     "ping" => state.ping = value == "1",
                     "option" => {
                         if let Err(failure) =
-                            super::list(&mut listed, read_option(value), rest.len())
+                            super::config::list(&mut listed, read_option(value), rest.len())
                         {
                             return Some(Err(failure));
                         }
