@@ -342,7 +342,7 @@ fn a_residual_tower_learns_from_self_play() {
     let error = train::train::<TicTacToe>(&options, &mut |_| {})
         .err()
         .unwrap();
-    assert!(error.contains("not the a perceptron"), "{error}");
+    assert!(error.contains("not a perceptron"), "{error}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

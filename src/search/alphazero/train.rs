@@ -87,7 +87,7 @@ pub fn train<G: Game>(
     let asked = options.hidden.is_some() || options.blocks.is_some();
     if options.from.is_some() && asked && net.shape != shape {
         return Err(format!(
-            "the network to go on from is {}, not the {shape} asked",
+            "the network to go on from is {}, not {shape} as asked",
             net.shape
         ));
     }
