@@ -1,6 +1,8 @@
 use super::*;
 use crate::game::perft::perft;
-use crate::search::{AlphaBetaParams, Strategy};
+use std::time::Duration;
+
+use crate::search::{AlphaBetaParams, Budget, EngineParams, Solve, Strategy};
 
 fn play(moves: &[&str]) -> Othello {
     let mut game = Othello::start();
