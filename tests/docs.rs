@@ -6,6 +6,9 @@ use sente::api::knobs::{KNOBS, Kind, SEED, taken_by};
 use sente::games::NAMES;
 use sente::search::Algorithm;
 
+#[path = "support/module_graph.rs"]
+mod module_graph;
+
 fn read(path: &str) -> String {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path);
     std::fs::read_to_string(&path).unwrap_or_else(|error| panic!("{}: {error}", path.display()))
@@ -266,6 +269,84 @@ fn layers_use_only_the_layers_below_them() {
         wrong.is_empty(),
         "against the layers' direction: {wrong:#?}"
     );
+}
+
+/// No two files of `src/` use one another, by any way round: each concept sits below what uses
+/// it (a folder and its files are one room, see `tests/support/module_graph.rs`).
+#[test]
+fn files_use_one_another_in_one_direction_only() {
+    let files = files_under("src")
+        .into_iter()
+        .filter(|file| {
+            file.ends_with(".rs")
+                && !file.starts_with("src/bin/")
+                && !file.ends_with("/tests.rs")
+                && !file.contains("/tests/")
+        })
+        .map(|file| {
+            (
+                module_graph::module_of(&file),
+                module_graph::code(&read(&file)),
+            )
+        })
+        .collect();
+    let graph = module_graph::Graph::new(files);
+    assert!(graph.modules.len() > 100, "{} modules", graph.modules.len());
+    if let Some(circle) = graph.circle() {
+        let names: Vec<String> = circle.iter().map(|module| module.join("::")).collect();
+        panic!(
+            "files that use one another in a circle: {}",
+            names.join(" -> ")
+        );
+    }
+}
+
+/// The circles' test finds a circle through a re-export and a written path, and none where a
+/// folder's files use its front door.
+#[test]
+fn the_circles_test_finds_a_circle_where_there_is_one() {
+    let module = |path: &str| -> module_graph::Module {
+        path.split("::")
+            .filter(|s| !s.is_empty())
+            .map(str::to_owned)
+            .collect()
+    };
+    let graph = |files: &[(&str, &str)]| {
+        module_graph::Graph::new(
+            files
+                .iter()
+                .map(|(path, text)| (module(path), module_graph::code(text)))
+                .collect(),
+        )
+    };
+    let circle = graph(&[
+        (
+            "search",
+            "mod record;\nmod mcs;\npub use record::{Algorithm, Record};\n",
+        ),
+        ("search::record", "pub fn record() { super::mcs::RECORD }\n"),
+        (
+            "search::mcs",
+            "use super::{Record, Algorithm};\n// use crate::x::y;\n",
+        ),
+    ]);
+    let found = circle.circle().expect("record -> mcs -> record");
+    assert_eq!(found.len(), 2, "{found:?}");
+    let acyclic = graph(&[
+        (
+            "search",
+            "mod record;\nmod mcs;\npub use record::Record;\nfn f() { mcs::run() }\n",
+        ),
+        (
+            "search::record",
+            "let s = \"use super::mcs::X;\"; let c = '{';\n",
+        ),
+        (
+            "search::mcs",
+            "use super::Record;\nuse crate::search::search;\n",
+        ),
+    ]);
+    assert_eq!(acyclic.circle(), None);
 }
 
 /// The layers' test reads what a file names of the crate as a reader would.

@@ -6,8 +6,8 @@ use super::Problem;
 use super::describe::PositionView;
 use super::request::{Checked, MoveRequest, Run, Search};
 use super::scored_move::{Judgement, ScoredMove};
-use crate::game::{Game, Player};
-use crate::search::{self, Algorithm, Budget, Iteration, Solve, Strategy, Tiebreak};
+use crate::game::Player;
+use crate::search::{self, Algorithm, Budget, Iteration, Solve};
 
 /// The answer to a move request.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -76,15 +76,11 @@ impl Search for MoveJob {
     fn prepare<G: Solve>(checked: Checked<G>) -> MoveJob {
         MoveJob {
             algorithm: checked.strategy.algorithm,
-            light: is_light::<G>(&checked.strategy),
+            light: checked.strategy.is_light::<G>(),
             search: Box::new(move |budget| choose(&checked, budget)),
         }
     }
 }
-
-/// Games with at most this many move ids are small enough that a sampler with small knobs or
-/// a shallow full-width search finishes in well under a millisecond.
-const SMALL_GAME_MOVES: usize = 64;
 
 impl MoveJob {
     /// Checks everything that can be checked before searching.
@@ -106,27 +102,6 @@ impl MoveJob {
     /// Runs the search within `budget`. CPU-bound: call it where blocking is allowed.
     pub fn run(&self, budget: &Budget) -> Result<MoveResponse, Problem> {
         (self.search)(budget)
-    }
-}
-
-/// Whether `strategy` is certain to search `G` in well under a millisecond: exact searches on
-/// games that declare them instant, and on small games samplers with small knobs and shallow
-/// full-width searches.
-fn is_light<G: Game>(strategy: &Strategy) -> bool {
-    let small = G::MOVE_IDS <= SMALL_GAME_MOVES;
-    let instant = G::DECLARATION.limits.instant_exact_search;
-    match strategy.algorithm {
-        Algorithm::Random => true,
-        // A tie-break other than "first" searches every move exactly.
-        Algorithm::AlphaBeta | Algorithm::Solver => instant && strategy.tiebreak == Tiebreak::First,
-        Algorithm::Engine => instant,
-        Algorithm::Mcs => small && strategy.playouts <= 100,
-        Algorithm::Mcts => small && strategy.mcts.simulations <= 1_000,
-        // Every simulation runs the network.
-        Algorithm::AlphaZero => false,
-        Algorithm::Minimax | Algorithm::Negamax => {
-            small && strategy.depth.is_some_and(|depth| depth <= 3)
-        }
     }
 }
 

@@ -25,6 +25,7 @@
 
 use rand::RngExt;
 
+pub use super::residual::softmax;
 use super::residual::{self, Tower};
 
 /// The network's shape and weights.
@@ -504,14 +505,6 @@ fn dot(a: &[f32], b: &[f32]) -> f32 {
         sum += x * y;
     }
     sum
-}
-
-/// The softmax of `logits`: positive shares summing to 1.
-pub fn softmax(logits: impl Iterator<Item = f32> + Clone) -> Vec<f32> {
-    let max = logits.clone().fold(f32::NEG_INFINITY, f32::max);
-    let exps: Vec<f32> = logits.map(|logit| (logit - max).exp()).collect();
-    let sum: f32 = exps.iter().sum();
-    exps.into_iter().map(|e| e / sum).collect()
 }
 
 #[cfg(test)]

@@ -386,8 +386,7 @@ impl Tower {
         );
 
         // The policy head: the softmax over the legal moves; d/dlogit = p - pi.
-        let probabilities =
-            super::policy_value::softmax(legal.iter().map(|&m| acts.logits[usize::from(m)]));
+        let probabilities = softmax(legal.iter().map(|&m| acts.logits[usize::from(m)]));
         d_planes.clear();
         d_planes.resize(flat, 0.0);
         let biases = layout.policy_fc + self.moves * flat;
@@ -659,6 +658,14 @@ fn dot<const FUSED: bool>(a: &[f32], b: &[f32]) -> f32 {
         sum += x * y;
     }
     sum
+}
+
+/// The softmax of `logits`: positive shares summing to 1.
+pub fn softmax(logits: impl Iterator<Item = f32> + Clone) -> Vec<f32> {
+    let max = logits.clone().fold(f32::NEG_INFINITY, f32::max);
+    let exps: Vec<f32> = logits.map(|logit| (logit - max).exp()).collect();
+    let sum: f32 = exps.iter().sum();
+    exps.into_iter().map(|e| e / sum).collect()
 }
 
 #[cfg(test)]

@@ -4,10 +4,9 @@
 //! evaluation it names) from the strategy's settings, and hands it to the question asked, so
 //! that adding an algorithm is one arm here.
 
-use super::analysis::{
-    AlphaBetaSearch, MinimaxSearch, NegamaxSearch, SolverSearch, Tied, with_tiebreak,
-};
+use super::exact::{AlphaBetaSearch, MinimaxSearch, NegamaxSearch, Tied, with_tiebreak};
 use super::searcher::{Ask, Searcher};
+use super::solve::SolverSearch;
 use super::{
     Algorithm, Analysis, Budget, EngineParams, SearchResult, Solve, Strategy, alphazero, mcs, mcts,
     random, with_evaluation,

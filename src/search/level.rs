@@ -19,10 +19,7 @@
 
 use rand::{RngExt, SeedableRng};
 
-use super::{
-    Analysis, Budget, EngineOptions, MoveAnalysis, SearchError, SearchResult, SearchRng, Solve,
-    Strategy, analyze_dispatched, search_dispatched, tighter,
-};
+use super::{Analysis, EngineOptions, MoveAnalysis, SearchResult, SearchRng};
 use crate::game::{Declaration, LEVELS, Level};
 
 /// The handicap the engine plays with under `options` on a game that declares `declaration`:
@@ -83,17 +80,6 @@ fn at_elo(levels: &[Level], elo: u32) -> Option<Level> {
         temperature: temperature(below) + (temperature(above) - temperature(below)) * share,
         elo: Some(elo.round() as u32),
     })
-}
-
-/// `strategy` cut to `cut`'s depth and nodes (any tighter of its own kept), at full strength
-/// otherwise.
-pub fn limited(strategy: &Strategy, cut: Cut) -> Strategy {
-    let mut limited = *strategy;
-    limited.depth = tighter(strategy.depth, cut.depth);
-    limited.engine.nodes = tighter(strategy.engine.nodes, cut.nodes);
-    limited.engine.level = None;
-    limited.engine.elo = None;
-    limited
 }
 
 /// The depth and nodes a level cuts a search to, and the lines its analysis gives.
@@ -176,28 +162,6 @@ pub fn choose<M: Clone, E>(
             analysis
         }),
     })
-}
-
-/// [`choose`] with the searches `strategy` dispatches to, its lines `strategy`'s `multipv`.
-pub(super) fn play<G: Solve>(
-    game: &G,
-    strategy: &Strategy,
-    level: &Level,
-    seed: u64,
-    budget: &Budget,
-) -> Result<Chosen<G::Move>, SearchError> {
-    let cut_to = |cut: Cut| {
-        let mut limited = limited(strategy, cut);
-        limited.engine.multipv = cut.lines;
-        limited
-    };
-    choose(
-        level,
-        seed,
-        strategy.engine.multipv,
-        |cut| search_dispatched(game, &cut_to(cut), seed, budget),
-        |cut| analyze_dispatched(game, &cut_to(cut), seed, budget),
-    )
 }
 
 /// A move drawn from `moves` (the best few) with chances in proportion to

@@ -11,12 +11,11 @@ use rand::SeedableRng;
 use super::playout::random_playout;
 use super::searcher::Searcher;
 use super::{
-    Analysis, Budget, Cutoff, Meter, MoveAnalysis, Score, SearchResult, SearchRng, Solve,
-    terminal_value,
+    Analysis, Budget, Cutoff, Meter, MoveAnalysis, Score, SearchResult, SearchRng, terminal_value,
 };
 use crate::game::Game;
 use crate::search::Algorithm;
-use crate::search::record::{Chance, Record, Stops};
+use crate::search::record::{Chance, Record, Samples, Stops};
 
 /// The `mcs` algorithm's record.
 pub(super) const RECORD: Record = Record {
@@ -26,7 +25,7 @@ pub(super) const RECORD: Record = Record {
     stops: Stops::Sampling,
     breaks_ties: false,
     chance: Chance::Always,
-    samples: Some(|strategy| &mut strategy.playouts),
+    samples: Some(Samples::Playouts),
 };
 
 /// The playouts of every legal move.
@@ -158,7 +157,7 @@ pub(super) struct Mcs {
     pub seed: u64,
 }
 
-impl<G: Solve> Searcher<G> for Mcs {
+impl<G: Game> Searcher<G> for Mcs {
     fn best_move(&self, game: &G, budget: &Budget) -> SearchResult<G::Move> {
         search(game, self.playouts, self.time_limit, self.seed, budget)
     }

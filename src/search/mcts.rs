@@ -16,12 +16,11 @@ use rand::SeedableRng;
 use super::playout::random_playout;
 use super::searcher::Searcher;
 use super::{
-    Analysis, Budget, Cutoff, Meter, MoveAnalysis, Score, SearchResult, SearchRng, Solve,
-    terminal_value,
+    Analysis, Budget, Cutoff, Meter, MoveAnalysis, Score, SearchResult, SearchRng, terminal_value,
 };
 use crate::game::{Game, Outcome};
 use crate::search::Algorithm;
-use crate::search::record::{Chance, Record, Stops};
+use crate::search::record::{Chance, Record, Samples, Stops};
 
 /// The `mcts` algorithm's record.
 pub(super) const RECORD: Record = Record {
@@ -32,7 +31,7 @@ pub(super) const RECORD: Record = Record {
     stops: Stops::Sampling,
     breaks_ties: false,
     chance: Chance::Always,
-    samples: Some(|strategy| &mut strategy.mcts.simulations),
+    samples: Some(Samples::MctsSimulations),
 };
 
 /// Default number of simulations.
@@ -298,7 +297,7 @@ pub(super) struct Mcts {
     pub seed: u64,
 }
 
-impl<G: Solve> Searcher<G> for Mcts {
+impl<G: Game> Searcher<G> for Mcts {
     fn best_move(&self, game: &G, budget: &Budget) -> SearchResult<G::Move> {
         search(game, self, budget)
     }

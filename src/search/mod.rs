@@ -12,6 +12,7 @@
 //! The API's `score` is +1/0/-1 for proven values (with `plies_to_end`) and the value divided
 //! by [`WIN`] for estimates.
 
+mod algorithms;
 pub(crate) mod alphabeta;
 pub mod alphazero;
 mod analysis;
@@ -19,6 +20,7 @@ mod budget;
 mod default_solver;
 mod dispatch;
 pub mod engine;
+mod exact;
 pub mod level;
 mod mcs;
 mod mcts;
@@ -35,11 +37,16 @@ mod solve;
 mod strategy;
 mod table;
 pub mod tables;
+mod tiebreak;
 mod value;
 mod watch;
 
 use std::time::Instant;
 
+use crate::game::Level;
+use level::{Chosen, Cut};
+
+pub use algorithms::UnknownAlgorithm;
 pub use alphabeta::{AlphaBetaParams, Enhancements};
 pub use alphazero::{AlphaZeroParams, DEFAULT_C_PUCT};
 pub use analysis::{Analysis, MoveAnalysis};
@@ -53,13 +60,15 @@ pub use mcts::{
     DEFAULT_EXPAND_THRESHOLD, DEFAULT_SIMULATIONS, DEFAULT_UCT_C, MAX_TREE_NODES, MctsParams,
 };
 use pv::PvTable;
-pub use record::{Chance, Record, Stops};
+pub use record::{Algorithm, Chance, Record, Samples, Stops};
 pub use result::{Score, SearchError, SearchResult, panic_message};
 pub(crate) use result::{
     exact_score, exact_search_result, fixed_depth_result, stopped_search_result,
 };
+pub use seed::SearchRng;
 pub use solve::Solve;
-pub use strategy::{Algorithm, DEFAULT_PLAYOUTS, Strategy, Tiebreak, UnknownAlgorithm};
+pub use strategy::{DEFAULT_PLAYOUTS, Strategy};
+pub use tiebreak::Tiebreak;
 pub(crate) use value::{
     Evaluate, INFINITY, PROVEN, depth_limit, evaluation, heuristic, terminal_value, with_evaluation,
 };
@@ -72,10 +81,6 @@ pub(crate) mod kit {
     pub(crate) use super::budget::Meter;
     pub(crate) use super::{Value, WIN, alphabeta, exact_score, exact_search_result};
 }
-
-/// The random number generator of every randomised algorithm: training's, seeded the same way
-/// on every platform ([`crate::learn::SeededRng`]).
-pub type SearchRng = crate::learn::SeededRng;
 
 /// Searches `game` with `strategy`; `seed` drives every random choice, so the same inputs
 /// always give the same result.
@@ -104,16 +109,16 @@ pub fn choose_within<G: Solve>(
     strategy: &Strategy,
     seed: u64,
     budget: &Budget,
-) -> Result<level::Chosen<G::Move>, SearchError> {
+) -> Result<Chosen<G::Move>, SearchError> {
     if game.outcome().is_over() {
         return Err(SearchError::GameOver);
     }
     let started = Instant::now();
     let mut chosen = match level::handicap(&G::DECLARATION, &strategy.engine) {
         Some(handicap) if strategy.algorithm == Algorithm::Engine => {
-            level::play(game, strategy, &handicap, seed, budget)?
+            play_at_level(game, strategy, &handicap, seed, budget)?
         }
-        _ => level::Chosen {
+        _ => Chosen {
             result: search_dispatched(game, strategy, seed, budget)?,
             lines: None,
         },
@@ -153,6 +158,39 @@ pub fn search_remembering<G: Solve>(
     let mut result = searched.inspect_err(|_| *memory = G::Memory::default())?;
     result.elapsed = started.elapsed();
     Ok(result)
+}
+
+/// [`level::choose`] with the searches `strategy` dispatches to, its lines `strategy`'s `multipv`.
+fn play_at_level<G: Solve>(
+    game: &G,
+    strategy: &Strategy,
+    handicap: &Level,
+    seed: u64,
+    budget: &Budget,
+) -> Result<Chosen<G::Move>, SearchError> {
+    let cut_to = |cut: Cut| {
+        let mut limited = limited(strategy, cut);
+        limited.engine.multipv = cut.lines;
+        limited
+    };
+    level::choose(
+        handicap,
+        seed,
+        strategy.engine.multipv,
+        |cut| search_dispatched(game, &cut_to(cut), seed, budget),
+        |cut| analyze_dispatched(game, &cut_to(cut), seed, budget),
+    )
+}
+
+/// `strategy` cut to `cut`'s depth and nodes (any tighter of its own kept), at full strength
+/// otherwise.
+fn limited(strategy: &Strategy, cut: Cut) -> Strategy {
+    let mut limited = *strategy;
+    limited.depth = tighter(strategy.depth, cut.depth);
+    limited.engine.nodes = tighter(strategy.engine.nodes, cut.nodes);
+    limited.engine.level = None;
+    limited.engine.elo = None;
+    limited
 }
 
 /// The search `strategy` names, as it is (a level already turned into its limits).
@@ -201,7 +239,7 @@ pub fn analyze_within<G: Solve>(
     let started = Instant::now();
     let strategy = match level::handicap(&G::DECLARATION, &strategy.engine) {
         Some(handicap) if strategy.algorithm == Algorithm::Engine => {
-            level::limited(strategy, level::Cut::of(&handicap))
+            limited(strategy, Cut::of(&handicap))
         }
         _ => *strategy,
     };

@@ -3,7 +3,7 @@
 use rand::{RngExt, SeedableRng};
 
 use super::searcher::Searcher;
-use super::{Analysis, Budget, MoveAnalysis, Score, SearchResult, SearchRng, Solve};
+use super::{Analysis, Budget, MoveAnalysis, Score, SearchResult, SearchRng};
 use crate::game::Game;
 use crate::search::Algorithm;
 use crate::search::record::{Chance, Record, Stops};
@@ -45,7 +45,7 @@ pub(super) struct Random {
     pub seed: u64,
 }
 
-impl<G: Solve> Searcher<G> for Random {
+impl<G: Game> Searcher<G> for Random {
     fn best_move(&self, game: &G, _: &Budget) -> SearchResult<G::Move> {
         search(game, self.seed)
     }

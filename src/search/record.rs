@@ -1,12 +1,49 @@
 //! What an algorithm is, in one record, declared beside its search (`RECORD` in its file), as a
 //! game declares itself in its `Declaration`: its name, what it does, what it takes of the
 //! settings every search shares, how chance enters it, and the count of samples it draws where
-//! it samples. [`Algorithm::record`] is the one exhaustive match from the name to the record,
+//! it samples. This file is below every algorithm (each names its record's type) and
+//! `algorithms.rs` above them all holds the one exhaustive match from the name to the record,
 //! so the compiler asks a new algorithm for its record; the questions asked of an algorithm
 //! (`takes_time_limit`, `is_randomized`, `sampling_until_stopped`, and which searches need a
 //! depth or the game's default time) read it rather than listing algorithms.
 
-use super::{Algorithm, Strategy, Tiebreak};
+/// The names of the algorithms, as the API spells them.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Algorithm {
+    Random,
+    Minimax,
+    Negamax,
+    AlphaBeta,
+    Mcs,
+    Mcts,
+    AlphaZero,
+    Solver,
+    Engine,
+}
+
+impl Algorithm {
+    /// Every algorithm, in declaration order: `algorithm as usize` is its index here (checked
+    /// when compiling, below).
+    pub const ALL: [Algorithm; 9] = [
+        Algorithm::Random,
+        Algorithm::Minimax,
+        Algorithm::Negamax,
+        Algorithm::AlphaBeta,
+        Algorithm::Mcs,
+        Algorithm::Mcts,
+        Algorithm::AlphaZero,
+        Algorithm::Solver,
+        Algorithm::Engine,
+    ];
+}
+
+const _: () = {
+    let mut index = 0;
+    while index < Algorithm::ALL.len() {
+        assert!(Algorithm::ALL[index] as usize == index);
+        index += 1;
+    }
+};
 
 /// An algorithm's record.
 #[derive(Copy, Clone, Debug)]
@@ -25,7 +62,7 @@ pub struct Record {
     pub chance: Chance,
     /// Where it samples, its count of samples in a strategy (playouts, simulations): what a
     /// search with no count of its own lifts, to sample until its time or budget stops it.
-    pub samples: Option<fn(&mut Strategy) -> &mut u32>,
+    pub samples: Option<Samples>,
 }
 
 /// What ends an algorithm's search: what bounds it, so that none runs unbounded.
@@ -66,76 +103,13 @@ pub enum Chance {
     Never,
 }
 
-impl Record {
-    /// Whether the seed changes what `strategy`, of this algorithm, plays: the API reports
-    /// the seed only then.
-    pub fn is_randomized(&self, strategy: &Strategy) -> bool {
-        match self.chance {
-            Chance::Always => true,
-            Chance::TieBreak => strategy.tiebreak == Tiebreak::Random,
-            Chance::Temperature => strategy.alphazero.temperature > 0.0,
-            Chance::Level => strategy.engine.level.is_some() || strategy.engine.elo.is_some(),
-            Chance::Never => false,
-        }
-    }
-}
-
-impl Algorithm {
-    /// The algorithm's record, declared beside its search.
-    pub const fn record(self) -> &'static Record {
-        match self {
-            Algorithm::Random => &super::random::RECORD,
-            Algorithm::Minimax => &super::minimax::RECORD,
-            Algorithm::Negamax => &super::negamax::RECORD,
-            Algorithm::AlphaBeta => &super::alphabeta::RECORD,
-            Algorithm::Mcs => &super::mcs::RECORD,
-            Algorithm::Mcts => &super::mcts::RECORD,
-            Algorithm::AlphaZero => &super::alphazero::RECORD,
-            Algorithm::Solver => &super::solve::RECORD,
-            Algorithm::Engine => &super::engine::RECORD,
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn each_algorithm_has_its_own_record_under_its_own_name() {
-        for algorithm in Algorithm::ALL {
-            let record = algorithm.record();
-            assert_eq!(record.algorithm, algorithm);
-            assert!(!record.description.is_empty(), "{}", record.name);
-            // A sampler's count is the strategy's field of its own.
-            if let Some(samples) = record.samples {
-                let mut strategy = Strategy::with_defaults(algorithm);
-                *samples(&mut strategy) = 7;
-                assert_ne!(
-                    strategy,
-                    Strategy::with_defaults(algorithm),
-                    "{}",
-                    record.name
-                );
-            }
-        }
-        let mut names: Vec<_> = Algorithm::ALL
-            .map(|algorithm| algorithm.record().name)
-            .to_vec();
-        names.sort_unstable();
-        names.dedup();
-        assert_eq!(names.len(), Algorithm::ALL.len());
-    }
-
-    #[test]
-    fn a_name_not_known_is_answered_with_every_algorithms() {
-        let error = "minmax".parse::<Algorithm>().unwrap_err().to_string();
-        for algorithm in Algorithm::ALL {
-            assert!(error.contains(algorithm.name()), "{error}");
-        }
-        // Only a full width's search needs a depth, and only a deepening one the game's time.
-        assert_eq!(Algorithm::Minimax.record().stops, Stops::FullWidth);
-        assert_eq!(Algorithm::Engine.record().stops, Stops::Deepening);
-        assert!(!Stops::FullWidth.takes_time_limit() && Stops::Sampling.takes_time_limit());
-    }
+/// Which of a strategy's counts a sampler draws its samples by.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Samples {
+    /// `playouts`, per legal move (mcs).
+    Playouts,
+    /// `mcts.simulations`.
+    MctsSimulations,
+    /// `alphazero.simulations`.
+    AlphaZeroSimulations,
 }

@@ -1,6 +1,10 @@
-//! Seeds: drawing one, and deriving independent seeds from one.
+//! Seeds: drawing one, deriving independent seeds from one, and the generator they seed.
 
 use rand::Rng;
+
+/// The random number generator of every randomised algorithm: training's, seeded the same way
+/// on every platform ([`crate::learn::SeededRng`]).
+pub type SearchRng = crate::learn::SeededRng;
 
 /// A fresh seed from the operating system's entropy, for callers that gave none.
 ///

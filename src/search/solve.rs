@@ -1,14 +1,15 @@
 //! The contract a game's strongest play fulfils: its solver and its engine, by default built
-//! from the searches here, or written in the game's folder.
+//! from the searches below this file (the exact searches, the perfect table), or written in
+//! the game's folder; and the solver as an exact searcher, whose values the table gives.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-use super::dispatch::dispatch;
-use super::searcher::{BestMove, EveryMove};
-use super::{
-    AlphaBetaParams, Analysis, Budget, EngineParams, SearchResult, Strategy, analysis,
-    default_solver,
+use super::default_solver::{self, perfect_table};
+use super::exact::{
+    AlphaBetaSearch, Exact, ExactValues, MoveValue, Tied, alphabeta_values, with_tiebreak,
 };
+use super::searcher::Searcher;
+use super::{AlphaBetaParams, Analysis, Budget, EngineParams, SearchResult, Tiebreak};
 use crate::game::Game;
 use crate::search::Algorithm;
 use crate::search::record::{Chance, Record, Stops};
@@ -49,7 +50,7 @@ pub trait Solve: Game {
         time_limit: Option<Duration>,
         budget: &Budget,
     ) -> Analysis<Self::Move> {
-        analysis::solver_analysis(self, time_limit, budget)
+        solver_analysis(self, time_limit, budget)
     }
 
     /// Computes now what the solver builds once (a perfect table, a large transposition
@@ -62,7 +63,7 @@ pub trait Solve: Game {
     /// its solver, or alphabeta with every enhancement when the depth is limited.
     fn engine(&self, params: &EngineParams, budget: &Budget) -> SearchResult<Self::Move> {
         match depth_limited(params) {
-            Some(strategy) => dispatch(&strategy, 0, BestMove(self, budget)),
+            Some(alphabeta) => alphabeta.best_move(self, budget),
             None => self.solve(params.time_limit, budget),
         }
     }
@@ -84,18 +85,74 @@ pub trait Solve: Game {
     /// searches).
     fn engine_analysis(&self, params: &EngineParams, budget: &Budget) -> Analysis<Self::Move> {
         match depth_limited(params) {
-            Some(strategy) => dispatch(&strategy, 0, EveryMove(self, budget)),
+            Some(alphabeta) => alphabeta.every_move(self, budget),
             None => self.solver_analysis(params.time_limit, budget),
         }
     }
 }
 
 /// The default engine's search when `params` limit its depth: alphabeta with every
-/// enhancement, that deep.
-fn depth_limited(params: &EngineParams) -> Option<Strategy> {
+/// enhancement, that deep, the first of equally good moves.
+fn depth_limited(params: &EngineParams) -> Option<Tied<AlphaBetaSearch>> {
     let depth = params.depth?;
-    Some(Strategy::alphabeta(AlphaBetaParams {
+    let alphabeta = AlphaBetaSearch(AlphaBetaParams {
         depth: Some(depth),
         ..AlphaBetaParams::strongest(params.time_limit)
-    }))
+    });
+    Some(with_tiebreak(alphabeta, Tiebreak::First, 0))
+}
+
+/// The game's solver ([`Solve::solve`]); its values from the perfect table where the game has
+/// one, else from alphabeta with every enhancement.
+pub(super) struct SolverSearch {
+    pub time_limit: Option<Duration>,
+}
+
+impl<G: Solve> Exact<G> for SolverSearch {
+    fn search(&self, game: &G, budget: &Budget) -> SearchResult<G::Move> {
+        game.solve(self.time_limit, budget)
+    }
+
+    fn values(&self, game: &G, moves: &[G::Move], budget: &Budget) -> ExactValues<G::Move> {
+        let Some(table) = perfect_table::<G>() else {
+            let strongest = AlphaBetaParams::strongest(self.time_limit);
+            return alphabeta_values(game, moves, u32::MAX, &strongest, budget);
+        };
+        let values = moves
+            .iter()
+            .map(|&mv| {
+                let child = game.play(mv);
+                let value = -table.value(&child, 1);
+                let mut line = vec![mv];
+                if !child.outcome().is_over() {
+                    line.extend(child.solve(None, &Budget::unlimited()).pv);
+                }
+                MoveValue {
+                    mv,
+                    value,
+                    hit_horizon: false,
+                    line,
+                }
+            })
+            .collect();
+        // One table lookup per move, and the root's.
+        ExactValues {
+            values,
+            nodes: 1 + moves.len() as u64,
+            stopped_by: None,
+        }
+    }
+}
+
+/// Every legal move of a game in progress valued by its solver, best first.
+fn solver_analysis<G: Solve>(
+    game: &G,
+    time_limit: Option<Duration>,
+    budget: &Budget,
+) -> Analysis<G::Move> {
+    let started = Instant::now();
+    let solver = with_tiebreak(SolverSearch { time_limit }, Tiebreak::First, 0);
+    let mut analysis = solver.every_move(game, budget);
+    analysis.elapsed = started.elapsed();
+    analysis
 }

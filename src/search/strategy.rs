@@ -1,156 +1,18 @@
 //! A search's settings: the algorithm, what every search takes, what one algorithm alone
 //! takes beside it.
 
-use std::fmt;
-use std::str::FromStr;
 use std::time::Duration;
 
 use super::budget::tighter;
 use super::engine::{Clock, EngineOptions, EngineParams};
+use super::record::{Algorithm, Chance, Samples};
+use super::tiebreak::Tiebreak;
 use super::{AlphaBetaParams, AlphaZeroParams, Enhancements, EvaluationIndex, MctsParams};
+use crate::game::Game;
 
-/// The names of the algorithms, as the API spells them.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Algorithm {
-    Random,
-    Minimax,
-    Negamax,
-    AlphaBeta,
-    Mcs,
-    Mcts,
-    AlphaZero,
-    Solver,
-    Engine,
-}
-
-impl Algorithm {
-    /// Every algorithm, in declaration order: `algorithm as usize` is its index here (checked
-    /// when compiling, below).
-    pub const ALL: [Algorithm; 9] = [
-        Algorithm::Random,
-        Algorithm::Minimax,
-        Algorithm::Negamax,
-        Algorithm::AlphaBeta,
-        Algorithm::Mcs,
-        Algorithm::Mcts,
-        Algorithm::AlphaZero,
-        Algorithm::Solver,
-        Algorithm::Engine,
-    ];
-
-    /// Whether it takes a time limit: it deepens or samples until then (its record says).
-    pub const fn takes_time_limit(self) -> bool {
-        self.record().stops.takes_time_limit()
-    }
-
-    /// Whether it breaks ties among moves of the same value as its `tiebreak` says: the exact
-    /// algorithms (its record says).
-    pub const fn breaks_ties(self) -> bool {
-        self.record().breaks_ties
-    }
-
-    pub const fn name(self) -> &'static str {
-        self.record().name
-    }
-
-    /// Every algorithm's name, in declaration order: what a message lists.
-    pub fn names() -> Vec<&'static str> {
-        Algorithm::ALL.into_iter().map(Algorithm::name).collect()
-    }
-}
-
-const _: () = {
-    let mut index = 0;
-    while index < Algorithm::ALL.len() {
-        assert!(Algorithm::ALL[index] as usize == index);
-        index += 1;
-    }
-};
-
-/// Written as its name: the answers carry the algorithm itself, and the JSON spells it as the
-/// API does.
-impl serde::Serialize for Algorithm {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.name())
-    }
-}
-
-impl<'de> serde::Deserialize<'de> for Algorithm {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let name = String::deserialize(deserializer)?;
-        name.parse().map_err(serde::de::Error::custom)
-    }
-}
-
-impl fmt::Display for Algorithm {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// An algorithm name that is not one of [`Algorithm::ALL`].
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct UnknownAlgorithm(pub String);
-
-impl fmt::Display for UnknownAlgorithm {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "unknown algorithm {:?}: expected one of {}",
-            self.0,
-            Algorithm::names().join(", ")
-        )
-    }
-}
-
-impl std::error::Error for UnknownAlgorithm {}
-
-impl FromStr for Algorithm {
-    type Err = UnknownAlgorithm;
-
-    fn from_str(name: &str) -> Result<Self, UnknownAlgorithm> {
-        Algorithm::ALL
-            .into_iter()
-            .find(|algorithm| algorithm.name() == name)
-            .ok_or_else(|| UnknownAlgorithm(name.to_owned()))
-    }
-}
-
-/// How to choose among moves of the same value.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Tiebreak {
-    /// The first in move order: the textbook behaviour.
-    #[default]
-    First,
-    /// A uniformly random one, drawn from the seed.
-    Random,
-    /// The one that leaves the opponent the most replies that lose: the most chances to go
-    /// wrong. Among those, the first.
-    Traps,
-}
-
-impl Tiebreak {
-    pub const ALL: [Tiebreak; 3] = [Tiebreak::First, Tiebreak::Random, Tiebreak::Traps];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Tiebreak::First => "first",
-            Tiebreak::Random => "random",
-            Tiebreak::Traps => "traps",
-        }
-    }
-}
-
-impl FromStr for Tiebreak {
-    type Err = String;
-
-    fn from_str(name: &str) -> Result<Self, String> {
-        Tiebreak::ALL
-            .into_iter()
-            .find(|tiebreak| tiebreak.name() == name)
-            .ok_or_else(|| format!("unknown tiebreak {name:?}: expected first, random or traps"))
-    }
-}
+/// Games with at most this many move ids are small enough that a sampler with small knobs or
+/// a shallow full-width search finishes in well under a millisecond.
+const SMALL_GAME_MOVES: usize = 64;
 
 /// Default number of random playouts per legal move for `mcs`.
 pub const DEFAULT_PLAYOUTS: u32 = 10;
@@ -264,15 +126,51 @@ impl Strategy {
     /// samples until its time, or its budget, stops it. Other strategies are unchanged.
     pub fn sampling_until_stopped(mut self) -> Strategy {
         if let Some(samples) = self.algorithm.record().samples {
-            *samples(&mut self) = u32::MAX;
+            *self.samples_mut(samples) = u32::MAX;
         }
         self
+    }
+
+    /// The count of samples `samples` names.
+    pub fn samples_mut(&mut self, samples: Samples) -> &mut u32 {
+        match samples {
+            Samples::Playouts => &mut self.playouts,
+            Samples::MctsSimulations => &mut self.mcts.simulations,
+            Samples::AlphaZeroSimulations => &mut self.alphazero.simulations,
+        }
     }
 
     /// Whether the seed changes the result (as its algorithm's record says): the API reports
     /// the seed only for these.
     pub fn is_randomized(&self) -> bool {
-        self.algorithm.record().is_randomized(self)
+        match self.algorithm.record().chance {
+            Chance::Always => true,
+            Chance::TieBreak => self.tiebreak == Tiebreak::Random,
+            Chance::Temperature => self.alphazero.temperature > 0.0,
+            Chance::Level => self.engine.level.is_some() || self.engine.elo.is_some(),
+            Chance::Never => false,
+        }
+    }
+
+    /// Whether it is certain to search `G` in well under a millisecond: exact searches on
+    /// games that declare them instant, and on small games samplers with small knobs and shallow
+    /// full-width searches.
+    pub fn is_light<G: Game>(&self) -> bool {
+        let small = G::MOVE_IDS <= SMALL_GAME_MOVES;
+        let instant = G::DECLARATION.limits.instant_exact_search;
+        match self.algorithm {
+            Algorithm::Random => true,
+            // A tie-break other than "first" searches every move exactly.
+            Algorithm::AlphaBeta | Algorithm::Solver => instant && self.tiebreak == Tiebreak::First,
+            Algorithm::Engine => instant,
+            Algorithm::Mcs => small && self.playouts <= 100,
+            Algorithm::Mcts => small && self.mcts.simulations <= 1_000,
+            // Every simulation runs the network.
+            Algorithm::AlphaZero => false,
+            Algorithm::Minimax | Algorithm::Negamax => {
+                small && self.depth.is_some_and(|depth| depth <= 3)
+            }
+        }
     }
 
     /// The strategy aiming to spend about `time` on a move, where it can deepen or sample
@@ -306,19 +204,5 @@ impl Strategy {
             byoyomi: None,
         };
         Some(self)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn algorithm_names_round_trip() {
-        for algorithm in Algorithm::ALL {
-            assert_eq!(algorithm.name().parse::<Algorithm>(), Ok(algorithm));
-            assert_eq!(Strategy::with_defaults(algorithm).algorithm, algorithm);
-        }
-        assert!("alpha-beta".parse::<Algorithm>().is_err());
     }
 }

@@ -1,38 +1,11 @@
 //! The knobs as `GET /algorithms` describes them on a game, and their maxima for
 //! `GET /limits`.
 
-use std::borrow::Cow;
-
-use serde::Serialize;
 use serde_json::{Map, Value, json};
 
-use super::{KNOBS, Kind, Knob, taken_on};
+use super::{KNOBS, Kind, Knob, KnobInfo, taken_on};
 use crate::api::GameRef;
 use crate::search::Algorithm;
-
-/// One knob as `GET /algorithms` describes it on a game.
-#[derive(Clone, Debug, Serialize)]
-pub struct KnobInfo {
-    pub name: &'static str,
-    /// What a person calls it.
-    pub label: std::borrow::Cow<'static, str>,
-    /// `integer`, `number`, `boolean` or `string`.
-    #[serde(rename = "type")]
-    pub kind: &'static str,
-    /// Bounds of numeric knobs; `null` for the others.
-    pub minimum: Value,
-    pub maximum: Value,
-    /// The values a string knob takes.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub values: Option<Vec<&'static str>>,
-    /// `null` when absence means "no limit" (depth, time limit) or "drawn" (seed).
-    pub default: Value,
-    /// Whether the game needs the knob: minimax's depth on a game too large to search to the
-    /// end. Absent when false.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
-    pub required: bool,
-    pub description: Cow<'static, str>,
-}
 
 impl Knob {
     /// The knob as it stands on `game` for `algorithm`.

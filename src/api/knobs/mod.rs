@@ -19,18 +19,44 @@ mod suggestions;
 mod table;
 mod text;
 
+use std::borrow::Cow;
 use std::time::Duration;
 
+use serde::Serialize;
 use serde::de::{self, MapAccess};
 
 use super::object::{Object, deserialize_as_object, integer, value};
 use super::{GameRef, Problem, names};
-use crate::search::{Algorithm, Stops, Strategy, Tiebreak};
+use crate::search::{Algorithm, Chance, Stops, Strategy, Tiebreak};
 
-pub use catalogue::{KnobInfo, knobs, maxima};
+pub use catalogue::{knobs, maxima};
 pub(crate) use suggestions::{offer_a_players_fields, offer_the_algorithms_fields};
 pub use table::{KNOBS, MAX_CLOCK_MS, MAX_DEPTH, MAX_INCREMENT_MS, MAX_TIME_LIMIT_MS, SEED};
 use table::{LEVEL, MOVETIME, TIME_LIMIT_MS};
+
+/// One knob as `GET /algorithms` describes it on a game.
+#[derive(Clone, Debug, Serialize)]
+pub struct KnobInfo {
+    pub name: &'static str,
+    /// What a person calls it.
+    pub label: Cow<'static, str>,
+    /// `integer`, `number`, `boolean` or `string`.
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    /// Bounds of numeric knobs; `null` for the others.
+    pub minimum: serde_json::Value,
+    pub maximum: serde_json::Value,
+    /// The values a string knob takes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub values: Option<Vec<&'static str>>,
+    /// `null` when absence means "no limit" (depth, time limit) or "drawn" (seed).
+    pub default: serde_json::Value,
+    /// Whether the game needs the knob: minimax's depth on a game too large to search to the
+    /// end. Absent when false.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub required: bool,
+    pub description: Cow<'static, str>,
+}
 
 /// One knob, everything about it.
 #[derive(Clone, Copy, Debug)]
@@ -398,28 +424,25 @@ pub fn fit_to_game(game: &GameRef, strategy: Strategy) -> Result<Strategy, Probl
     Ok(strategy)
 }
 
-/// The problem of a seed given to a search that draws nothing: an exact algorithm with a
-/// tiebreak other than random.
+/// The problem of a seed given to a search that draws nothing: what would make it draw, as
+/// its record says how chance enters it (a tie-break, a temperature).
 pub fn seed_unused(strategy: &Strategy, game: &GameRef) -> Problem {
     let algorithm = strategy.algorithm;
-    if algorithm == Algorithm::AlphaZero {
-        return Problem::invalid(
-            "seed",
-            "alphazero draws nothing at random at temperature 0, so a seed would change \
-             nothing: give a temperature above 0 with it, or leave it out",
-        );
-    }
-    if SEED.takes(algorithm) {
-        return Problem::invalid(
-            "seed",
-            format!(
-                "{algorithm} draws nothing at random with tiebreak {}, so a seed would change \
-                 nothing: give tiebreak random with it, or leave it out",
-                strategy.tiebreak.name()
-            ),
-        );
-    }
-    not_for("seed", algorithm, game)
+    let (now, give) = match algorithm.record().chance {
+        Chance::TieBreak => (
+            format!("with tiebreak {}", strategy.tiebreak.name()),
+            "tiebreak random",
+        ),
+        Chance::Temperature => ("at temperature 0".to_owned(), "a temperature above 0"),
+        Chance::Always | Chance::Level | Chance::Never => return not_for("seed", algorithm, game),
+    };
+    Problem::invalid(
+        "seed",
+        format!(
+            "{algorithm} draws nothing at random {now}, so a seed would change nothing: give \
+             {give} with it, or leave it out"
+        ),
+    )
 }
 
 /// The problem of a knob given to an algorithm that does not take it on `game`.

@@ -8,7 +8,7 @@
 //! [`Stack`] of them, a ply an entry, and brings an entry up to date only when its position
 //! is evaluated: a node cut off before its evaluation costs nothing.
 
-use super::{Features, Network};
+use super::{Features, Network, QA, QB};
 
 /// Both sides' sums of the first layer for one position: the first player's, then the
 /// second's.
@@ -106,6 +106,29 @@ fn add(sum: i16, weight: i16) -> i16 {
 #[inline]
 fn subtract(sum: i16, weight: i16) -> i16 {
     sum.wrapping_sub(weight)
+}
+
+/// The output layer reads the accumulator: it is written here, beside the sums it reads, so
+/// that the net's file (`network.rs`) knows nothing of them.
+impl<F: Features, const H: usize> Network<F, H> {
+    /// The evaluation for the side to move, in centipawns, from the sums of both sides;
+    /// `mover` is its index in them (0 for the first player).
+    #[inline]
+    pub fn evaluate(&self, sums: &Accumulator<H>, mover: usize) -> i32 {
+        let ours = &sums.values[mover];
+        let theirs = &sums.values[1 - mover];
+        let output = self.b2 + dot(ours, &self.w2[0]) + dot(theirs, &self.w2[1]);
+        output * F::SCALE / (QA * QB)
+    }
+}
+
+/// The hidden sums, clipped to [0, QA], times the output's weights.
+#[inline]
+fn dot<const H: usize>(sums: &[i16; H], weights: &[i16; H]) -> i32 {
+    sums.iter()
+        .zip(weights)
+        .map(|(&sum, &weight)| i32::from(sum.clamp(0, QA as i16)) * i32::from(weight))
+        .sum()
 }
 
 /// A search's sums, one entry a ply, each brought up to date from the one before it when its

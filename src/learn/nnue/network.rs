@@ -9,7 +9,7 @@
 use std::marker::PhantomData;
 use std::sync::{Arc, OnceLock, RwLock};
 
-use super::{Accumulator, Features, QA, QB};
+use super::{Features, QA};
 use crate::learn::loaded::Loaded;
 
 /// A quantised net of `F`'s inputs and `H` hidden neurons a side.
@@ -84,16 +84,6 @@ impl<F: Features, const H: usize> Network<F, H> {
             .flatten()
             .for_each(|weight| *weight = rng.random_range(-64..64));
         network
-    }
-
-    /// The evaluation for the side to move, in centipawns, from the sums of both sides;
-    /// `mover` is its index in them (0 for the first player).
-    #[inline]
-    pub fn evaluate(&self, sums: &Accumulator<H>, mover: usize) -> i32 {
-        let ours = &sums.values[mover];
-        let theirs = &sums.values[1 - mover];
-        let output = self.b2 + dot(ours, &self.w2[0]) + dot(theirs, &self.w2[1]);
-        output * F::SCALE / (QA * QB)
     }
 
     /// The net written as its file.
@@ -197,15 +187,6 @@ impl<F: Features, const H: usize> Network<F, H> {
         }
         Ok(())
     }
-}
-
-/// The hidden sums, clipped to [0, QA], times the output's weights.
-#[inline]
-fn dot<const H: usize>(sums: &[i16; H], weights: &[i16; H]) -> i32 {
-    sums.iter()
-        .zip(weights)
-        .map(|(&sum, &weight)| i32::from(sum.clamp(0, QA as i16)) * i32::from(weight))
-        .sum()
 }
 
 /// A game's net for the whole process: the one it ships, read into the binary, or one read

@@ -32,12 +32,12 @@ use rand::{RngExt, SeedableRng};
 use super::searcher::Searcher;
 use super::{
     Analysis, Budget, Cutoff, MAX_TREE_NODES, Meter, MoveAnalysis, Score, SearchResult, SearchRng,
-    Solve, terminal_value,
+    terminal_value,
 };
 use crate::game::{Game, Turn};
 use crate::learn::policy_value::{Activations, PolicyValueNet, softmax};
 use crate::search::Algorithm;
-use crate::search::record::{Chance, Record, Stops};
+use crate::search::record::{Chance, Record, Samples, Stops};
 use crate::search::seed;
 
 /// The `alphazero` algorithm's record.
@@ -51,7 +51,7 @@ pub(super) const RECORD: Record = Record {
     stops: Stops::Sampling,
     breaks_ties: false,
     chance: Chance::Temperature,
-    samples: Some(|strategy| &mut strategy.alphazero.simulations),
+    samples: Some(Samples::AlphaZeroSimulations),
 };
 
 /// Simulations a move by default: AlphaZero's 800.
@@ -601,7 +601,7 @@ impl AlphaZero {
     }
 }
 
-impl<G: Solve> Searcher<G> for AlphaZero {
+impl<G: Game> Searcher<G> for AlphaZero {
     fn best_move(&self, game: &G, budget: &Budget) -> SearchResult<G::Move> {
         let grown = self.grow(game, budget);
         let mut rng = SearchRng::seed_from_u64(crate::search::seed::derive(self.seed, 1));

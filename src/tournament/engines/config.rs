@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use super::{Failure, uci};
+use super::Failure;
 use crate::game::text::excerpt;
 
 /// An engine the service or the command line was configured with: a name requests use, the
@@ -87,15 +87,6 @@ impl Protocol {
             Protocol::Xboard => "xboard",
             Protocol::Xshogi => "xshogi",
             Protocol::Gtp => "gtp",
-        }
-    }
-
-    /// The UCI dialect it is, if it is one.
-    pub(super) fn dialect(self) -> Option<uci::Dialect> {
-        match self {
-            Protocol::Uci => Some(uci::Dialect::Uci),
-            Protocol::Usi => Some(uci::Dialect::Usi),
-            Protocol::Xboard | Protocol::Xshogi | Protocol::Gtp => None,
         }
     }
 }

@@ -96,7 +96,7 @@ impl Engine {
         let mut process = Process::spawn(config)?;
         let options: Vec<_> = config.options.iter().chain(extra).collect();
         let deadline = Instant::now() + config.handshake;
-        let dialogue = match config.protocol.dialect() {
+        let dialogue = match uci::Dialect::of(config.protocol) {
             Some(dialect) => {
                 uci::handshake(&mut process, dialect, deadline, budget)?;
                 uci::set_options(&mut process, &options)?;
@@ -152,7 +152,7 @@ impl EngineConfig {
         let budget = Budget::unlimited();
         let mut process = Process::spawn(&self).map_err(describe)?;
         let deadline = Instant::now() + self.handshake;
-        let listed = match self.protocol.dialect() {
+        let listed = match uci::Dialect::of(self.protocol) {
             Some(dialect) => uci::handshake(&mut process, dialect, deadline, &budget),
             // GTP has no options.
             None if self.protocol == Protocol::Gtp => {

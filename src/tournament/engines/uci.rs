@@ -8,7 +8,7 @@
 
 use std::time::Instant;
 
-use super::{Ask, EngineOption, Failure, OptionKind, Process, Thought};
+use super::{Ask, EngineOption, Failure, OptionKind, Process, Protocol, Thought};
 use crate::search::Budget;
 use crate::tournament::time_control::TimeControl;
 
@@ -20,6 +20,15 @@ pub enum Dialect {
 }
 
 impl Dialect {
+    /// The UCI dialect `protocol` is, if it is one.
+    pub(super) fn of(protocol: Protocol) -> Option<Dialect> {
+        match protocol {
+            Protocol::Uci => Some(Dialect::Uci),
+            Protocol::Usi => Some(Dialect::Usi),
+            Protocol::Xboard | Protocol::Xshogi | Protocol::Gtp => None,
+        }
+    }
+
     fn name(self) -> &'static str {
         match self {
             Dialect::Uci => "uci",
