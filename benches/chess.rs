@@ -12,7 +12,7 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use sente::game::Game;
+use sente::game::Knowledge;
 use sente::game::perft::perft;
 use sente::games::Chess;
 use sente::games::chess::TERMS;
@@ -82,7 +82,7 @@ fn overhead() {
 /// PeSTO's tables and the terms beyond them, and without the terms (what they cost in speed).
 fn engine_speed() {
     let evaluation = |name: &str| {
-        let index = <Chess as Game>::EVALUATIONS
+        let index = <Chess as Knowledge>::EVALUATIONS
             .iter()
             .position(|e| e.name == name);
         Some(index.expect("one of chess's evaluations") as u8)

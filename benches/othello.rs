@@ -10,8 +10,9 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
+use sente::game::Player;
+use sente::game::Rules;
 use sente::game::perft::perft;
-use sente::game::{Game, Player};
 use sente::games::Othello;
 use sente::games::othello::bits::{flips, moves};
 use sente::games::othello::solver::Solver;

@@ -7,7 +7,7 @@ use std::cell::Cell;
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use sente::game::Game;
+use sente::game::{Game, Rules};
 use sente::games::{ConnectFour, TicTacToe};
 use sente::search::{Algorithm, AlphaBetaParams, Enhancements, Strategy, Tiebreak, search};
 

@@ -15,7 +15,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use sente::game::perft::perft;
-use sente::game::{Game, Notation};
+use sente::game::{Notation, Rules};
 use sente::games::{Chess, ConnectFour, Gomoku, Othello, TicTacToe};
 use sente::search::{
     Algorithm, AlphaBetaParams, Budget, EngineParams, Enhancements, MctsParams, Solve, Strategy,

@@ -6,7 +6,7 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use sente::game::Game;
+use sente::game::Rules;
 use sente::games::TicTacToe;
 use sente::search::{Algorithm, MctsParams, Strategy, search};
 use sente::tournament::Tournament;

@@ -18,7 +18,8 @@ use std::time::Instant;
 
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
-use sente::game::{Game, Player};
+use sente::game::Player;
+use sente::game::Rules;
 use sente::games::Othello;
 use sente::games::othello::evaluation::{FEATURE_NAMES, FEATURES, STAGES, features, stage};
 use sente::games::othello::solver::Solver;

@@ -14,7 +14,8 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use sente::game::{Game, Outcome};
+use sente::game::Outcome;
+use sente::game::Rules;
 use sente::games::ConnectFour;
 use sente::games::connect_four::solver::Solver;
 use sente::search::alphazero::{self, networks};

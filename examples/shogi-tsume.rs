@@ -10,7 +10,8 @@
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
-use sente::game::{Game, Notation};
+use sente::game::Notation;
+use sente::game::Rules;
 use sente::games::Shogi;
 use sente::games::shogi::mate::{MAX_PLIES, solve_game};
 use sente::search::Budget;

@@ -1,7 +1,7 @@
 //! alphazero with the networks the games ship: what they play, checked against the games'
 //! exact values.
 
-use sente::game::{Game, reachable::reachable};
+use sente::game::{Rules, reachable::reachable};
 use sente::games::TicTacToe;
 use sente::search::alphazero::{self, networks};
 use sente::search::{Algorithm, AlphaZeroParams, Strategy, analyze, search};

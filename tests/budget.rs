@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use sente::game::Game;
+use sente::game::Rules;
 use sente::games::{Chess, ConnectFour, Gomoku, Othello, Shogi, TicTacToe};
 use sente::search::{
     Algorithm, AlphaBetaParams, Budget, Cutoff, EngineParams, Enhancements, MctsParams, Solve,

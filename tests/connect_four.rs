@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use sente::game::{Game, Outcome};
+use sente::game::{Outcome, Rules};
 use sente::games::ConnectFour;
 use sente::games::connect_four::solver::{Solver, plies_to_end};
 use sente::search::{Algorithm, Strategy, Tiebreak, search};

@@ -4,7 +4,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use sente::game::Game;
+use sente::game::Rules;
 use sente::games::TicTacToe;
 use sente::search::{
     Algorithm, AlphaBetaParams, Enhancements, Strategy, Tiebreak, analyze, search,

@@ -5,7 +5,7 @@ use proptest::prelude::*;
 use sente::api::choose_move::MoveJob;
 use sente::api::request::MoveRequest;
 use sente::api::tournament::TournamentRequest;
-use sente::game::Game;
+use sente::game::Rules;
 use sente::games::{Chess, ConnectFour, TicTacToe};
 use sente::search::Budget;
 

@@ -1,7 +1,8 @@
 //! The search algorithms on tic-tac-toe: exact node counts, agreement of the exact searches on
 //! every reachable position, and the strength of the players.
 
-use sente::game::{Game, Outcome};
+use sente::game::Outcome;
+use sente::game::Rules;
 use sente::games::TicTacToe;
 use sente::search::{Algorithm, AlphaBetaParams, MctsParams, Strategy, Tiebreak, search};
 use sente::tournament::Tournament;

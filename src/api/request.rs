@@ -263,6 +263,7 @@ fn read_moves<G: Game>(mut game: G, moves: &[Notation]) -> Result<(G, Vec<G::Mov
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Rules;
     use crate::games::{Othello, TicTacToe};
 
     #[test]

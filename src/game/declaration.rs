@@ -32,13 +32,13 @@ pub struct Declaration {
     /// Four): a front end takes a click anywhere in a column as that column.
     pub gravity: bool,
     /// Whether pieces move from square to square (chess), rather than stones or discs being
-    /// placed: a move then has a square it starts from ([`Game::move_origin`](super::Game::move_origin)).
+    /// placed: a move then has a square it starts from ([`Drawing::move_origin`](super::Drawing::move_origin)).
     pub pieces: bool,
     /// Whether the stones placed are discs in the sides' colours, Black's and White's, on a
     /// green board, as the game is played (Othello): a front end draws them so.
     pub discs: bool,
     /// Whether captured pieces go to the capturer's hand, to be dropped back as a move
-    /// (shogi's): [`Game::hand`](super::Game::hand) then says what each side holds, and the answers carry it.
+    /// (shogi's): [`Drawing::hand`](super::Drawing::hand) then says what each side holds, and the answers carry it.
     pub hands: bool,
     /// Whether moves are written in UCI and boards in FEN, as chess programs write them:
     /// external engines can then play it (over UCI), and its games are written as PGN.
@@ -66,7 +66,7 @@ pub struct Declaration {
     /// The policy-value networks its `alphazero` plays with, the best first (the default);
     /// empty for a game that has none, on which `alphazero` is not offered.
     pub networks: &'static [Network],
-    /// The letters players write the pieces with, for pieces [`Game::cell`](super::Game::cell) draws otherwise
+    /// The letters players write the pieces with, for pieces [`Drawing::cell`](super::Drawing::cell) draws otherwise
     /// (shogi's kanji: `歩` is `P`, `と` is `+P`), so that a front end may offer either; empty
     /// where the cells' symbols are the letters.
     pub letters: &'static [(char, &'static str)],
@@ -89,6 +89,50 @@ pub struct Declaration {
     /// one-ply beginner, as `scripts/levels.py GAME --references N --write FILE` measures and
     /// writes them (JSON): the game's `levels.json`, read into the binary for `GET /games`.
     pub measured_levels: &'static str,
+}
+
+impl Declaration {
+    /// What a declaration says where a game says nothing of its own, to spread into its
+    /// literal (`..Declaration::DEFAULT`): X and O, no gravity, pieces, discs or hands, no
+    /// engine protocols, books, networks or record formats, alphabeta by default, the default
+    /// solver as its engine, [`Limits::DEFAULT`], and a first table of levels by depth, to be
+    /// measured and tuned (docs/levels.md). The title, and how moves and boards are written,
+    /// a game always says.
+    pub const DEFAULT: Declaration = Declaration {
+        title: "",
+        sides: ["X", "O"],
+        moves: "",
+        board: "",
+        gravity: false,
+        pieces: false,
+        discs: false,
+        hands: false,
+        uci: false,
+        engine_protocols: &[],
+        default_algorithm: "alphabeta",
+        tournament_games: 10,
+        limits: Limits::DEFAULT,
+        engine: EngineDeclaration::SOLVER,
+        books: &[],
+        protocols: &[],
+        trainer: None,
+        networks: &[],
+        letters: &[],
+        records: &[],
+        evaluation_units: None,
+        promotion_zone: None,
+        levels: [
+            Level::at_depth(1).among(5, 0.3),
+            Level::at_depth(1).among(5, 0.15),
+            Level::at_depth(2).among(5, 0.15),
+            Level::at_depth(2).among(3, 0.08),
+            Level::at_depth(3).among(3, 0.05),
+            Level::at_depth(4).among(2, 0.03),
+            Level::at_depth(6),
+            Level::full(None),
+        ],
+        measured_levels: "",
+    };
 }
 
 /// The levels every game's engine plays at, from 1 to this.
@@ -428,4 +472,15 @@ pub struct Limits {
     /// millisecond on every position, so that the service answers them where they arrive
     /// rather than on a thread for blocking work.
     pub instant_exact_search: bool,
+}
+
+impl Limits {
+    /// Bounded where a game says nothing of its own: no full-width limit, the deepening
+    /// searches within [`DEFAULT_TIME_LIMIT_MS`], no traps, nothing answered inline.
+    pub const DEFAULT: Limits = Limits {
+        full_width_depth: None,
+        default_time_limit_ms: Some(DEFAULT_TIME_LIMIT_MS),
+        traps: false,
+        instant_exact_search: false,
+    };
 }

@@ -4,8 +4,8 @@
 use super::Game;
 
 /// The number of move sequences `depth` plies long from `game` that the rules of movement allow
-/// ([`Game::perft_moves`]: chess's draws by rule do not stop the count). A game that ends sooner
-/// counts as the game's published figures count it ([`Game::PERFT_COUNTS_FINISHED_GAMES`]): as
+/// ([`Rules::perft_moves`](crate::game::Rules::perft_moves): chess's draws by rule do not stop the count). A game that ends sooner
+/// counts as the game's published figures count it ([`Rules::PERFT_COUNTS_FINISHED_GAMES`](crate::game::Rules::PERFT_COUNTS_FINISHED_GAMES)): as
 /// no path (chess) or as one (Othello).
 ///
 /// The last ply is counted, not played: the moves' number is all it needs, which is how

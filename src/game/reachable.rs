@@ -1,5 +1,5 @@
 //! Every position a game can reach from its start, for the games small enough to enumerate
-//! ([`Game::REACHABLE_POSITIONS`]): what a perfect table tabulates, and what the tests check
+//! ([`Knowledge::REACHABLE_POSITIONS`](crate::game::Knowledge::REACHABLE_POSITIONS)): what a perfect table tabulates, and what the tests check
 //! every search against.
 
 use std::collections::HashSet;

@@ -1,11 +1,11 @@
 //! The board's symmetries as a network sees them: the transforms of the grid its inputs lie on
-//! (two a cell, [`Game::network_inputs`]) that keep the rules, with each move id's image. A
+//! (two a cell, [`Inputs::network_inputs`]) that keep the rules, with each move id's image. A
 //! network learns from a position's images as from the position (twice Connect Four's data,
 //! eight times Othello's), and a search may ask it about any image of the position it holds.
 //!
-//! [`Game::network_inputs`]: super::Game::network_inputs
+//! [`Inputs::network_inputs`]: super::Inputs::network_inputs
 
-use super::Game;
+use super::Drawing;
 
 /// A transform of a `rows x columns` grid; those that turn it need it square.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -58,26 +58,15 @@ impl Symmetry {
     }
 
     /// Where cell number `cell` (`row * COLUMNS + column`) of `G`'s grid goes.
-    pub fn cell_index<G: Game>(self, cell: usize) -> usize {
+    pub fn cell_index<G: Drawing>(self, cell: usize) -> usize {
         let (row, column) = self.cell((cell / G::COLUMNS, cell % G::COLUMNS), G::ROWS, G::COLUMNS);
         row * G::COLUMNS + column
     }
 
     /// The image of one of `G`'s inputs that are on (`2 * cell + side`).
-    pub fn input<G: Game>(self, input: u16) -> u16 {
+    pub fn input<G: Drawing>(self, input: u16) -> u16 {
         let (cell, side) = (usize::from(input) / 2, input % 2);
         2 * self.cell_index::<G>(cell) as u16 + side
-    }
-
-    /// A position's inputs and its moves' ids (with their targets alongside, unmoved) mapped in
-    /// place.
-    pub fn apply<G: Game>(self, active: &mut [u16], moves: &mut [u16]) {
-        for input in active {
-            *input = self.input::<G>(*input);
-        }
-        for id in moves {
-            *id = G::network_move_image(*id, self);
-        }
     }
 }
 

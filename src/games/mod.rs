@@ -32,12 +32,12 @@ macro_rules! registry {
         )+
 
         /// The names of the games, in the catalogue's order; the first is the default.
-        pub const NAMES: &[&str] = &[$(<$game as crate::game::Game>::NAME),+];
+        pub const NAMES: &[&str] = &[$(<$game as crate::game::Rules>::NAME),+];
 
         /// Runs `job` for the game named `name`; `None` when no game has that name.
         pub fn for_game<J: ForGame>(name: &str, job: J) -> Option<J::Output> {
             $(
-                if name == <$game as crate::game::Game>::NAME {
+                if name == <$game as crate::game::Rules>::NAME {
                     return Some(job.run::<$game>());
                 }
             )+

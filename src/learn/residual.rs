@@ -23,7 +23,7 @@
 //! and chosen once, at run time). Inputs that are zero (half of a ReLU's, most of the stones')
 //! are skipped.
 //!
-//! [`network_inputs`]: crate::game::Game::network_inputs
+//! [`network_inputs`]: crate::game::Inputs::network_inputs
 
 use rand::RngExt;
 

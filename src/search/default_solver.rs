@@ -1,6 +1,6 @@
 //! The `solver` algorithm: the strongest exact play the game has.
 //!
-//! A game small enough to enumerate ([`Game::REACHABLE_POSITIONS`]) gets a perfect table: every
+//! A game small enough to enumerate ([`Knowledge::REACHABLE_POSITIONS`]) gets a perfect table: every
 //! reachable position solved once by alphabeta with every enhancement, then answered by one
 //! lookup (`nodes` is 1: the table entry), its principal variation read from the table too.
 //! A few thousand positions take milliseconds to solve, once, at start-up. Larger games are

@@ -304,5 +304,10 @@ mod tests {
         assert!(levels_rise(&[level(100, 0.2, 800), level(400, 0.1, 1200)]).is_ok());
         assert!(levels_rise(&[level(400, 0.2, 800), level(100, 0.1, 1200)]).is_err());
         assert!(levels_rise(&[level(100, 0.1, 800), level(400, 0.2, 1200)]).is_err());
+        // The first table a new game spreads from the declaration's default rises too.
+        assert_eq!(
+            levels_rise(&crate::game::Declaration::DEFAULT.levels),
+            Ok(())
+        );
     }
 }

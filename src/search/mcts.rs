@@ -321,6 +321,7 @@ impl<G: Game> Searcher<G> for Mcts {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Rules;
     use crate::games::TicTacToe;
 
     /// `tree_nodes` bounds the tree: the root's nine children are always made, and past the

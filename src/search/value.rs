@@ -34,10 +34,10 @@ pub(crate) fn terminal_value(outcome: Outcome, to_move: Player, ply: usize) -> V
 }
 
 /// A game's static estimate of a position for the side to move (one of its
-/// [`EVALUATIONS`](Game::EVALUATIONS)).
+/// [`EVALUATIONS`](Knowledge::EVALUATIONS)).
 pub(crate) type Evaluate<G> = fn(&G) -> f64;
 
-/// Which of a game's evaluations a search uses: an index into [`Game::EVALUATIONS`].
+/// Which of a game's evaluations a search uses: an index into [`Knowledge::EVALUATIONS`](crate::game::Knowledge::EVALUATIONS).
 pub type EvaluationIndex = u8;
 
 /// The most evaluations a game may offer: the searches that use one are compiled for each, so

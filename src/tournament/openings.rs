@@ -185,6 +185,7 @@ impl RandomOpenings {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Rules;
     use crate::games::{Chess, ConnectFour};
 
     #[test]

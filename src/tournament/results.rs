@@ -48,7 +48,7 @@ pub enum Ending {
 
 impl Ending {
     /// The ending of a game over by its rules: the rule's name where the game names it
-    /// ([`Game::ending`](crate::game::Game::ending)), else won or drawn.
+    /// ([`Rules::ending`](crate::game::Rules::ending)), else won or drawn.
     pub fn by_rules(rule: Option<&str>, won: bool) -> Ending {
         match rule {
             Some("checkmate") => Ending::Checkmate,

@@ -6,6 +6,7 @@ use super::openings::RandomOpenings;
 use super::statistics::Verdict;
 use super::time_control::Limits;
 use super::*;
+use crate::game::Rules;
 use crate::games::{Chess, ConnectFour, Othello, TicTacToe};
 use crate::search::{Algorithm, AlphaBetaParams, Tiebreak};
 

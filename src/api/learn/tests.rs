@@ -4,6 +4,7 @@ use std::path::{Path, PathBuf};
 
 use super::steps::{self, Quiet};
 use super::*;
+use crate::game::Rules;
 
 /// A fresh directory for a run.
 fn scratch(name: &str) -> PathBuf {
@@ -237,7 +238,7 @@ fn a_run_keeps_its_settings_and_refuses_others_in_words() {
 #[test]
 fn the_weights_knob_plays_the_weights_it_names() {
     use crate::api::knobs::{PlayerSpec, player};
-    use crate::game::Game;
+
     use crate::games::othello::Othello;
     // Weights of all zeros value every position alike: the engine that plays them sees
     // nothing to choose between the moves at depth 1, where the shipped ones do.

@@ -15,7 +15,7 @@ mod pgn;
 mod terms;
 pub mod uci;
 
-use crate::game::{LEVELS, Level};
+use crate::game::{Drawing, Inputs, Knowledge, LEVELS, Level, Rules};
 use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::str::FromStr;
@@ -26,13 +26,13 @@ use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Color, EnPassantMode, Position, Role};
 
 use crate::game::{
-    BoardError, Declaration, EngineDeclaration, Evaluation, Game, Limits, MoveError, Notation,
-    Outcome, Player, Protocol, Turn,
+    BoardError, Declaration, EngineDeclaration, Evaluation, Limits, MoveError, Notation, Outcome,
+    Player, Protocol, Turn,
 };
 use crate::learn::Trainer;
-use crate::search::{Analysis, Budget, EngineParams, SearchResult, Solve};
+use crate::search::Solve;
 
-pub use engine::{ChessBoard, Kept, STEP_NAMES, TERMS, search_keeping};
+pub use engine::{ChessBoard, Kept, STEP_NAMES, TERMS};
 
 /// A chess position and the keys of the positions before it that it could repeat.
 #[derive(Clone)]
@@ -45,9 +45,9 @@ pub struct Chess {
     /// that a move adds one link rather than copying the list, and between siblings: their
     /// link is the same, their parent's key before their parent's history. Read through
     /// [`Chess::earlier`], since a position after a capture or pawn move keeps whatever link
-    /// its slot held (see [`Game::play_into`]).
+    /// its slot held (see [`Rules::play_into`]).
     history: Option<Arc<Link>>,
-    /// Whether a draw that could be claimed here was not ([`Game::play_on`]): the position is
+    /// Whether a draw that could be claimed here was not ([`Rules::play_on`]): the position is
     /// analysed rather than ended. Its children are ended by the rules again.
     playing_on: bool,
 }
@@ -357,11 +357,13 @@ const LEVEL_TABLE: [Level; LEVELS] = [
     Level::full(None).rated(2553),
 ];
 
-impl Game for Chess {
+impl Rules for Chess {
     type Move = ChessMove;
+
     type Moves = ChessMoves;
 
     const NAME: &'static str = "chess";
+
     const DECLARATION: Declaration = Declaration {
         title: "Chess",
         sides: ["White", "Black"],
@@ -370,10 +372,7 @@ impl Game for Chess {
         board: "FEN, as \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\" (the start, \
                 the default); the move clocks may be left out. The moves played from it carry \
                 the history that threefold repetition needs.",
-        gravity: false,
         pieces: true,
-        discs: false,
-        hands: false,
         uci: true,
         engine_protocols: &["uci", "xboard"],
         default_algorithm: "engine",
@@ -382,9 +381,7 @@ impl Game for Chess {
         limits: Limits {
             // About 35 moves a ply: four plies are 1.5 million leaves, five would be 50 million.
             full_width_depth: Some(4),
-            default_time_limit_ms: Some(crate::game::DEFAULT_TIME_LIMIT_MS),
-            traps: false,
-            instant_exact_search: false,
+            ..Limits::DEFAULT
         },
         engine: EngineDeclaration {
             description: "Sente's chess engine: iterative deepening principal variation search \
@@ -448,23 +445,19 @@ impl Game for Chess {
             train: nnue::train,
             weights: Some(nnue::WEIGHTS),
         }),
-        networks: &[],
-        letters: &[],
         records: &[pgn::FORMAT],
         evaluation_units: Some(crate::game::EvaluationUnits::Pawns),
-        promotion_zone: None,
         levels: LEVEL_TABLE,
         measured_levels: include_str!("levels.json"),
+        ..Declaration::DEFAULT
     };
-    const ROWS: usize = 8;
-    const COLUMNS: usize = 8;
+
     /// The deepest any search looks: a chess game itself may last far longer.
     const MAX_PLIES: usize = 128;
+
     /// From square times 64 plus to square, plus 4096 times the promotion piece (1 knight to
     /// 4 queen).
     const MOVE_IDS: usize = 5 * 4096;
-    const REACHABLE_POSITIONS: Option<usize> = None;
-    const EVALUATIONS: &'static [Evaluation<Self>] = evaluation::EVALUATIONS;
 
     fn start() -> Self {
         Chess::new(shakmaty::Chess::default())
@@ -617,6 +610,26 @@ impl Game for Chess {
         }
     }
 
+    /// Plies since the start of a game, from the FEN's move number.
+    fn ply(&self) -> usize {
+        let moves = self.position.fullmoves().get() as usize;
+        2 * (moves - 1) + usize::from(self.position.turn() == Color::Black)
+    }
+
+    fn plies_left(&self) -> usize {
+        Self::MAX_PLIES
+    }
+
+    fn key(&self) -> u64 {
+        self.key
+    }
+}
+
+impl Drawing for Chess {
+    const ROWS: usize = 8;
+
+    const COLUMNS: usize = 8;
+
     fn san(&self, mv: ChessMove) -> Option<String> {
         Some(self.san_of(mv))
     }
@@ -647,20 +660,12 @@ impl Game for Chess {
     fn move_origin(&self, mv: ChessMove) -> Option<(usize, usize)> {
         mv.get().from().map(drawn)
     }
+}
 
-    /// Plies since the start of a game, from the FEN's move number.
-    fn ply(&self) -> usize {
-        let moves = self.position.fullmoves().get() as usize;
-        2 * (moves - 1) + usize::from(self.position.turn() == Color::Black)
-    }
+impl Knowledge for Chess {
+    const REACHABLE_POSITIONS: Option<usize> = None;
 
-    fn plies_left(&self) -> usize {
-        Self::MAX_PLIES
-    }
-
-    fn key(&self) -> u64 {
-        self.key
-    }
+    const EVALUATIONS: &'static [Evaluation<Self>] = evaluation::EVALUATIONS;
 
     fn move_priority(&self, mv: ChessMove) -> i32 {
         evaluation::move_priority(mv.get())
@@ -672,25 +677,10 @@ impl Game for Chess {
     }
 }
 
+impl Inputs for Chess {}
+
 impl Solve for Chess {
-    type Memory = Kept;
-
-    fn engine_remembering(
-        &self,
-        params: &EngineParams,
-        budget: &Budget,
-        memory: &mut Kept,
-    ) -> SearchResult<ChessMove> {
-        engine::search_keeping(self, params, budget, memory)
-    }
-
-    fn engine(&self, params: &EngineParams, budget: &Budget) -> SearchResult<ChessMove> {
-        engine::search(self, params, budget)
-    }
-
-    fn engine_analysis(&self, params: &EngineParams, budget: &Budget) -> Analysis<ChessMove> {
-        engine::analyze(self, params, budget)
-    }
+    crate::search::engine::engine_on_the_kit!(engine::ChessBoard);
 }
 
 impl FromStr for Chess {

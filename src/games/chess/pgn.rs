@@ -9,7 +9,7 @@ use std::fmt::Write;
 
 use super::Chess;
 use crate::game::{
-    Game, Notation, Player, ReadRecord, RecordError, RecordFormat, RecordedGame, RecordedMove,
+    Notation, Player, ReadRecord, RecordError, RecordFormat, RecordedGame, RecordedMove, Rules,
     TextEncoding,
 };
 

@@ -1,8 +1,9 @@
 use std::time::Duration;
 
 use super::*;
+use crate::game::Rules;
 use crate::game::perft::perft;
-use crate::search::{self, AlphaBetaParams, Strategy};
+use crate::search::{self, AlphaBetaParams, Budget, EngineParams, Strategy};
 
 fn fen(text: &str) -> Chess {
     text.parse()
@@ -154,17 +155,17 @@ fn moves_are_read_in_uci_or_san_and_written_in_both() {
 fn the_rules_end_games_and_say_how() {
     let mated = after(&["f3", "e5", "g4", "Qh4#"]);
     assert_eq!(mated.outcome(), Outcome::Won(Player::O));
-    assert_eq!(Game::ending(&mated), Some("checkmate"));
+    assert_eq!(Rules::ending(&mated), Some("checkmate"));
     let stalemate = fen("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
     assert_eq!(
-        (stalemate.outcome(), Game::ending(&stalemate)),
+        (stalemate.outcome(), Rules::ending(&stalemate)),
         (Outcome::Draw, Some("stalemate"))
     );
     let bare = fen("8/8/4k3/8/8/3NK3/8/8 w - - 0 1");
-    assert_eq!(Game::ending(&bare), Some("insufficient_material"));
+    assert_eq!(Rules::ending(&bare), Some("insufficient_material"));
     assert_eq!(bare.legal_moves().len(), 0, "a drawn game has no moves");
     let fifty = fen("8/8/4k3/8/8/3RK3/8/8 w - - 100 80");
-    assert_eq!(Game::ending(&fifty), Some("fifty_move_rule"));
+    assert_eq!(Rules::ending(&fifty), Some("fifty_move_rule"));
     // Knights out and back twice: the start position a third time.
     let shuffle = ["Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1"];
     let twice = after(&shuffle);
@@ -174,7 +175,7 @@ fn the_rules_end_games_and_say_how() {
         "seen twice is not yet a draw"
     );
     let thrice = twice.play(twice.read_move(&Notation::Text("Ng8".into())).unwrap());
-    assert_eq!(Game::ending(&thrice), Some("threefold_repetition"));
+    assert_eq!(Rules::ending(&thrice), Some("threefold_repetition"));
     assert_eq!(thrice.repetitions(), 2);
     // The same board reached from a FEN has no history: no repetition.
     assert_eq!(fen(&thrice.to_string()).outcome(), Outcome::InProgress);
@@ -317,7 +318,7 @@ fn the_engine_mates_in_one() {
             "{board}"
         );
         assert_eq!(
-            Game::ending(&game.play(result.best_move)),
+            Rules::ending(&game.play(result.best_move)),
             Some("checkmate"),
             "{board}"
         );
@@ -340,7 +341,7 @@ fn the_engine_finds_a_mate_in_two() {
     assert_eq!(Chess::uci_of(result.best_move), "a1a6");
     let end = result.pv.iter().fold(game, |game, &mv| game.play(mv));
     assert_eq!(
-        Game::ending(&end),
+        Rules::ending(&end),
         Some("checkmate"),
         "the line ends in mate"
     );
@@ -472,7 +473,7 @@ fn the_engine_never_misses_a_mate_in_one() {
             let legal: Vec<ChessMove> = game.legal_moves().collect();
             if legal
                 .iter()
-                .any(|&mv| Game::ending(&game.play(mv)) == Some("checkmate"))
+                .any(|&mv| Rules::ending(&game.play(mv)) == Some("checkmate"))
             {
                 found += 1;
                 let result = game.engine(
@@ -480,7 +481,7 @@ fn the_engine_never_misses_a_mate_in_one() {
                     &Budget::unlimited(),
                 );
                 assert_eq!(
-                    Game::ending(&game.play(result.best_move)),
+                    Rules::ending(&game.play(result.best_move)),
                     Some("checkmate"),
                     "{game}"
                 );

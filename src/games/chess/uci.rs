@@ -6,7 +6,7 @@
 
 use super::engine::{ChessBoard, DEFAULT_EVALUATION};
 use super::{Chess, nnue};
-use crate::game::{Game, Player};
+use crate::game::{Player, Rules};
 use crate::search::engine::session::{self, Dialect};
 use crate::search::{EngineParams, EvaluationIndex, MAX_ELO, MIN_ELO};
 

@@ -14,7 +14,7 @@
 //! bottom bit to its discs carries up to the lowest free cell — and the side that just moved
 //! owns `current ^ mask`.
 
-use crate::game::{LEVELS, Level};
+use crate::game::{Drawing, Inputs, Knowledge, LEVELS, Level, Rules};
 use std::fmt;
 use std::str::FromStr;
 
@@ -25,8 +25,8 @@ mod table;
 use std::time::Duration;
 
 use crate::game::{
-    Bits, BoardError, Declaration, EngineDeclaration, Evaluation, Game, Limits, MoveError, Network,
-    Outcome, Player, ordinal, text,
+    Bits, BoardError, Declaration, Evaluation, Limits, MoveError, Network, Outcome, Player,
+    ordinal, text,
 };
 use crate::search::{Analysis, Budget, SearchResult, Solve};
 
@@ -266,7 +266,7 @@ fn playable_columns(position: &ConnectFour) -> u64 {
     columns
 }
 
-/// The evaluation ([`Game::EVALUATIONS`]): apart from the rules above.
+/// The evaluation ([`Knowledge::EVALUATIONS`]): apart from the rules above.
 impl ConnectFour {
     /// Threats, open lines and the centre, for the side to move, squashed into (-1, 1).
     ///
@@ -312,65 +312,45 @@ const LEVEL_TABLE: [Level; LEVELS] = [
     Level::full(None),
 ];
 
-impl Game for ConnectFour {
+impl Rules for ConnectFour {
     type Move = u8;
+
     type Moves = Bits;
 
     const NAME: &'static str = "connect4";
-    const EVALUATIONS: &'static [Evaluation<Self>] = &[Evaluation {
-        name: "threats",
-        description: "Threats (cells that would complete four), windows of four still open \
-                      and centre discs, for the side to move minus its opponent.",
-        evaluate: ConnectFour::threats_value,
-    }];
+
     const DECLARATION: Declaration = Declaration {
         title: "Connect Four",
-        sides: ["X", "O"],
         moves: "a move is a column's number, 0 to 6 from the left; the disc falls to the lowest free cell, and the \
                 answer's row is where it landed (0 = bottom)",
         board: "6 rows of 7 cells, top row first: X or x, O or o, and '.', '-' or '_' for \
                 empty; rows may be separated by '/' or line breaks, and then each has 7 cells. \
                 Or an array of cells (flat, or 6 rows of 7), each \"X\", \"O\", \"\" or null.",
         gravity: true,
-        pieces: false,
-        discs: false,
-        hands: false,
-        uci: false,
-        engine_protocols: &[],
-        default_algorithm: "alphabeta",
         // The default players think for a second a move: one pair of games, each player
         // moving first once.
         tournament_games: 2,
         limits: Limits {
             // 7^9 leaves take about a second; deeper full-width searches would not finish.
             full_width_depth: Some(9),
-            default_time_limit_ms: Some(crate::game::DEFAULT_TIME_LIMIT_MS),
-            traps: false,
-            instant_exact_search: false,
+            ..Limits::DEFAULT
         },
-        engine: EngineDeclaration::SOLVER,
-        books: &[],
-        protocols: &[],
-        trainer: None,
         networks: &[Network {
             name: "gen-22",
             description: "AlphaZero's policy-value network, 84 inputs, two layers of 256, \
                           generation 22 of its AlphaZero loop (docs/alphazero.md).",
             bytes: include_bytes!("alphazero.net"),
         }],
-        letters: &[],
-        records: &[],
-        evaluation_units: None,
-        promotion_zone: None,
         levels: LEVEL_TABLE,
         measured_levels: include_str!("levels.json"),
+        ..Declaration::DEFAULT
     };
-    const ROWS: usize = HEIGHT;
-    const COLUMNS: usize = WIDTH;
+
     const MAX_PLIES: usize = CELLS;
+
     const LONGEST_GAME: Option<usize> = Some(CELLS);
+
     const MOVE_IDS: usize = WIDTH;
-    const REACHABLE_POSITIONS: Option<usize> = None;
 
     fn start() -> Self {
         Self::default()
@@ -443,14 +423,29 @@ impl Game for ConnectFour {
         Ok(index as u8)
     }
 
+    fn ply(&self) -> usize {
+        usize::from(self.moves)
+    }
+
+    /// A drawn game fills the board: only a win ends it sooner.
+    fn draw_length(&self) -> Option<usize> {
+        Some(CELLS - self.ply())
+    }
+
+    fn key(&self) -> u64 {
+        self.pons_key()
+    }
+}
+
+impl Drawing for ConnectFour {
+    const ROWS: usize = HEIGHT;
+
+    const COLUMNS: usize = WIDTH;
+
     /// The cell the disc lands on, rows counted from the top as the board is drawn.
     fn move_cell(&self, column: u8) -> Option<(usize, usize)> {
         let from_bottom = self.landing_row(usize::from(column));
         Some((HEIGHT - 1 - from_bottom, usize::from(column)))
-    }
-
-    fn ply(&self) -> usize {
-        usize::from(self.moves)
     }
 
     /// From the bitboards, not the text; row 0 is the top, as drawn.
@@ -470,6 +465,35 @@ impl Game for ConnectFour {
         Some((owner, if owner == Player::X { 'X' } else { 'O' }))
     }
 
+    fn winning_cells(&self) -> Vec<(usize, usize)> {
+        let line = self.winning_line().into_iter().flatten();
+        line.map(|(from_bottom, column)| (HEIGHT - 1 - from_bottom, column))
+            .collect()
+    }
+}
+
+impl Knowledge for ConnectFour {
+    const EVALUATIONS: &'static [Evaluation<Self>] = &[Evaluation {
+        name: "threats",
+        description: "Threats (cells that would complete four), windows of four still open \
+                      and centre discs, for the side to move minus its opponent.",
+        evaluate: ConnectFour::threats_value,
+    }];
+
+    const REACHABLE_POSITIONS: Option<usize> = None;
+
+    fn symmetric_key(&self) -> u64 {
+        let key = self.pons_key();
+        key.min(Self::mirror(key))
+    }
+
+    /// The centre column first, then outwards: central discs take part in more lines.
+    fn move_priority(&self, column: u8) -> i32 {
+        -(i32::from(column) - (WIDTH / 2) as i32).abs()
+    }
+}
+
+impl Inputs for ConnectFour {
     /// The default's inputs, from the bitboards: cell (row, column), rows from the bottom,
     /// is bit `column * (HEIGHT + 1) + row`.
     fn network_inputs(&self, active: &mut Vec<u16>) {
@@ -488,21 +512,6 @@ impl Game for ConnectFour {
         }
     }
 
-    fn winning_cells(&self) -> Vec<(usize, usize)> {
-        let line = self.winning_line().into_iter().flatten();
-        line.map(|(from_bottom, column)| (HEIGHT - 1 - from_bottom, column))
-            .collect()
-    }
-
-    /// A drawn game fills the board: only a win ends it sooner.
-    fn draw_length(&self) -> Option<usize> {
-        Some(CELLS - self.ply())
-    }
-
-    fn key(&self) -> u64 {
-        self.pons_key()
-    }
-
     /// The smaller of the key and its mirror image's: Connect Four is symmetric left to right.
     /// The mirror: the rules know no left from right.
     const NETWORK_SYMMETRIES: &'static [crate::game::Symmetry] =
@@ -510,16 +519,6 @@ impl Game for ConnectFour {
 
     fn network_move_image(column: u16, _: crate::game::Symmetry) -> u16 {
         WIDTH as u16 - 1 - column
-    }
-
-    fn symmetric_key(&self) -> u64 {
-        let key = self.pons_key();
-        key.min(Self::mirror(key))
-    }
-
-    /// The centre column first, then outwards: central discs take part in more lines.
-    fn move_priority(&self, column: u8) -> i32 {
-        -(i32::from(column) - (WIDTH / 2) as i32).abs()
     }
 }
 

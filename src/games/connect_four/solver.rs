@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 use super::move_sorter::MoveSorter;
 use super::table::PooledTable;
 use super::{ConnectFour, HEIGHT, WIDTH};
-use crate::game::Game;
+use crate::game::Rules;
 use crate::search::kit::{Meter, Value, WIN, alphabeta, exact_score, exact_search_result};
 use crate::search::{
     AlphaBetaParams, Analysis, Budget, MoveAnalysis, SearchResult, Strategy, analyze_within,

@@ -12,7 +12,7 @@
 //! has more lines to build on and stays in the play.
 
 use super::{DIRECTIONS, Gomoku, SIZE, has, index, step};
-use crate::game::{Game, Player};
+use crate::game::{Player, Rules};
 
 /// The worth of a run of `length` stones with `open` open ends (0, 1 or 2).
 fn worth(length: usize, open: usize) -> f64 {

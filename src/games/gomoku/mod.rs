@@ -11,16 +11,16 @@
 
 mod evaluation;
 
-use crate::game::{LEVELS, Level};
+use crate::game::{Drawing, Inputs, Knowledge, LEVELS, Level, Rules};
 use std::fmt;
 use std::str::FromStr;
 
 use crate::game::{
-    BoardError, Declaration, EngineDeclaration, Evaluation, Game, Limits, MoveError, Notation,
-    Outcome, Player, text,
+    BoardError, Declaration, EngineDeclaration, Evaluation, Limits, MoveError, Notation, Outcome,
+    Player, text,
 };
 use crate::search::engine::{self as kit, GameBoard, QUIET_GAME_STEP_NAMES, ThroughGame};
-use crate::search::{Analysis, Budget, EngineParams, SearchResult, Solve, Value};
+use crate::search::{Solve, Value};
 
 /// The board's side.
 pub const SIZE: usize = 15;
@@ -193,41 +193,26 @@ const LEVEL_TABLE: [Level; LEVELS] = [
     Level::full(None),
 ];
 
-impl Game for Gomoku {
+impl Rules for Gomoku {
     type Move = u8;
+
     type Moves = EmptyCells;
 
     const NAME: &'static str = "gomoku";
-    const EVALUATIONS: &'static [Evaluation<Self>] = &[Evaluation {
-        name: "threats",
-        description: "Runs of stones along every line, worth more the longer and the more open \
-                      their ends (open and closed fours, threes, twos), the side to move's \
-                      counting half again as much.",
-        evaluate: evaluation::threats,
-    }];
+
     const DECLARATION: Declaration = Declaration {
         title: "Gomoku",
-        sides: ["X", "O"],
         moves: "a cell written as a column letter a-o from the left and a row number 1-15 from \
                 the bottom, as \"h8\" (the centre); the answer's row counts from the top",
         board: "15 rows of 15 cells, top row first: X or x, O or o, and '.', '-' or '_' for \
                 empty; rows may be separated by '/' or line breaks, and then each has 15 cells. \
                 Or an array of cells (flat, or 15 rows of 15), each \"X\", \"O\", \"\" or null.",
-        gravity: false,
-        pieces: false,
-        discs: false,
-        hands: false,
-        uci: false,
-        engine_protocols: &[],
-        default_algorithm: "alphabeta",
         // The default players think for a second a move, and a game lasts dozens of moves.
         tournament_games: 2,
         limits: Limits {
             // 225 moves a ply: two plies are 50,400 leaves, three would be over 11 million.
             full_width_depth: Some(2),
-            default_time_limit_ms: Some(crate::game::DEFAULT_TIME_LIMIT_MS),
-            traps: false,
-            instant_exact_search: false,
+            ..Limits::DEFAULT
         },
         engine: EngineDeclaration {
             description: "Sente's gomoku engine: the engine kit's search (as chess's, less the \
@@ -248,23 +233,16 @@ impl Game for Gomoku {
             ],
             steps: &QUIET_GAME_STEP_NAMES,
         },
-        books: &[],
-        protocols: &[],
-        trainer: None,
-        networks: &[],
-        letters: &[],
-        records: &[],
-        evaluation_units: None,
-        promotion_zone: None,
         levels: LEVEL_TABLE,
         measured_levels: include_str!("levels.json"),
+        ..Declaration::DEFAULT
     };
-    const ROWS: usize = SIZE;
-    const COLUMNS: usize = SIZE;
+
     const MAX_PLIES: usize = CELLS;
+
     const LONGEST_GAME: Option<usize> = Some(CELLS);
+
     const MOVE_IDS: usize = CELLS;
-    const REACHABLE_POSITIONS: Option<usize> = None;
 
     fn start() -> Self {
         Gomoku {
@@ -372,6 +350,25 @@ impl Game for Gomoku {
         })
     }
 
+    fn ply(&self) -> usize {
+        usize::from(self.moves)
+    }
+
+    /// Only a full board is a draw.
+    fn draw_length(&self) -> Option<usize> {
+        Some(CELLS - self.ply())
+    }
+
+    fn key(&self) -> u64 {
+        self.hash
+    }
+}
+
+impl Drawing for Gomoku {
+    const ROWS: usize = SIZE;
+
+    const COLUMNS: usize = SIZE;
+
     fn move_cell(&self, cell: u8) -> Option<(usize, usize)> {
         Some((usize::from(cell) / SIZE, usize::from(cell) % SIZE))
     }
@@ -386,10 +383,6 @@ impl Game for Gomoku {
             .into_iter()
             .find(|&player| has(&self.stones[index(player)], cell))
             .map(|player| (player, if player == Player::X { 'X' } else { 'O' }))
-    }
-
-    fn ply(&self) -> usize {
-        usize::from(self.moves)
     }
 
     /// The five (or more) in a row of the winner.
@@ -412,15 +405,18 @@ impl Game for Gomoku {
         }
         Vec::new()
     }
+}
 
-    /// Only a full board is a draw.
-    fn draw_length(&self) -> Option<usize> {
-        Some(CELLS - self.ply())
-    }
+impl Knowledge for Gomoku {
+    const EVALUATIONS: &'static [Evaluation<Self>] = &[Evaluation {
+        name: "threats",
+        description: "Runs of stones along every line, worth more the longer and the more open \
+                      their ends (open and closed fours, threes, twos), the side to move's \
+                      counting half again as much.",
+        evaluate: evaluation::threats,
+    }];
 
-    fn key(&self) -> u64 {
-        self.hash
-    }
+    const REACHABLE_POSITIONS: Option<usize> = None;
 
     /// Near the stones first, then near the centre: moves far from every stone rarely matter.
     fn move_priority(&self, cell: u8) -> i32 {
@@ -441,27 +437,12 @@ impl Game for Gomoku {
     }
 }
 
+impl Inputs for Gomoku {}
+
 /// The solver is the default (alphabeta with every enhancement, deepening within the time
 /// limit); the engine is the kit's search.
 impl Solve for Gomoku {
-    type Memory = kit::Kept<GameBoard<Gomoku>>;
-
-    fn engine_remembering(
-        &self,
-        params: &EngineParams,
-        budget: &Budget,
-        memory: &mut Self::Memory,
-    ) -> SearchResult<u8> {
-        kit::search_keeping::<GameBoard<Gomoku>>(self, params, budget, memory)
-    }
-
-    fn engine(&self, params: &EngineParams, budget: &Budget) -> SearchResult<u8> {
-        kit::search::<GameBoard<Gomoku>>(self, params, budget)
-    }
-
-    fn engine_analysis(&self, params: &EngineParams, budget: &Budget) -> Analysis<u8> {
-        kit::analyze::<GameBoard<Gomoku>>(self, params, budget)
-    }
+    kit::engine_on_the_kit!(GameBoard<Gomoku>);
 }
 
 impl ThroughGame for Gomoku {

@@ -199,7 +199,7 @@ pub fn discs_of_score(score: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{Game, Notation};
+    use crate::game::{Notation, Rules};
 
     #[test]
     fn the_weights_are_symmetric_and_corners_outweigh_their_neighbours() {

@@ -9,7 +9,7 @@
 use super::session::Played;
 use super::{Othello, PASS, square_name};
 use crate::game::{
-    Game, Player, ReadRecord, RecordError, RecordFormat, RecordedGame, TextEncoding, text,
+    Player, ReadRecord, RecordError, RecordFormat, RecordedGame, Rules, TextEncoding, text,
 };
 
 /// Othello's record format, as `GET /games` lists it and `POST /record` writes it.

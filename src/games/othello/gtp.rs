@@ -16,7 +16,7 @@ use super::session::{
     self, DEFAULT_MOVE_TIME, Input, Line, MAX_CLOCK, MAX_MOVE_TIME, NO_TIME_LEFT, Played, colour,
 };
 use super::{Othello, PASS, final_margin, square_name};
-use crate::game::{Game, Player};
+use crate::game::{Drawing, Player, Rules};
 
 /// The commands `sente gtp` answers, as `list_commands` lists them.
 const COMMANDS: &[&str] = &[

@@ -26,14 +26,14 @@ pub mod transcript;
 
 pub use engine::{solved_empties, solved_empties_within_nodes};
 
-use crate::game::{LEVELS, Level};
+use crate::game::{Drawing, Inputs, Knowledge, LEVELS, Level, Rules};
 use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::str::FromStr;
 
 use crate::game::{
-    Bits, BoardError, Declaration, EngineDeclaration, Evaluation, Game, Limits, MoveError,
-    Notation, Outcome, Player, Turn, text,
+    Bits, BoardError, Declaration, EngineDeclaration, Evaluation, Limits, MoveError, Notation,
+    Outcome, Player, Turn, text,
 };
 use crate::search::engine::QUIET_GAME_STEP_NAMES;
 
@@ -228,11 +228,13 @@ const LEVEL_TABLE: [Level; LEVELS] = [
     Level::full(None),
 ];
 
-impl Game for Othello {
+impl Rules for Othello {
     type Move = u8;
+
     type Moves = Moves;
 
     const NAME: &'static str = "othello";
+
     const DECLARATION: Declaration = Declaration {
         title: "Othello",
         sides: ["Black", "White"],
@@ -243,11 +245,7 @@ impl Game for Othello {
                 to move, X or O, as in FFO and Edax .obf files (anything after a ';' is \
                 ignored). The start, \"---------------------------OX------XO--------------------------- X\", \
                 is the default.",
-        gravity: false,
-        pieces: false,
         discs: true,
-        hands: false,
-        uci: false,
         engine_protocols: &["gtp"],
         default_algorithm: "engine",
         // The default players think for a second a move, and a game lasts about sixty.
@@ -255,9 +253,7 @@ impl Game for Othello {
         limits: Limits {
             // About ten moves a ply: six plies are a million leaves.
             full_width_depth: Some(6),
-            default_time_limit_ms: Some(crate::game::DEFAULT_TIME_LIMIT_MS),
-            traps: false,
-            instant_exact_search: false,
+            ..Limits::DEFAULT
         },
         engine: EngineDeclaration {
             description: "Sente's Othello engine: the endgame solver (docs/othello.md) where the \
@@ -301,7 +297,6 @@ impl Game for Othello {
             ],
             steps: &QUIET_GAME_STEP_NAMES,
         },
-        books: &[],
         protocols: &[
             crate::game::Protocol {
                 name: "gtp",
@@ -320,23 +315,21 @@ impl Game for Othello {
             train: patterns::train,
             weights: Some(patterns::LEARNT),
         }),
-        networks: &[],
-        letters: &[],
         records: &[ggf::FORMAT, transcript::FORMAT],
         evaluation_units: Some(crate::game::EvaluationUnits::Discs),
-        promotion_zone: None,
         levels: LEVEL_TABLE,
         measured_levels: include_str!("levels.json"),
+        ..Declaration::DEFAULT
     };
-    const ROWS: usize = SIZE;
-    const COLUMNS: usize = SIZE;
+
     /// Sixty discs to place, and at most one pass before each.
     const MAX_PLIES: usize = 120;
+
     const LONGEST_GAME: Option<usize> = Some(Self::MAX_PLIES);
+
     const MOVE_IDS: usize = 65;
-    const REACHABLE_POSITIONS: Option<usize> = None;
+
     const PERFT_COUNTS_FINISHED_GAMES: bool = true;
-    const EVALUATIONS: &'static [Evaluation<Self>] = evaluation::EVALUATIONS;
 
     fn start() -> Self {
         // d5 and e4 Black, d4 and e5 White.
@@ -480,15 +473,6 @@ impl Game for Othello {
         })
     }
 
-    fn move_cell(&self, mv: u8) -> Option<(usize, usize)> {
-        (mv != PASS).then_some((usize::from(mv) / SIZE, usize::from(mv) % SIZE))
-    }
-
-    fn cell(&self, row: usize, col: usize) -> Option<(Player, char)> {
-        let player = self.at(row * SIZE + col)?;
-        Some((player, if player == Player::X { 'X' } else { 'O' }))
-    }
-
     fn ply(&self) -> usize {
         usize::from(self.plies)
     }
@@ -498,31 +482,35 @@ impl Game for Othello {
         2 * self.empties().count_ones() as usize
     }
 
-    fn discs(score: f64) -> Option<f64> {
-        Some(evaluation::discs_of_score(score))
-    }
-
     fn key(&self) -> u64 {
         let (black, white) = self.discs();
         Othello::key_of(black, white, self.side)
     }
+}
 
-    /// The default's inputs, from the bitboards: square `row * 8 + column` is bit of the same
-    /// number.
-    fn network_inputs(&self, active: &mut Vec<u16>) {
-        active.clear();
-        let (mine, theirs) = self.sides();
-        let mut bits = mine | theirs;
-        while bits != 0 {
-            let square = bits.trailing_zeros() as u16;
-            active.push(2 * square + u16::from(theirs >> square & 1 == 1));
-            bits &= bits - 1;
-        }
+impl Drawing for Othello {
+    const ROWS: usize = SIZE;
+
+    const COLUMNS: usize = SIZE;
+
+    fn move_cell(&self, mv: u8) -> Option<(usize, usize)> {
+        (mv != PASS).then_some((usize::from(mv) / SIZE, usize::from(mv) % SIZE))
     }
 
-    /// The square's: a position's image under any is worth what it is (the start's image is
-    /// the start with its colours swapped, which is as good a start).
-    const NETWORK_SYMMETRIES: &'static [crate::game::Symmetry] = crate::game::Symmetry::SQUARE;
+    fn cell(&self, row: usize, col: usize) -> Option<(Player, char)> {
+        let player = self.at(row * SIZE + col)?;
+        Some((player, if player == Player::X { 'X' } else { 'O' }))
+    }
+
+    fn discs(score: f64) -> Option<f64> {
+        Some(evaluation::discs_of_score(score))
+    }
+}
+
+impl Knowledge for Othello {
+    const REACHABLE_POSITIONS: Option<usize> = None;
+
+    const EVALUATIONS: &'static [Evaluation<Self>] = evaluation::EVALUATIONS;
 
     /// The smallest key among the board's eight images under the square's symmetries, every one
     /// of which the rules respect.
@@ -543,6 +531,25 @@ impl Game for Othello {
             evaluation::WEIGHTS[usize::from(mv)]
         }
     }
+}
+
+impl Inputs for Othello {
+    /// The default's inputs, from the bitboards: square `row * 8 + column` is bit of the same
+    /// number.
+    fn network_inputs(&self, active: &mut Vec<u16>) {
+        active.clear();
+        let (mine, theirs) = self.sides();
+        let mut bits = mine | theirs;
+        while bits != 0 {
+            let square = bits.trailing_zeros() as u16;
+            active.push(2 * square + u16::from(theirs >> square & 1 == 1));
+            bits &= bits - 1;
+        }
+    }
+
+    /// The square's: a position's image under any is worth what it is (the start's image is
+    /// the start with its colours swapped, which is as good a start).
+    const NETWORK_SYMMETRIES: &'static [crate::game::Symmetry] = crate::game::Symmetry::SQUARE;
 }
 
 /// The `.obf` form: 64 cells from A1 to H8, `X`, `O` or `-`, a space and the side to move.

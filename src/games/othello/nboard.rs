@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use super::ggf::{read_game, read_move, written};
 use super::session::{self, DEFAULT_MOVE_TIME, Input, Line, Played};
-use crate::game::Game;
+use crate::game::Rules;
 use crate::search::{Budget, Solve};
 
 /// The deepest midgame search `set depth` may ask for: the whole game.

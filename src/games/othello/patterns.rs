@@ -25,7 +25,7 @@
 use std::sync::OnceLock;
 
 use super::{Othello, bits};
-use crate::game::Game;
+use crate::game::Rules;
 use crate::learn::loaded::Loaded;
 use crate::learn::sparse::{self, Sample};
 use crate::learn::{Epoch, TrainingOptions, TrainingReport};

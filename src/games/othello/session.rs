@@ -14,13 +14,13 @@ use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::time::Duration;
 
 use super::{Othello, PASS, evaluation};
-use crate::game::{Game, Notation, Player};
+use crate::game::{Notation, Player, Rules};
 use crate::lines;
 use crate::search::{Budget, EngineOptions, EngineParams, SearchResult, Solve};
 
-/// The longest line read; past it a line is skipped, as an engine ignores what it does not
-/// understand.
-const MAX_LINE_BYTES: usize = 1 << 20;
+/// The longest line read, the UCI and USI sessions' bound; past it a line is skipped, as an
+/// engine ignores what it does not understand.
+const MAX_LINE_BYTES: usize = crate::search::engine::session::MAX_LINE_BYTES;
 
 /// The time a move takes when the controller sets none: every game's default.
 pub const DEFAULT_MOVE_TIME: Duration = Duration::from_millis(crate::game::DEFAULT_TIME_LIMIT_MS);

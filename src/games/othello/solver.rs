@@ -33,7 +33,7 @@
 use super::bits::{flips, moves, stable};
 use super::evaluation::expected_margin;
 use super::{Othello, PASS, final_margin};
-use crate::game::{Bits, Game};
+use crate::game::{Bits, Rules};
 use crate::search::kit::Meter;
 use crate::search::{Budget, Cutoff};
 use std::time::Instant;

@@ -5,7 +5,7 @@
 
 use super::session::Played;
 use super::{Othello, PASS, square_name};
-use crate::game::{Game, ReadRecord, RecordError, RecordFormat, RecordedGame, TextEncoding};
+use crate::game::{ReadRecord, RecordError, RecordFormat, RecordedGame, Rules, TextEncoding};
 
 /// The transcript, as `GET /games` lists it and `POST /record` writes it.
 pub const FORMAT: RecordFormat = RecordFormat {

@@ -26,7 +26,7 @@ use rsshogi::types::{MOVE_NONE, Move32, Piece, PieceType, RepetitionState};
 use super::evaluation::{VALUES, evaluate, material, winning_chances};
 use super::nnue::{self, Stack};
 use super::{MOVE_LIMIT, Shogi, ShogiMove};
-use crate::game::Game;
+use crate::game::{Knowledge, Rules};
 use crate::search::engine::{self as kit, Board, Step};
 use crate::search::{
     Analysis, Budget, EngineParams, EvaluationIndex, MoveAnalysis, PROVEN, SearchResult, Value, WIN,

@@ -359,7 +359,7 @@ fn best_child(children: &[Numbers]) -> (usize, u32) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{Game, Notation};
+    use crate::game::{Notation, Rules};
     use crate::games::Shogi;
 
     /// The problems of a set (`data/shogi/tsume.txt`, `tsume-long.txt`): each position, its

@@ -18,7 +18,7 @@ mod notation;
 pub mod records;
 pub mod usi;
 
-use crate::game::{LEVELS, Level};
+use crate::game::{Drawing, Inputs, Knowledge, LEVELS, Level, Rules};
 use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::str::FromStr;
@@ -30,8 +30,8 @@ use rsshogi::types::{
 };
 
 use crate::game::{
-    BoardError, Declaration, EngineDeclaration, Evaluation, Game, Limits, MoveError, Notation,
-    Outcome, Player, Protocol, Turn,
+    BoardError, Declaration, EngineDeclaration, Evaluation, Limits, MoveError, Notation, Outcome,
+    Player, Protocol, Turn,
 };
 use crate::search::{Analysis, Budget, EngineParams, SearchResult, Solve};
 
@@ -345,11 +345,13 @@ const LEVEL_TABLE: [Level; LEVELS] = [
     Level::full(None),
 ];
 
-impl Game for Shogi {
+impl Rules for Shogi {
     type Move = ShogiMove;
+
     type Moves = ShogiMoves;
 
     const NAME: &'static str = "shogi";
+
     const DECLARATION: Declaration = Declaration {
         title: "Shogi",
         sides: ["Sente", "Gote"],
@@ -361,20 +363,15 @@ impl Game for Shogi {
                 promoted piece, the side to move (b or w), the pieces in hand (- for none), the \
                 move number (may be left out). The moves played from it carry the history that \
                 repetition needs.",
-        gravity: false,
         pieces: true,
-        discs: false,
         hands: true,
-        uci: false,
         engine_protocols: &["usi", "xshogi"],
         default_algorithm: "engine",
         tournament_games: 2,
         limits: Limits {
             // About 80 moves a ply in the middle game: three plies are half a million leaves.
             full_width_depth: Some(3),
-            default_time_limit_ms: Some(crate::game::DEFAULT_TIME_LIMIT_MS),
-            traps: false,
-            instant_exact_search: false,
+            ..Limits::DEFAULT
         },
         engine: EngineDeclaration {
             description: "Sente's shogi engine, the engine kit's search as chess's: iterative \
@@ -419,7 +416,6 @@ impl Game for Shogi {
             ],
             steps: &engine::STEP_NAMES,
         },
-        books: &[],
         protocols: &[Protocol {
             name: "usi",
             serve: crate::search::engine::session::serve_stdio::<usi::Usi>,
@@ -432,23 +428,22 @@ impl Game for Shogi {
             train: nnue::train,
             weights: Some(nnue::WEIGHTS),
         }),
-        networks: &[],
         letters: LETTERS,
         records: records::FORMATS,
         evaluation_units: Some(crate::game::EvaluationUnits::Centipawns),
         promotion_zone: Some(3),
         levels: LEVEL_TABLE,
         measured_levels: include_str!("levels.json"),
+        ..Declaration::DEFAULT
     };
-    const ROWS: usize = 9;
-    const COLUMNS: usize = 9;
+
     /// The deepest any search looks: a game itself lasts up to [`MOVE_LIMIT`] plies.
     const MAX_PLIES: usize = 128;
+
     const LONGEST_GAME: Option<usize> = Some(MOVE_LIMIT as usize);
+
     /// The crate's 16-bit moves.
     const MOVE_IDS: usize = 1 << 16;
-    const REACHABLE_POSITIONS: Option<usize> = None;
-    const EVALUATIONS: &'static [Evaluation<Self>] = evaluation::EVALUATIONS;
 
     fn start() -> Self {
         Shogi::new(rsshogi::board::hirate_position())
@@ -555,6 +550,25 @@ impl Game for Shogi {
         }
     }
 
+    /// Plies since the start of a game, from the SFEN's move number.
+    fn ply(&self) -> usize {
+        usize::from(self.position.game_ply().max(1)) - 1
+    }
+
+    fn plies_left(&self) -> usize {
+        Self::MAX_PLIES
+    }
+
+    fn key(&self) -> u64 {
+        self.position.key().low_u64() ^ u64::from(self.declared.is_some())
+    }
+}
+
+impl Drawing for Shogi {
+    const ROWS: usize = 9;
+
+    const COLUMNS: usize = 9;
+
     fn san(&self, mv: ShogiMove) -> Option<String> {
         Some(self.ki2(mv))
     }
@@ -589,19 +603,12 @@ impl Game for Shogi {
             .map(|(piece, count)| (kanji(piece), count))
             .collect()
     }
+}
 
-    /// Plies since the start of a game, from the SFEN's move number.
-    fn ply(&self) -> usize {
-        usize::from(self.position.game_ply().max(1)) - 1
-    }
+impl Knowledge for Shogi {
+    const REACHABLE_POSITIONS: Option<usize> = None;
 
-    fn plies_left(&self) -> usize {
-        Self::MAX_PLIES
-    }
-
-    fn key(&self) -> u64 {
-        self.position.key().low_u64() ^ u64::from(self.declared.is_some())
-    }
+    const EVALUATIONS: &'static [Evaluation<Self>] = evaluation::EVALUATIONS;
 
     fn move_priority(&self, mv: ShogiMove) -> i32 {
         evaluation::move_priority(&self.position, mv.get())
@@ -614,6 +621,8 @@ impl Game for Shogi {
             || (!mv.is_drop() && self.position.is_capture_move(mv))
     }
 }
+
+impl Inputs for Shogi {}
 
 impl Solve for Shogi {
     type Memory = engine::Kept;

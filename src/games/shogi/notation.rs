@@ -6,7 +6,7 @@ use rsshogi::board::{Position, position_from_sfen};
 use rsshogi::types::{Color, HandPiece, Move, Piece, PieceType, Rank, Square};
 
 use super::{Shogi, ShogiMove};
-use crate::game::{BoardError, Game, MoveError};
+use crate::game::{BoardError, MoveError, Rules};
 
 /// A SFEN board, the move number optional; `startpos` is the start.
 pub fn read_sfen(text: &str) -> Result<Position, BoardError> {

@@ -1,6 +1,6 @@
 use super::*;
-use crate::game::Notation;
 use crate::game::perft::perft;
+use crate::game::{Notation, Rules};
 
 fn play_from(mut game: Shogi, moves: &[&str]) -> Shogi {
     for mv in moves {
@@ -187,7 +187,7 @@ fn a_fourth_repetition_is_a_draw() {
         game = play_from(game, &cycle);
     }
     assert_eq!(game.outcome(), Outcome::Draw);
-    assert_eq!(Game::ending(&game), Some("sennichite"));
+    assert_eq!(Rules::ending(&game), Some("sennichite"));
     assert_eq!(game.legal_moves().len(), 0);
 }
 
@@ -198,7 +198,7 @@ fn perpetual_check_loses() {
     for _ in 0..3 {
         game = play_from(game, &["5a4a", "5e4e", "4a5a", "4e5e"]);
     }
-    assert_eq!(Game::ending(&game), Some("perpetual_check"));
+    assert_eq!(Rules::ending(&game), Some("perpetual_check"));
     assert_eq!(game.outcome(), Outcome::Won(Player::O));
 }
 
@@ -212,7 +212,7 @@ fn a_king_in_the_enemy_camp_with_the_points_declares_a_win() {
     assert_eq!(game.move_cell(declare), None);
     let after = game.play(declare);
     assert_eq!(after.outcome(), Outcome::Won(Player::X));
-    assert_eq!(Game::ending(&after), Some("declaration"));
+    assert_eq!(Rules::ending(&after), Some("declaration"));
     // One point short (no bishop in hand): refused in words.
     let short: Shogi = "+R+BGGSS+N+N+L/4K4/+P+P7/9/9/9/9/9/4k4 b R 1"
         .parse()
@@ -234,7 +234,7 @@ fn a_king_in_the_enemy_camp_with_the_points_declares_a_win() {
 fn a_side_that_is_mated_has_lost() {
     let mated = play_from("4k4/9/4P4/9/9/9/9/9/4K4 b G 1".parse().unwrap(), &["G*5b"]);
     assert_eq!(mated.outcome(), Outcome::Won(Player::X));
-    assert_eq!(Game::ending(&mated), Some("checkmate"));
+    assert_eq!(Rules::ending(&mated), Some("checkmate"));
 }
 
 /// The engine finds a mate in one, and says so.

@@ -10,7 +10,7 @@
 use super::engine::{DEFAULT_EVALUATION, Kept, ShogiBoard, analyze, search_keeping};
 use super::mate::{self, Tsume};
 use super::{Shogi, ShogiMove, nnue};
-use crate::game::{Game, Player};
+use crate::game::{Player, Rules};
 use crate::search::engine::session::{self, Dialect};
 use crate::search::{Analysis, Budget, EngineParams, EvaluationIndex, SearchResult};
 

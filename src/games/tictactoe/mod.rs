@@ -8,13 +8,12 @@
 //! X and O, as Pons does for Connect Four: a move is then one OR and a swap, and the win check
 //! looks at one board, without first working out whose turn it is.
 
-use crate::game::{LEVELS, Level};
+use crate::game::{Drawing, Inputs, Knowledge, LEVELS, Level, Rules};
 use std::fmt;
 use std::str::FromStr;
 
 use crate::game::{
-    Bits, BoardError, Declaration, EngineDeclaration, Evaluation, Game, Limits, MoveError, Network,
-    Outcome, Player, text,
+    Bits, BoardError, Declaration, Evaluation, Limits, MoveError, Network, Outcome, Player, text,
 };
 use crate::search::Solve;
 
@@ -140,7 +139,7 @@ impl TicTacToe {
     }
 }
 
-/// The evaluations ([`Game::EVALUATIONS`]): apart from the rules above.
+/// The evaluations ([`Knowledge::EVALUATIONS`]): apart from the rules above.
 impl TicTacToe {
     /// Lines still open to the side to move minus lines still open to its opponent, over 9.
     ///
@@ -184,40 +183,20 @@ const LEVEL_TABLE: [Level; LEVELS] = [
     Level::full(None),
 ];
 
-impl Game for TicTacToe {
+impl Rules for TicTacToe {
     type Move = u8;
+
     type Moves = Bits;
 
     const NAME: &'static str = "tictactoe";
-    const EVALUATIONS: &'static [Evaluation<Self>] = &[
-        Evaluation {
-            name: "open_lines",
-            description: "Lines still open to the side to move minus those open to its \
-                          opponent: blocks count as they happen.",
-            evaluate: TicTacToe::open_lines_value,
-        },
-        Evaluation {
-            name: "positional",
-            description: "The tutorials' weights: centre 2, corner 1, edge 0, for the side \
-                          to move's marks minus its opponent's.",
-            evaluate: TicTacToe::positional_value,
-        },
-    ];
+
     const DECLARATION: Declaration = Declaration {
         title: "Tic-tac-toe",
-        sides: ["X", "O"],
         moves: "a move is a cell's number, 0 to 8, row by row from the top-left (row = move / 3, \
                 col = move % 3)",
         board: "9 cells row-major: X or x, O or o, and '.', '-' or '_' for empty; rows may be \
                 separated by '/' or line breaks, and then each has 3 cells. Or an array of cells \
                 (flat, or 3 rows of 3), each \"X\", \"O\", \"\" or null.",
-        gravity: false,
-        pieces: false,
-        discs: false,
-        hands: false,
-        uci: false,
-        engine_protocols: &[],
-        default_algorithm: "alphabeta",
         tournament_games: 100,
         // Every search of so small a tree finishes: nothing needs bounding.
         limits: Limits {
@@ -226,29 +205,22 @@ impl Game for TicTacToe {
             traps: true,
             instant_exact_search: true,
         },
-        engine: EngineDeclaration::SOLVER,
-        books: &[],
-        protocols: &[],
-        trainer: None,
         networks: &[Network {
             name: "gen-1",
             description: "AlphaZero's policy-value network, 18 inputs, two layers of 64, \
                           generation 1 of its AlphaZero loop (docs/alphazero.md).",
             bytes: include_bytes!("alphazero.net"),
         }],
-        letters: &[],
-        records: &[],
-        evaluation_units: None,
-        promotion_zone: None,
         levels: LEVEL_TABLE,
         measured_levels: include_str!("levels.json"),
+        ..Declaration::DEFAULT
     };
-    const ROWS: usize = 3;
-    const COLUMNS: usize = 3;
+
     const MAX_PLIES: usize = CELLS;
+
     const LONGEST_GAME: Option<usize> = Some(CELLS);
+
     const MOVE_IDS: usize = CELLS;
-    const REACHABLE_POSITIONS: Option<usize> = Some(5478);
 
     fn start() -> Self {
         Self::default()
@@ -323,6 +295,25 @@ impl Game for TicTacToe {
         Ok(index as u8)
     }
 
+    fn ply(&self) -> usize {
+        self.occupied().count_ones() as usize
+    }
+
+    /// A drawn game fills the board: no line is left to end it sooner.
+    fn draw_length(&self) -> Option<usize> {
+        Some(CELLS - self.ply())
+    }
+
+    fn key(&self) -> u64 {
+        u64::from(self.to_move) | u64::from(self.moved) << CELLS
+    }
+}
+
+impl Drawing for TicTacToe {
+    const ROWS: usize = 3;
+
+    const COLUMNS: usize = 3;
+
     fn move_cell(&self, mv: u8) -> Option<(usize, usize)> {
         Some((usize::from(mv) / 3, usize::from(mv) % 3))
     }
@@ -343,38 +334,30 @@ impl Game for TicTacToe {
         }
     }
 
-    fn ply(&self) -> usize {
-        self.occupied().count_ones() as usize
-    }
-
     fn winning_cells(&self) -> Vec<(usize, usize)> {
         self.winning_line()
             .map(|line| line.iter().map(|&cell| (cell / 3, cell % 3)).collect())
             .unwrap_or_default()
     }
+}
 
-    /// A drawn game fills the board: no line is left to end it sooner.
-    fn draw_length(&self) -> Option<usize> {
-        Some(CELLS - self.ply())
-    }
+impl Knowledge for TicTacToe {
+    const EVALUATIONS: &'static [Evaluation<Self>] = &[
+        Evaluation {
+            name: "open_lines",
+            description: "Lines still open to the side to move minus those open to its \
+                          opponent: blocks count as they happen.",
+            evaluate: TicTacToe::open_lines_value,
+        },
+        Evaluation {
+            name: "positional",
+            description: "The tutorials' weights: centre 2, corner 1, edge 0, for the side \
+                          to move's marks minus its opponent's.",
+            evaluate: TicTacToe::positional_value,
+        },
+    ];
 
-    fn key(&self) -> u64 {
-        u64::from(self.to_move) | u64::from(self.moved) << CELLS
-    }
-
-    /// The default's inputs, from the two sides' bits: cell `i` is bit `i`.
-    fn network_inputs(&self, active: &mut Vec<u16>) {
-        active.clear();
-        for cell in 0..CELLS as u16 {
-            if self.to_move >> cell & 1 != 0 {
-                active.push(2 * cell);
-            } else if self.moved >> cell & 1 != 0 {
-                active.push(2 * cell + 1);
-            }
-        }
-    }
-
-    const NETWORK_SYMMETRIES: &'static [crate::game::Symmetry] = crate::game::Symmetry::SQUARE;
+    const REACHABLE_POSITIONS: Option<usize> = Some(5478);
 
     fn symmetric_key(&self) -> u64 {
         SYMMETRIES
@@ -391,6 +374,22 @@ impl Game for TicTacToe {
     fn move_priority(&self, mv: u8) -> i32 {
         LINES.iter().filter(|&&line| line & (1 << mv) != 0).count() as i32
     }
+}
+
+impl Inputs for TicTacToe {
+    /// The default's inputs, from the two sides' bits: cell `i` is bit `i`.
+    fn network_inputs(&self, active: &mut Vec<u16>) {
+        active.clear();
+        for cell in 0..CELLS as u16 {
+            if self.to_move >> cell & 1 != 0 {
+                active.push(2 * cell);
+            } else if self.moved >> cell & 1 != 0 {
+                active.push(2 * cell + 1);
+            }
+        }
+    }
+
+    const NETWORK_SYMMETRIES: &'static [crate::game::Symmetry] = crate::game::Symmetry::SQUARE;
 }
 
 /// Where each cell goes under the square's 8 symmetries (rotations and reflections).

@@ -75,7 +75,7 @@ pub struct AlphaZeroParams {
     /// the priors of the moves already visited (Leela Zero's); below 0, it is 0 (the paper's).
     pub fpu: f64,
     /// Whether the network is shown each position as one of the board's images drawn at random
-    /// ([`Game::NETWORK_SYMMETRIES`]), as AlphaGo Zero's search was.
+    /// ([`Inputs::NETWORK_SYMMETRIES`](crate::game::Inputs::NETWORK_SYMMETRIES)), as AlphaGo Zero's search was.
     pub symmetries: bool,
 }
 
@@ -128,7 +128,7 @@ struct Evaluator<'a> {
     net: &'a PolicyValueNet,
     inputs: Vec<u16>,
     activations: Activations,
-    /// Draws which of the board's images the network is shown ([`Game::NETWORK_SYMMETRIES`]),
+    /// Draws which of the board's images the network is shown ([`Inputs::NETWORK_SYMMETRIES`](crate::game::Inputs::NETWORK_SYMMETRIES)),
     /// as AlphaGo Zero's search did: each position is asked once, as one image drawn at random,
     /// so that the network's errors about any one image are spread over the tree rather than
     /// repeated. 0 shows the position as it is.

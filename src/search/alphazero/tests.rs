@@ -2,7 +2,7 @@ use rand::SeedableRng;
 
 use super::selfplay::{self, SelfPlay};
 use super::*;
-use crate::game::Symmetry;
+use crate::game::{Drawing, Inputs, Rules, Symmetry};
 use crate::games::{ConnectFour, TicTacToe};
 use crate::learn::TrainingOptions;
 use crate::learn::policy_value::Shape;

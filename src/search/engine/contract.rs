@@ -9,7 +9,7 @@
 //! move by move), so the kit never copies a position or allocates per node.
 
 use super::{EngineParams, Step};
-use crate::game::Game;
+use crate::game::{Game, Rules};
 use crate::search::Value;
 
 /// A game's position as the engine searches it, from the root of one search.
@@ -113,9 +113,9 @@ pub trait Board: Sized {
     /// The winning chances a value stands for, from -1 to 1.
     fn winning_chances(value: Value) -> f64;
     /// `mv` as the game's move.
-    fn game_move(mv: Self::Move) -> <Self::Game as Game>::Move;
+    fn game_move(mv: Self::Move) -> <Self::Game as Rules>::Move;
     /// `mv` of the game `game`, as the protocol writes it (the watch lines' `pv`).
-    fn protocol_text(game: &Self::Game, mv: <Self::Game as Game>::Move) -> String {
+    fn protocol_text(game: &Self::Game, mv: <Self::Game as Rules>::Move) -> String {
         game.notation(mv).into_text()
     }
 }

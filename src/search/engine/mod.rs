@@ -48,7 +48,7 @@ pub use params::{
 pub use steps::Step;
 
 use self::search::{Engine, Memories};
-use crate::game::{Game, in_pawns, written};
+use crate::game::{Drawing, Rules, in_pawns, written};
 use crate::search::Algorithm;
 use crate::search::record::{Chance, Record, Stops};
 use crate::search::{
@@ -67,6 +67,45 @@ pub(super) const RECORD: Record = Record {
     chance: Chance::Level,
     samples: None,
 };
+
+/// `Solve`'s engine on the kit, for a game whose kit board is `$board`: its `Memory` (what the
+/// kit keeps between a game's searches) and the three engine methods, each the kit's
+/// function of that name. Written inside `impl Solve for NAME { ... }`, beside any method the
+/// game writes itself (its solver): what gomoku and chess write, and a game from outside the
+/// crate (`tests/nim.rs`).
+#[macro_export]
+macro_rules! engine_on_the_kit {
+    ($board:ty) => {
+        type Memory = $crate::search::engine::Kept<$board>;
+
+        fn engine_remembering(
+            &self,
+            params: &$crate::search::EngineParams,
+            budget: &$crate::search::Budget,
+            memory: &mut Self::Memory,
+        ) -> $crate::search::SearchResult<Self::Move> {
+            $crate::search::engine::search_keeping::<$board>(self, params, budget, memory)
+        }
+
+        fn engine(
+            &self,
+            params: &$crate::search::EngineParams,
+            budget: &$crate::search::Budget,
+        ) -> $crate::search::SearchResult<Self::Move> {
+            $crate::search::engine::search::<$board>(self, params, budget)
+        }
+
+        fn engine_analysis(
+            &self,
+            params: &$crate::search::EngineParams,
+            budget: &$crate::search::Budget,
+        ) -> $crate::search::Analysis<Self::Move> {
+            $crate::search::engine::analyze::<$board>(self, params, budget)
+        }
+    };
+}
+// Exported at the crate's root, as every `macro_export` is; named here, beside the kit.
+pub use super::super::engine_on_the_kit;
 
 /// What the engine keeps from one search to the next of the same game, where the caller allows
 /// it (`sente uci` and `sente usi`, until a new game): its transposition table, its histories of
@@ -120,7 +159,7 @@ pub fn search<B: Board>(
     game: &B::Game,
     params: &EngineParams,
     budget: &Budget,
-) -> SearchResult<<B::Game as Game>::Move> {
+) -> SearchResult<<B::Game as Rules>::Move> {
     search_keeping::<B>(game, params, budget, &mut Kept::default())
 }
 
@@ -131,9 +170,9 @@ pub fn search_keeping<B: Board>(
     params: &EngineParams,
     budget: &Budget,
     kept: &mut Kept<B>,
-) -> SearchResult<<B::Game as Game>::Move> {
+) -> SearchResult<<B::Game as Rules>::Move> {
     if let Some(level) =
-        crate::search::level::handicap(&<B::Game as Game>::DECLARATION, &params.options())
+        crate::search::level::handicap(&<B::Game as Rules>::DECLARATION, &params.options())
     {
         return at_level(game, params, &level, budget, kept);
     }
@@ -257,7 +296,7 @@ fn tell<B: Board>(
     game: &B::Game,
     depth: i32,
     value: Value,
-    line: &[<B::Game as Game>::Move],
+    line: &[<B::Game as Rules>::Move],
     multipv: Option<u32>,
 ) {
     let Some(watch) = &engine.meter.watch() else {
@@ -290,14 +329,14 @@ fn tell<B: Board>(
 }
 
 /// A line of the search's moves as the game's.
-fn game_line<B: Board>(line: &[B::Move]) -> Vec<<B::Game as Game>::Move> {
+fn game_line<B: Board>(line: &[B::Move]) -> Vec<<B::Game as Rules>::Move> {
     line.iter().map(|&mv| B::game_move(mv)).collect()
 }
 
 fn deepen_root<B: Board>(
     game: &B::Game,
     engine: &mut Engine<B>,
-) -> SearchResult<<B::Game as Game>::Move> {
+) -> SearchResult<<B::Game as Rules>::Move> {
     let mut last: Option<(Value, Option<B::Move>)> = None;
     let deepened = deepen(engine, |engine, depth| {
         engine.root_move = None;
@@ -384,7 +423,7 @@ pub fn analyze<B: Board>(
     game: &B::Game,
     params: &EngineParams,
     budget: &Budget,
-) -> Analysis<<B::Game as Game>::Move> {
+) -> Analysis<<B::Game as Rules>::Move> {
     let mut engine = Engine::<B>::new(game, params, budget, None);
     let mut moves = Vec::new();
     engine.board.legal_moves(&mut moves);

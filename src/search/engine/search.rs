@@ -8,7 +8,7 @@ use super::ordering::{MAX_HISTORY, Memory, Picker};
 use super::table::{Bound, Entry, Table, to_table};
 use super::time::Plan;
 use super::{EngineParams, Step};
-use crate::game::Game;
+use crate::game::Rules;
 use crate::search::{Budget, Cutoff, INFINITY, MAX_DEPTH, Meter, PROVEN, Value, WIN};
 
 /// What a search keeps from one search to the next of the same game, where its caller keeps
@@ -101,7 +101,7 @@ pub(super) struct Engine<B: Board> {
 
 /// Plies below the root a search of `B` may reach, quiescence and extensions included.
 pub(super) const fn max_ply<B: Board>() -> usize {
-    <B::Game as Game>::MAX_PLIES
+    <B::Game as Rules>::MAX_PLIES
 }
 
 /// `centipawns` on the game's scale, where its pawn is worth [`Board::PAWN`].
@@ -150,7 +150,7 @@ impl<B: Board> Engine<B> {
                 params,
                 board.side() == 1,
                 std::time::Duration::from_millis(
-                    <B::Game as Game>::DECLARATION
+                    <B::Game as Rules>::DECLARATION
                         .limits
                         .default_time_limit_ms
                         .unwrap_or(crate::game::DEFAULT_TIME_LIMIT_MS),

@@ -31,7 +31,7 @@ mod go;
 
 use self::go::Go;
 use super::{Board, DEFAULT_HASH_MB, Kept};
-use crate::game::{Game, LEVELS, Notation, Outcome, written};
+use crate::game::{Game, LEVELS, Notation, Outcome, Rules, written};
 use crate::lines;
 use crate::search::{
     Analysis, Budget, Clock, EngineParams, Iteration, SearchResult, Watch, panic_message,
@@ -54,7 +54,7 @@ pub const MAX_CLOCK: Duration = Duration::from_secs(24 * 3600);
 /// The game type a dialect's engine plays.
 pub type GameOf<D> = <<D as Dialect>::Board as Board>::Game;
 /// A move of that game.
-pub type MoveOf<D> = <GameOf<D> as Game>::Move;
+pub type MoveOf<D> = <GameOf<D> as Rules>::Move;
 
 /// A protocol's words, and the options of its own a session keeps (its state).
 pub trait Dialect: Send + 'static {

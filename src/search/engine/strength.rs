@@ -7,7 +7,7 @@
 use std::convert::Infallible;
 
 use super::{Board, Kept, analyze, search_keeping};
-use crate::game::{Game, Level};
+use crate::game::{Level, Rules};
 use crate::search::level::{self, Cut};
 use crate::search::{Budget, EngineParams, SearchResult, seed};
 
@@ -19,7 +19,7 @@ pub(super) fn at_level<B: Board>(
     level: &Level,
     budget: &Budget,
     kept: &mut Kept<B>,
-) -> SearchResult<<B::Game as Game>::Move> {
+) -> SearchResult<<B::Game as Rules>::Move> {
     let cut_to = |cut: Cut| EngineParams {
         depth: crate::search::tighter(params.depth, cut.depth),
         nodes: crate::search::tighter(params.nodes, cut.nodes),

@@ -29,9 +29,9 @@ use super::nnue::{
     accumulator::{self, Changes, Stack},
 };
 use super::{Chess, ChessMove, key};
-use crate::game::Game;
+use crate::game::{Knowledge, Rules};
 use crate::search::engine::{self as kit, Board, Step};
-use crate::search::{Analysis, Budget, EngineParams, EvaluationIndex, SearchResult, Value, WIN};
+use crate::search::{EngineParams, EvaluationIndex, Value, WIN};
 
 /// The evaluation the engine uses when a request names none: the network, which beat `pesto`
 /// in an SPRT at a time per move (docs/chess.md#the-network).
@@ -342,30 +342,6 @@ impl Board for ChessBoard {
     fn protocol_text(_: &Chess, mv: ChessMove) -> String {
         Chess::uci_of(mv)
     }
-}
-
-/// The engine's move in `game`, deepening within `params` (by default a second).
-pub(super) fn search(
-    game: &Chess,
-    params: &EngineParams,
-    budget: &Budget,
-) -> SearchResult<ChessMove> {
-    kit::search::<ChessBoard>(game, params, budget)
-}
-
-/// The engine's move in `game`, searched with what `kept` holds, which it then keeps.
-pub fn search_keeping(
-    game: &Chess,
-    params: &EngineParams,
-    budget: &Budget,
-    kept: &mut Kept,
-) -> SearchResult<ChessMove> {
-    kit::search_keeping::<ChessBoard>(game, params, budget, kept)
-}
-
-/// The best `params.multipv` moves of `game` (every legal move without it) with their values.
-pub(super) fn analyze(game: &Chess, params: &EngineParams, budget: &Budget) -> Analysis<ChessMove> {
-    kit::analyze::<ChessBoard>(game, params, budget)
 }
 
 #[cfg(test)]

@@ -26,7 +26,7 @@ use std::fmt::Write;
 use rsshogi::types::{Color, Piece, PieceType, Square};
 
 use super::{SenteScore, replay, sente_score, sente_won, sides, whole_seconds};
-use crate::game::{Game, Player, RecordedGame};
+use crate::game::{Player, RecordedGame, Rules};
 use crate::games::shogi::{Shogi, ShogiMove};
 
 /// A piece as CSA writes it: two capital letters.

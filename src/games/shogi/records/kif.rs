@@ -18,7 +18,7 @@ use std::fmt::Write;
 use rsshogi::types::{Color, PieceType, Square};
 
 use super::{SenteScore, line, replay, sente_score, sente_won, sides, whole_seconds};
-use crate::game::{Game, RecordedGame};
+use crate::game::{RecordedGame, Rules};
 use crate::games::shogi::{Shogi, ShogiMove};
 
 /// A piece's name as KIF writes it (two characters for the promoted lance, knight, silver).

@@ -18,11 +18,11 @@ pub mod csa;
 pub mod kif;
 
 use crate::game::{
-    Player, ReadRecord, RecordError, RecordFormat, RecordedGame, RecordedMove, TextEncoding,
+    Player, ReadRecord, RecordError, RecordFormat, RecordedGame, RecordedMove, Rules, TextEncoding,
 };
 
 use super::{Shogi, ShogiMove};
-use crate::game::{Game, Notation};
+use crate::game::Notation;
 
 /// The formats shogi declares, KIF first (the usual one).
 pub const FORMATS: &[RecordFormat] = &[
