@@ -448,3 +448,60 @@ fn the_end_of_the_input_stops_every_protocols_search() {
         assert!(answered, "sente {protocol}: {output}");
     }
 }
+
+/// Every protocol reads its input the one way (`search/engine/session/input.rs`): a line
+/// longer than 1 MiB and a line that is not UTF-8 are skipped, said where the protocol has a
+/// way to say it, and the next command is answered. Each then exits at the end of its input.
+#[test]
+fn every_protocol_skips_a_line_too_long_or_not_utf8_and_answers_the_next() {
+    use std::io::Write;
+    use std::process::Stdio;
+    for (protocol, command, answer, said) in [
+        (
+            "gtp",
+            "name\n",
+            "= Sente",
+            Some("? ignored a line longer than 1 MiB"),
+        ),
+        ("nboard", "nboard 2\nping 7\n", "pong 7", None),
+        (
+            "uci",
+            "uci\n",
+            "uciok",
+            Some("info string ignored a line longer than 1 MiB"),
+        ),
+        (
+            "usi",
+            "usi\n",
+            "usiok",
+            Some("info string ignored a line that is not UTF-8"),
+        ),
+    ] {
+        let mut engine = binary()
+            .arg(protocol)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut input = vec![b'a'; (1 << 20) + 10];
+        input.extend_from_slice(b"\n\xff\xfe not UTF-8\n");
+        input.extend_from_slice(command.as_bytes());
+        let mut stdin = engine.stdin.take().unwrap();
+        // Written on a thread: the engine answers as it reads, and a full pipe must not block.
+        let writer = std::thread::spawn(move || {
+            let _ = stdin.write_all(&input);
+        });
+        let output = engine.wait_with_output().unwrap();
+        writer.join().unwrap();
+        assert!(
+            output.status.success(),
+            "sente {protocol}: {}",
+            output.status
+        );
+        let output = String::from_utf8_lossy(&output.stdout);
+        assert!(output.contains(answer), "sente {protocol}: {output}");
+        if let Some(said) = said {
+            assert!(output.contains(said), "sente {protocol}: {output}");
+        }
+    }
+}

@@ -76,8 +76,8 @@ pub fn serve(input: impl BufRead + Send + 'static, mut output: impl Write) -> io
     loop {
         let line = match input.next() {
             Line::End => return Ok(()),
-            Line::Unreadable => {
-                session::say(&mut output, "? unreadable line\n\n")?;
+            Line::Unreadable(why) => {
+                session::say(&mut output, &format!("? ignored a line {why}\n\n"))?;
                 continue;
             }
             Line::Text(line) => line,

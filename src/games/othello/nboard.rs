@@ -46,7 +46,7 @@ pub fn serve(input: impl BufRead + Send + 'static, mut output: impl Write) -> io
     loop {
         let line = match input.next() {
             Line::End => return Ok(()),
-            Line::Unreadable => continue,
+            Line::Unreadable(_) => continue,
             Line::Text(line) => line,
         };
         let (command, rest) = line.split_once(' ').unwrap_or((&line, ""));

@@ -3,24 +3,18 @@
 //! answer within the time or depth the controller set.
 //!
 //! Both protocols are answered a line at a time, in order: a search lasts at most its time
-//! limit, so a controller waits for nothing longer. The lines are read on a thread of their own
-//! ([`Input`]), so that the end of the input (the controller gone) stops the search of the last
-//! command within its current node count, rather than after minutes of a long clock.
+//! limit, so a controller waits for nothing longer. The lines are read as every protocol's are,
+//! on a thread of their own ([`Input`], the engine session's), so that the end of the input
+//! (the controller gone) stops the search of the last command within its current node count,
+//! rather than after minutes of a long clock.
 
-use std::io::{self, BufRead, Write};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+use std::io::{self, Write};
 use std::time::Duration;
 
 use super::{Othello, PASS, evaluation};
 use crate::game::{Notation, Player, Rules};
-use crate::lines;
+pub use crate::search::engine::session::{Input, Line};
 use crate::search::{Budget, EngineOptions, EngineParams, SearchResult, Solve};
-
-/// The longest line read, the UCI and USI sessions' bound; past it a line is skipped, as an
-/// engine ignores what it does not understand.
-const MAX_LINE_BYTES: usize = crate::search::engine::session::MAX_LINE_BYTES;
 
 /// The time a move takes when the controller sets none: every game's default.
 pub const DEFAULT_MOVE_TIME: Duration = Duration::from_millis(crate::game::DEFAULT_TIME_LIMIT_MS);
@@ -206,96 +200,6 @@ pub fn discs(position: &Othello, score: f64, exact: bool, margin: Option<i32>, l
     } else {
         0.0
     }
-}
-
-/// A line of a protocol's input.
-pub enum Line {
-    Text(String),
-    /// A line that was too long or not UTF-8: ignored, as engines ignore what they do not
-    /// understand.
-    Unreadable,
-    End,
-}
-
-/// How many lines the reader reads ahead of the session: a controller that writes faster
-/// than the engine answers waits, rather than growing the queue.
-const READ_AHEAD: usize = 64;
-
-/// A protocol's input, read on a thread of its own: the session takes its lines in order, and
-/// a search learns from [`Input::budget`] when the input has ended.
-pub struct Input {
-    lines: Receiver<Line>,
-    /// Lines read and not yet taken.
-    queued: Arc<AtomicUsize>,
-    /// Set when the input has ended.
-    ended: Arc<AtomicBool>,
-}
-
-impl Input {
-    /// Reads `input` on a thread until its end.
-    pub fn spawn(mut input: impl BufRead + Send + 'static) -> Input {
-        let (sender, lines) = sync_channel(READ_AHEAD);
-        let queued = Arc::new(AtomicUsize::new(0));
-        let ended = Arc::new(AtomicBool::new(false));
-        let (count, end) = (Arc::clone(&queued), Arc::clone(&ended));
-        std::thread::spawn(move || read_all(&mut input, &sender, &count, &end));
-        Input {
-            lines,
-            queued,
-            ended,
-        }
-    }
-
-    /// The next line, waiting for it; the end once the input has ended (or failed).
-    pub fn next(&self) -> Line {
-        match self.lines.recv() {
-            Ok(Line::End) | Err(_) => Line::End,
-            Ok(line) => {
-                self.queued.fetch_sub(1, Ordering::Relaxed);
-                line
-            }
-        }
-    }
-
-    /// The budget of the search for the command just taken: stopped when the input ends,
-    /// where no command is waiting after it (then the controller is still there to read them).
-    pub fn budget(&self) -> Budget {
-        if self.queued.load(Ordering::Relaxed) > 0 {
-            return Budget::unlimited();
-        }
-        Budget {
-            cancelled: Some(Arc::clone(&self.ended)),
-            ..Budget::default()
-        }
-    }
-}
-
-/// The reader's loop: each line of `input` sent in order, then the end.
-fn read_all(
-    input: &mut impl BufRead,
-    sender: &SyncSender<Line>,
-    queued: &AtomicUsize,
-    ended: &AtomicBool,
-) {
-    let mut bytes = Vec::new();
-    loop {
-        let line = match lines::read_line(input, &mut bytes, MAX_LINE_BYTES) {
-            Ok(lines::Read::End) | Err(_) => break,
-            Ok(lines::Read::TooLong) => match lines::skip_line(input) {
-                Ok(()) => Line::Unreadable,
-                Err(_) => break,
-            },
-            Ok(lines::Read::Line) => std::str::from_utf8(lines::text(&bytes))
-                .map(|line| Line::Text(line.trim().to_owned()))
-                .unwrap_or(Line::Unreadable),
-        };
-        queued.fetch_add(1, Ordering::Relaxed);
-        if sender.send(line).is_err() {
-            return;
-        }
-    }
-    ended.store(true, Ordering::Relaxed);
-    let _ = sender.send(Line::End);
 }
 
 /// Writes `text` and flushes it, as a controller on a pipe needs.

@@ -170,7 +170,7 @@ mod tests {
         }
         session::serve(
             Usi::default(),
-            input.as_bytes(),
+            io::Cursor::new(input.to_owned()),
             Shared(Arc::clone(&output)),
         )
         .unwrap();

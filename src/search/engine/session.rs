@@ -28,11 +28,12 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 mod go;
+mod input;
 
 use self::go::Go;
+pub use self::input::{Input, Line};
 use super::{Board, DEFAULT_HASH_MB, Kept};
 use crate::game::{Game, LEVELS, Notation, Outcome, Rules, written};
-use crate::lines;
 use crate::search::{
     Analysis, Budget, Clock, EngineParams, Iteration, SearchResult, Watch, panic_message,
 };
@@ -182,16 +183,17 @@ pub fn set_evaluation_option<G: Game>(
 /// [`serve`] on this process's standard input and output, as `sente uci` and `sente usi` run
 /// it (a game's declaration names it as its protocol's).
 pub fn serve_stdio<D: Dialect + Default>() -> io::Result<()> {
-    serve(D::default(), io::stdin().lock(), io::stdout())
+    serve(D::default(), io::BufReader::new(io::stdin()), io::stdout())
 }
 
 /// Speaks `D`'s protocol on `input` and `output` until `quit` or the end of the input, which
 /// is `quit` too, with `dialect` the options of its own as they start.
 pub fn serve<D: Dialect>(
     dialect: D,
-    mut input: impl BufRead,
+    input: impl BufRead + Send + 'static,
     output: impl Write + Send + 'static,
 ) -> io::Result<()> {
+    let input = Input::spawn(input);
     let mut session = Session {
         dialect,
         position: GameOf::<D>::start(),
@@ -203,18 +205,17 @@ pub fn serve<D: Dialect>(
         output: Arc::new(Mutex::new(output)),
         search: None,
     };
-    let mut bytes = Vec::new();
     loop {
-        let line = match read_line(&mut input, &mut bytes)? {
-            Read::Line(line) => line,
+        let line = match input.next() {
+            Line::Text(line) => line,
             // What an engine does not understand it ignores: a line that is not UTF-8 among it.
-            Read::Unreadable(why) => {
+            Line::Unreadable(why) => {
                 session.say(&[&format!("info string ignored a line {why}")])?;
                 continue;
             }
             // The end of the input is `quit`, as it is to other engines: the search in
             // progress stops and answers, rather than searching on for no one.
-            Read::End => {
+            Line::End => {
                 session.stop();
                 return Ok(());
             }
@@ -283,30 +284,6 @@ pub fn serve<D: Dialect>(
             }
             other => session.say(&[&format!("info string unknown command {other:?}")])?,
         }
-    }
-}
-
-/// What [`read_line`] read.
-enum Read<'a> {
-    Line(&'a str),
-    /// A line that is not UTF-8, or longer than [`MAX_LINE_BYTES`] (read no further than its
-    /// end): why.
-    Unreadable(&'static str),
-    End,
-}
-
-/// The next line of `input`, read into `bytes`.
-fn read_line<'a>(input: &mut impl BufRead, bytes: &'a mut Vec<u8>) -> io::Result<Read<'a>> {
-    match lines::read_line(input, bytes, MAX_LINE_BYTES)? {
-        lines::Read::End => Ok(Read::End),
-        lines::Read::TooLong => {
-            lines::skip_line(input)?;
-            Ok(Read::Unreadable("longer than 1 MiB"))
-        }
-        lines::Read::Line => match std::str::from_utf8(lines::text(bytes)) {
-            Ok(line) => Ok(Read::Line(line)),
-            Err(_) => Ok(Read::Unreadable("that is not UTF-8")),
-        },
     }
 }
 
