@@ -17,6 +17,7 @@ use super::session::{
 };
 use super::{Othello, PASS, final_margin, square_name};
 use crate::game::{Drawing, Player, Rules};
+use crate::search::Clock;
 
 /// The commands `sente gtp` answers, as `list_commands` lists them.
 const COMMANDS: &[&str] = &[
@@ -226,9 +227,10 @@ impl Gtp {
 
     /// The time `side`'s move may take: `sente-time_limit_ms` if given; a second where the
     /// settings say "no time limits" (GTP's byo-yomi time without stones) or there are none;
-    /// else its clock's share over its moves left (about half the empty squares) or its
-    /// byo-yomi period's over its stones, nine tenths of it, at most [`MAX_MOVE_TIME`]; a move
-    /// at once ([`NO_TIME_LEFT`]) when the clock has nothing left.
+    /// else the one policy of every protocol's clock ([`Clock::share`], UCI's and USI's too):
+    /// in main time, what is left over its moves left (about half the empty squares) with a
+    /// byo-yomi move's time as its increment, in byo-yomi the period's time over its stones; at
+    /// most [`MAX_MOVE_TIME`], a move at once ([`NO_TIME_LEFT`]) when the clock has nothing left.
     fn move_time(&self, position: &Othello, side: Player) -> Duration {
         if let Some(fixed) = self.fixed {
             return fixed;
@@ -237,18 +239,24 @@ impl Gtp {
             Some(settings) if !(settings.byo_yomi > 0.0 && settings.stones == 0) => settings,
             _ => return DEFAULT_MOVE_TIME,
         };
-        let moves_left = f64::from((position.empties().count_ones() / 2).max(1));
-        let seconds = match self.left[usize::from(side == Player::O)] {
-            Some((left, stones)) if stones > 0 => left / f64::from(stones),
-            Some((left, _)) => left / moves_left + byo_yomi_move(settings),
-            None => settings.main / moves_left + byo_yomi_move(settings),
-        };
-        if seconds <= 0.0 {
+        let moves_left = (position.empties().count_ones() / 2).max(1);
+        let (left, stones) =
+            self.left[usize::from(side == Player::O)].unwrap_or((settings.main, 0));
+        if left <= 0.0 {
             return NO_TIME_LEFT;
         }
-        let seconds =
-            (seconds * 0.9).clamp(NO_TIME_LEFT.as_secs_f64(), MAX_MOVE_TIME.as_secs_f64());
-        Duration::from_secs_f64(seconds)
+        let in_byo_yomi = stones > 0;
+        // One side's clock, in the slot `share` reads as White's.
+        let clock = Clock {
+            wtime: Some(Duration::from_secs_f64(left)),
+            winc: (!in_byo_yomi).then(|| Duration::from_secs_f64(byo_yomi_move(settings))),
+            movestogo: in_byo_yomi.then_some(stones),
+            ..Clock::NONE
+        };
+        clock
+            .share(true, moves_left)
+            .unwrap_or(DEFAULT_MOVE_TIME)
+            .clamp(NO_TIME_LEFT, MAX_MOVE_TIME)
     }
 }
 
@@ -413,8 +421,11 @@ mod tests {
         let start = Othello::start();
         assert_eq!(gtp.move_time(&start, Player::X), DEFAULT_MOVE_TIME);
         gtp.answer("time_settings", &["300", "0", "0"]).unwrap();
-        // 300 s over the 30 moves of 60 empty squares, nine tenths of it.
-        assert_eq!(gtp.move_time(&start, Player::X), Duration::from_secs(9));
+        // 300 s, less what passing the answer on takes, over the 30 moves of 60 empty squares.
+        assert_eq!(
+            gtp.move_time(&start, Player::X),
+            Duration::from_millis(299_980) / 30
+        );
         gtp.answer("time_left", &["white", "1e300", "0"]).unwrap();
         assert_eq!(gtp.move_time(&start, Player::O), MAX_MOVE_TIME);
         assert_eq!(gtp.left[1], Some((MAX_CLOCK.as_secs_f64(), 0)));
@@ -425,8 +436,12 @@ mod tests {
         gtp.answer("time_settings", &["0", "5", "0"]).unwrap();
         assert_eq!(gtp.move_time(&start, Player::X), DEFAULT_MOVE_TIME);
         gtp.answer("time_settings", &["300", "0", "0"]).unwrap();
+        // In byo-yomi, 2 s less the overhead for 4 stones: a quarter each.
         gtp.answer("time_left", &["black", "2", "4"]).unwrap();
-        assert_eq!(gtp.move_time(&start, Player::X), Duration::from_millis(450));
+        assert_eq!(gtp.move_time(&start, Player::X), Duration::from_millis(495));
+        // One stone left: half the period, never the whole, as every clock keeps half back.
+        gtp.answer("time_left", &["black", "2", "1"]).unwrap();
+        assert_eq!(gtp.move_time(&start, Player::X), Duration::from_millis(990));
         assert!(gtp.answer("time_left", &["black", "-1", "0"]).is_err());
         assert!(gtp.answer("time_left", &["black", "NaN", "0"]).is_err());
     }
