@@ -13,11 +13,12 @@ use std::io::{self, BufRead, Write};
 use std::time::Duration;
 
 use super::session::{
-    self, DEFAULT_MOVE_TIME, Input, Line, MAX_CLOCK, MAX_MOVE_TIME, NO_TIME_LEFT, Played, colour,
+    self, DEFAULT_MOVE_TIME, MAX_CLOCK, MAX_MOVE_TIME, NO_TIME_LEFT, Played, colour,
 };
 use super::{Othello, PASS, final_margin, square_name};
 use crate::game::{Drawing, Player, Rules};
 use crate::search::Clock;
+use crate::search::engine::session::{Flow, Input, Protocol, run};
 
 /// The commands `sente gtp` answers, as `list_commands` lists them.
 const COMMANDS: &[&str] = &[
@@ -70,23 +71,29 @@ pub fn serve_stdio() -> io::Result<()> {
     serve(io::BufReader::new(io::stdin()), io::stdout())
 }
 
-/// Serves GTP on `input` and `output`.
-pub fn serve(input: impl BufRead + Send + 'static, mut output: impl Write) -> io::Result<()> {
-    let input = Input::spawn(input);
-    let mut gtp = Gtp::default();
-    loop {
-        let line = match input.next() {
-            Line::End => return Ok(()),
-            Line::Unreadable(why) => {
-                session::say(&mut output, &format!("? ignored a line {why}\n\n"))?;
-                continue;
-            }
-            Line::Text(line) => line,
-        };
+/// Serves GTP on `input` and `output`, through the one loop of every text protocol.
+pub fn serve(input: impl BufRead + Send + 'static, output: impl Write) -> io::Result<()> {
+    run(
+        Session {
+            gtp: Gtp::default(),
+            output,
+        },
+        input,
+    )
+}
+
+/// GTP's session: each command answered in order, a search before the next line is read.
+struct Session<W> {
+    gtp: Gtp,
+    output: W,
+}
+
+impl<W: Write> Protocol for Session<W> {
+    fn line(&mut self, line: &str, input: &Input) -> io::Result<Flow> {
         // A '#' starts a comment; an empty line is no command.
         let line = line.split('#').next().unwrap_or_default().trim();
         if line.is_empty() {
-            continue;
+            return Ok(Flow::Continue);
         }
         let mut words = line.split_whitespace();
         let first = words.next().unwrap_or_default();
@@ -97,18 +104,24 @@ pub fn serve(input: impl BufRead + Send + 'static, mut output: impl Write) -> io
             (None, first)
         };
         let arguments: Vec<&str> = words.collect();
-        gtp.budget = input.budget();
-        let answer = gtp.answer(command, &arguments);
+        self.gtp.budget = input.budget();
+        let answer = self.gtp.answer(command, &arguments);
         let id = id.unwrap_or_default();
         let text = match &answer {
             Ok(result) if result.is_empty() => format!("={id}\n\n"),
             Ok(result) => format!("={id} {result}\n\n"),
             Err(error) => format!("?{id} {error}\n\n"),
         };
-        session::say(&mut output, &text)?;
-        if command == "quit" {
-            return Ok(());
-        }
+        session::say(&mut self.output, &text)?;
+        Ok(if command == "quit" {
+            Flow::Quit
+        } else {
+            Flow::Continue
+        })
+    }
+
+    fn unreadable(&mut self, why: &'static str) -> io::Result<()> {
+        session::say(&mut self.output, &format!("? ignored a line {why}\n\n"))
     }
 }
 

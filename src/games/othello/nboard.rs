@@ -12,8 +12,9 @@ use std::io::{self, BufRead, Write};
 use std::time::{Duration, Instant};
 
 use super::ggf::{read_game, read_move, written};
-use super::session::{self, DEFAULT_MOVE_TIME, Input, Line, Played};
+use super::session::{self, DEFAULT_MOVE_TIME, Played};
 use crate::game::Rules;
+use crate::search::engine::session::{Flow, Input, Protocol, run};
 use crate::search::{Budget, Solve};
 
 /// The deepest midgame search `set depth` may ask for: the whole game.
@@ -34,44 +35,54 @@ pub fn serve_stdio() -> io::Result<()> {
     serve(io::BufReader::new(io::stdin()), io::stdout())
 }
 
-/// Serves the NBoard protocol on `input` and `output`.
-pub fn serve(input: impl BufRead + Send + 'static, mut output: impl Write) -> io::Result<()> {
-    let input = Input::spawn(input);
-    let mut nboard = NBoard {
-        played: Played::new(),
-        depth: None,
-        move_time: DEFAULT_MOVE_TIME,
-        budget: Budget::unlimited(),
+/// Serves the NBoard protocol on `input` and `output`, through the one loop of every text
+/// protocol.
+pub fn serve(input: impl BufRead + Send + 'static, output: impl Write) -> io::Result<()> {
+    let session = Session {
+        nboard: NBoard {
+            played: Played::new(),
+            depth: None,
+            move_time: DEFAULT_MOVE_TIME,
+            budget: Budget::unlimited(),
+        },
+        output,
     };
-    loop {
-        let line = match input.next() {
-            Line::End => return Ok(()),
-            Line::Unreadable(_) => continue,
-            Line::Text(line) => line,
-        };
-        let (command, rest) = line.split_once(' ').unwrap_or((&line, ""));
+    run(session, input)
+}
+
+/// NBoard's session: each command answered in order, a search before the next line is read; a
+/// line it cannot read ignored, as NBoard has no words for it.
+struct Session<W> {
+    nboard: NBoard,
+    output: W,
+}
+
+impl<W: Write> Protocol for Session<W> {
+    fn line(&mut self, line: &str, input: &Input) -> io::Result<Flow> {
+        let (command, rest) = line.split_once(' ').unwrap_or((line, ""));
         let rest = rest.trim();
-        nboard.budget = input.budget();
+        self.nboard.budget = input.budget();
         let answer = match command {
             "nboard" => "set myname Sente\n".to_owned(),
-            "set" => nboard.set(rest),
-            "move" => match nboard.played.play(None, read_move(rest)) {
+            "set" => self.nboard.set(rest),
+            "move" => match self.nboard.played.play(None, read_move(rest)) {
                 Ok(()) => String::new(),
                 Err(error) => format!("status the move was refused: {error}\n"),
             },
-            "go" => nboard.go(),
+            "go" => self.nboard.go(),
             "hint" => match rest.parse::<usize>() {
-                Ok(moves) if moves >= 1 => nboard.hint(moves),
+                Ok(moves) if moves >= 1 => self.nboard.hint(moves),
                 _ => format!("status hint takes a number of moves, 1 or more, not {rest:?}\n"),
             },
             "ping" => format!("pong {rest}\n"),
             "learn" => {
                 "status Sente learns from its own games, not from this one\nlearned\n".to_owned()
             }
-            "quit" => return Ok(()),
+            "quit" => return Ok(Flow::Quit),
             _ => String::new(),
         };
-        session::say(&mut output, &answer)?;
+        session::say(&mut self.output, &answer)?;
+        Ok(Flow::Continue)
     }
 }
 

@@ -2,18 +2,17 @@
 //! controller plays it, move by move so that a move can be taken back, and the engine's
 //! answer within the time or depth the controller set.
 //!
-//! Both protocols are answered a line at a time, in order: a search lasts at most its time
-//! limit, so a controller waits for nothing longer. The lines are read as every protocol's are,
-//! on a thread of their own ([`Input`], the engine session's), so that the end of the input
-//! (the controller gone) stops the search of the last command within its current node count,
-//! rather than after minutes of a long clock.
+//! Both protocols are answered a line at a time, in order, by the one loop of every text
+//! protocol ([`run`](crate::search::engine::session::run)): a search lasts at most its time
+//! limit, so a controller waits for nothing longer. The lines are read on a thread of their
+//! own, so that the end of the input (the controller gone) stops the search of the last command
+//! within its current node count, rather than after minutes of a long clock.
 
 use std::io::{self, Write};
 use std::time::Duration;
 
 use super::{Othello, PASS, evaluation};
 use crate::game::{Notation, Player, Rules};
-pub use crate::search::engine::session::{Input, Line};
 use crate::search::{Budget, EngineOptions, EngineParams, SearchResult, Solve};
 
 /// The time a move takes when the controller sets none: every game's default.

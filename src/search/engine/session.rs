@@ -29,9 +29,11 @@ use std::time::Duration;
 
 mod go;
 mod input;
+mod protocol;
 
 use self::go::Go;
 pub use self::input::{Input, Line};
+pub use self::protocol::{Flow, Protocol, run};
 use super::{Board, DEFAULT_HASH_MB, Kept};
 use crate::game::{Game, LEVELS, Notation, Outcome, Rules, written};
 use crate::search::{
@@ -193,8 +195,7 @@ pub fn serve<D: Dialect>(
     input: impl BufRead + Send + 'static,
     output: impl Write + Send + 'static,
 ) -> io::Result<()> {
-    let input = Input::spawn(input);
-    let mut session = Session {
+    let session = Session {
         dialect,
         position: GameOf::<D>::start(),
         refused: None,
@@ -205,85 +206,89 @@ pub fn serve<D: Dialect>(
         output: Arc::new(Mutex::new(output)),
         search: None,
     };
-    loop {
-        let line = match input.next() {
-            Line::Text(line) => line,
-            // What an engine does not understand it ignores: a line that is not UTF-8 among it.
-            Line::Unreadable(why) => {
-                session.say(&[&format!("info string ignored a line {why}")])?;
-                continue;
-            }
-            // The end of the input is `quit`, as it is to other engines: the search in
-            // progress stops and answers, rather than searching on for no one.
-            Line::End => {
-                session.stop();
-                return Ok(());
-            }
-        };
+    run(session, input)
+}
+
+/// UCI's and USI's words, a dialect each: `go` answers when its search ends, on a thread of its
+/// own, and the session reads on meanwhile (`stop`, `ponderhit`, `isready`).
+impl<D: Dialect, W: Write + Send + 'static> Protocol for Session<D, W> {
+    fn line(&mut self, line: &str, _: &Input) -> io::Result<Flow> {
         let mut words = line.split_whitespace();
         let Some(command) = words.next() else {
-            continue;
+            return Ok(Flow::Continue);
         };
         let words: Vec<&str> = words.collect();
         match command {
-            hello if hello == D::HELLO => session.hello()?,
+            hello if hello == D::HELLO => self.hello()?,
             "isready" => {
                 // The table of the hash asked is made here, where a GUI waits for it, not in
                 // the first `go`'s clock; not while a search may hold it, since `isready`
                 // during a search is answered at once.
-                if session.search.is_none()
-                    && let Ok(mut kept) = session.kept.try_lock()
+                if self.search.is_none()
+                    && let Ok(mut kept) = self.kept.try_lock()
                 {
-                    kept.prepare(session.hash_mb);
+                    kept.prepare(self.hash_mb);
                 }
-                session.say(&["readyok"])?;
+                self.say(&["readyok"])?;
             }
             new_game if new_game == D::NEW_GAME => {
-                session.stop();
-                session.position = GameOf::<D>::start();
-                session.refused = None;
-                let mut kept = lock(&session.kept);
-                kept.prepare(session.hash_mb);
+                self.stop();
+                self.position = GameOf::<D>::start();
+                self.refused = None;
+                let mut kept = lock(&self.kept);
+                kept.prepare(self.hash_mb);
                 kept.clear();
             }
             // The game is over: what was kept is emptied now, before the next one's clock runs.
             over if Some(over) == D::GAME_OVER => {
-                session.stop();
-                lock(&session.kept).clear();
+                self.stop();
+                lock(&self.kept).clear();
             }
             "setoption" => {
-                if let Err(error) = session.set_option(&words) {
-                    session.say(&[&format!("info string {error}")])?;
+                if let Err(error) = self.set_option(&words) {
+                    self.say(&[&format!("info string {error}")])?;
                 }
             }
             "position" => {
-                session.stop();
+                self.stop();
                 // A refused position leaves the last good one to search, and `go` says so
                 // again: a GUI waiting for `bestmove` gets one, never a null move or a
                 // resignation it would read as the engine's.
                 match position::<D>(&words) {
                     Ok(position) => {
-                        session.position = position;
-                        session.refused = None;
+                        self.position = position;
+                        self.refused = None;
                     }
                     Err(error) => {
-                        session.say(&[&format!("info string {error}")])?;
-                        session.refused = Some(error);
+                        self.say(&[&format!("info string {error}")])?;
+                        self.refused = Some(error);
                     }
                 }
             }
             "go" => {
-                session.stop();
-                session.go(Go::read(&words, D::MATE_IN_MOVES))?;
+                self.stop();
+                self.go(Go::read(&words, D::MATE_IN_MOVES))?;
             }
-            "ponderhit" => session.ponderhit()?,
-            "stop" => session.stop(),
+            "ponderhit" => self.ponderhit()?,
+            "stop" => self.stop(),
             "quit" => {
-                session.stop();
-                return Ok(());
+                self.stop();
+                return Ok(Flow::Quit);
             }
-            other => session.say(&[&format!("info string unknown command {other:?}")])?,
+            other => self.say(&[&format!("info string unknown command {other:?}")])?,
         }
+        Ok(Flow::Continue)
+    }
+
+    // What an engine does not understand it ignores: a line that is not UTF-8 among it.
+    fn unreadable(&mut self, why: &'static str) -> io::Result<()> {
+        self.say(&[&format!("info string ignored a line {why}")])
+    }
+
+    // The end of the input is `quit`, as it is to other engines: the search in progress stops
+    // and answers, rather than searching on for no one.
+    fn end(&mut self) {
+        self.stop();
     }
 }
 
