@@ -13,7 +13,7 @@
 
 use std::path::PathBuf;
 
-use sente::game::Game;
+use sente::game::Rules;
 use sente::games::connect_four::solver::Solver;
 use sente::games::othello::solver::Solver as OthelloSolver;
 use sente::games::{ConnectFour, Othello};

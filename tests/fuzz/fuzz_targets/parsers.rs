@@ -5,7 +5,7 @@
 use libfuzzer_sys::fuzz_target;
 use sente::api::request::MoveRequest;
 use sente::api::tournament::TournamentRequest;
-use sente::game::{Game, Notation};
+use sente::game::{Notation, Rules};
 use sente::games::{Chess, ConnectFour, TicTacToe};
 
 fuzz_target!(|data: &[u8]| {
