@@ -25,8 +25,7 @@
 
 use rand::RngExt;
 
-pub use super::residual::softmax;
-use super::residual::{self, Tower};
+use super::residual::{self, Tower, softmax};
 
 /// The network's shape and weights.
 #[derive(Clone, Debug, PartialEq)]

@@ -369,10 +369,6 @@ impl Drawing for Gomoku {
 
     const COLUMNS: usize = SIZE;
 
-    fn move_cell(&self, cell: u8) -> Option<(usize, usize)> {
-        Some((usize::from(cell) / SIZE, usize::from(cell) % SIZE))
-    }
-
     /// From the stones, not the text: every answer draws all 225 cells.
     fn cell(&self, row: usize, col: usize) -> Option<(Player, char)> {
         if row >= SIZE || col >= SIZE {

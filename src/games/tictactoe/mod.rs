@@ -314,10 +314,6 @@ impl Drawing for TicTacToe {
 
     const COLUMNS: usize = 3;
 
-    fn move_cell(&self, mv: u8) -> Option<(usize, usize)> {
-        Some((usize::from(mv) / 3, usize::from(mv) % 3))
-    }
-
     /// From the bits, not the text: every answer draws every cell.
     fn cell(&self, row: usize, col: usize) -> Option<(Player, char)> {
         if row >= 3 || col >= 3 {

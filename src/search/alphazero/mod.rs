@@ -35,7 +35,8 @@ use super::{
     terminal_value,
 };
 use crate::game::{Game, Turn};
-use crate::learn::policy_value::{Activations, PolicyValueNet, softmax};
+use crate::learn::policy_value::{Activations, PolicyValueNet};
+use crate::learn::residual::softmax;
 use crate::search::Algorithm;
 use crate::search::record::{Chance, Record, Samples, Stops};
 use crate::search::seed;
