@@ -162,6 +162,7 @@ fn a_search_within_its_budget_is_the_search_without_one() {
         cancelled: Some(Arc::new(AtomicBool::new(false))),
         halted: None,
         watch: None,
+        pause: None,
     };
     let minimax = Strategy {
         depth: None,

@@ -26,6 +26,27 @@ pub struct Budget {
     /// Told what each iteration found, by the searches that deepen and can tell (the chess
     /// engine).
     pub watch: Option<super::Watch>,
+    /// Where long work (a tournament's games, a review's positions) lets others have the core
+    /// it runs on: asked at [`Budget::pause_point`], between two steps of that work.
+    pub pause: Option<Pause>,
+}
+
+/// What long work does between two of its steps, set by whoever shares the machine out (the
+/// service's heavy slots): it may give the core it holds to work that waits, and take one
+/// back before it returns. It must return at once where the budget is due (see
+/// [`Budget::is_due`]), so that a stop is never kept waiting on a core.
+pub trait Yield: Send + Sync {
+    fn between_steps(&self, budget: &Budget);
+}
+
+/// A [`Yield`] shared by the clones of a budget.
+#[derive(Clone)]
+pub struct Pause(pub Arc<dyn Yield>);
+
+impl std::fmt::Debug for Pause {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Pause")
+    }
 }
 
 /// Why a search stopped before it finished what it was asked (its depth, playouts or
@@ -94,6 +115,15 @@ impl Budget {
     /// Whether the budget is spent, nodes aside: checked between the moves of a game.
     pub fn is_due(&self) -> bool {
         self.check(0).is_some()
+    }
+
+    /// A place between two steps of long work (before a game's move, before a review's
+    /// position) where the work may wait while others have its core: nothing is being timed
+    /// here, so a wait costs the work only the wall-clock time its own deadline counts.
+    pub fn pause_point(&self) {
+        if let Some(pause) = &self.pause {
+            pause.0.between_steps(self);
+        }
     }
 
     /// The budget with a node limit of its own as well (an engine's, a player's): whichever is

@@ -51,7 +51,7 @@ pub use alphabeta::{AlphaBetaParams, Enhancements};
 pub use alphazero::{AlphaZeroParams, DEFAULT_C_PUCT};
 pub use analysis::{Analysis, MoveAnalysis};
 pub(crate) use budget::Meter;
-pub use budget::{Budget, Cutoff, tighter};
+pub use budget::{Budget, Cutoff, Pause, Yield, tighter};
 pub(crate) use engine::CLOCK_OVERHEAD;
 pub use engine::{
     Clock, DEFAULT_HASH_MB, EngineOptions, EngineParams, MAX_ELO, MIN_ELO, UNLIMITED, share,

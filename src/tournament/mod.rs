@@ -123,6 +123,9 @@ impl<G: Solve> Tournament<G> {
         engines: &mut Engines,
         budget: &Budget,
     ) -> Option<(GameResult, Option<GameRecord>)> {
+        // Between two games, and below between two moves: where the worker may let a waiting
+        // client have its core (nothing of a game is timed there).
+        budget.pause_point();
         let first: Seat = (index % 2) as Seat;
         let game_seed = seed::derive(self.seed, index);
         // Drawing an opening searches: the budget holds for it too.
@@ -168,6 +171,7 @@ impl<G: Solve> Tournament<G> {
                 ended = Some((None, Ending::MaxPlies, None));
                 break;
             }
+            budget.pause_point();
             let seat = seat_of(game.side_to_move());
             let move_seed = seed::derive(game_seed, played.len() as u64);
             let turn = self.turn(

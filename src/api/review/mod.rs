@@ -36,7 +36,7 @@ pub use self::lichess::{Class, LOSS_CAP_CP, THRESHOLDS, move_accuracy, probabili
 use super::Problem;
 use super::knobs;
 use super::object::{Object, decode, deserialize_as_object, value};
-use super::request::{MOVE_FIELDS, MOVE_OWN_FIELDS, MoveRequest};
+use super::request::{MoveRequest, SEARCH_FIELDS, SEARCH_OWN_FIELDS};
 use super::scored_move::{Judgement, ScoredMove};
 use crate::game::Player;
 use crate::games::ForGame;
@@ -62,11 +62,11 @@ pub struct ReviewRequest {
 }
 
 /// The fields of a review request besides the player's knobs.
-const REVIEW_OWN_FIELDS: [&str; MOVE_OWN_FIELDS.len() + 2] =
-    crate::api::object::fields(&MOVE_OWN_FIELDS, &["record", "format"]);
+const REVIEW_OWN_FIELDS: [&str; SEARCH_OWN_FIELDS.len() + 2] =
+    crate::api::object::fields(&SEARCH_OWN_FIELDS, &["record", "format"]);
 
-const REVIEW_FIELDS: [&str; MOVE_FIELDS.len() + 2] =
-    crate::api::object::fields(&MOVE_FIELDS, &["record", "format"]);
+const REVIEW_FIELDS: [&str; SEARCH_FIELDS.len() + 2] =
+    crate::api::object::fields(&SEARCH_FIELDS, &["record", "format"]);
 
 impl ReviewRequest {
     pub fn from_json(body: &[u8]) -> Result<Self, Problem> {
@@ -318,6 +318,8 @@ impl ReviewRun {
     /// The next position for a worker to search, `None` when every one is taken or `budget`
     /// is spent.
     fn take(&self, budget: &Budget) -> Option<usize> {
+        // Between two positions: where the worker may let a waiting client have its core.
+        budget.pause_point();
         let index = self.next.fetch_add(1, Ordering::Relaxed);
         (index < self.job.positions() && !budget.is_due()).then_some(index)
     }
