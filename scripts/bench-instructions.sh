@@ -77,7 +77,8 @@ instructions() { # route, count
     local port
     port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
     RUST_LOG=warn valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null \
-        "$binary" serve --addr "127.0.0.1:$port" >/dev/null 2>"$scratch/valgrind.log" &
+        "$binary" serve --addr "127.0.0.1:$port" --requests-per-second 1000000000 \
+        >/dev/null 2>"$scratch/valgrind.log" &
     local server=$!
     python3 "$scratch/client.py" "$port" "$1" "$2" || { kill "$server"; exit 1; }
     kill -INT "$server"

@@ -38,9 +38,9 @@ pub struct AnalyzeResponse {
     /// the engine is asked for so many.
     pub moves: Vec<ScoredMove>,
     /// The position analysed, as `/position` answers it: what a front end draws beside the
-    /// moves' values.
-    #[serde(flatten)]
-    pub position: PositionView,
+    /// moves' values. Left out where the request says `"position": false`.
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub position: Option<PositionView>,
 }
 
 /// An analysis request, checked: ready to search. Analysis searches every move on its own:
@@ -90,6 +90,7 @@ fn analyze<G: Solve>(checked: &Checked<G>, budget: &Budget) -> Result<AnalyzeRes
         position,
         strategy,
         seed,
+        ..
     } = checked;
     let analysis =
         search::analyze_within(position, strategy, *seed, budget).map_err(super::search_problem)?;
@@ -105,6 +106,6 @@ fn analyze<G: Solve>(checked: &Checked<G>, budget: &Budget) -> Result<AnalyzeRes
         score_for: position.side_to_move(),
         score_for_name: super::side_name::<G>(position.side_to_move()),
         moves: ScoredMove::of_analysis(position, &analysis),
-        position: PositionView::of(position),
+        position: checked.draws_position.then(|| PositionView::of(position)),
     })
 }

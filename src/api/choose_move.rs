@@ -46,9 +46,9 @@ pub struct MoveResponse {
     /// The position after the move, as `/position` answers it (`board`, `cells`, `status`,
     /// `winner`, `ending`, `side_to_move`, `ply`, `legal_moves` with their squares,
     /// `winning_line`, `hands`): what a front end draws and offers its player next, from this
-    /// one answer.
-    #[serde(flatten)]
-    pub after: PositionView,
+    /// one answer. Left out where the request says `"position": false`.
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub after: Option<PositionView>,
     /// With `multipv` above 1 (the engine's): the best that many moves, best first, as
     /// `/analyze` answers them; the move chosen is the first's, as a UCI or USI engine plays
     /// its first line under MultiPV.
@@ -111,6 +111,7 @@ fn choose<G: Solve>(checked: &Checked<G>, budget: &Budget) -> Result<MoveRespons
         position,
         strategy,
         seed,
+        ..
     } = checked;
     if strategy.algorithm == Algorithm::Engine
         && strategy.engine.multipv.is_some_and(|lines| lines > 1)
@@ -166,8 +167,8 @@ fn answer<G: Solve>(
         position,
         strategy,
         seed,
+        ..
     } = checked;
-    let after = position.play(mv);
     MoveResponse {
         chosen,
         claimable_draw: position.claimable_draw(),
@@ -182,7 +183,9 @@ fn answer<G: Solve>(
         seed: strategy.is_randomized().then_some(*seed),
         elapsed_us: searched.elapsed.as_micros() as u64,
         stopped_by: searched.stopped_by,
-        after: PositionView::of(&after),
+        after: checked
+            .draws_position
+            .then(|| PositionView::of(&position.play(mv))),
         lines,
     }
 }
@@ -201,6 +204,7 @@ fn choose_of_lines<G: Solve>(
         position,
         strategy,
         seed,
+        ..
     } = checked;
     let analysis =
         search::analyze_within(position, strategy, *seed, budget).map_err(super::search_problem)?;

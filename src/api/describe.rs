@@ -159,10 +159,39 @@ impl Squares {
 
 /// What stands on a cell: whose it is, and what (`X` or `O` for stones, the piece's letter
 /// where pieces move).
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Occupant {
     pub side: Player,
     pub piece: char,
+}
+
+/// The fields of an [`Occupant`], as serde writes them.
+#[derive(Serialize)]
+struct OccupantFields {
+    side: Player,
+    piece: char,
+}
+
+/// An occupant's JSON for each side and each ASCII piece, written once by serde on first use
+/// and copied after: a board is mostly the same few occupants, and serde_json spends on each
+/// field of each cell (its key escaped, its value written) several times what copying its
+/// finished text costs, which made the cells most of the cost of encoding `/move`'s answer.
+static OCCUPANT_JSON: [[std::sync::OnceLock<Box<serde_json::value::RawValue>>; 128]; 2] =
+    [const { [const { std::sync::OnceLock::new() }; 128] }; 2];
+
+impl Serialize for Occupant {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let fields = OccupantFields {
+            side: self.side,
+            piece: self.piece,
+        };
+        let Some(cache) = OCCUPANT_JSON[self.side as usize].get(self.piece as usize) else {
+            return fields.serialize(serializer);
+        };
+        cache
+            .get_or_init(|| serde_json::value::to_raw_value(&fields).expect("an occupant is JSON"))
+            .serialize(serializer)
+    }
 }
 
 /// A cell of the board, its row counted from the top.

@@ -38,7 +38,7 @@ pub mod scored_move;
 pub mod selfplay;
 pub mod tournament;
 
-pub use crate::search::{Algorithm, Budget, Iteration, Watch, panic_message};
+pub use crate::search::{Algorithm, Budget, Iteration, Pause, Watch, Yield, panic_message};
 pub use problem::{PROBLEM_TYPES, Problem, ProblemType};
 
 use crate::game::{Declaration, Game, Outcome, Player};

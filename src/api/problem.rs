@@ -124,8 +124,29 @@ pub const PROBLEM_TYPES: &[ProblemType] = &[
         status: 503,
         title: "Overloaded",
         description: "Every slot for CPU-heavy work (tournaments, analyses, large searches) is \
-            taken and the queue for them is full. Try again after `Retry-After` seconds. Light \
-            requests are never refused this way.",
+            taken, and the queue for them is full or would keep this request waiting longer than \
+            the service's queue limit (`queue_limit_ms` in `GET /limits`). Try again after \
+            `Retry-After` seconds, which the service reckons from its queue. Light requests are \
+            never refused this way.",
+    },
+    ProblemType {
+        uri: "/problems/rate-limited",
+        status: 429,
+        title: "Too many requests",
+        description: "This client has gone past one of its own limits: its requests a second, \
+            its CPU-seconds of heavy work a minute, or its heavy requests waiting at once (the \
+            problem's detail names which). The `RateLimit-Policy` and `RateLimit` headers of \
+            every answer say the limits and what is left of them, and `GET /limits` says the \
+            policy in force. Try again after `Retry-After` seconds; other clients are not \
+            affected.",
+    },
+    ProblemType {
+        uri: "/problems/unauthorized",
+        status: 401,
+        title: "Unauthorized",
+        description: "The request gave an API key the service does not know, or gave none for \
+            a route its operator keeps for clients with a key. Send `Authorization: Bearer KEY` \
+            with a key the operator gave you; `GET /limits` lists the routes open without one.",
     },
 ];
 

@@ -33,10 +33,21 @@ pub struct MoveRequest {
     /// Search without the game's default time limit when the player gives none: the command
     /// line's `--no-time-limit`, never a request's (the service keeps its limits).
     pub without_default_time_limit: bool,
+    /// `"position": false`: the answer leaves out the position it would draw (`board`,
+    /// `cells`, `legal_moves`, ...), for a client that draws nothing.
+    pub leave_out_position: bool,
 }
 
-/// The fields of a `/move` request besides the player's knobs.
-pub(crate) const MOVE_OWN_FIELDS: [&str; 4] = ["game", "board", "moves", "seed"];
+/// The fields of a search's position and seed, besides the player's knobs: a review's too.
+pub(crate) const SEARCH_OWN_FIELDS: [&str; 4] = ["game", "board", "moves", "seed"];
+
+/// The fields of a search, its own then the player's knobs: a review's too.
+pub(crate) const SEARCH_FIELDS: [&str; SEARCH_OWN_FIELDS.len() + PLAYER_FIELDS.len()] =
+    super::object::fields(&SEARCH_OWN_FIELDS, &PLAYER_FIELDS);
+
+/// The fields of a `/move` or `/analyze` request besides the player's knobs.
+pub(crate) const MOVE_OWN_FIELDS: [&str; SEARCH_OWN_FIELDS.len() + 1] =
+    super::object::fields(&SEARCH_OWN_FIELDS, &["position"]);
 
 /// The fields of a `/move` request: its own, then the player's knobs.
 pub(crate) const MOVE_FIELDS: [&str; MOVE_OWN_FIELDS.len() + PLAYER_FIELDS.len()] =
@@ -62,6 +73,9 @@ impl Object for MoveRequest {
             "game" => self.game = value(key, map)?,
             "board" | "moves" => self.position.read_field(key, map)?,
             "seed" => self.seed = integer(key, map)?,
+            "position" => {
+                self.leave_out_position = value::<_, Option<bool>>(key, map)? == Some(false)
+            }
             knob => self.player.read_field(knob, map)?,
         }
         Ok(())
@@ -177,6 +191,8 @@ pub(crate) struct Checked<G> {
     pub position: G,
     pub strategy: Strategy,
     pub seed: u64,
+    /// Whether the answer draws the position (`"position": false` leaves it out).
+    pub draws_position: bool,
 }
 
 /// A checked search of whichever game, to run within a budget: what a searching command keeps
@@ -214,6 +230,7 @@ impl MoveRequest {
             position: self.position.searchable()?,
             strategy,
             seed,
+            draws_position: !self.leave_out_position,
         })
     }
 

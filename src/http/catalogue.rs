@@ -2,6 +2,7 @@
 //! `GET /problems/{name}`.
 
 use super::json::Json;
+use axum::Extension;
 use axum::extract::rejection::{PathRejection, QueryRejection};
 use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, header};
@@ -10,6 +11,7 @@ use serde_json::{Value, json};
 
 use super::AppState;
 use super::etag::Document;
+use super::share::{Client, ClientId};
 use crate::api::catalogue::{self, AlgorithmInfo, GameInfo};
 use crate::api::{PROBLEM_TYPES, Problem, ProblemType};
 
@@ -39,11 +41,41 @@ pub async fn get_healthz() -> Json<Value> {
     Json(json!({ "status": "ok" }))
 }
 
-pub async fn get_limits(State(state): State<AppState>) -> Json<Value> {
-    let admission = state.admission.limits();
+/// `GET /limits`: the service's limits, and the policy in force for clients: the caller's own
+/// limits (its key's, or an anonymous client's) and what is left of them, an anonymous
+/// client's, and the routes open without a key.
+pub async fn get_limits(
+    State(state): State<AppState>,
+    Extension(client): Extension<Client>,
+) -> Json<Value> {
+    let share = state.share.limits();
+    let policy = state.share.policy();
+    let standing = state.share.standing(&client);
+    let left = |standing: Option<(u64, u64)>| {
+        standing.map(|(remaining, reset_s)| json!({"remaining": remaining, "reset_s": reset_s}))
+    };
+    let open_routes: Vec<&str> = match (&policy.anonymous_routes, policy.keys.is_empty()) {
+        (Some(routes), false) => routes.clone(),
+        _ => super::routes()
+            .into_iter()
+            .filter(|(_, method, _)| method == axum::http::Method::POST)
+            .map(|(path, ..)| path)
+            .collect(),
+    };
     let mut limits = json!({
-        "heavy_slots": admission.heavy_slots,
-        "heavy_queue": admission.heavy_queue,
+        "heavy_slots": share.heavy_slots,
+        "heavy_queue": share.heavy_queue,
+        "queue_limit_ms": share.queue_limit.as_millis() as u64,
+        "client": {
+            "id": client.to_string(),
+            "key": matches!(client.id, ClientId::Key(_)),
+            "limits": client.limits,
+            "requests_left": left(standing.requests),
+            "cpu_seconds_left": left(standing.cpu),
+        },
+        "anonymous_limits": policy.anonymous,
+        "keys_required": !policy.keys.is_empty(),
+        "anonymous_routes": open_routes,
         "tournament_time_limit_ms": state.tournament_time_limit.as_millis() as u64,
         "max_search_ms": state.search_limits.max_search_time.as_millis() as u64,
         "max_nodes": state.search_limits.max_nodes,

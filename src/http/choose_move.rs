@@ -1,6 +1,7 @@
 //! `POST /move`: answered as JSON, or as a stream of the search's iterations and then the
 //! answer (`Accept: application/x-ndjson`).
 
+use axum::Extension;
 use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
@@ -9,6 +10,7 @@ use super::AppState;
 use super::body::JsonBody;
 use super::json::Json;
 use super::ndjson::{self, NDJSON};
+use super::share::{Client, Work};
 use crate::api::Problem;
 use crate::api::choose_move::{MoveJob, MoveResponse};
 use crate::api::request::MoveRequest;
@@ -16,18 +18,22 @@ use crate::api::{Budget, Watch};
 
 pub async fn post_move(
     State(state): State<AppState>,
+    Extension(client): Extension<Client>,
     headers: HeaderMap,
     JsonBody(body): JsonBody,
 ) -> Result<Response, Problem> {
     let job = MoveJob::new(MoveRequest::from_json(&body)?)?;
     if ndjson::accepts(&headers, NDJSON) {
-        return Ok(ndjson::watched(|watch| choose(state, job, Some(watch))));
+        return Ok(ndjson::watched(|watch| {
+            choose(state, client, job, Some(watch))
+        }));
     }
-    Ok(Json(choose(state, job, None).await?).into_response())
+    Ok(Json(choose(state, client, job, None).await?).into_response())
 }
 
 async fn choose(
     state: AppState,
+    client: Client,
     job: MoveJob,
     watch: Option<Watch>,
 ) -> Result<MoveResponse, Problem> {
@@ -36,7 +42,7 @@ async fn choose(
         // thread and back; only heavier searches go to the blocking pool.
         job.run(&state.search_limits.light_budget())
     } else {
-        super::heavy::run_one(&state, move |budget| {
+        super::heavy::run_one(&state, &client, Work::Move, move |budget| {
             job.run(&Budget {
                 watch: watch.clone(),
                 ..budget.clone()

@@ -1,32 +1,67 @@
-//! CPU-heavy work, written once for every route that has it: a slot (admission control), a
-//! budget that a client going away cancels, and the work on tokio's blocking pool, in parts,
-//! so that the async workers stay free to answer other requests.
+//! CPU-heavy work, written once for every route that has it: a slot, shared fairly between
+//! the clients ([`Share`](super::share::Share)), a budget that a client going away cancels, and
+//! the work on tokio's blocking pool, in parts that give their slot to a waiting client
+//! between their steps, so that the async workers stay free to answer other requests and one
+//! client's long work is not everyone's wait.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use super::AppState;
-use super::admission::Slot;
 use super::cancel::CancelOnDrop;
 use super::metrics::Metrics;
+use super::share::{Client, Lease, Slot, Work};
 use crate::api::Budget;
 use crate::api::Problem;
+use crate::api::Pause;
+
+/// A slot for `client`'s heavy `work`, after its turn; or the refusal, counted in the metrics.
+pub async fn admit(state: &AppState, client: &Client, work: Work) -> Result<Slot, Problem> {
+    let started = Instant::now();
+    match state.share.admit(client, work).await {
+        Ok(slot) => {
+            state.metrics.waited(work, started.elapsed());
+            Ok(slot)
+        }
+        Err(refusal) => {
+            state.metrics.refused(work.route(), refusal.reason);
+            tracing::info!(
+                client = %client,
+                reason = refusal.reason.name(),
+                retry_after_s = refusal.retry_after_seconds(),
+                "heavy request refused"
+            );
+            Err(refusal.problem())
+        }
+    }
+}
+
+/// What [`run_parts`] answers: the results of the parts that ran, in order, and the slot the
+/// first part ended with, which the request may hold while its answer is sent.
+pub struct Parts<T> {
+    pub results: Vec<T>,
+    pub slot: Option<Slot>,
+}
 
 /// Runs `work` on each of `parts` on the blocking pool, within `time_limit` and the service's
-/// node limit, and answers their results in order.
+/// node limit, for `client`'s `kind` of work.
 ///
-/// The parts share the heavy slot the caller took, which it may hold longer (while a large
-/// answer is sent); their clones of it go when the last of them ends, not when the handler
-/// does. If the client goes away, its future is dropped and
-/// with it the cancellation guard: the parts stop in the search they are in, which frees their
-/// threads and the slot.
+/// The first part runs in `slot`, the request's own; each other part waits for a slot of its
+/// own in the fair order, and is skipped if another part has ended first (every step taken).
+/// Between two steps of the work ([`Budget::pause_point`]), a part gives its slot to a
+/// waiting client that should have it and waits for its turn to go on. If the client goes
+/// away, its future is dropped and with it the cancellation guard: the parts stop in the
+/// search they are in, or in their wait for a slot, which frees their threads and slots.
 pub async fn run_parts<P, T>(
     state: &AppState,
-    slot: Arc<Slot>,
+    client: &Client,
+    kind: Work,
+    slot: Slot,
     time_limit: Duration,
     parts: Vec<P>,
     work: impl Fn(P, &Budget) -> T + Send + Sync + 'static,
-) -> Result<Vec<T>, Problem>
+) -> Result<Parts<T>, Problem>
 where
     P: Send + 'static,
     T: Send + 'static,
@@ -38,24 +73,59 @@ where
         cancelled: Some(cancel.flag()),
         halted: None,
         watch: None,
+        pause: None,
     };
     let work = Arc::new(work);
+    let ended = Arc::new(AtomicBool::new(false));
+    let mut slot = Some(slot);
+    let leases: Vec<Arc<Lease>> = parts
+        .iter()
+        .map(|_| {
+            let metrics = Arc::clone(&state.metrics);
+            Arc::new(Lease::new(
+                &state.share,
+                client,
+                kind,
+                slot.take(),
+                move || metrics.yielded(kind),
+            ))
+        })
+        .collect();
     let tasks: Vec<_> = parts
         .into_iter()
-        .map(|part| {
-            let (work, budget, slot) = (Arc::clone(&work), budget.clone(), Arc::clone(&slot));
+        .zip(&leases)
+        .enumerate()
+        .map(|(index, (part, lease))| {
+            let (work, ended, lease) = (Arc::clone(&work), Arc::clone(&ended), Arc::clone(lease));
+            let budget = Budget {
+                pause: Some(Pause(Arc::clone(&lease) as _)),
+                ..budget.clone()
+            };
             spawn_blocking(&state.metrics, move || {
+                if !lease.start(&budget, &|| ended.load(Ordering::Relaxed)) {
+                    return None;
+                }
                 let result = work(part, &budget);
-                drop(slot);
-                result
+                ended.store(true, Ordering::Relaxed);
+                if index > 0 {
+                    drop(lease.into_slot());
+                }
+                Some(result)
             })
         })
         .collect();
+    let started = Instant::now();
     let mut results = Vec::with_capacity(tasks.len());
     for task in tasks {
-        results.push(task.await.map_err(super::problem::task_failed)?);
+        if let Some(result) = task.await.map_err(super::problem::task_failed)? {
+            results.push(result);
+        }
     }
-    Ok(results)
+    state.share.finished(kind, started.elapsed());
+    Ok(Parts {
+        results,
+        slot: leases.first().and_then(|lease| lease.into_slot()),
+    })
 }
 
 /// Runs `work` on tokio's blocking pool, counted in the metrics as queued until it starts.
@@ -75,15 +145,26 @@ pub(super) fn spawn_blocking<T: Send + 'static>(
 /// time limit.
 pub async fn run_one<T: Send + 'static>(
     state: &AppState,
+    client: &Client,
+    kind: Work,
     work: impl Fn(&Budget) -> T + Send + Sync + 'static,
 ) -> Result<T, Problem> {
     let time_limit = state.search_limits.max_search_time;
-    let slot = Arc::new(state.admission.slot().await?);
-    let mut results = run_parts(state, slot, time_limit, vec![()], move |(), budget| {
-        work(budget)
-    })
+    let slot = admit(state, client, kind).await?;
+    let mut parts = run_parts(
+        state,
+        client,
+        kind,
+        slot,
+        time_limit,
+        vec![()],
+        move |(), budget| work(budget),
+    )
     .await?;
-    Ok(results.remove(0))
+    parts
+        .results
+        .pop()
+        .ok_or_else(|| Problem::http(500, "the search did not run; the failure is logged"))
 }
 
 /// The most of an answer handed to hyper at once by [`HoldingSlot`].
@@ -102,13 +183,16 @@ pin_project_lite::pin_project! {
         #[pin]
         body: axum::body::Body,
         rest: axum::body::Bytes,
-        slot: Arc<Slot>,
+        slot: Option<Slot>,
     }
 }
 
 impl HoldingSlot {
     /// `response`, its body holding `slot`.
-    pub fn answer(response: axum::response::Response, slot: Arc<Slot>) -> axum::response::Response {
+    pub fn answer(
+        response: axum::response::Response,
+        slot: Option<Slot>,
+    ) -> axum::response::Response {
         response.map(|body| {
             axum::body::Body::new(HoldingSlot {
                 body,

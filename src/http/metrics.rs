@@ -2,8 +2,11 @@
 //!
 //! Requests by route and status, request durations, nodes searched by algorithm, games played,
 //! tournaments in flight, blocking tasks queued (spawned on tokio's blocking pool but not
-//! yet started: the sign that CPU-heavy work is waiting for threads), and log lines dropped
-//! because whatever reads the log fell behind.
+//! yet started: the sign that CPU-heavy work is waiting for threads), the sharing of the heavy
+//! slots (refusals by route and reason, waits for a slot by route, slots given up between the
+//! steps of long work, slots held, requests waiting, clients remembered: never by client or
+//! key, so that the labels stay few), and log lines dropped because whatever reads the log
+//! fell behind.
 
 use std::future::Future;
 use std::pin::Pin;
@@ -23,6 +26,7 @@ use prometheus_client::metrics::histogram::{Histogram, exponential_buckets};
 use prometheus_client::registry::Registry;
 
 use super::AppState;
+use super::share::{Reason, Work};
 use crate::api::Algorithm;
 
 // Routes are the router's own paths (or "unmatched"), never a request's raw path: unknown
@@ -36,6 +40,13 @@ struct RequestLabels {
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 struct RouteLabels {
     route: &'static str,
+}
+
+/// A refusal's route and why: both from fixed sets, never a client or a key.
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct RefusalLabels {
+    route: &'static str,
+    reason: &'static str,
 }
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
@@ -59,6 +70,12 @@ pub struct Metrics {
     games: Counter,
     tournaments_in_flight: Gauge,
     blocking_queued: Gauge,
+    refusals: Family<RefusalLabels, Counter>,
+    heavy_waits: DurationFamily,
+    heavy_yields: Family<RouteLabels, Counter>,
+    heavy_slots_held: Gauge,
+    heavy_requests_waiting: Gauge,
+    clients_remembered: Gauge,
 }
 
 impl Default for Metrics {
@@ -79,6 +96,14 @@ impl Default for Metrics {
         let games = Counter::default();
         let tournaments_in_flight = Gauge::default();
         let blocking_queued = Gauge::default();
+        let refusals = Family::<RefusalLabels, Counter>::default();
+        // A millisecond to about 4 minutes: from a free slot to the longest queue limit.
+        let heavy_waits: DurationFamily =
+            Family::new_with_constructor(|| Histogram::new(exponential_buckets(0.001, 4.0, 10)));
+        let heavy_yields = Family::<RouteLabels, Counter>::default();
+        let heavy_slots_held = Gauge::default();
+        let heavy_requests_waiting = Gauge::default();
+        let clients_remembered = Gauge::default();
         registry.register(
             "http_requests",
             "HTTP requests by route and status",
@@ -105,6 +130,45 @@ impl Default for Metrics {
             "Tasks sent to the blocking pool that have not started yet",
             blocking_queued.clone(),
         );
+        registry.register(
+            "refusals",
+            "Requests refused under the clients' policy or the heavy queue's limits, by route and reason",
+            refusals.clone(),
+        );
+        registry.register(
+            "heavy_wait_seconds",
+            "Time heavy requests waited for a slot, by route",
+            heavy_waits.clone(),
+        );
+        registry.register(
+            "heavy_yields",
+            "Slots long work gave to waiting clients between its steps, by route",
+            heavy_yields.clone(),
+        );
+        registry.register(
+            "heavy_slots_held",
+            "Slots for heavy work held now",
+            heavy_slots_held.clone(),
+        );
+        registry.register(
+            "heavy_requests_waiting",
+            "Heavy requests waiting for a slot now",
+            heavy_requests_waiting.clone(),
+        );
+        registry.register(
+            "clients_remembered",
+            "Clients whose limits are being kept (those idle are forgotten)",
+            clients_remembered.clone(),
+        );
+        for work in Work::ALL {
+            for reason in Reason::ALL {
+                // Every label pair shows from the start, at zero.
+                let _ = refusals.get_or_create(&RefusalLabels {
+                    route: work.route(),
+                    reason: reason.name(),
+                });
+            }
+        }
         Metrics {
             registry,
             requests,
@@ -113,6 +177,12 @@ impl Default for Metrics {
             games,
             tournaments_in_flight,
             blocking_queued,
+            refusals,
+            heavy_waits,
+            heavy_yields,
+            heavy_slots_held,
+            heavy_requests_waiting,
+            clients_remembered,
         }
     }
 }
@@ -131,6 +201,34 @@ impl Metrics {
     pub fn tournament_started(self: &Arc<Self>) -> InFlight {
         self.tournaments_in_flight.inc();
         InFlight(Arc::clone(self))
+    }
+
+    /// Counts a request refused on `route` for `reason`.
+    pub fn refused(&self, route: &'static str, reason: Reason) {
+        self.refusals
+            .get_or_create(&RefusalLabels {
+                route,
+                reason: reason.name(),
+            })
+            .inc();
+    }
+
+    /// Records how long a heavy request waited for its slot.
+    pub fn waited(&self, work: Work, wait: std::time::Duration) {
+        self.heavy_waits
+            .get_or_create(&RouteLabels {
+                route: work.route(),
+            })
+            .observe(wait.as_secs_f64());
+    }
+
+    /// Counts a slot long work gave up between two steps.
+    pub fn yielded(&self, work: Work) {
+        self.heavy_yields
+            .get_or_create(&RouteLabels {
+                route: work.route(),
+            })
+            .inc();
     }
 
     /// Counts work handed to the blocking pool and not yet started.
@@ -303,6 +401,11 @@ where
 }
 
 pub async fn get_metrics(State(state): State<AppState>) -> impl IntoResponse {
+    let (held, waiting, clients) = state.share.occupancy();
+    let metrics = &state.metrics;
+    metrics.heavy_slots_held.set(held as i64);
+    metrics.heavy_requests_waiting.set(waiting as i64);
+    metrics.clients_remembered.set(clients as i64);
     (
         [(
             header::CONTENT_TYPE,

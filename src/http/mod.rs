@@ -5,7 +5,6 @@
 //! is [`AppState`]. The layers around the routes are [`app`]; the accept loop, with its
 //! timeouts for stalled clients and its bounded graceful shutdown, is [`serve`].
 
-pub mod admission;
 mod analyze;
 mod body;
 mod cancel;
@@ -25,6 +24,7 @@ mod playground;
 mod problem;
 mod record;
 mod review;
+pub mod share;
 pub mod shutdown;
 mod tournament;
 mod write_timeout;
@@ -49,7 +49,7 @@ use tokio::net::{TcpListener, TcpStream};
 use tower::{Service, ServiceBuilder, ServiceExt};
 use tower_http::LatencyUnit;
 use tower_http::cors::{Any, CorsLayer};
-use tower_http::trace::{DefaultMakeSpan, DefaultOnResponse, TraceLayer};
+use tower_http::trace::{DefaultOnResponse, TraceLayer};
 use tracing::Level;
 
 use crate::api::Budget;
@@ -68,8 +68,9 @@ pub const CORS_MAX_AGE: Duration = Duration::from_secs(2 * 60 * 60);
 #[derive(Clone, Debug)]
 pub struct AppState {
     pub metrics: Arc<metrics::Metrics>,
-    /// Slots for CPU-heavy work, and the queue for them.
-    pub admission: Arc<admission::Admission>,
+    /// The slots for CPU-heavy work shared between the clients, their queues, and the
+    /// operator's policy for each client (limits, keys).
+    pub share: Arc<share::Share>,
     /// Cores available: the number of chunks a tournament is split into.
     pub cores: usize,
     /// No game of a tournament starts after this much time; the answer then says
@@ -130,9 +131,6 @@ impl SearchLimits {
     }
 }
 
-/// Heavy requests that may wait for a slot, by default.
-pub const DEFAULT_HEAVY_QUEUE: usize = 64;
-
 /// Default of [`AppState::read_timeout`].
 pub const DEFAULT_READ_TIMEOUT: Duration = Duration::from_secs(10);
 
@@ -161,15 +159,24 @@ impl AppState {
     }
 }
 
+/// The cores this process may use.
+pub fn available_cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
 impl Default for AppState {
     fn default() -> Self {
-        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let cores = available_cores();
         AppState {
             metrics: Arc::default(),
-            admission: Arc::new(admission::Admission::new(admission::AdmissionLimits {
-                heavy_slots: cores,
-                heavy_queue: DEFAULT_HEAVY_QUEUE,
-            })),
+            share: Arc::new(share::Share::new(
+                share::ShareLimits {
+                    heavy_slots: cores,
+                    heavy_queue: share::DEFAULT_HEAVY_QUEUE,
+                    queue_limit: share::DEFAULT_QUEUE_LIMIT,
+                },
+                share::Policy::default(),
+            )),
             cores,
             tournament_time_limit: DEFAULT_TOURNAMENT_TIME_LIMIT,
             search_limits: SearchLimits::default(),
@@ -240,12 +247,14 @@ pub fn app(
     let router = router
         .fallback(move |uri: Uri| async move { problem::not_found(uri.path(), &documented) })
         .with_state(state.clone());
+    let share =
+        share::layer::ShareLayer::new(Arc::clone(&state.share), Arc::clone(&state.metrics), &paths);
     ServiceBuilder::new()
         // axum serves responses with its own body type; the trace layer wraps the body.
         .map_response(IntoResponse::into_response)
         .layer(
             TraceLayer::new_for_http()
-                .make_span_with(DefaultMakeSpan::new().level(Level::INFO))
+                .make_span_with(RequestSpan)
                 // Most answers take microseconds: in milliseconds, the log would say "0 ms".
                 .on_response(
                     DefaultOnResponse::new()
@@ -267,6 +276,9 @@ pub fn app(
                     header::ALLOW,
                     header::ACCEPT_ENCODING,
                     header::CONTENT_DISPOSITION,
+                    share::layer::RATELIMIT_POLICY.clone(),
+                    share::layer::RATELIMIT.clone(),
+                    header::WWW_AUTHENTICATE,
                 ])
                 // Every JSON POST from a browser is preceded by a preflight. Without a max age,
                 // browsers keep its answer for 5 s, so a game in a front end paid two round
@@ -277,7 +289,25 @@ pub fn app(
         .layer(tower_http::catch_panic::CatchPanicLayer::custom(
             problem::panicked,
         ))
+        .layer(share)
         .service(router)
+}
+
+/// Each request's span in the log: its method, address and version, and its client (a key's
+/// fingerprint or an address, never a key), which the share layer records once it knows it.
+#[derive(Copy, Clone, Debug)]
+struct RequestSpan;
+
+impl<B> tower_http::trace::MakeSpan<B> for RequestSpan {
+    fn make_span(&mut self, request: &Request<B>) -> tracing::Span {
+        tracing::info_span!(
+            "request",
+            method = %request.method(),
+            uri = %request.uri(),
+            version = ?request.version(),
+            client = tracing::field::Empty,
+        )
+    }
 }
 
 /// Serves on `listener` until `shutdown` completes, then lets in-flight requests finish, for
@@ -303,9 +333,9 @@ pub async fn serve(
     let connections = GracefulShutdown::new();
     let mut shutdown = std::pin::pin!(shutdown);
     loop {
-        let stream = tokio::select! {
+        let (stream, peer) = tokio::select! {
             accepted = listener.accept() => match accepted {
-                Ok((stream, _)) => answer_without_delay(stream),
+                Ok((stream, peer)) => (answer_without_delay(stream), peer.ip()),
                 Err(error) => {
                     wait_after_accept_error(error).await;
                     continue;
@@ -318,11 +348,13 @@ pub async fn serve(
             TokioIo::new(write_timeout::WriteTimeout::new(stream, write_timeout)),
             service,
         ));
-        tokio::spawn(async move {
+        // The connection's requests are answered within its task, which knows its address,
+        // for the share layer to name their client by.
+        tokio::spawn(share::layer::PEER.scope(peer, async move {
             if let Err(error) = connection.await {
                 tracing::debug!(%error, "connection ended with an error");
             }
-        });
+        }));
     }
     drop(listener);
     tokio::select! {

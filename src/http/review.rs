@@ -7,6 +7,7 @@
 
 use std::sync::Arc;
 
+use axum::Extension;
 use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
@@ -15,24 +16,26 @@ use super::AppState;
 use super::body::JsonBody;
 use super::json::Json;
 use super::ndjson::{self, Lines, NDJSON};
+use super::share::{Client, Slot, Work};
 use crate::api::Problem;
 use crate::api::review::{ReviewJob, ReviewRequest, ReviewResponse, ReviewRun};
 
 pub async fn post_review(
     State(state): State<AppState>,
+    Extension(client): Extension<Client>,
     headers: HeaderMap,
     JsonBody(body): JsonBody,
 ) -> Result<Response, Problem> {
     let run = Arc::new(ReviewRun::new(ReviewJob::new(ReviewRequest::from_json(
         &body,
     )?)?));
-    let slot = Arc::new(state.admission.slot().await?);
+    let slot = super::heavy::admit(&state, &client, Work::Review).await?;
     if !ndjson::accepts(&headers, NDJSON) {
-        let answer = review(&state, slot, &run, None).await?;
+        let answer = review(&state, &client, slot, &run, None).await?;
         return Ok(Json(answer).into_response());
     }
     Ok(ndjson::stream(move |lines| async move {
-        let last = match review(&state, slot, &run, Some(lines.clone())).await {
+        let last = match review(&state, &client, slot, &run, Some(lines.clone())).await {
             Ok(answer) => ndjson::line("result", &answer),
             Err(problem) => ndjson::line("problem", &problem),
         };
@@ -44,14 +47,17 @@ pub async fn post_review(
 /// client that goes away drops this future, which cancels the searches in flight.
 async fn review(
     state: &AppState,
-    slot: Arc<super::admission::Slot>,
+    client: &Client,
+    slot: Slot,
     run: &Arc<ReviewRun>,
     lines: Option<Lines>,
 ) -> Result<ReviewResponse, Problem> {
     let workers = vec![(); run.workers(state.cores)];
     let working = Arc::clone(run);
-    let results = super::heavy::run_parts(
+    let parts = super::heavy::run_parts(
         state,
+        client,
+        Work::Review,
         slot,
         state.tournament_time_limit,
         workers,
@@ -64,7 +70,7 @@ async fn review(
         },
     )
     .await?;
-    results.into_iter().collect::<Result<(), Problem>>()?;
+    parts.results.into_iter().collect::<Result<(), Problem>>()?;
     let answer = run.answer();
     state.metrics.add_nodes(answer.algorithm, answer.nodes);
     Ok(answer)

@@ -6,16 +6,17 @@
 use std::sync::Arc;
 use std::time::Instant;
 
+use axum::Extension;
 use axum::extract::State;
 use axum::http::{HeaderMap, HeaderValue, header};
 use axum::response::{IntoResponse, Response};
 
 use super::AppState;
-use super::admission::Slot;
 use super::body::JsonBody;
 use super::heavy::HoldingSlot;
 use super::json::Json;
 use super::ndjson::{self, NDJSON};
+use super::share::{Client, Slot, Work};
 use crate::api::Problem;
 use crate::api::tournament::{
     LOOK_INTERVAL, Progress, Report, Results, Run, TournamentJob, TournamentRequest,
@@ -45,6 +46,7 @@ impl Form {
 
 pub async fn post_tournament(
     State(state): State<AppState>,
+    Extension(client): Extension<Client>,
     headers: HeaderMap,
     JsonBody(body): JsonBody,
 ) -> Result<Response, Problem> {
@@ -82,14 +84,17 @@ pub async fn post_tournament(
     }
     let run = Arc::new(job.run(job.setup().games.clone()));
     let started = Instant::now();
-    // Held until the answer has been sent, not only played: a large answer waiting for a slow
-    // client counts as the work it is.
-    let slot = Arc::new(state.admission.slot().await?);
+    let slot = super::heavy::admit(&state, &client, Work::Tournament).await?;
+    // The slot the games end in is held until the answer has been sent, not only played: a
+    // large answer waiting for a slow client counts as the work it is.
+    let (ended_in, held) = tokio::sync::oneshot::channel();
     let play = play(
         state.clone(),
+        client,
         Arc::clone(&job),
         Arc::clone(&run),
-        Arc::clone(&slot),
+        slot,
+        ended_in,
     );
     let response = match form {
         Form::Json => {
@@ -103,29 +108,36 @@ pub async fn post_tournament(
             let content_type = HeaderValue::from_static(media_type);
             ([(header::CONTENT_TYPE, content_type)], file).into_response()
         }
-        Form::Progress => stream(state, job, run, started, play),
+        // A stream's slot goes when its games end, its last line with it.
+        Form::Progress => return Ok(stream(state, job, run, started, play)),
     };
-    Ok(HoldingSlot::answer(response, slot))
+    Ok(HoldingSlot::answer(response, held.await.ok().flatten()))
 }
 
-/// Plays the run's games on one worker per core, within the tournament time limit.
+/// Plays the run's games on one worker per core, within the tournament time limit, and
+/// sends the slot the games ended in to `ended_in`.
 async fn play(
     state: AppState,
+    client: Client,
     job: Arc<TournamentJob>,
     run: Arc<Run>,
-    slot: Arc<Slot>,
+    slot: Slot,
+    ended_in: tokio::sync::oneshot::Sender<Option<Slot>>,
 ) -> Result<(), Problem> {
     let _in_flight = state.metrics.tournament_started();
     // One worker per core: a tournament never takes more threads than there are cores.
     let workers = vec![(); state.cores];
-    super::heavy::run_parts(
+    let parts = super::heavy::run_parts(
         &state,
+        &client,
+        Work::Tournament,
         slot,
         state.tournament_time_limit,
         workers,
         move |(), budget| job.work(&run, budget),
     )
     .await?;
+    let _ = ended_in.send(parts.slot);
     Ok(())
 }
 

@@ -233,8 +233,9 @@ async fn cors_lets_browsers_call_from_any_origin() {
         .await
         .unwrap();
     assert_eq!(response.headers()["access-control-allow-origin"], "*");
-    // A front end can read Retry-After of a 503, Allow of a 405, Accept-Encoding of a 415 and
-    // the file name of a record; header names are case-insensitive.
+    // A front end can read Retry-After of a 429 or 503, its limits (RateLimit-Policy,
+    // RateLimit), the scheme of a 401 (WWW-Authenticate), Allow of a 405, Accept-Encoding of a
+    // 415 and the file name of a record; header names are case-insensitive.
     let exposed = header_text(&response, "access-control-expose-headers").to_ascii_lowercase();
     let exposed: Vec<&str> = exposed.split(',').map(str::trim).collect();
     for name in [
@@ -242,6 +243,9 @@ async fn cors_lets_browsers_call_from_any_origin() {
         "allow",
         "accept-encoding",
         "content-disposition",
+        "ratelimit-policy",
+        "ratelimit",
+        "www-authenticate",
     ] {
         assert!(exposed.contains(&name), "{name} is not in {exposed:?}");
     }

@@ -5,6 +5,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
 
 use reqwest::{Client, Response, StatusCode};
+use sente::http::share::{ClientLimits, Policy, Share, ShareLimits};
 use sente::http::{AppState, MAX_HEAD_BYTES, OPENAPI_YAML, routes, serve};
 use serde_json::{Value, json};
 use tokio::net::TcpListener;
@@ -19,6 +20,7 @@ mod moves;
 mod operations;
 mod problems;
 mod review;
+mod sharing;
 mod tournaments;
 
 /// Starts a server; returns its base URL. It stops when the test's runtime ends.
@@ -38,14 +40,29 @@ async fn start_with_one_heavy_slot(queue: usize) -> String {
     start_with(one_heavy_slot(queue)).await
 }
 
-/// The default state but for one slot for heavy work and room for `queue` requests waiting.
+/// The default state but for one slot for heavy work and room for `queue` requests waiting
+/// (one client's and every client's).
 fn one_heavy_slot(queue: usize) -> AppState {
-    use sente::http::admission::{Admission, AdmissionLimits};
-    AppState {
-        admission: std::sync::Arc::new(Admission::new(AdmissionLimits {
+    with_share(
+        ShareLimits {
             heavy_slots: 1,
             heavy_queue: queue,
-        })),
+            queue_limit: sente::http::share::DEFAULT_QUEUE_LIMIT,
+        },
+        Policy {
+            anonymous: ClientLimits {
+                queue,
+                ..ClientLimits::default()
+            },
+            ..Policy::default()
+        },
+    )
+}
+
+/// The default state but for the heavy slots' limits and the clients' policy.
+fn with_share(limits: ShareLimits, policy: Policy) -> AppState {
+    AppState {
+        share: std::sync::Arc::new(Share::new(limits, policy)),
         ..AppState::default()
     }
 }

@@ -717,3 +717,50 @@ async fn a_drop_says_its_piece() {
     // The position analysed comes with the analysis: Sente's bishop in hand.
     assert_eq!(answer["hands"]["X"], json!([{"piece": "角", "count": 1}]));
 }
+
+/// `"position": false` answers the move without the position after it, for a client that draws
+/// nothing; `/analyze` likewise.
+#[tokio::test]
+async fn a_client_that_draws_nothing_may_leave_the_position_out() {
+    let url = start().await;
+    let body = json!({"board": "X.O/.X./O..", "algorithm": "alphabeta"});
+    let whole: Value = post(&url, "/move", body.clone())
+        .await
+        .json()
+        .await
+        .unwrap();
+    let mut brief_body = body.clone();
+    brief_body["position"] = json!(false);
+    let brief: Value = post(&url, "/move", brief_body.clone())
+        .await
+        .json()
+        .await
+        .unwrap();
+    for field in [
+        "board",
+        "cells",
+        "status",
+        "legal_moves",
+        "winning_line",
+        "ply",
+    ] {
+        assert!(whole.get(field).is_some(), "{field} in {whole}");
+        assert!(brief.get(field).is_none(), "{field} in {brief}");
+    }
+    for field in ["move", "score", "exact", "pv", "nodes", "algorithm"] {
+        assert_eq!(brief[field], whole[field], "{field}");
+    }
+    let analysis: Value = post(&url, "/analyze", brief_body)
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert!(
+        analysis["moves"].is_array() && analysis.get("cells").is_none(),
+        "{analysis}"
+    );
+    let mut explicit = body;
+    explicit["position"] = json!(true);
+    let drawn: Value = post(&url, "/move", explicit).await.json().await.unwrap();
+    assert_eq!(drawn["cells"], whole["cells"]);
+}

@@ -138,7 +138,8 @@ async fn the_move_floor_hook_answers_what_move_answers() {
         let mut headers: Vec<_> = response
             .headers()
             .iter()
-            .filter(|(name, _)| *name != "date" && *name != "content-length")
+            // `RateLimit` counts each request down.
+            .filter(|(name, _)| !["date", "content-length", "ratelimit"].contains(&name.as_str()))
             .map(|(name, value)| format!("{name}: {value:?}"))
             .collect();
         headers.sort();
@@ -174,13 +175,15 @@ async fn heavy_work_beyond_the_queue_is_refused_at_once_and_cheap_work_still_ans
         }
     });
     tokio::time::sleep(Duration::from_millis(200)).await;
+    // The next heavy request: everyone's queue (of none) is full, the server's load.
     let response = post(
         &url,
         "/analyze",
         json!({"moves": [], "algorithm": "solver"}),
     )
     .await;
-    assert_eq!(response.headers()["retry-after"], "1");
+    let retry: u64 = header_text(&response, "retry-after").parse().unwrap();
+    assert!(retry >= 1, "{retry}");
     let problem = assert_problem(response, 503, "analyze while the slot is taken").await;
     assert!(
         problem["detail"].as_str().unwrap().contains("busy"),

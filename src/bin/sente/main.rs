@@ -148,9 +148,43 @@ struct ServeArgs {
     /// CPU-heavy requests (tournaments, analyses, large searches) run at once [default: cores].
     #[arg(long, env = "SENTE_HEAVY_SLOTS")]
     heavy_slots: Option<usize>,
-    /// Heavy requests that may wait for a slot; more are refused with 503 [default: 64].
+    /// Heavy requests that may wait for a slot, every client's together; more are refused with
+    /// 503 [default: 64].
     #[arg(long, env = "SENTE_HEAVY_QUEUE")]
     heavy_queue: Option<usize>,
+    /// A heavy request that would wait longer than this many milliseconds for a slot is refused
+    /// at once (429 or 503, with Retry-After reckoned from the queue) [default: 5000].
+    #[arg(long, env = "SENTE_QUEUE_LIMIT_MS", value_parser = clap::value_parser!(u64).range(1..))]
+    queue_limit_ms: Option<u64>,
+    /// Requests a second each client may send, on any route, or none [default: 100].
+    #[arg(long, env = "SENTE_REQUESTS_PER_SECOND", value_name = "N|none")]
+    requests_per_second: Option<String>,
+    /// CPU-seconds of heavy work a minute each client may use (a heavy slot's time), or none
+    /// [default: 30 for each core, half the machine].
+    #[arg(long, env = "SENTE_CPU_SECONDS_PER_MINUTE", value_name = "N|none")]
+    cpu_seconds_per_minute: Option<String>,
+    /// Heavy requests of one client that may wait for a slot at once; more are refused with 429
+    /// [default: 4].
+    #[arg(long, env = "SENTE_CLIENT_QUEUE")]
+    client_queue: Option<usize>,
+    /// A file of API keys, a line each: NAME KEY [requests_per_second=N]
+    /// [cpu_seconds_per_minute=N] [queue=N] (the anonymous limits where left out). The same
+    /// lines may be given in SENTE_API_KEYS instead, separated by ';'. Without keys the service
+    /// is open to all, each client named by its address.
+    #[arg(long, env = "SENTE_API_KEYS_FILE", value_name = "FILE")]
+    api_keys_file: Option<std::path::PathBuf>,
+    /// Where keys are configured, the POST routes a client without one may use, comma-separated
+    /// (/move,/position), or none [default: every route].
+    #[arg(long, env = "SENTE_ANONYMOUS_ROUTES", value_name = "ROUTES|none")]
+    anonymous_routes: Option<String>,
+    /// A reverse proxy (an address or a network, 10.0.0.0/8) whose Forwarded or X-Forwarded-For
+    /// names the client; repeatable [default: none: every client is its connection's address].
+    #[arg(
+        long = "trusted-proxy",
+        env = "SENTE_TRUSTED_PROXIES",
+        value_delimiter = ','
+    )]
+    trusted_proxies: Vec<String>,
     /// No search of /move or /analyze runs longer than this, whatever its knobs
     /// [default: 15000].
     #[arg(long, env = "SENTE_MAX_SEARCH_MS", value_parser = clap::value_parser!(u64).range(1..))]
@@ -364,20 +398,81 @@ fn serve(args: ServeArgs) -> Result<(), String> {
     if let Some(games) = args.max_recorded_games {
         state.max_recorded_games = games;
     }
-    if args.heavy_slots.is_some() || args.heavy_queue.is_some() {
-        let defaults = state.admission.limits();
-        state.admission = std::sync::Arc::new(sente::http::admission::Admission::new(
-            sente::http::admission::AdmissionLimits {
-                heavy_slots: args.heavy_slots.unwrap_or(defaults.heavy_slots),
-                heavy_queue: args.heavy_queue.unwrap_or(defaults.heavy_queue),
-            },
-        ));
-    }
+    state.share = std::sync::Arc::new(share(&args, state.share.limits())?);
     let runtime = tokio::runtime::Runtime::new()
         .map_err(|error| format!("cannot start the async runtime: {error}"))?;
     runtime
         .block_on(sente::http::listen(addr, state))
         .map_err(|error| format!("cannot serve on {addr}: {error}"))
+}
+
+/// The heavy slots' limits and the clients' policy, from serve's options.
+fn share(
+    args: &ServeArgs,
+    defaults: sente::http::share::ShareLimits,
+) -> Result<sente::http::share::Share, String> {
+    use sente::http::share::{ApiKeys, ClientLimits, Policy, Share, ShareLimits};
+    let limits = ShareLimits {
+        heavy_slots: args.heavy_slots.unwrap_or(defaults.heavy_slots),
+        heavy_queue: args.heavy_queue.unwrap_or(defaults.heavy_queue),
+        queue_limit: args
+            .queue_limit_ms
+            .map_or(defaults.queue_limit, std::time::Duration::from_millis),
+    };
+    let mut anonymous = ClientLimits::default();
+    let settings = [
+        ("requests_per_second", args.requests_per_second.clone()),
+        (
+            "cpu_seconds_per_minute",
+            args.cpu_seconds_per_minute.clone(),
+        ),
+        ("queue", args.client_queue.map(|queue| queue.to_string())),
+    ];
+    for (name, value) in settings {
+        if let Some(value) = value {
+            anonymous
+                .set(&format!("{name}={value}"))
+                .map_err(|error| format!("--{}: {error}", name.replace('_', "-")))?;
+        }
+    }
+    let mut text = String::new();
+    if let Some(path) = &args.api_keys_file {
+        text = std::fs::read_to_string(path)
+            .map_err(|error| format!("cannot read the API keys in {}: {error}", path.display()))?;
+    }
+    if let Ok(keys) = std::env::var("SENTE_API_KEYS") {
+        text.push('\n');
+        text.push_str(&keys);
+    }
+    let keys = ApiKeys::parse(&text, anonymous)?;
+    let anonymous_routes = args
+        .anonymous_routes
+        .as_deref()
+        .map(Policy::parse_routes)
+        .transpose()
+        .map_err(|error| format!("--anonymous-routes: {error}"))?;
+    if anonymous_routes.is_some() && keys.is_empty() {
+        return Err(
+            "--anonymous-routes keeps routes for clients with a key, but no key is configured (--api-keys-file or SENTE_API_KEYS)"
+                .to_owned(),
+        );
+    }
+    let trusted_proxies = args
+        .trusted_proxies
+        .iter()
+        .filter(|proxy| !proxy.trim().is_empty())
+        .map(|proxy| proxy.parse())
+        .collect::<Result<_, String>>()
+        .map_err(|error| format!("--trusted-proxy: {error}"))?;
+    Ok(Share::new(
+        limits,
+        Policy {
+            anonymous,
+            keys,
+            anonymous_routes,
+            trusted_proxies,
+        },
+    ))
 }
 
 /// Installs the log subscriber: lines of `format`, filtered by `RUST_LOG` (default `info`),
@@ -501,6 +596,7 @@ fn run_search(args: SearchArgs, search: Search) -> Result<(), String> {
         seed: args.seed,
         player,
         without_default_time_limit: args.no_time_limit,
+        leave_out_position: false,
     };
     let in_request = |problem: Problem| match problem.field.as_deref() {
         Some(field) if PlayerSpec::is_field(field) => in_player("the player", player_text, problem),
@@ -542,6 +638,7 @@ fn run_review(args: ReviewArgs) -> Result<(), String> {
             seed: search.seed,
             player,
             without_default_time_limit: search.no_time_limit,
+            leave_out_position: false,
         },
         record,
         format: args.format,
