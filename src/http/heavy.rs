@@ -13,8 +13,8 @@ use super::cancel::CancelOnDrop;
 use super::metrics::Metrics;
 use super::share::{Client, Lease, Slot, Work};
 use crate::api::Budget;
-use crate::api::Problem;
 use crate::api::Pause;
+use crate::api::Problem;
 
 /// A slot for `client`'s heavy `work`, after its turn; or the refusal, counted in the metrics.
 pub async fn admit(state: &AppState, client: &Client, work: Work) -> Result<Slot, Problem> {

@@ -5,8 +5,8 @@ use super::client::Network;
 use super::keys::ApiKeys;
 use super::limits::ClientLimits;
 
-/// The operator's policy for every client.
-#[derive(Clone, Debug)]
+/// The operator's policy for every client; by default the default limits, no keys, no proxy.
+#[derive(Clone, Debug, Default)]
 pub struct Policy {
     /// The limits of a client without a key.
     pub anonymous: ClientLimits,
@@ -18,17 +18,6 @@ pub struct Policy {
     pub anonymous_routes: Option<Vec<&'static str>>,
     /// Proxies whose `Forwarded` and `X-Forwarded-For` name the client.
     pub trusted_proxies: Vec<Network>,
-}
-
-impl Default for Policy {
-    fn default() -> Self {
-        Policy {
-            anonymous: ClientLimits::default(),
-            keys: ApiKeys::default(),
-            anonymous_routes: None,
-            trusted_proxies: Vec::new(),
-        }
-    }
 }
 
 impl Policy {
