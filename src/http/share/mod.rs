@@ -22,8 +22,10 @@ pub mod bucket;
 pub mod client;
 pub mod keys;
 pub mod layer;
+mod lease;
 pub mod limits;
 pub mod policy;
+mod refusal;
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -34,11 +36,12 @@ use serde::Serialize;
 
 pub use client::{Client, ClientId, Network};
 pub use keys::ApiKeys;
+pub use lease::Lease;
 pub use limits::{ClientLimits, Standing};
 pub use policy::Policy;
+pub use refusal::{Reason, Refusal, whole_seconds};
 
-use crate::api::Problem;
-use crate::api::{Budget, Yield};
+use crate::api::Budget;
 use bucket::Bucket;
 
 /// Heavy work, by the route that asks for it.
@@ -107,85 +110,6 @@ pub const QUANTUM: Duration = Duration::from_millis(200);
 /// The most clients remembered at once; a new client beyond them is refused (503) until some
 /// of the others have been idle long enough to be forgotten.
 pub const MAX_CLIENTS: usize = 100_000;
-
-/// Why a request was refused, as the metrics count it.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Reason {
-    /// The client's requests a second.
-    Requests,
-    /// The client's CPU-seconds a minute.
-    Cpu,
-    /// The client's own queue of heavy requests.
-    ClientQueue,
-    /// Every client's queue together.
-    QueueFull,
-    /// The wait would be, or was, longer than the queue limit.
-    QueueWait,
-    /// More clients at once than the service remembers.
-    Clients,
-    /// A wrong key, or none where one is needed.
-    Unauthorized,
-}
-
-impl Reason {
-    pub const ALL: [Reason; 7] = [
-        Reason::Requests,
-        Reason::Cpu,
-        Reason::ClientQueue,
-        Reason::QueueFull,
-        Reason::QueueWait,
-        Reason::Clients,
-        Reason::Unauthorized,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Reason::Requests => "requests",
-            Reason::Cpu => "cpu",
-            Reason::ClientQueue => "client_queue",
-            Reason::QueueFull => "queue_full",
-            Reason::QueueWait => "queue_wait",
-            Reason::Clients => "clients",
-            Reason::Unauthorized => "unauthorized",
-        }
-    }
-}
-
-/// A request refused, and when to try again.
-#[derive(Clone, Debug)]
-pub struct Refusal {
-    pub status: u16,
-    pub reason: Reason,
-    pub retry_after: Duration,
-    pub detail: String,
-}
-
-impl Refusal {
-    fn new(status: u16, reason: Reason, retry_after: Duration, detail: String) -> Refusal {
-        Refusal {
-            status,
-            reason,
-            retry_after,
-            detail,
-        }
-    }
-
-    /// `Retry-After`'s whole seconds: the wait rounded up, at least one.
-    pub fn retry_after_seconds(&self) -> u64 {
-        whole_seconds(self.retry_after).max(1)
-    }
-
-    /// The refusal as the problem the client reads, with its `Retry-After`.
-    pub fn problem(&self) -> Problem {
-        Problem::http(self.status, self.detail.clone())
-            .with_header("retry-after", self.retry_after_seconds().to_string())
-    }
-}
-
-/// Seconds, rounded up.
-pub fn whole_seconds(duration: Duration) -> u64 {
-    duration.as_secs() + u64::from(duration.subsec_nanos() > 0)
-}
 
 /// The slots for heavy work, the clients that hold and wait for them, and each client's
 /// standing against its limits.
@@ -609,7 +533,7 @@ impl Share {
     /// Long work's step ended in `slot`: charges its time, remembers it, and says whether the
     /// slot should go to a waiting client (one holding fewer than two less, at once; one
     /// holding one less, once the slot has been held a [`QUANTUM`]).
-    fn step_ended(&self, slot: &mut Slot) -> bool {
+    pub(super) fn step_ended(&self, slot: &mut Slot) -> bool {
         let now = Instant::now();
         let mut state = self.lock();
         let Some(holder) = state.holders.get_mut(&slot.ticket) else {
@@ -642,7 +566,7 @@ impl Share {
     /// CPU-seconds in debt are waited out first, holding nothing; then the step waits at the
     /// head of its client's queue. `None` where the budget is due or `skip` says the step is no
     /// longer needed, whichever comes first.
-    fn wait_for_step(
+    pub(super) fn wait_for_step(
         self: &Arc<Self>,
         client: &Client,
         work: Work,
@@ -883,81 +807,6 @@ pub struct Slot {
 impl Drop for Slot {
     fn drop(&mut self) {
         self.share.release(self.ticket, self.charged);
-    }
-}
-
-/// One part of long work (one of a tournament's workers, a review's) and the slot it runs in:
-/// between two steps of the work it gives the slot to a waiting client that should have it,
-/// and waits for its turn to go on ([`Yield`]).
-pub struct Lease {
-    share: Arc<Share>,
-    client: Client,
-    work: Work,
-    /// When the request was given its first slot.
-    run_since: Instant,
-    slot: Mutex<Option<Slot>>,
-    /// Counts the slots given up between steps.
-    on_yield: Box<dyn Fn() + Send + Sync>,
-}
-
-impl Lease {
-    /// A part of `client`'s `work`, holding `slot` (the request's own, for its first part)
-    /// or none yet.
-    pub fn new(
-        share: &Arc<Share>,
-        client: &Client,
-        work: Work,
-        slot: Option<Slot>,
-        on_yield: impl Fn() + Send + Sync + 'static,
-    ) -> Lease {
-        Lease {
-            share: Arc::clone(share),
-            client: client.clone(),
-            work,
-            run_since: Instant::now(),
-            slot: Mutex::new(slot),
-            on_yield: Box::new(on_yield),
-        }
-    }
-
-    fn held(&self) -> MutexGuard<'_, Option<Slot>> {
-        self.slot
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-    }
-
-    /// Waits on this thread for a slot if the part has none; false where it got none because
-    /// the budget is due or `skip` says the part is not needed (every step taken by others).
-    pub fn start(&self, budget: &Budget, skip: &dyn Fn() -> bool) -> bool {
-        let mut slot = self.held();
-        if slot.is_none() {
-            *slot = self
-                .share
-                .wait_for_step(&self.client, self.work, self.run_since, budget, skip);
-        }
-        slot.is_some()
-    }
-
-    /// The slot the part ends with, if it holds one: the request may keep it while its answer
-    /// is sent.
-    pub fn into_slot(&self) -> Option<Slot> {
-        self.held().take()
-    }
-}
-
-impl Yield for Lease {
-    fn between_steps(&self, budget: &Budget) {
-        let mut slot = self.held();
-        if let Some(held) = slot.as_mut() {
-            if !self.share.step_ended(held) {
-                return;
-            }
-            (self.on_yield)();
-            *slot = None;
-        }
-        *slot = self
-            .share
-            .wait_for_step(&self.client, self.work, self.run_since, budget, &|| false);
     }
 }
 
