@@ -1,6 +1,7 @@
 use std::net::{IpAddr, Ipv4Addr};
 
 use super::*;
+use crate::api::Yield;
 
 fn share(slots: usize, queue: usize, queue_limit: Duration) -> Arc<Share> {
     Arc::new(Share::new(
