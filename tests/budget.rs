@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use sente::game::Rules;
+use sente::game::{Notation, Rules};
 use sente::games::{Chess, ConnectFour, Gomoku, Othello, Shogi, TicTacToe};
 use sente::search::{
     Algorithm, AlphaBetaParams, Budget, Cutoff, EngineParams, Enhancements, MctsParams, Solve,
@@ -211,5 +211,96 @@ fn a_stopped_search_still_plays_the_win_it_has_seen() {
         assert_eq!(result.stopped_by, Some(Cutoff::NodeLimit), "{result:?}");
         assert_eq!(result.best_move, 0, "{result:?}");
         assert!(result.score > 0.9 && !result.exact, "{result:?}");
+    }
+}
+
+/// A search on several threads keeps what one keeps (stop, node limit, deadline), and proves
+/// the same mates: the first thread answers, its helpers only fill the table.
+mod threads {
+    use super::*;
+
+    fn on(threads: u32, depth: u32) -> EngineParams {
+        EngineParams {
+            depth: Some(depth),
+            threads,
+            ..EngineParams::default()
+        }
+    }
+
+    /// Mates in one to three moves, and shogi's tsume set's first problems: proven, and as
+    /// long, at one thread and at four.
+    #[test]
+    fn mates_are_the_same_at_one_thread_and_at_four() {
+        for fen in [
+            "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1",
+            "kbK5/pp6/1P6/8/8/8/8/R7 w - - 0 1",
+            "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4",
+            "6k1/6p1/6K1/8/8/8/8/1R6 b - - 0 1",
+        ] {
+            let game: Chess = fen.parse().unwrap();
+            let one = game.engine(&on(1, 9), &Budget::unlimited());
+            let four = game.engine(&on(4, 9), &Budget::unlimited());
+            assert!(one.exact, "{fen}: {one:?}");
+            assert_eq!(
+                (four.exact, four.score, four.plies_to_end),
+                (one.exact, one.score, one.plies_to_end),
+                "{fen}"
+            );
+        }
+        let set = include_str!("../data/shogi/tsume.txt");
+        for line in set.lines().filter(|line| !line.starts_with('#')).take(8) {
+            let (plies, moves) = line.split_once('\t').expect("plies, a tab, the moves");
+            let plies: u32 = plies.parse().expect("plies");
+            let mut game = Shogi::start();
+            for mv in moves.split_whitespace() {
+                let mv = game.read_move(&Notation::Text(mv.into()));
+                game = game.play(mv.expect("a legal move"));
+            }
+            for threads in [1, 4] {
+                let result = game.engine(&on(threads, plies + 4), &Budget::unlimited());
+                assert!(result.exact && result.score > 0.0, "{game} at {threads}");
+                assert_eq!(result.plies_to_end, Some(plies), "{game} at {threads}");
+            }
+        }
+    }
+
+    /// The node limit is kept on every thread's nodes together (within a check interval a
+    /// thread), a cancel and a deadline stop every thread, and the answer counts them all.
+    #[test]
+    fn limits_hold_on_every_thread() {
+        let game = Chess::start();
+        let params = EngineParams {
+            threads: 4,
+            nodes: Some(200_000),
+            time_limit: Some(Duration::from_secs(60)),
+            ..EngineParams::default()
+        };
+        let limited = game.engine(&params, &Budget::unlimited());
+        assert!(
+            (200_000..=200_000 + 4 * 1024).contains(&limited.nodes),
+            "{}",
+            limited.nodes
+        );
+        let unlimited = EngineParams {
+            nodes: None,
+            ..params
+        };
+        let cancelled = Budget {
+            cancelled: Some(Arc::new(AtomicBool::new(true))),
+            ..Budget::default()
+        };
+        let stopped = game.engine(&unlimited, &cancelled);
+        assert_eq!(stopped.stopped_by, Some(Cutoff::Cancelled));
+        let started = Instant::now();
+        let due = Budget {
+            deadline: Some(started + Duration::from_millis(300)),
+            ..Budget::default()
+        };
+        let timed = game.engine(&unlimited, &due);
+        assert_eq!(timed.stopped_by, Some(Cutoff::Deadline));
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "the helpers stopped too"
+        );
     }
 }

@@ -47,6 +47,7 @@ pub struct AnalyzeResponse {
 /// always heavy work.
 pub struct AnalyzeJob {
     algorithm: Algorithm,
+    threads: u32,
     analyze: Run<AnalyzeResponse>,
 }
 
@@ -69,6 +70,11 @@ impl AnalyzeJob {
         self.algorithm
     }
 
+    /// The threads its search runs on: the slots it holds on the service.
+    pub fn threads(&self) -> u32 {
+        self.threads
+    }
+
     /// Values every legal move within `budget`. CPU-bound: call it where blocking is allowed.
     pub fn run(&self, budget: &Budget) -> Result<AnalyzeResponse, Problem> {
         (self.analyze)(budget)
@@ -79,6 +85,7 @@ impl Search for AnalyzeJob {
     fn prepare<G: Solve>(checked: Checked<G>) -> AnalyzeJob {
         AnalyzeJob {
             algorithm: checked.strategy.algorithm,
+            threads: checked.strategy.threads(),
             analyze: Box::new(move |budget| analyze(&checked, budget)),
         }
     }

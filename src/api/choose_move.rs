@@ -59,6 +59,7 @@ pub struct MoveResponse {
 /// A move request, checked: ready to search.
 pub struct MoveJob {
     algorithm: Algorithm,
+    threads: u32,
     light: bool,
     search: Run<MoveResponse>,
 }
@@ -76,6 +77,7 @@ impl Search for MoveJob {
     fn prepare<G: Solve>(checked: Checked<G>) -> MoveJob {
         MoveJob {
             algorithm: checked.strategy.algorithm,
+            threads: checked.strategy.threads(),
             light: checked.strategy.is_light::<G>(),
             search: Box::new(move |budget| choose(&checked, budget)),
         }
@@ -91,6 +93,11 @@ impl MoveJob {
     /// The algorithm that searches.
     pub fn algorithm(&self) -> Algorithm {
         self.algorithm
+    }
+
+    /// The threads its search runs on: the slots it holds on the service.
+    pub fn threads(&self) -> u32 {
+        self.threads
     }
 
     /// Whether the search is certain to take well under a millisecond, so that it may run

@@ -413,6 +413,28 @@ pub struct EngineDeclaration {
     pub knobs: &'static [(&'static str, &'static str)],
     /// The steps of its search that `without` turns off, by name.
     pub steps: &'static [&'static str],
+    /// What `sente bench` searches of it: none for an engine off the kit.
+    pub bench: Bench,
+}
+
+/// The positions `sente bench` searches with a game's engine, each to the same depth on one
+/// thread: the node total over every game is the search's signature, which any change to the
+/// search's shape alters (docs/testing.md#the-search-signature).
+#[derive(Clone, Copy, Debug)]
+pub struct Bench {
+    /// Positions in the game's text form: openings, middlegames and endings, so that every
+    /// part of the search is walked.
+    pub positions: &'static [&'static str],
+    /// The depth each is searched to, in plies: a second or two for all of them.
+    pub depth: u32,
+}
+
+impl Bench {
+    /// Nothing to search: the bench leaves the game out.
+    pub const NONE: Bench = Bench {
+        positions: &[],
+        depth: 0,
+    };
 }
 
 impl EngineDeclaration {
@@ -434,6 +456,7 @@ impl EngineDeclaration {
             ("multipv", ""),
         ],
         steps: &[],
+        bench: Bench::NONE,
     };
 }
 

@@ -17,7 +17,7 @@ mod symmetry;
 pub mod text;
 
 pub use declaration::{
-    Book, BookOpening, DEFAULT_TIME_LIMIT_MS, Declaration, EngineDeclaration, Evaluation,
+    Bench, Book, BookOpening, DEFAULT_TIME_LIMIT_MS, Declaration, EngineDeclaration, Evaluation,
     EvaluationUnits, LEVEL_NAMES, LEVELS, Level, Limits, Network, Protocol, ReadRecord,
     RecordError, RecordFormat, RecordedGame, RecordedMove, TextEncoding,
 };

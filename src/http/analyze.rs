@@ -38,7 +38,8 @@ async fn analyze(
     watch: Option<Watch>,
 ) -> Result<AnalyzeResponse, Problem> {
     // Analysis searches every move on its own: always heavy, blocking work.
-    let response = super::heavy::run_one(&state, &client, Work::Analyze, move |budget| {
+    let threads = job.threads();
+    let response = super::heavy::run_one(&state, &client, Work::Analyze, threads, move |budget| {
         job.run(&Budget {
             watch: watch.clone(),
             ..budget.clone()

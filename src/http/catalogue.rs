@@ -64,6 +64,8 @@ pub async fn get_limits(
     };
     let mut limits = json!({
         "heavy_slots": share.heavy_slots,
+        // A search's threads hold as many slots: no search has more.
+        "max_threads": share.heavy_slots,
         "heavy_queue": share.heavy_queue,
         "queue_limit_ms": share.queue_limit.as_millis() as u64,
         "client": {

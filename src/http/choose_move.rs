@@ -42,7 +42,8 @@ async fn choose(
         // thread and back; only heavier searches go to the blocking pool.
         job.run(&state.search_limits.light_budget())
     } else {
-        super::heavy::run_one(&state, &client, Work::Move, move |budget| {
+        let threads = job.threads();
+        super::heavy::run_one(&state, &client, Work::Move, threads, move |budget| {
             job.run(&Budget {
                 watch: watch.clone(),
                 ..budget.clone()

@@ -16,10 +16,32 @@ use crate::api::Budget;
 use crate::api::Pause;
 use crate::api::Problem;
 
-/// A slot for `client`'s heavy `work`, after its turn; or the refusal, counted in the metrics.
-pub async fn admit(state: &AppState, client: &Client, work: Work) -> Result<Slot, Problem> {
+/// The slots a search on `threads` threads holds: one a thread, refused (422) beyond the
+/// service's slots, its `max_threads`, so that no search oversubscribes the machine.
+pub fn cores(state: &AppState, threads: u32) -> Result<usize, Problem> {
+    let max = state.share.limits().heavy_slots;
+    if threads as usize > max {
+        return Err(Problem::invalid(
+            "threads",
+            format!(
+                "threads is at most {max} on this service (max_threads in GET /limits: a thread \
+                 a heavy slot), got {threads}"
+            ),
+        ));
+    }
+    Ok(threads.max(1) as usize)
+}
+
+/// Slots for `client`'s heavy `work` on `cores` threads, after its turn; or the refusal,
+/// counted in the metrics.
+pub async fn admit(
+    state: &AppState,
+    client: &Client,
+    work: Work,
+    cores: usize,
+) -> Result<Slot, Problem> {
     let started = Instant::now();
-    match state.share.admit(client, work).await {
+    match state.share.admit_cores(client, work, cores).await {
         Ok(slot) => {
             state.metrics.waited(work, started.elapsed());
             Ok(slot)
@@ -45,7 +67,7 @@ pub struct Parts<T> {
 }
 
 /// Runs `work` on each of `parts` on the blocking pool, within `time_limit` and the service's
-/// node limit, for `client`'s `kind` of work.
+/// node limit, for `client`'s `kind` of work, each part's searches on `cores` threads.
 ///
 /// The first part runs in `slot`, the request's own; each other part waits for a slot of its
 /// own in the fair order, and is skipped if another part has ended first (every step taken).
@@ -57,6 +79,7 @@ pub async fn run_parts<P, T>(
     state: &AppState,
     client: &Client,
     kind: Work,
+    cores: usize,
     slot: Slot,
     time_limit: Duration,
     parts: Vec<P>,
@@ -82,13 +105,12 @@ where
         .iter()
         .map(|_| {
             let metrics = Arc::clone(&state.metrics);
-            Arc::new(Lease::new(
-                &state.share,
-                client,
-                kind,
-                slot.take(),
-                move || metrics.yielded(kind),
-            ))
+            Arc::new(
+                Lease::new(&state.share, client, kind, slot.take(), move || {
+                    metrics.yielded(kind)
+                })
+                .on_cores(cores),
+            )
         })
         .collect();
     let tasks: Vec<_> = parts
@@ -141,20 +163,23 @@ pub(super) fn spawn_blocking<T: Send + 'static>(
     })
 }
 
-/// Runs one search in a slot of its own, as [`run_parts`] does, within the service's search
-/// time limit.
+/// Runs one search on `threads` threads in as many slots of its own, as [`run_parts`] does,
+/// within the service's search time limit.
 pub async fn run_one<T: Send + 'static>(
     state: &AppState,
     client: &Client,
     kind: Work,
+    threads: u32,
     work: impl Fn(&Budget) -> T + Send + Sync + 'static,
 ) -> Result<T, Problem> {
     let time_limit = state.search_limits.max_search_time;
-    let slot = admit(state, client, kind).await?;
+    let cores = cores(state, threads)?;
+    let slot = admit(state, client, kind, cores).await?;
     let mut parts = run_parts(
         state,
         client,
         kind,
+        cores,
         slot,
         time_limit,
         vec![()],

@@ -29,7 +29,7 @@ pub async fn post_review(
     let run = Arc::new(ReviewRun::new(ReviewJob::new(ReviewRequest::from_json(
         &body,
     )?)?));
-    let slot = super::heavy::admit(&state, &client, Work::Review).await?;
+    let slot = super::heavy::admit(&state, &client, Work::Review, 1).await?;
     if !ndjson::accepts(&headers, NDJSON) {
         let answer = review(&state, &client, slot, &run, None).await?;
         return Ok(Json(answer).into_response());
@@ -58,6 +58,7 @@ async fn review(
         state,
         client,
         Work::Review,
+        1,
         slot,
         state.tournament_time_limit,
         workers,

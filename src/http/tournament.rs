@@ -82,9 +82,10 @@ pub async fn post_tournament(
             ),
         ));
     }
+    let cores = super::heavy::cores(&state, job.threads())?;
     let run = Arc::new(job.run(job.setup().games.clone()));
     let started = Instant::now();
-    let slot = super::heavy::admit(&state, &client, Work::Tournament).await?;
+    let slot = super::heavy::admit(&state, &client, Work::Tournament, cores).await?;
     // The slot the games end in is held until the answer has been sent, not only played: a
     // large answer waiting for a slow client counts as the work it is.
     let (ended_in, held) = tokio::sync::oneshot::channel();
@@ -125,12 +126,15 @@ async fn play(
     ended_in: tokio::sync::oneshot::Sender<Option<Slot>>,
 ) -> Result<(), Problem> {
     let _in_flight = state.metrics.tournament_started();
-    // One worker per core: a tournament never takes more threads than there are cores.
-    let workers = vec![(); state.cores];
+    // One worker per core, a game's searches on as many threads as its players take: a
+    // tournament never takes more threads than there are cores.
+    let cores = job.threads().max(1) as usize;
+    let workers = vec![(); (state.cores / cores).max(1)];
     let parts = super::heavy::run_parts(
         &state,
         &client,
         Work::Tournament,
+        cores,
         slot,
         state.tournament_time_limit,
         workers,

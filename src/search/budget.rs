@@ -171,6 +171,17 @@ pub(crate) struct Meter {
     /// The node count at which to look next; the next node's once stopped, so that every node
     /// after the stop learns it must return. One comparison is all a node pays.
     next_check: u64,
+    /// The nodes of every thread of one search, where it has several: each adds its own at
+    /// its checks, and a node limit is kept on the sum.
+    team: Option<Team>,
+}
+
+/// A thread's share of its search's node count.
+#[derive(Clone, Debug)]
+struct Team {
+    nodes: Arc<std::sync::atomic::AtomicU64>,
+    /// What this thread has added to it so far.
+    added: u64,
 }
 
 impl Meter {
@@ -180,6 +191,36 @@ impl Meter {
             time_limit: None,
             stopped_by: None,
             next_check: next_check(budget, 0),
+            team: None,
+        }
+    }
+
+    /// Counts this search's nodes into `nodes`, the sum of its threads' (each thread's meter
+    /// joins it): a node limit is then kept on the sum, within a check interval a thread.
+    pub(crate) fn join_team(&mut self, nodes: Arc<std::sync::atomic::AtomicU64>) {
+        self.team = Some(Team { nodes, added: 0 });
+    }
+
+    /// Adds this thread's nodes since it last did to its team's, where it has one, and says
+    /// the whole search's count: `nodes`, this thread's own, where it has none.
+    pub(crate) fn add_to_team(&mut self, nodes: u64) -> u64 {
+        match &mut self.team {
+            Some(team) => {
+                let before = team.nodes.fetch_add(nodes - team.added, Ordering::Relaxed);
+                let total = before + nodes - team.added;
+                team.added = nodes;
+                total
+            }
+            None => nodes,
+        }
+    }
+
+    /// The nodes of the whole search, where this thread's own count is `nodes`: the team's
+    /// as last added, with this thread's since.
+    pub(crate) fn total_nodes(&self, nodes: u64) -> u64 {
+        match &self.team {
+            Some(team) => team.nodes.load(Ordering::Relaxed) + (nodes - team.added),
+            None => nodes,
         }
     }
 
@@ -194,8 +235,9 @@ impl Meter {
 
     /// Looks at the budget now, whatever the node count; true if the search must stop.
     pub(crate) fn check(&mut self, nodes: u64) -> bool {
+        let total = self.add_to_team(nodes);
         if self.stopped_by.is_none() {
-            self.stopped_by = self.budget.check(nodes).or_else(|| {
+            self.stopped_by = self.budget.check(total).or_else(|| {
                 self.time_limit
                     .is_some_and(|limit| Instant::now() >= limit)
                     .then_some(Cutoff::TimeLimit)
@@ -204,7 +246,8 @@ impl Meter {
         self.next_check = if self.stopped_by.is_some() {
             nodes.saturating_add(1)
         } else {
-            next_check(&self.budget, nodes)
+            // The next check where the sum would reach it, counted in this thread's nodes.
+            next_check(&self.budget, total) - total + nodes
         };
         self.stopped_by.is_some()
     }

@@ -54,7 +54,8 @@ pub(crate) use budget::Meter;
 pub use budget::{Budget, Cutoff, Pause, Yield, tighter};
 pub(crate) use engine::CLOCK_OVERHEAD;
 pub use engine::{
-    Clock, DEFAULT_HASH_MB, EngineOptions, EngineParams, MAX_ELO, MIN_ELO, UNLIMITED, share,
+    Clock, DEFAULT_HASH_MB, EngineOptions, EngineParams, MAX_ELO, MAX_THREADS, MIN_ELO, UNLIMITED,
+    share,
 };
 pub use mcts::{
     DEFAULT_EXPAND_THRESHOLD, DEFAULT_SIMULATIONS, DEFAULT_UCT_C, MAX_TREE_NODES, MctsParams,
@@ -188,6 +189,8 @@ fn limited(strategy: &Strategy, cut: Cut) -> Strategy {
     let mut limited = *strategy;
     limited.depth = tighter(strategy.depth, cut.depth);
     limited.engine.nodes = tighter(strategy.engine.nodes, cut.nodes);
+    // A level plays on one thread: its cut is in nodes, which threads would only overshoot.
+    limited.engine.threads = 1;
     limited.engine.level = None;
     limited.engine.elo = None;
     limited

@@ -152,6 +152,17 @@ impl Strategy {
         }
     }
 
+    /// The threads a search of it runs on: the engine's `threads` at full strength, one
+    /// otherwise (a level, any other algorithm).
+    pub fn threads(&self) -> u32 {
+        let full_strength = self.engine.level.is_none() && self.engine.elo.is_none();
+        if self.algorithm == Algorithm::Engine && full_strength {
+            self.engine.threads.max(1)
+        } else {
+            1
+        }
+    }
+
     /// Whether it is certain to search `G` in well under a millisecond: exact searches on
     /// games that declare them instant, and on small games samplers with small knobs and shallow
     /// full-width searches.

@@ -33,7 +33,7 @@ pub struct Pool<T> {
     idle: Mutex<Vec<(Vec<T>, Instant)>>,
 }
 
-impl<T: Copy + Send + 'static> Pool<T> {
+impl<T: Clone + Send + 'static> Pool<T> {
     pub const fn new() -> Pool<T> {
         Pool {
             idle: Mutex::new(Vec::new()),
@@ -89,7 +89,7 @@ impl<T: Copy + Send + 'static> Pool<T> {
     }
 }
 
-impl<T: Copy + Send + 'static> Pool<T> {
+impl<T: Clone + Send + 'static> Pool<T> {
     /// The one pool of tables of entries `T`, made on first use: the engine kit's tables are
     /// generic over a game's move, and Rust has no generic statics, hence a map from the
     /// entry's type to its pool, each kept for the life of the process.
@@ -107,7 +107,7 @@ impl<T: Copy + Send + 'static> Pool<T> {
     }
 }
 
-impl<T: Copy + Send + 'static> Default for Pool<T> {
+impl<T: Clone + Send + 'static> Default for Pool<T> {
     fn default() -> Self {
         Pool::new()
     }

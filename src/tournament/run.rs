@@ -27,6 +27,9 @@ pub const LOOK_INTERVAL: Duration = Duration::from_millis(20);
 pub struct Match {
     setup: Setup,
     games: Box<dyn Play>,
+    /// The threads its players' searches run on, the larger of the two's: the cores a game
+    /// takes.
+    threads: u32,
 }
 
 impl fmt::Debug for Match {
@@ -63,10 +66,26 @@ impl<G: Solve> Play for Tournament<G> {
 impl Match {
     /// `tournament`'s games, as `setup` describes them.
     pub fn of<G: Solve>(setup: Setup, tournament: Tournament<G>) -> Match {
+        let threads = tournament
+            .players
+            .iter()
+            .map(|player| match &player.kind {
+                super::PlayerKind::Search(strategy) => strategy.threads(),
+                super::PlayerKind::Uci { .. } => 1,
+            })
+            .max()
+            .unwrap_or(1);
         Match {
             setup,
             games: Box::new(tournament),
+            threads,
         }
+    }
+
+    /// The cores one of its games takes: its players' threads, the larger of the two's (a
+    /// move at a time is searched, so the two never add up).
+    pub fn threads(&self) -> u32 {
+        self.threads
     }
 
     pub fn setup(&self) -> &Setup {

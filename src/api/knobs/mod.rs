@@ -146,11 +146,22 @@ impl Given {
 ///
 /// Decoded field by field (`api::object`), so that a `/move` request, which carries the knobs
 /// beside its own fields, reads them with the same code in the same pass.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct PlayerSpec {
     pub algorithm: Option<String>,
     /// The knobs given, in the order of [`KNOBS`].
     pub knobs: [Option<Given>; KNOBS.len()],
+}
+
+/// No algorithm and no knob: what a request without a player gives. (Written out: the
+/// standard library derives `Default` for arrays of at most 32.)
+impl Default for PlayerSpec {
+    fn default() -> Self {
+        PlayerSpec {
+            algorithm: None,
+            knobs: std::array::from_fn(|_| None),
+        }
+    }
 }
 
 impl Object for PlayerSpec {

@@ -32,7 +32,7 @@ pub(super) const MOVETIME: &str = "movetime";
 pub(super) const LEVEL: &str = "level";
 
 /// Every player's knob, in the order the catalogue lists them.
-pub const KNOBS: [Knob; 32] = [
+pub const KNOBS: [Knob; 33] = [
     Knob {
         name: "depth",
         label: "Depth (plies)",
@@ -344,6 +344,23 @@ pub const KNOBS: [Knob; 32] = [
         description: "The size of the engine's transposition table, in MiB (UCI's Hash). Each \
                       search has a clean one of its own, taken from the engine's recent tables \
                       where one of that size is idle (docs/operations.md).",
+        on_game: same_on_every_game,
+    },
+    Knob {
+        name: "threads",
+        label: "Threads",
+        algorithms: &[A::Engine],
+        kind: Kind::Integer {
+            min: 1,
+            max: search::MAX_THREADS as u64,
+            default: Some(1),
+            set: |strategy, threads| strategy.engine.threads = threads as u32,
+        },
+        description: "Threads the engine searches on, sharing one table (Lazy SMP; UCI's \
+                      Threads), at full strength: a level plays on one. On the service a search \
+                      of T threads holds T heavy slots, and T is at most the service's \
+                      max_threads (GET /limits); a review or tournament takes one thread a \
+                      search, its positions and games running in parallel.",
         on_game: same_on_every_game,
     },
     Knob {

@@ -41,6 +41,13 @@ impl<G: Solve> GameReview<G> {
                 ));
             }
         }
+        if request.player.given("threads").is_some() && strategy.threads() > 1 {
+            return Err(Problem::invalid(
+                "threads",
+                "a review searches its positions in parallel, one thread each: threads does not \
+                 apply (the review's own threads are the command line's --threads)",
+            ));
+        }
         let mut time_limit_ms = None;
         if request.player.given("time_limit_ms").is_none() && strategy.time_limit.is_some() {
             strategy.time_limit = Some(Duration::from_millis(DEFAULT_TIME_LIMIT_MS));

@@ -8,6 +8,7 @@ use std::time::Instant;
 
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
+mod bench;
 mod learn;
 mod selfplay;
 mod tournament;
@@ -65,6 +66,10 @@ enum Command {
     /// Count the move paths DEPTH plies long from a position (perft), to check the rules
     /// against published figures, and print the count and its speed as JSON.
     Perft(PerftArgs),
+    /// Search each game on the engine kit's bench positions to a fixed depth and print the
+    /// node total (at one thread, the search's signature) and the nodes a second, as engine
+    /// developers read a bench.
+    Bench(bench::BenchArgs),
     /// Write the training positions of recorded games, one a line: BOARD | SCORE | RESULT, the
     /// score (centipawns for chess) and the result (1.0, 0.5, 0.0) from the first player's
     /// view. FILES are what `sente tournament --records` writes: answers, or shards' results.
@@ -295,6 +300,7 @@ fn main() -> ExitCode {
         Some(Command::Review(args)) => run_review(args),
         Some(Command::Tournament(args)) => tournament::run(*args),
         Some(Command::Perft(args)) => run_perft(args),
+        Some(Command::Bench(args)) => bench::run_bench(args),
         Some(Command::Positions(args)) => write_positions(args),
         Some(Command::Selfplay(args)) => selfplay::run_selfplay(args),
         Some(Command::Train(args)) => train::run(args),

@@ -357,6 +357,24 @@ const LEVEL_TABLE: [Level; LEVELS] = [
     Level::full(None).rated(2553),
 ];
 
+/// What `sente bench` searches of chess's engine: the start, five positions of Stockfish's
+/// bench, then positions of Sente's own games, at depth 12
+/// (docs/testing.md#the-search-signature).
+const BENCH: crate::game::Bench = crate::game::Bench {
+    positions: &[
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 10",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 11",
+        "4rrk1/pp1n3p/3q2pQ/2p1pb2/2PP4/2P3N1/P2B2PP/4RRK1 b - - 7 19",
+        "r3r1k1/2p2ppp/p1p1bn2/8/1q2P3/2NPQN2/PPP3PP/R4RK1 b - - 2 15",
+        "r1bbk1nr/pp3p1p/2n5/1N4p1/2Np1B2/8/PPP2PPP/2KR1B1R w kq - 0 13",
+        "rn1k2nr/p1p3pp/bp2pp2/8/2PPqP2/P4N2/P4KPP/R1BQ1B1R w - - 5 10",
+        "7r/p1pk4/3nRB2/1rnP1P1p/2p5/P4N2/P4K1P/2R5 b - - 0 24",
+        "8/2R5/4k3/p7/8/7K/r6P/8 b - - 0 42",
+    ],
+    depth: 12,
+};
+
 impl Rules for Chess {
     type Move = ChessMove;
 
@@ -395,6 +413,7 @@ impl Rules for Chess {
                 ("time_limit_ms", ""),
                 ("movetime", ""),
                 ("hash_mb", ""),
+                ("threads", ""),
                 ("nodes", ""),
                 (
                     "weights",
@@ -432,6 +451,7 @@ impl Rules for Chess {
                 ),
             ],
             steps: &STEP_NAMES,
+            bench: BENCH,
         },
         books: &book::BOOKS,
         protocols: &[Protocol {

@@ -2,7 +2,7 @@
 //! match runners (fastchess, cutechess) and lichess-bot speak to it on standard input and
 //! output as to any engine. The session is the engine kit's (`search/engine/session.rs`, which
 //! USI shares); this file is UCI's words and chess's options: `Evaluation`, `EvalFile`,
-//! `UCI_LimitStrength` and `UCI_Elo`, `Threads`.
+//! `UCI_LimitStrength` and `UCI_Elo` (`Threads` is the session's, as in USI).
 
 use super::engine::{ChessBoard, DEFAULT_EVALUATION};
 use super::{Chess, nnue};
@@ -49,8 +49,6 @@ impl Dialect for Uci {
     fn options(&self) -> Vec<String> {
         let [evaluation, eval_file] = session::evaluation_options::<Chess>(DEFAULT_EVALUATION);
         vec![
-            // One thread: declared, so that GUIs and match runners that set it find it.
-            "option name Threads type spin default 1 min 1 max 1".to_owned(),
             // Declared so that GUIs send `go ponder`; the session ponders whatever it says.
             "option name Ponder type check default false".to_owned(),
             evaluation.clone(),

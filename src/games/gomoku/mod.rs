@@ -193,6 +193,18 @@ const LEVEL_TABLE: [Level; LEVELS] = [
     Level::full(None),
 ];
 
+/// What `sente bench` searches of gomoku's engine: the start, then positions of Sente's own games
+/// at depth 8 (docs/testing.md#the-search-signature).
+const BENCH: crate::game::Bench = crate::game::Bench {
+    positions: &[
+        ".............../..........OO.../..........O.X../.........X...O./.............../.............../.............../.............../.............X./.............../.............../.............../..........X..../.............../...............",
+        ".............../..........OOX../.........XOOX../........OXXXOO./.........OOX.X./............O../.............../.............../.............X./.............../.............../.............../..........X..../.............../...............",
+        ".............../.......XOOOOX../......OOOXOOX../......XOOXXXOO./......X.XOOXXX./..........X.O../.............../.............../.............X./.............../.............../.............../..........X..../.............../...............",
+        ".....X........./......OXOOOOX../....XOOOOXOOX../.....OXOOXXXOO./......X.XOOXXX./.....XXXO.X.O../......X......../.....OO......../.............X./.............../.............../.............../..........X..../.............../...............",
+    ],
+    depth: 8,
+};
+
 impl Rules for Gomoku {
     type Move = u8;
 
@@ -224,6 +236,7 @@ impl Rules for Gomoku {
                 ("time_limit_ms", ""),
                 ("movetime", ""),
                 ("hash_mb", ""),
+                ("threads", ""),
                 ("nodes", ""),
                 ("multipv", ""),
                 (
@@ -232,6 +245,7 @@ impl Rules for Gomoku {
                 ),
             ],
             steps: &QUIET_GAME_STEP_NAMES,
+            bench: BENCH,
         },
         levels: LEVEL_TABLE,
         measured_levels: include_str!("levels.json"),

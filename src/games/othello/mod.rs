@@ -228,6 +228,19 @@ const LEVEL_TABLE: [Level; LEVELS] = [
     Level::full(None),
 ];
 
+/// What `sente bench` searches of othello's engine: the start, then positions of Sente's own games
+/// at depth 14 (docs/testing.md#the-search-signature).
+const BENCH: crate::game::Bench = crate::game::Bench {
+    positions: &[
+        "---------------------------OX------XO--------------------------- X",
+        "-----------O-------XO-----XXXO----OXX-------X------------------- O",
+        "-----O-----OO----OOOOO---XOXXO----OOXX-----OXX------------------ X",
+        "--O--O----OOOX--XXXXXOO--XXXXXO--XXXXX-O---OOX------O----------- O",
+        "--OOOOO---OOOO--XXXOOOOO-XXOXXOO-XXXXOOO--XXOO-----OO-----O----- X",
+    ],
+    depth: 14,
+};
+
 impl Rules for Othello {
     type Move = u8;
 
@@ -291,11 +304,16 @@ impl Rules for Othello {
                 ),
                 ("hash_mb", "The midgame search's table."),
                 (
+                    "threads",
+                    "The midgame search's; the endgame solver runs on one.",
+                ),
+                (
                     "without",
                     "The midgame search's steps (docs/architecture.md).",
                 ),
             ],
             steps: &QUIET_GAME_STEP_NAMES,
+            bench: BENCH,
         },
         protocols: &[
             crate::game::Protocol {

@@ -123,6 +123,17 @@ impl ShogiBoard {
     }
 }
 
+/// A move in the table: rsshogi's own 32 bits.
+impl kit::Packed for Move32 {
+    fn pack(self) -> u32 {
+        self.raw()
+    }
+
+    fn unpack(bits: u32) -> Move32 {
+        Move32::from_raw(bits)
+    }
+}
+
 impl Board for ShogiBoard {
     type Game = Shogi;
     type Move = Move32;

@@ -345,6 +345,19 @@ const LEVEL_TABLE: [Level; LEVELS] = [
     Level::full(None),
 ];
 
+/// What `sente bench` searches of shogi's engine: the start, then positions of Sente's own games
+/// at depth 8 (docs/testing.md#the-search-signature).
+const BENCH: crate::game::Bench = crate::game::Bench {
+    positions: &[
+        "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+        "lnsgk2nl/1r3s1g1/p1ppp2pp/1p4p2/9/2P4R1/PP1PP1PPP/3G2G2/LNS1K1SNL w BPbp 18",
+        "ln2kp2+B/b2sgs2l/2ppp1npg/pr4p1p/1pP6/P5RP1/1P1PPSP1P/1S1G2G2/LN2KP1NL b - 39",
+        "+r3kpl2/3sgs1+B1/1bnpp1np+L/6p2/1ppP5/6RP1/1PN1PSP2/3G2G2/3GKP1N1 b L2Psl3p 73",
+        "2p2pl2/3k1s1+B1/1+LPppgn+L1/9/1p1P5/2+r4P1/+p+rN1PSG2/2SG5/3LKP1N1 w BN4Pgs3p 112",
+    ],
+    depth: 8,
+};
+
 impl Rules for Shogi {
     type Move = ShogiMove;
 
@@ -388,6 +401,7 @@ impl Rules for Shogi {
                 ("time_limit_ms", ""),
                 ("movetime", ""),
                 ("hash_mb", ""),
+                ("threads", ""),
                 ("nodes", ""),
                 (
                     "weights",
@@ -415,6 +429,7 @@ impl Rules for Shogi {
                 ),
             ],
             steps: &engine::STEP_NAMES,
+            bench: BENCH,
         },
         protocols: &[Protocol {
             name: "usi",

@@ -13,6 +13,8 @@ pub struct Lease {
     share: Arc<Share>,
     client: Client,
     work: Work,
+    /// The slots each of its steps holds: its searches' threads.
+    cores: usize,
     /// When the request was given its first slot.
     run_since: Instant,
     slot: Mutex<Option<Slot>>,
@@ -34,10 +36,17 @@ impl Lease {
             share: Arc::clone(share),
             client: client.clone(),
             work,
+            cores: 1,
             run_since: Instant::now(),
             slot: Mutex::new(slot),
             on_yield: Box::new(on_yield),
         }
+    }
+
+    /// The part's searches run on `cores` threads: each of its steps holds as many slots (its
+    /// first slot, if given, was admitted for as many).
+    pub fn on_cores(self, cores: usize) -> Lease {
+        Lease { cores, ..self }
     }
 
     fn held(&self) -> MutexGuard<'_, Option<Slot>> {
@@ -51,9 +60,14 @@ impl Lease {
     pub fn start(&self, budget: &Budget, skip: &dyn Fn() -> bool) -> bool {
         let mut slot = self.held();
         if slot.is_none() {
-            *slot = self
-                .share
-                .wait_for_step(&self.client, self.work, self.run_since, budget, skip);
+            *slot = self.share.wait_for_step(
+                &self.client,
+                self.work,
+                self.cores,
+                self.run_since,
+                budget,
+                skip,
+            );
         }
         slot.is_some()
     }
@@ -75,8 +89,13 @@ impl Yield for Lease {
             (self.on_yield)();
             *slot = None;
         }
-        *slot = self
-            .share
-            .wait_for_step(&self.client, self.work, self.run_since, budget, &|| false);
+        *slot = self.share.wait_for_step(
+            &self.client,
+            self.work,
+            self.cores,
+            self.run_since,
+            budget,
+            &|| false,
+        );
     }
 }

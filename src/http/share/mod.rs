@@ -221,6 +221,8 @@ struct Waiter {
     /// When the request this is part of was given its first slot (this waiter's arrival, for
     /// a request).
     run_since: Instant,
+    /// The slots it needs at once: a search's threads.
+    cores: usize,
     /// Set, under the state's lock, when the slot is given.
     granted: AtomicBool,
     notify: tokio::sync::Notify,
@@ -230,6 +232,8 @@ struct Waiter {
 struct Holder {
     client: ClientId,
     work: Work,
+    /// The slots it holds: a search's threads.
+    cores: usize,
     /// When the slot was given.
     since: Instant,
     /// When long work last ended a step in it (the grant, before its first).
@@ -327,10 +331,23 @@ impl Share {
     /// CPU-seconds, its queue or everyone's is full, or the wait would pass the queue limit.
     /// If the future is dropped (the client went away), its place in the queue goes with it.
     pub async fn admit(self: &Arc<Self>, client: &Client, work: Work) -> Result<Slot, Refusal> {
+        self.admit_cores(client, work, 1).await
+    }
+
+    /// [`Share::admit`] for work on `cores` threads, which holds as many slots, given all at
+    /// once when its turn comes (the turns after it wait until they are free, so that it is
+    /// not passed over forever by work of fewer). Work on more threads than the service has
+    /// slots is refused.
+    pub async fn admit_cores(
+        self: &Arc<Self>,
+        client: &Client,
+        work: Work,
+        cores: usize,
+    ) -> Result<Slot, Refusal> {
         let started = Instant::now();
         let waiter = {
             let mut state = self.lock();
-            self.enter(&mut state, client, work, started)?
+            self.enter(&mut state, client, work, cores, started)?
         };
         let waiting = Waiting {
             share: self,
@@ -356,8 +373,20 @@ impl Share {
         state: &mut State,
         client: &Client,
         work: Work,
+        cores: usize,
         now: Instant,
     ) -> Result<Arc<Waiter>, Refusal> {
+        if cores > self.limits.heavy_slots {
+            return Err(Refusal::new(
+                503,
+                Reason::QueueFull,
+                Duration::from_secs(1),
+                format!(
+                    "this work asks {cores} threads and the server has {} heavy slots",
+                    self.limits.heavy_slots
+                ),
+            ));
+        }
         let Some(standing) = state.client(client, now) else {
             return Err(too_many_clients());
         };
@@ -373,7 +402,7 @@ impl Share {
             ));
         }
         let (held, own_waiting) = (standing.held, standing.waiting_requests);
-        if state.free == 0 || !state.queued.is_empty() {
+        if state.free < cores || !state.queued.is_empty() {
             let wait = self.estimate(state, client.id, now);
             let own_queue_full = own_waiting >= client.limits.queue;
             // A client whose own requests fill its queue is told so (429); one that has none
@@ -413,7 +442,7 @@ impl Share {
                 ));
             }
         }
-        let waiter = state.enqueue(client, work, None, now);
+        let waiter = state.enqueue(client, work, cores, None, now);
         self.dispatch(state, now);
         Ok(waiter)
     }
@@ -436,6 +465,14 @@ impl Share {
                 .clients
                 .get_mut(&id)
                 .expect("a queued client is known");
+            // Work on several threads waits, first in line, until as many slots are free.
+            if client
+                .queue
+                .front()
+                .is_some_and(|waiter| waiter.cores > state.free)
+            {
+                break;
+            }
             let waiter = client.queue.pop_front().expect("a queued client waits");
             if client.queue.is_empty() {
                 state.queued.swap_remove(position);
@@ -444,14 +481,15 @@ impl Share {
                 client.waiting_requests -= 1;
                 state.waiting_requests -= 1;
             }
-            client.held += 1;
+            client.held += waiter.cores;
             client.last_granted = Some(now);
-            state.free -= 1;
+            state.free -= waiter.cores;
             state.holders.insert(
                 waiter.ticket,
                 Holder {
                     client: id,
                     work: waiter.work,
+                    cores: waiter.cores,
                     since: now,
                     step_since: now,
                     run_since: if waiter.step { waiter.run_since } else { now },
@@ -520,13 +558,13 @@ impl Share {
             return;
         };
         if let Some(client) = state.clients.get_mut(&holder.client) {
-            client.held -= 1;
+            client.held -= holder.cores;
             if let Some(quota) = client.limits.cpu() {
                 let spent = now.saturating_duration_since(charged).as_secs_f64();
-                client.cpu.charge(quota, spent, now);
+                client.cpu.charge(quota, spent * holder.cores as f64, now);
             }
         }
-        state.free += 1;
+        state.free += holder.cores;
         self.dispatch(&mut state, now);
     }
 
@@ -541,7 +579,7 @@ impl Share {
         };
         let step = now.saturating_duration_since(holder.step_since);
         holder.step_since = now;
-        let (work, since, id) = (holder.work, holder.since, holder.client);
+        let (work, since, id, cores) = (holder.work, holder.since, holder.client, holder.cores);
         let typical = &mut state.typical_step[work.index()];
         *typical = average(*typical, step);
         let Some(client) = state.clients.get_mut(&id) else {
@@ -549,7 +587,7 @@ impl Share {
         };
         if let Some(quota) = client.limits.cpu() {
             let spent = now.saturating_duration_since(slot.charged).as_secs_f64();
-            client.cpu.charge(quota, spent, now);
+            client.cpu.charge(quota, spent * cores as f64, now);
         }
         slot.charged = now;
         let mine = client.held;
@@ -570,6 +608,7 @@ impl Share {
         self: &Arc<Self>,
         client: &Client,
         work: Work,
+        cores: usize,
         run_since: Instant,
         budget: &Budget,
         skip: &dyn Fn() -> bool,
@@ -591,7 +630,7 @@ impl Share {
         let mut state = self.lock();
         let now = Instant::now();
         state.client(client, now)?;
-        let waiter = state.enqueue(client, work, Some(run_since), now);
+        let waiter = state.enqueue(client, work, cores, Some(run_since), now);
         self.dispatch(&mut state, now);
         loop {
             if waiter.granted.load(Ordering::Acquire) {
@@ -603,6 +642,7 @@ impl Share {
             }
             if budget.is_due() || skip() {
                 state.remove(client.id, &waiter);
+                self.dispatch(&mut state, Instant::now());
                 return None;
             }
             state = self
@@ -675,6 +715,7 @@ impl State {
         &mut self,
         client: &Client,
         work: Work,
+        cores: usize,
         step: Option<Instant>,
         now: Instant,
     ) -> Arc<Waiter> {
@@ -682,6 +723,7 @@ impl State {
             ticket: self.next_ticket,
             since: now,
             work,
+            cores,
             step: step.is_some(),
             run_since: step.unwrap_or(now),
             granted: AtomicBool::new(false),
@@ -758,6 +800,7 @@ impl Waiting<'_> {
             return Ok(self.into_slot());
         }
         state.remove(self.client, &waiter);
+        self.share.dispatch(&mut state, Instant::now());
         let wait = self.share.estimate(&state, self.client, Instant::now());
         let own = state
             .clients
@@ -791,6 +834,8 @@ impl Drop for Waiting<'_> {
             self.share.release(waiter.ticket, Instant::now());
         } else {
             state.remove(self.client, &waiter);
+            // It may have held back the waiters behind it, waiting for slots enough.
+            self.share.dispatch(&mut state, Instant::now());
         }
     }
 }

@@ -8,6 +8,7 @@
 //! keeps whatever makes these fast beside its position (chess its keys and its network's sums,
 //! move by move), so the kit never copies a position or allocates per node.
 
+use super::table::Packed;
 use super::{EngineParams, Step};
 use crate::game::{Game, Rules};
 use crate::search::Value;
@@ -20,8 +21,9 @@ use crate::search::Value;
 pub trait Board: Sized {
     /// The game it is a position of: answers give its moves.
     type Game: Game;
-    /// A move as the search keeps it (in its table, its killers, its lines).
-    type Move: Copy + PartialEq + Send + 'static;
+    /// A move as the search keeps it (in its table, its killers, its lines), packed in 32
+    /// bits in the table.
+    type Move: Packed + PartialEq + Send + 'static;
 
     /// The steps of the kit this game's search takes; `docs/architecture.md` says why the
     /// others are off. Its own steps (chess's evaluation `terms`) are its own business.

@@ -8,8 +8,9 @@
 //! rest (the table, aspiration, reductions, futility, killers and histories, the time plan)
 //! serve it as they serve chess.
 
+use super::table::Packed;
 use super::{Board, EngineParams, Step};
-use crate::game::{Game, Player};
+use crate::game::{Game, Player, Rules};
 use crate::search::{
     Evaluate, EvaluationIndex, PROVEN, Value, evaluation, heuristic, terminal_value,
 };
@@ -29,7 +30,7 @@ pub const QUIET_GAME_STEPS: [Step; 5] = [
 pub const QUIET_GAME_STEP_NAMES: [&str; 5] = Step::names(&QUIET_GAME_STEPS, &[]);
 
 /// What a game playing through its game contract declares for the kit.
-pub trait ThroughGame: Game {
+pub trait ThroughGame: Game + Rules<Move: Packed> {
     /// The kit's steps it takes.
     const STEPS: &'static [Step] = &QUIET_GAME_STEPS;
     /// Its evaluation's worth of a pawn, on the kit's scale (an evaluation's ±1 is ±`PROVEN`).

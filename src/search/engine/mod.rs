@@ -37,15 +37,18 @@ mod steps;
 mod strength;
 use strength::at_level;
 mod table;
+mod threads;
 mod time;
 
 pub use contract::Board;
 pub use game_board::{GameBoard, QUIET_GAME_STEP_NAMES, QUIET_GAME_STEPS, ThroughGame};
 pub(crate) use params::CLOCK_OVERHEAD;
 pub use params::{
-    Clock, DEFAULT_HASH_MB, EngineOptions, EngineParams, MAX_ELO, MIN_ELO, UNLIMITED, share,
+    Clock, DEFAULT_HASH_MB, EngineOptions, EngineParams, MAX_ELO, MAX_THREADS, MIN_ELO, UNLIMITED,
+    share,
 };
 pub use steps::Step;
+pub use table::Packed;
 
 use self::search::{Engine, Memories};
 use crate::game::{Drawing, Rules, in_pawns, written};
@@ -177,7 +180,10 @@ pub fn search_keeping<B: Board>(
         return at_level(game, params, &level, budget, kept);
     }
     let mut engine = Engine::<B>::new(game, params, budget, kept.memories.take());
-    let result = deepen_root(game, &mut engine);
+    let mut result = threads::with_helpers(game, params, budget, &mut engine, |engine| {
+        deepen_root(game, engine)
+    });
+    result.nodes = engine.total_nodes();
     kept.memories = Some(engine.into_memories());
     kept.dirty = true;
     result
@@ -319,8 +325,8 @@ fn tell<B: Board>(
         cp: cp.filter(|_| mate.is_none()),
         mate,
         score_for: game.side_to_move(),
-        nodes: engine.nodes,
-        nps: Iteration::nps(engine.nodes, elapsed),
+        nodes: engine.total_nodes(),
+        nps: Iteration::nps(engine.total_nodes(), elapsed),
         time_ms: elapsed.as_millis() as u64,
         pv: written(game, line, B::protocol_text),
         pv_san: readable.filter(|line| !line.is_empty()),
@@ -425,13 +431,52 @@ pub fn analyze<B: Board>(
     budget: &Budget,
 ) -> Analysis<<B::Game as Rules>::Move> {
     let mut engine = Engine::<B>::new(game, params, budget, None);
+    let deepened = threads::with_helpers(game, params, budget, &mut engine, |engine| {
+        analyze_lines(game, params, engine)
+    });
+    let (completed, depth) = deepened.completed.unwrap_or((Vec::new(), 0));
+    Analysis {
+        moves: completed
+            .into_iter()
+            .map(|(value, _, mv, line)| {
+                let Score {
+                    score,
+                    exact,
+                    plies_to_end,
+                } = judge::<B>(value);
+                MoveAnalysis {
+                    mv: B::game_move(mv),
+                    score,
+                    exact,
+                    plies_to_end,
+                    visits: None,
+                    prior: None,
+                    value: None,
+                    pv: game_line::<B>(&line),
+                    margin: None,
+                    depth: Some(depth as u32),
+                }
+            })
+            .collect(),
+        nodes: engine.total_nodes(),
+        elapsed: engine.started.elapsed(),
+        stopped_by: engine.reported(deepened.stopped_by),
+    }
+}
+
+/// The analysis's iterations, each the lines asked for (see [`analyze`]).
+fn analyze_lines<B: Board>(
+    game: &B::Game,
+    params: &EngineParams,
+    engine: &mut Engine<B>,
+) -> Deepened<Vec<Line<B::Move>>> {
     let mut moves = Vec::new();
     engine.board.legal_moves(&mut moves);
     let lines = params
         .multipv
         .map_or(moves.len(), |lines| lines as usize)
         .min(moves.len());
-    let deepened = deepen(&mut engine, |engine, depth| {
+    deepen(engine, |engine, depth| {
         let mut values: Vec<Line<B::Move>> = Vec::with_capacity(moves.len());
         for (index, &mv) in moves.iter().enumerate() {
             engine.board.make(mv);
@@ -478,33 +523,5 @@ pub fn analyze<B: Board>(
             }
         }
         (values, proven)
-    });
-    let (completed, depth) = deepened.completed.unwrap_or((Vec::new(), 0));
-    Analysis {
-        moves: completed
-            .into_iter()
-            .map(|(value, _, mv, line)| {
-                let Score {
-                    score,
-                    exact,
-                    plies_to_end,
-                } = judge::<B>(value);
-                MoveAnalysis {
-                    mv: B::game_move(mv),
-                    score,
-                    exact,
-                    plies_to_end,
-                    visits: None,
-                    prior: None,
-                    value: None,
-                    pv: game_line::<B>(&line),
-                    margin: None,
-                    depth: Some(depth as u32),
-                }
-            })
-            .collect(),
-        nodes: engine.nodes,
-        elapsed: engine.started.elapsed(),
-        stopped_by: engine.reported(deepened.stopped_by),
-    }
+    })
 }

@@ -21,6 +21,7 @@ pub struct EngineParams {
     pub elo: Option<u32>,
     pub level: Option<u8>,
     pub weights: Option<u8>,
+    pub threads: u32,
 }
 
 /// What the engine alone takes, beside the depth and time limit every search takes; a game's
@@ -51,6 +52,9 @@ pub struct EngineOptions {
     /// Which of the learnt evaluation's weights read from files it plays with
     /// ([`crate::learn::loaded`]); the shipped ones without it.
     pub weights: Option<u8>,
+    /// Threads the search runs on, sharing its table (Lazy SMP, `threads.rs`); one by default,
+    /// and always at a level below the top.
+    pub threads: u32,
 }
 
 /// The weakest strength an engine may be asked to play at.
@@ -61,6 +65,11 @@ pub const MAX_ELO: u32 = 2800;
 /// How long a search without a time may run: far longer than any depth or node count a
 /// caller gives takes, and short enough that a deadline this far off is still an instant.
 pub const UNLIMITED: Duration = Duration::from_secs(7 * 24 * 3600);
+
+/// The most threads one search takes (UCI's and USI's `Threads`, the `threads` knob), as
+/// Stockfish allows: past the machine's cores a search gains nothing, but one that asks for
+/// more is not refused; the service bounds it by its slots.
+pub const MAX_THREADS: u32 = 1024;
 
 /// The engine's table size when a request gives none.
 pub const DEFAULT_HASH_MB: u32 = 8;
@@ -75,6 +84,7 @@ impl EngineOptions {
         elo: None,
         level: None,
         weights: None,
+        threads: 1,
     };
 }
 
@@ -100,6 +110,7 @@ impl EngineParams {
             elo,
             level,
             weights,
+            threads,
         } = options;
         EngineParams {
             time_limit,
@@ -113,6 +124,7 @@ impl EngineParams {
             elo,
             level,
             weights,
+            threads,
         }
     }
 
@@ -135,6 +147,7 @@ impl EngineParams {
             elo: self.elo,
             level: self.level,
             weights: self.weights,
+            threads: self.threads,
         }
     }
 }

@@ -1,11 +1,12 @@
 //! The search itself: a principal variation search to the horizon, then quiescence.
 
+use std::sync::Arc;
 use std::time::Instant;
 
 use super::contract::Board;
 use super::correction::{Corrections, slot};
 use super::ordering::{MAX_HISTORY, Memory, Picker};
-use super::table::{Bound, Entry, Table, to_table};
+use super::table::{Bound, Entry, Packed, Table, to_table};
 use super::time::Plan;
 use super::{EngineParams, Step};
 use crate::game::Rules;
@@ -14,17 +15,23 @@ use crate::search::{Budget, Cutoff, INFINITY, MAX_DEPTH, Meter, PROVEN, Value, W
 /// What a search keeps from one search to the next of the same game, where its caller keeps
 /// it (`sente uci` and `sente usi` until a new game): its table, what it learnt about quiet
 /// moves (histories), and what it learnt its evaluation gets wrong (correction history).
-pub(super) struct Memories<M: Copy + Send + 'static> {
-    pub table: Table<M>,
+pub(super) struct Memories<M: Packed + Send + 'static> {
+    /// Shared by the threads of a search.
+    pub table: Arc<Table<M>>,
     pub memory: Memory<M>,
     pub corrections: Corrections,
 }
 
-impl<M: Copy + PartialEq + Send + 'static> Memories<M> {
+impl<M: Packed + PartialEq + Send + 'static> Memories<M> {
     /// Empty memories for a game `B`, with a table of `mib`.
     pub fn new<B: Board<Move = M>>(mib: u32) -> Memories<M> {
+        Memories::sharing::<B>(Arc::new(Table::new(mib)))
+    }
+
+    /// Empty memories for a game `B` but for `table`, which another thread's search shares.
+    pub fn sharing<B: Board<Move = M>>(table: Arc<Table<M>>) -> Memories<M> {
         Memories {
-            table: Table::new(mib),
+            table,
             memory: Memory::new(max_ply::<B>() + 1, B::HISTORY_SLOTS),
             corrections: Corrections::new(B::PAWN),
         }
@@ -58,7 +65,7 @@ impl<M> Default for Buffers<M> {
 
 pub(super) struct Engine<B: Board> {
     pub board: B,
-    pub table: Table<B::Move>,
+    pub table: Arc<Table<B::Move>>,
     memory: Memory<B::Move>,
     corrections: Corrections,
     buffers: Vec<Buffers<B::Move>>,
@@ -235,6 +242,11 @@ impl<B: Board> Engine<B> {
             .iter()
             .map_while(|&mv| mv)
             .collect()
+    }
+
+    /// The nodes of the whole search: this thread's, with its helpers' where it has some.
+    pub fn total_nodes(&self) -> u64 {
+        self.meter.total_nodes(self.nodes)
     }
 
     /// The first move of the principal variation from the root, if any.

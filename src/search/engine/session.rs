@@ -5,8 +5,8 @@
 //! its own, so that `stop` and `isready` are answered while it thinks.
 //!
 //! The commands read one a line: the handshake (`uci`, `usi`), `isready`, the new game
-//! (`ucinewgame`, `usinewgame`), `setoption name NAME value VALUE` (the hash, `MultiPV`, `Skill
-//! Level` and the dialect's own), `position startpos|fen|sfen BOARD [moves ...]`, `go` (with
+//! (`ucinewgame`, `usinewgame`), `setoption name NAME value VALUE` (the hash, `Threads`,
+//! `MultiPV`, `Skill Level` and the dialect's own), `position startpos|fen|sfen BOARD [moves ...]`, `go` (with
 //! `wtime`, `btime`, `winc`, `binc`, `movestogo`, `byoyomi`, `movetime`, `depth`, `nodes`,
 //! `infinite`, `mate`, `ponder`), `ponderhit`, `stop`, the dialect's end of a game (`gameover`)
 //! and `quit`. A search ends with its `info` lines and `bestmove` (with the move it expects in
@@ -34,7 +34,7 @@ mod protocol;
 use self::go::Go;
 pub use self::input::{Input, Line};
 pub use self::protocol::{Flow, Protocol, run};
-use super::{Board, DEFAULT_HASH_MB, Kept};
+use super::{Board, DEFAULT_HASH_MB, Kept, MAX_THREADS};
 use crate::game::{Game, LEVELS, Notation, Outcome, Rules, written};
 use crate::search::{
     Analysis, Budget, Clock, EngineParams, Iteration, SearchResult, Watch, panic_message,
@@ -201,6 +201,7 @@ pub fn serve<D: Dialect>(
         refused: None,
         kept: Arc::new(Mutex::new(Kept::default())),
         hash_mb: DEFAULT_HASH_MB,
+        threads: 1,
         multipv: 1,
         skill_level: LEVELS as u32,
         output: Arc::new(Mutex::new(output)),
@@ -301,6 +302,8 @@ struct Session<D: Dialect, W> {
     /// What the engine keeps from one move to the next, until a new game.
     kept: Arc<Mutex<Kept<D::Board>>>,
     hash_mb: u32,
+    /// Threads each search runs on (`Threads`), at full strength (a level plays on one).
+    threads: u32,
     /// How many of the best lines a search answers (`MultiPV`).
     multipv: u32,
     /// The level it plays at (`Skill Level`, as Stockfish and Fairy-Stockfish name theirs): the
@@ -342,6 +345,7 @@ impl<D: Dialect, W: Write + Send + 'static> Session<D, W> {
                 "option name {} type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}",
                 D::HASH
             ),
+            format!("option name Threads type spin default 1 min 1 max {MAX_THREADS}"),
             format!("option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"),
             format!("option name Skill Level type spin default {LEVELS} min 1 max {LEVELS}"),
         ];
@@ -395,6 +399,10 @@ impl<D: Dialect, W: Write + Send + 'static> Session<D, W> {
             self.hash_mb = number(MAX_HASH_MB)?;
             return Ok(());
         }
+        if name.eq_ignore_ascii_case("threads") {
+            self.threads = number(MAX_THREADS)?;
+            return Ok(());
+        }
         if name.eq_ignore_ascii_case("multipv") {
             self.multipv = number(MAX_MULTIPV)?;
             return Ok(());
@@ -434,6 +442,7 @@ impl<D: Dialect, W: Write + Send + 'static> Session<D, W> {
             time_limit: go.time(D::on_white_clock(&position), D::MATE_IN_MOVES),
             depth: go.depth,
             hash_mb: self.hash_mb,
+            threads: self.threads,
             nodes: go.nodes,
             // Pondering searches until `ponderhit` or `stop`: the clock is for after.
             clock: if go.ponder { Clock::NONE } else { go.clock },

@@ -26,6 +26,7 @@ pub(super) fn at_level<B: Board>(
         multipv: cut.lines,
         level: None,
         elo: None,
+        threads: 1,
         ..*params
     };
     let seed = seed::derive(game.key(), level.temperature.to_bits());

@@ -20,7 +20,7 @@ mod exchange;
 use std::sync::Arc;
 
 use shakmaty::zobrist::{Zobrist64, ZobristValue};
-use shakmaty::{Move, Position, Role};
+use shakmaty::{Move, Position, Role, Square};
 
 use self::exchange::{exchange, value};
 use super::evaluation::{self, winning_chances};
@@ -153,6 +153,58 @@ impl ChessBoard {
     fn descend(&mut self) {
         self.earlier.push(self.keys[self.ply]);
         self.ply += 1;
+    }
+}
+
+/// A move in the table, in 23 bits: its kind (2), then the squares (6 each) and the roles (3
+/// each, 0 for none) the kind has, so that it unpacks without the position.
+impl kit::Packed for Move {
+    fn pack(self) -> u32 {
+        let bits = |role: Option<Role>| role.map_or(0, |role| role as u32);
+        let (kind, moved, from, capture, to, promotion) = match self {
+            Move::Normal {
+                role: moved,
+                from,
+                capture,
+                to,
+                promotion,
+            } => (0, Some(moved), from, capture, to, promotion),
+            Move::EnPassant { from, to } => (1, None, from, None, to, None),
+            Move::Castle { king, rook } => (2, None, king, None, rook, None),
+            Move::Put { role: put, to } => (3, Some(put), to, None, to, None),
+        };
+        kind | bits(moved) << 2
+            | u32::from(from) << 5
+            | bits(capture) << 11
+            | u32::from(to) << 14
+            | bits(promotion) << 20
+    }
+
+    fn unpack(bits: u32) -> Move {
+        let square = |shift: u32| Square::new(bits >> shift & 63);
+        let role = |shift: u32| match bits >> shift & 7 {
+            0 => None,
+            role => Some(Role::ALL[role as usize - 1]),
+        };
+        let (from, to) = (square(5), square(14));
+        match bits & 3 {
+            0 => Move::Normal {
+                role: role(2).unwrap_or(Role::Pawn),
+                from,
+                capture: role(11),
+                to,
+                promotion: role(20),
+            },
+            1 => Move::EnPassant { from, to },
+            2 => Move::Castle {
+                king: from,
+                rook: to,
+            },
+            _ => Move::Put {
+                role: role(2).unwrap_or(Role::Pawn),
+                to,
+            },
+        }
     }
 }
 
