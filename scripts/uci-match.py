@@ -69,10 +69,20 @@ def check_protocol(sente):
         # Below the lowest rated level, level 4: three plies among its best four moves.
         assert weak.info["depth"] <= 3 and weak.info["nodes"] <= 20000, weak.info
         engine.configure({"UCI_LimitStrength": False})
+        threads = engine.options["Threads"]
+        assert threads.min == 1 and threads.max > 1, threads
+        engine.configure({"Threads": 2})
+        shared = engine.play(mate, chess.engine.Limit(depth=6), info=chess.engine.INFO_ALL)
+        assert shared.move == chess.Move.from_uci("h5f7"), shared
+        assert shared.info["score"].relative == chess.engine.Mate(1), shared.info
+        deep = engine.play(chess.Board(), chess.engine.Limit(depth=10), info=chess.engine.INFO_ALL)
+        assert deep.move in chess.Board().legal_moves and deep.info["depth"] == 10, deep.info
+        engine.configure({"Threads": 1})
         print(f"protocol: go infinite gave depths {depths} until stop, then {best.move}; "
               f"a move at 100 ms took {spent * 1000:.0f} ms; Qxf7# announced as mate 1, "
               f"the first of {len(lines)} lines with MultiPV 3; at UCI_Elo 1200, "
-              f"{weak.move} after {weak.info['nodes']} nodes")
+              f"{weak.move} after {weak.info['nodes']} nodes; Threads 1 to {threads.max}, "
+              f"at 2 the same mate, and depth 10 from the start in {deep.info['nodes']} nodes")
     finally:
         engine.quit()
 
@@ -164,6 +174,8 @@ def match(sente, games, elo, movetime, pgn_path, seed):
         "stockfish": chess.engine.SimpleEngine.popen_uci(pinned(["/usr/games/stockfish"], 1)),
     }
     engines["stockfish"].configure({"UCI_LimitStrength": True, "UCI_Elo": elo, "Threads": 1})
+    # Sente's games on two threads: Lazy SMP through a match runner's setoption.
+    engines["sente"].configure({"Threads": 2})
     score = {"wins": 0, "draws": 0, "losses": 0}
     out = open(pgn_path, "w") if pgn_path else None
     try:

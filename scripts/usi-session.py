@@ -48,7 +48,9 @@ def main():
         board.push_usi(best)
         moves.append(best)
 
-    # `go mate` on the tsume set's first mate in three (data/shogi/tsume.txt).
+    # `go mate` on the tsume set's first mate in three (data/shogi/tsume.txt), on two threads.
+    engine.setoption("Threads", 2)
+    engine.isready()
     here = os.path.dirname(os.path.abspath(__file__))
     with open(os.path.join(here, "..", "data", "shogi", "tsume.txt")) as file:
         line = next(line for line in file if line.startswith("3\t"))
@@ -115,6 +117,7 @@ def main():
     if games > 0:
         result = subprocess.run(
             [sys.executable, "-m", "cshogi.cli", wrapper, "/usr/games/fairy-stockfish",
+             "--options1", "Threads:2",
              "--options2", "Skill Level:0,Threads:1", "--games", str(games),
              "--byoyomi", "100", "--opening-moves", "8", "--opening-seed", "1", "--ponder"],
             capture_output=True, text=True, timeout=1800,

@@ -344,3 +344,52 @@ async fn without_keys_configured_every_client_is_anonymous_and_served() {
     assert_eq!(limits["keys_required"], false);
     assert_eq!(limits["client"]["id"], "ip:127.0.0.1");
 }
+
+/// A search on T threads holds T heavy slots: beyond the service's slots it is refused (422,
+/// naming `threads` and the limit `GET /limits` says), and while one on both slots runs, no
+/// other heavy request starts.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_search_on_threads_holds_a_slot_a_thread() {
+    let one = start_with(one_slot(4, Duration::from_secs(60))).await;
+    let limits: Value = Client::new()
+        .get(format!("{one}/limits"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(limits["max_threads"], 1);
+    let two_threads = json!({"game": "chess", "moves": [], "algorithm": "engine", "threads": 2, "time_limit_ms": 1500});
+    let refused = post_as(&one, A, None, "/move", two_threads.clone()).await;
+    assert_eq!(refused.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let problem: Value = refused.json().await.unwrap();
+    assert_eq!(problem["field"], "threads", "{problem}");
+    assert!(
+        problem["detail"].as_str().unwrap().contains("max_threads"),
+        "{problem}"
+    );
+
+    let two = start_with(with_share(
+        ShareLimits {
+            heavy_slots: 2,
+            heavy_queue: 64,
+            queue_limit: Duration::from_secs(60),
+        },
+        Policy::default(),
+    ))
+    .await;
+    let started = Instant::now();
+    let search = spawn_post(&two, A, "/move", two_threads);
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let other = spawn_post(&two, B, "/analyze", quick_heavy());
+    let (searched, _) = search.await.unwrap();
+    let (answered, other_ended) = other.await.unwrap();
+    assert_eq!((searched, answered), (StatusCode::OK, StatusCode::OK));
+    // Alone on a free slot it takes milliseconds; behind the search's 1.5 s, it waited.
+    let waited = other_ended.duration_since(started);
+    assert!(
+        waited >= Duration::from_millis(1_200),
+        "the other request ran after {waited:?}, while the two-thread search held both slots"
+    );
+}
