@@ -28,6 +28,8 @@ pub struct BenchRequest {
     pub depth: Option<u32>,
     /// One game, or every game on the kit.
     pub game: Option<String>,
+    /// Positions of the one game in place of its bench's, in its text form.
+    pub positions: Option<Vec<String>>,
 }
 
 impl Default for BenchRequest {
@@ -37,6 +39,7 @@ impl Default for BenchRequest {
             hash_mb: crate::search::DEFAULT_HASH_MB,
             depth: None,
             game: None,
+            positions: None,
         }
     }
 }
@@ -97,6 +100,12 @@ fn per_second(nodes: u64, elapsed: Duration) -> u64 {
 pub fn run(request: &BenchRequest) -> Result<BenchAnswer, Problem> {
     if request.threads == 0 {
         return Err(Problem::invalid("threads", "at least one thread"));
+    }
+    if request.positions.is_some() && request.game.is_none() {
+        return Err(Problem::invalid(
+            "positions",
+            "positions of one game: name it (game)",
+        ));
     }
     #[derive(Clone)]
     struct OneGame<'a>(&'a BenchRequest);
@@ -160,11 +169,19 @@ fn bench_game<G: Solve>(request: &BenchRequest) -> Result<Option<GameBench>, Pro
         threads: request.threads,
         ..EngineParams::default()
     };
+    let texts: Vec<String> = match &request.positions {
+        Some(positions) => positions.clone(),
+        None => bench
+            .positions
+            .iter()
+            .map(|&text| text.to_owned())
+            .collect(),
+    };
     let mut nodes = 0;
     let mut elapsed = Duration::ZERO;
-    for text in bench.positions {
+    for text in &texts {
         let spec = PositionSpec {
-            board: Some(board::BoardSpec::Text((*text).to_owned())),
+            board: Some(board::BoardSpec::Text(text.clone())),
             moves: None,
         };
         let position = spec.position::<G>()?;
@@ -175,7 +192,7 @@ fn bench_game<G: Solve>(request: &BenchRequest) -> Result<Option<GameBench>, Pro
     }
     Ok(Some(GameBench {
         game: G::NAME,
-        positions: bench.positions.len(),
+        positions: texts.len(),
         depth,
         nodes,
         elapsed_ms: elapsed.as_millis() as u64,

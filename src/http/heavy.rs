@@ -67,7 +67,8 @@ pub struct Parts<T> {
 }
 
 /// Runs `work` on each of `parts` on the blocking pool, within `time_limit` and the service's
-/// node limit, for `client`'s `kind` of work, each part's searches on `cores` threads.
+/// node limit, for `client`'s `kind` of work, each part's searches on as many threads as
+/// `slot` was admitted for (each part then holds as many slots).
 ///
 /// The first part runs in `slot`, the request's own; each other part waits for a slot of its
 /// own in the fair order, and is skipped if another part has ended first (every step taken).
@@ -79,7 +80,6 @@ pub async fn run_parts<P, T>(
     state: &AppState,
     client: &Client,
     kind: Work,
-    cores: usize,
     slot: Slot,
     time_limit: Duration,
     parts: Vec<P>,
@@ -100,6 +100,7 @@ where
     };
     let work = Arc::new(work);
     let ended = Arc::new(AtomicBool::new(false));
+    let cores = slot.cores();
     let mut slot = Some(slot);
     let leases: Vec<Arc<Lease>> = parts
         .iter()
@@ -179,7 +180,6 @@ pub async fn run_one<T: Send + 'static>(
         state,
         client,
         kind,
-        cores,
         slot,
         time_limit,
         vec![()],

@@ -58,7 +58,6 @@ async fn review(
         state,
         client,
         Work::Review,
-        1,
         slot,
         state.tournament_time_limit,
         workers,

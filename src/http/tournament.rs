@@ -128,13 +128,11 @@ async fn play(
     let _in_flight = state.metrics.tournament_started();
     // One worker per core, a game's searches on as many threads as its players take: a
     // tournament never takes more threads than there are cores.
-    let cores = job.threads().max(1) as usize;
-    let workers = vec![(); (state.cores / cores).max(1)];
+    let workers = vec![(); (state.cores / slot.cores()).max(1)];
     let parts = super::heavy::run_parts(
         &state,
         &client,
         Work::Tournament,
-        cores,
         slot,
         state.tournament_time_limit,
         workers,

@@ -19,17 +19,34 @@ pub struct BenchArgs {
     /// One game on the kit [default: every one].
     #[arg(long)]
     game: Option<String>,
+    /// A file of positions of --game, one a line in its text form (a FEN for chess), searched
+    /// in place of its bench's.
+    #[arg(long, requires = "game")]
+    positions: Option<std::path::PathBuf>,
     /// Print the answer as JSON.
     #[arg(long)]
     json: bool,
 }
 
 pub fn run_bench(args: BenchArgs) -> Result<(), String> {
+    let positions = match &args.positions {
+        None => None,
+        Some(path) => Some(
+            std::fs::read_to_string(path)
+                .map_err(|error| format!("--positions {}: {error}", path.display()))?
+                .lines()
+                .map(str::trim)
+                .filter(|line| !line.is_empty() && !line.starts_with('#'))
+                .map(str::to_owned)
+                .collect(),
+        ),
+    };
     let answer = run(&BenchRequest {
         threads: args.threads,
         hash_mb: args.hash,
         depth: args.depth,
         game: args.game,
+        positions,
     })
     .map_err(|problem| problem.detail)?;
     if args.json {

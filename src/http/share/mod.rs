@@ -637,6 +637,7 @@ impl Share {
                 return Some(Slot {
                     share: Arc::clone(self),
                     ticket: waiter.ticket,
+                    cores,
                     charged: Instant::now(),
                 });
             }
@@ -785,6 +786,7 @@ impl Waiting<'_> {
         Slot {
             share: Arc::clone(self.share),
             ticket: waiter.ticket,
+            cores: waiter.cores,
             charged: Instant::now(),
         }
     }
@@ -845,8 +847,17 @@ impl Drop for Waiting<'_> {
 pub struct Slot {
     share: Arc<Share>,
     ticket: u64,
+    /// The slots it stands for: its search's threads.
+    cores: usize,
     /// Since when the slot's time has not been charged.
     charged: Instant,
+}
+
+impl Slot {
+    /// The slots it stands for: the threads of the work it was admitted for.
+    pub fn cores(&self) -> usize {
+        self.cores
+    }
 }
 
 impl Drop for Slot {
