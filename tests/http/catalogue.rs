@@ -288,9 +288,12 @@ async fn the_limits_are_the_specs_and_the_tables() {
         .map(String::as_str)
         .collect();
     assert_eq!(answered, in_spec);
+    // A search's threads hold as many heavy slots: the service's slots bound the knob.
+    assert_eq!(limits["max_threads"], limits["heavy_slots"]);
     for (name, maximum) in sente::api::knobs::maxima() {
-        if name == "max_nodes" {
-            // The service's own node limit, which bounds the engine's `nodes` knob too.
+        if name == "max_nodes" || name == "max_threads" {
+            // The service's own node limit, which bounds the engine's `nodes` knob too; and
+            // its slots, which bound `threads`.
             continue;
         }
         assert_eq!(limits[&name], maximum, "{name}");
