@@ -5,7 +5,8 @@
 //! One file per command, which owns it from its request to its answer, and imports no other
 //! command: [`choose_move`] for `/move`, [`analyze`] for `/analyze`, [`describe`] for
 //! `/position`, [`review`] for `/review`, [`tournament`] for `/tournament`, [`catalogue`] for `/games` and
-//! `/algorithms`, [`perft`] for `sente perft`, [`bench`] for `sente bench`. Beside them, what the commands share:
+//! `/algorithms`, [`perft`] for `sente perft`, [`bench`](mod@bench) for `sente bench`. Beside
+//! them, what the commands share:
 //! [`request`] a position and a search as requests give them, decoded field by field by
 //! `object`; [`board`] the board a request gives; [`knobs`] the table of the algorithms'
 //! knobs; [`scored_move`] a move with its score, as the answers list them; [`names`] names
