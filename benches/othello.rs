@@ -4,6 +4,8 @@
 //!
 //!   cargo bench --bench othello                 # perft
 //!   cargo bench --bench othello -- ffo 40 59    # the solver on FFO #40 to #59
+//!   cargo bench --bench othello -- endgames 2026  # 260 drawn endgames, 10 s each
+//!   cargo bench --bench othello -- spread 100  # the evaluation's error, ProbCut's statistics
 //!
 //! Timed runs alternate the two (A B B A), so that a machine that drifts affects both alike.
 
@@ -123,6 +125,68 @@ fn ffo(first: usize, last: usize) {
     );
 }
 
+/// Measures ProbCut's statistics: `count` endgames of each of 10 to 22 empties (even), solved
+/// exactly, against the evaluation and the shallow search (and the learnt patterns).
+fn spread(count: usize) {
+    use sente::games::othello::solver::spread;
+    println!(
+        "| empties | positions | depth | sigma, evaluation | sigma, shallow search | sigma, patterns |"
+    );
+    println!("|---|---|---|---|---|---|");
+    let (_, evaluation, deep) = spread::fit(&[10, 12, 14, 16, 18, 20, 22], count, 1, |s| {
+        println!(
+            "| {} | {} | {} | {:.2} | {:.2} | {:.2} |",
+            s.empties,
+            s.positions,
+            spread::depth(s.empties),
+            s.evaluation,
+            s.deep,
+            s.patterns
+        );
+    });
+    println!(
+        "sigma = a + b * empties: evaluation ({:.2}, {:.3}), shallow search ({:.2}, {:.3})",
+        evaluation.0, evaluation.1, deep.0, deep.1
+    );
+}
+
+/// 20 endgames of each of 12 to 24 empties (260), drawn with `seed` (never the FFO positions
+/// nor the seeds the solver was tuned with), each solved with at most `limit` seconds: how
+/// many are exact within it, and the slowest of each number of empties.
+fn endgames(seed: u64, limit: f64) {
+    use sente::games::othello::solver::samples;
+    println!("| empties | endgames | exact within {limit} s | slowest s | its nodes | mean s |");
+    println!("|---|---|---|---|---|---|");
+    let (mut all, mut exact, mut slowest) = (0, 0, 0.0f64);
+    for empties in 12..=24 {
+        let drawn = samples::endgames(seed + u64::from(empties), empties, 20);
+        let (mut solved, mut worst, mut worst_nodes, mut total) = (0, 0.0f64, 0, 0.0);
+        for position in &drawn {
+            let started = Instant::now();
+            let deadline = started + Duration::from_secs_f64(limit);
+            let mut solver = Solver::new(&Budget::unlimited(), Some(deadline));
+            let result = solver.solve(position);
+            let elapsed = started.elapsed().as_secs_f64();
+            if solver.stopped_by.is_none() {
+                solved += 1;
+            }
+            if elapsed > worst {
+                (worst, worst_nodes) = (elapsed, result.nodes);
+            }
+            total += elapsed;
+        }
+        println!(
+            "| {empties} | {} | {solved} | {worst:.2} | {worst_nodes} | {:.3} |",
+            drawn.len(),
+            total / drawn.len() as f64
+        );
+        all += drawn.len();
+        exact += solved;
+        slowest = slowest.max(worst);
+    }
+    println!("| 12-24 | {all} | {exact} | {slowest:.2} | | |");
+}
+
 fn main() {
     let args: Vec<String> = std::env::args()
         .skip(1)
@@ -135,6 +199,16 @@ fn main() {
                 .unwrap_or(default)
         };
         ffo(number(1, 40), number(2, 59));
+        return;
+    }
+    if args.first().map(String::as_str) == Some("endgames") {
+        let seed = args.get(1).and_then(|n| n.parse().ok()).unwrap_or(2026);
+        endgames(seed, 10.0);
+        return;
+    }
+    if args.first().map(String::as_str) == Some("spread") {
+        let count = args.get(1).and_then(|n| n.parse().ok()).unwrap_or(100);
+        spread(count);
         return;
     }
     let start = Othello::start();

@@ -102,6 +102,15 @@ impl Othello {
                 .is_none_or(|nodes| empties <= solved_empties_within_nodes(nodes))
     }
 
+    /// Whether `params` ask for a search at least as deep as the empty squares: the exact
+    /// value, which the solver finds, not the midgame search to that depth (NBoard's `set
+    /// depth 60`, the `depth` knob).
+    fn searched_to_the_end(&self, params: &EngineParams) -> bool {
+        params
+            .depth
+            .is_some_and(|depth| depth >= self.empties().count_ones())
+    }
+
     /// The midgame search within `params`, its time limit `time_limit` (the clock shared out
     /// already).
     fn midgame(&self, params: &EngineParams, time_limit: Option<Duration>) -> EngineParams {
@@ -121,13 +130,15 @@ impl Othello {
         let search = |time_limit, budget: &Budget| {
             kit::search::<GameBoard<Othello>>(self, &self.midgame(params, time_limit), budget)
         };
-        if params.depth.is_some() || !self.solvable(params) {
+        let to_the_end = self.searched_to_the_end(params);
+        if !to_the_end && (params.depth.is_some() || !self.solvable(params)) {
             return search(time_limit, budget);
         }
-        let share = time_limit.map(|limit| limit.mul_f64(SOLVER_SHARE));
-        let node_share = params
-            .nodes
-            .map(|nodes| (nodes as f64 * SOLVER_SHARE) as u64);
+        // Asked for the end, the solver has all the limits; else most, the midgame search
+        // the rest if it does not finish.
+        let share_of = if to_the_end { 1.0 } else { SOLVER_SHARE };
+        let share = time_limit.map(|limit| limit.mul_f64(share_of));
+        let node_share = params.nodes.map(|nodes| (nodes as f64 * share_of) as u64);
         let solver_budget = budget.with_max_nodes(node_share);
         let mut solver = solver::Solver::new(&solver_budget, share.map(|share| started + share));
         let solved = solver.solve(self);
@@ -174,7 +185,7 @@ impl Othello {
     /// the solver can finish; else every move valued by the midgame search.
     fn analyze_or_search(&self, params: &EngineParams, budget: &Budget) -> Analysis<u8> {
         let time_limit = params.time_limit;
-        if params.depth.is_some() || !self.solvable(params) {
+        if !self.searched_to_the_end(params) && (params.depth.is_some() || !self.solvable(params)) {
             let midgame = self.midgame(params, time_limit);
             return kit::analyze::<GameBoard<Othello>>(self, &midgame, budget);
         }

@@ -207,6 +207,34 @@ mod tests {
         assert!(answers.ends_with("learned\n"), "{answers}");
     }
 
+    /// Asked for a depth at least the empty squares, the answer is the solver's exact value,
+    /// not the midgame search's estimate at that depth: FFO #23 (18 empties, A2 wins by 4) at
+    /// `set depth 30` and `set depth 18`, with half a second a move, in which the solver is
+    /// not otherwise tried beyond 17 empties.
+    #[test]
+    fn a_depth_to_the_end_answers_the_exact_value() {
+        let board = "--O-------OOX---OOOXXXO-OOOOXOXXXXXOOXOXXXXXXOOXX-XXXXOX--XXXX--";
+        let cells: String = board
+            .chars()
+            .map(|c| if c == 'X' { '*' } else { c })
+            .collect();
+        let ggf = format!("(;GM[Othello]PC[test]TY[8]BO[8 {cells} *];)");
+        let move_time = Duration::from_millis(500);
+        assert_eq!(super::super::solved_empties(move_time), 17);
+        for depth in [30, 18] {
+            let mut nboard = NBoard {
+                played: Played::new(),
+                depth: None,
+                move_time,
+                budget: Budget::unlimited(),
+            };
+            assert_eq!(nboard.set(&format!("game {ggf}")), "");
+            nboard.set(&format!("depth {depth}"));
+            let answer = nboard.go();
+            assert!(answer.contains("=== A2/4.00/"), "depth {depth}: {answer}");
+        }
+    }
+
     /// `hint` takes a number of moves, 1 or more: anything else is said, not read as 1.
     #[test]
     fn a_hint_of_no_number_is_refused_in_words() {
