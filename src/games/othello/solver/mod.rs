@@ -8,25 +8,25 @@
 //!   which only asks whether it is better, and again with the full window only when it is
 //!   (principal variation search). Most of the tree is then searched with null windows, which
 //!   cut most.
-//! - **A transposition table** ([`table`]) of lower and upper bounds and the best move, for
+//! - **A transposition table** (`table.rs`) of lower and upper bounds and the best move, for
 //!   positions with enough empty squares to be worth it.
-//! - **Move ordering** ([`order`]): the table's move, then fewest replies first, and where the
-//!   subtrees are large, shallow searches with the learnt patterns ([`estimate`]).
+//! - **Move ordering** (`order.rs`): the table's move, then fewest replies first, and where the
+//!   subtrees are large, shallow searches with the `mobility` evaluation (`estimate.rs`).
 //! - **Enhanced transposition cutoff**: where the subtrees are large, the table is asked about
 //!   each child before any is searched; a child already known to be bad enough for the
 //!   opponent cuts the node at once.
 //! - **Iterative widening at the root.** The root is searched first with a window a few discs
 //!   either side of the evaluation's guess, widened only on the side where it fails: a narrow
 //!   window cuts more than the full one.
+//! - **Stability.** Discs that can never be turned over bound the score: where the opponent's
+//!   stable discs already keep the mover's best below the window, the node is cut at once.
+//! - **The last empties** (`last.rs`) by parity, without the table or the ordering, the last
+//!   square counted, not searched.
 //!
 //! Multi-ProbCut's passes at rising confidence, Edax's way to the exact value, do not pay
 //! with Sente's evaluations: their error about the exact value ([`spread`]) is two to three
 //! times Edax's, so that a probable cut needs a margin it rarely has, and each pass costs about
 //! what the exact one does (docs/othello.md has the measurement).
-//! - **Stability.** Discs that can never be turned over bound the score: where the opponent's
-//!   stable discs already keep the mover's best below the window, the node is cut at once.
-//! - **The last empties** ([`last`]) by parity, without the table or the ordering, the last
-//!   square counted, not searched.
 //!
 //! Scores are from the side to move: its discs minus the opponent's at the end, the empty
 //! squares going to the winner.
