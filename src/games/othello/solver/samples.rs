@@ -4,21 +4,18 @@
 //! random ones (where one side has long since lost), and never the FFO positions the solver
 //! is timed on.
 
-use super::super::{Othello, PASS};
+use super::super::{Othello, PASS, mix};
 use super::estimate::{DISC, estimate};
 use crate::game::Rules;
 
-/// A small generator of its own (SplitMix64), so that a seed draws the same endgames on every
-/// machine and every version of the `rand` crate.
+/// A small generator of its own (SplitMix64, through the keys' finaliser `mix`), so that a
+/// seed draws the same endgames on every machine and every version of the `rand` crate.
 struct SplitMix(u64);
 
 impl SplitMix {
     fn next(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        mix(self.0)
     }
 
     fn below(&mut self, n: usize) -> usize {
