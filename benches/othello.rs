@@ -53,9 +53,9 @@ fn time(run: impl Fn() -> u64) -> (u64, Duration) {
     (nodes, started.elapsed())
 }
 
-/// FFO positions #`first` to #`last`, each solved from scratch with its own table: the exact
-/// score and move against the file's, nodes and time.
-fn ffo(first: usize, last: usize) {
+/// FFO positions #`first` to #`last`, each solved from scratch with its own table on
+/// `threads` threads: the exact score and move against the file's, nodes and time.
+fn ffo(first: usize, last: usize, threads: usize) {
     let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/othello");
     let mut lines = Vec::new();
     for (file, from) in [
@@ -101,7 +101,9 @@ fn ffo(first: usize, last: usize) {
             .map(|(square, _)| square.to_ascii_lowercase())
             .collect();
         let started = Instant::now();
-        let solved = Solver::new(&Budget::unlimited(), None).solve(&position);
+        let solved = Solver::new(&Budget::unlimited(), None)
+            .with_threads(threads)
+            .solve(&position);
         let elapsed = started.elapsed();
         let mv = position.notation(solved.best).into_text();
         assert_eq!(solved.margin, best_score, "#{number}");
@@ -198,7 +200,7 @@ fn main() {
                 .and_then(|n: &String| n.parse().ok())
                 .unwrap_or(default)
         };
-        ffo(number(1, 40), number(2, 59));
+        ffo(number(1, 40), number(2, 59), number(3, 1));
         return;
     }
     if args.first().map(String::as_str) == Some("endgames") {

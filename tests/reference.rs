@@ -124,6 +124,17 @@ fn othello_solves_ffo_1_to_19() {
         let solved = OthelloSolver::new(&Budget::unlimited(), None).solve(position);
         let best = scores[0].1;
         assert_eq!(solved.margin, best, "#{number}: {line}");
+        let on_two = OthelloSolver::new(&Budget::unlimited(), None)
+            .with_threads(2)
+            .solve(position);
+        assert_eq!(on_two.margin, best, "#{number} on two threads: {line}");
+        let on_two_move = position.notation(on_two.best).into_text();
+        assert!(
+            scores
+                .iter()
+                .any(|(square, score)| *square == on_two_move && *score == best),
+            "#{number} on two threads: {on_two_move} does not score {best}: {line}"
+        );
         let mv = position.notation(solved.best).into_text();
         assert!(
             scores

@@ -201,6 +201,21 @@ impl Meter {
         self.team = Some(Team { nodes, added: 0 });
     }
 
+    /// A meter for another thread of the same search: the same budget, time limit and team,
+    /// its own count from zero.
+    pub(crate) fn for_another_thread(&self) -> Meter {
+        Meter {
+            budget: self.budget.clone(),
+            time_limit: self.time_limit,
+            stopped_by: None,
+            next_check: next_check(&self.budget, 0),
+            team: self.team.as_ref().map(|team| Team {
+                nodes: Arc::clone(&team.nodes),
+                added: 0,
+            }),
+        }
+    }
+
     /// Adds this thread's nodes since it last did to its team's, where it has one, and says
     /// the whole search's count: `nodes`, this thread's own, where it has none.
     pub(crate) fn add_to_team(&mut self, nodes: u64) -> u64 {

@@ -140,7 +140,8 @@ impl Othello {
         let share = time_limit.map(|limit| limit.mul_f64(share_of));
         let node_share = params.nodes.map(|nodes| (nodes as f64 * share_of) as u64);
         let solver_budget = budget.with_max_nodes(node_share);
-        let mut solver = solver::Solver::new(&solver_budget, share.map(|share| started + share));
+        let mut solver = solver::Solver::new(&solver_budget, share.map(|share| started + share))
+            .with_threads(params.threads as usize);
         let solved = solver.solve(self);
         let own_nodes_spent =
             solver.stopped_by == Some(Cutoff::NodeLimit) && params.nodes.is_some();
@@ -190,7 +191,8 @@ impl Othello {
             return kit::analyze::<GameBoard<Othello>>(self, &midgame, budget);
         }
         let started = Instant::now();
-        let mut solver = solver::Solver::new(budget, time_limit.map(|limit| started + limit));
+        let mut solver = solver::Solver::new(budget, time_limit.map(|limit| started + limit))
+            .with_threads(params.threads as usize);
         let mut moves = Vec::new();
         for mv in self.legal_moves() {
             let child = self.play(mv);
@@ -214,7 +216,7 @@ impl Othello {
         moves.sort_by_key(|analysis| std::cmp::Reverse(analysis.margin));
         Analysis {
             moves,
-            nodes: solver.nodes + 1,
+            nodes: solver.nodes() + 1,
             elapsed: started.elapsed(),
             stopped_by: solver.stopped_by,
         }

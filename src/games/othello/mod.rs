@@ -303,10 +303,7 @@ impl Rules for Othello {
                     "The midgame search's: patterns (the default), mobility or positional.",
                 ),
                 ("hash_mb", "The midgame search's table."),
-                (
-                    "threads",
-                    "The midgame search's; the endgame solver runs on one.",
-                ),
+                ("threads", "The midgame search's and the endgame solver's."),
                 (
                     "without",
                     "The midgame search's steps (docs/architecture.md).",

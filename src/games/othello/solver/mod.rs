@@ -22,6 +22,8 @@
 //!   stable discs already keep the mover's best below the window, the node is cut at once.
 //! - **The last empties** (`last.rs`) by parity, without the table or the ordering, the last
 //!   square counted, not searched.
+//! - **Threads** (`threads.rs`): where a solve has several, a node of many empty squares shares
+//!   its later moves with the idle ones once its first is searched (Young Brothers Wait).
 //!
 //! Multi-ProbCut's passes at rising confidence, Edax's way to the exact value, do not pay
 //! with Sente's evaluations: their error about the exact value ([`spread`]) is two to three
@@ -39,6 +41,7 @@ pub mod spread;
 mod table;
 #[cfg(test)]
 mod tests;
+mod threads;
 
 use super::bits::{moves, stable};
 use super::evaluation::expected_margin;
@@ -46,8 +49,12 @@ use super::{Othello, PASS, final_margin};
 use crate::game::Rules;
 use crate::search::kit::Meter;
 use crate::search::{Budget, Cutoff};
+use order::Child;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::time::Instant;
 use table::{Entry, Table};
+use threads::{SPLIT_FROM, Team};
 
 /// At this many empty squares or fewer a node is searched without the table or the ordering
 /// by replies, by parity: there a subtree is too small to repay them (Edax's threshold too).
@@ -68,13 +75,22 @@ pub struct Solved {
     pub nodes: u64,
 }
 
-/// The solver's state: its table, the nodes searched, the budget.
+/// The solver's state on one thread: the table (every thread's), the nodes searched, the
+/// budget.
 pub struct Solver {
-    table: Table,
-    pub nodes: u64,
+    table: Arc<Table>,
+    /// This thread's nodes.
+    nodes: u64,
     meter: Meter,
     /// Why the solver stopped early, if it did: its values are then meaningless.
     pub stopped_by: Option<Cutoff>,
+    /// The solve's threads, where it has more than one.
+    team: Option<Arc<Team>>,
+    /// The flags of the split nodes this thread is searching under (`threads.rs`), outermost
+    /// first: once one is set, this thread's values below it are not needed.
+    cuts: Vec<Arc<AtomicBool>>,
+    /// Whether one of `cuts` is set: the thread returns to the node that split.
+    cut: bool,
 }
 
 impl Solver {
@@ -83,20 +99,49 @@ impl Solver {
         let mut meter = Meter::new(budget);
         meter.set_time_limit(time_limit);
         Solver {
-            table: Table::new(),
+            table: Arc::new(Table::new()),
             nodes: 0,
             meter,
             stopped_by: None,
+            team: None,
+            cuts: Vec::new(),
+            cut: false,
         }
     }
 
-    /// Whether the budget or the time has run out (the meter looks every so many nodes).
+    /// The solver on `threads` threads (at least one): the budget's node limit then holds
+    /// for all of them together.
+    pub fn with_threads(mut self, threads: usize) -> Solver {
+        if threads > 1 {
+            self.meter.join_team(Arc::new(AtomicU64::new(0)));
+            self.team = Some(Arc::new(Team::new(threads)));
+        }
+        self
+    }
+
+    /// Whether the budget or the time has run out (the meter looks every so many nodes), or
+    /// a split node above has been cut.
     #[inline]
     fn stopped(&mut self) -> bool {
         if self.meter.tick(self.nodes) {
             self.stopped_by = self.meter.stopped_by;
         }
-        self.stopped_by.is_some()
+        self.halted()
+    }
+
+    /// Whether this thread's values are not needed: the solve is stopped, or a split node
+    /// above it is cut.
+    #[inline]
+    fn halted(&mut self) -> bool {
+        if !self.cut && !self.cuts.is_empty() {
+            self.cut = self.cuts.iter().any(|cut| cut.load(Relaxed));
+        }
+        self.stopped_by.is_some() || self.cut
+    }
+
+    /// The nodes searched so far, by every thread.
+    pub fn nodes(&mut self) -> u64 {
+        self.meter.add_to_team(self.nodes)
     }
 
     /// The line from `position` after `best`: the table's best moves while it has them.
@@ -124,8 +169,17 @@ impl Solver {
     /// Solves `position` exactly, or stops when the budget runs out (`stopped_by`).
     pub fn solve(&mut self, position: &Othello) -> Solved {
         let (mover, other) = position.sides();
-        self.table.fit(position.empties().count_ones());
-        let start = self.nodes;
+        let empties = position.empties().count_ones();
+        match Arc::get_mut(&mut self.table) {
+            Some(table) => table.fit(empties),
+            // Unreachable: the helpers' handles end with the split nodes they help.
+            None => {
+                let mut table = Table::new();
+                table.fit(empties);
+                self.table = Arc::new(table);
+            }
+        }
+        let start = self.nodes();
         let (margin, best) = if moves(mover, other) == 0 && moves(other, mover) == 0 {
             (final_margin(mover, other), PASS)
         } else {
@@ -134,7 +188,7 @@ impl Solver {
         Solved {
             margin,
             best,
-            nodes: self.nodes - start,
+            nodes: self.nodes() - start,
         }
     }
 
@@ -175,35 +229,12 @@ impl Solver {
             .map_or(PASS, |entry| entry.best);
         let sort = order::sort_depth(empties).map(|depth| (depth, low));
         let (list, count) = self.ordered(mover, other, placements, table_move, sort);
-        let mut alpha = low;
-        let mut best_value = -65;
-        let mut best = list[0].square;
-        for (index, child) in list[..count].iter().enumerate() {
-            let value = if index == 0 {
-                -self.search(child.mover, child.other, -high, -alpha)
-            } else {
-                let probe = -self.search(child.mover, child.other, -alpha - 1, -alpha);
-                if probe > alpha && probe < high {
-                    -self.search(child.mover, child.other, -high, -alpha)
-                } else {
-                    probe
-                }
-            };
-            if self.stopped_by.is_some() {
-                break;
-            }
-            if value > best_value {
-                best_value = value;
-                best = child.square;
-                if value > alpha {
-                    alpha = value;
-                    if alpha >= high {
-                        break;
-                    }
-                }
-            }
+        let (best_value, mut best) = self.searched(&list[..count], low, high, empties);
+        if best == PASS {
+            // Stopped before any move had a value: the likeliest is the answer.
+            best = list[0].square;
         }
-        if self.stopped_by.is_none() {
+        if !self.halted() {
             let bounds = if best_value <= low {
                 (-64, best_value)
             } else if best_value >= high {
@@ -278,31 +309,8 @@ impl Solver {
                 }
             }
         }
-        let mut best = -65;
-        let mut best_move = PASS;
-        for (index, child) in list[..moves_count].iter().enumerate() {
-            let value = if index == 0 {
-                -self.search(child.mover, child.other, -beta, -alpha)
-            } else {
-                let probe = -self.search(child.mover, child.other, -alpha - 1, -alpha);
-                if probe > alpha && probe < beta {
-                    -self.search(child.mover, child.other, -beta, -alpha)
-                } else {
-                    probe
-                }
-            };
-            if value > best {
-                best = value;
-                best_move = child.square;
-                if value > alpha {
-                    alpha = value;
-                    if alpha >= beta {
-                        break;
-                    }
-                }
-            }
-        }
-        if self.stopped_by.is_some() {
+        let (best, best_move) = self.searched(&list[..moves_count], alpha, beta, count);
+        if self.halted() {
             return best;
         }
         let bounds = if best <= alpha_before {
@@ -314,5 +322,54 @@ impl Solver {
         };
         self.table.put(Entry::new(mover, other, bounds, best_move));
         best
+    }
+
+    /// A node's `children` (ordered, the first most likely best) searched within (`alpha`,
+    /// `beta`), fail-soft: the best value and its move. The first with the whole window, the
+    /// others with a null window first (principal variation search); at a node of
+    /// `empties` from [`SPLIT_FROM`], those after the first shared with idle threads.
+    fn searched(
+        &mut self,
+        children: &[Child],
+        mut alpha: i32,
+        beta: i32,
+        empties: u32,
+    ) -> (i32, u8) {
+        let (mut best, mut best_move) = (-65, PASS);
+        for (index, child) in children.iter().enumerate() {
+            if index == 1
+                && empties >= SPLIT_FROM
+                && let Some(helpers) = self.helpers_for(children.len() - 1)
+            {
+                let (value, square) = self.split(&children[1..], helpers, alpha, beta);
+                if value > best {
+                    (best, best_move) = (value, square);
+                }
+                break;
+            }
+            let value = if index == 0 {
+                -self.search(child.mover, child.other, -beta, -alpha)
+            } else {
+                let probe = -self.search(child.mover, child.other, -alpha - 1, -alpha);
+                if probe > alpha && probe < beta {
+                    -self.search(child.mover, child.other, -beta, -alpha)
+                } else {
+                    probe
+                }
+            };
+            if self.halted() {
+                break;
+            }
+            if value > best {
+                (best, best_move) = (value, child.square);
+                if value > alpha {
+                    alpha = value;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        (best, best_move)
     }
 }

@@ -186,3 +186,76 @@ fn the_table_keeps_the_largest_subtree() {
     assert!(held(&table, &largest));
     assert!(held(&table, &smaller));
 }
+
+/// On several threads the solver finds the margins one thread finds, and a move that gets
+/// them, in positions large enough to split (from 18 to 20 empties).
+#[test]
+fn threads_solve_what_one_thread_solves() {
+    let mut splits = 0;
+    for empties in [18, 20] {
+        for position in samples::endgames(11, empties, 6) {
+            let alone = Solver::new(&Budget::unlimited(), None).solve(&position);
+            for threads in [2, 4] {
+                let mut solver = Solver::new(&Budget::unlimited(), None).with_threads(threads);
+                let together = solver.solve(&position);
+                assert_eq!(together.margin, alone.margin, "{position} on {threads}");
+                let after = position.play(together.best);
+                let margin = -Solver::new(&Budget::unlimited(), None).solve(&after).margin;
+                assert_eq!(margin, alone.margin, "{position} on {threads}");
+                splits += solver.splits();
+            }
+        }
+    }
+    // The threads did share nodes: the test above saw them work together.
+    assert!(splits > 24, "{splits} splits");
+}
+
+/// Many threads writing and reading one small table at once: every entry read is whole (its
+/// bounds and move the ones written with its position), never the halves of two.
+#[test]
+fn the_table_shared_by_threads_never_gives_a_torn_entry() {
+    let mut table = table::Table::new();
+    table.fit(0);
+    let positions: Vec<(u64, u64)> = (10..=30)
+        .flat_map(|empties| endgames(empties, 20))
+        .map(|position| position.sides())
+        .collect();
+    // What is written for a position: determined by it, different for nearly every one.
+    let written = |mover: u64, other: u64| {
+        let mixed = (mover ^ other.rotate_left(17)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let lower = (mixed >> 58) as i32 - 32;
+        (
+            lower,
+            lower + (mixed >> 61) as i32,
+            (mixed >> 40) as u8 % 64,
+        )
+    };
+    let (reads, hits) = (AtomicU64::new(0), AtomicU64::new(0));
+    std::thread::scope(|scope| {
+        for thread in 0..8 {
+            let (table, positions, reads, hits) = (&table, &positions, &reads, &hits);
+            scope.spawn(move || {
+                for round in 0..200 {
+                    for (index, &(mover, other)) in positions.iter().enumerate() {
+                        if (index + round + thread) % 3 == 0 {
+                            let (lower, upper, best) = written(mover, other);
+                            table.put(table::Entry::new(mover, other, (lower, upper), best));
+                        }
+                        reads.fetch_add(1, Relaxed);
+                        if let Some(entry) = table.get(mover, other) {
+                            hits.fetch_add(1, Relaxed);
+                            let (lower, upper, best) = written(mover, other);
+                            assert_eq!(
+                                (i32::from(entry.lower), i32::from(entry.upper), entry.best),
+                                (lower, upper, best)
+                            );
+                        }
+                    }
+                }
+            });
+        }
+    });
+    // The table is small and the positions many: reads both hit and miss.
+    let (reads, hits) = (reads.into_inner(), hits.into_inner());
+    assert!(hits > reads / 10 && hits < reads, "{hits} of {reads}");
+}
