@@ -121,27 +121,20 @@ fn othello_solves_ffo_1_to_19() {
     let positions = ffo("fforum-1-19.obf");
     assert_eq!(positions.len(), 19);
     for (number, (line, position, scores)) in (1..).zip(&positions) {
-        let solved = OthelloSolver::new(&Budget::unlimited(), None).solve(position);
         let best = scores[0].1;
-        assert_eq!(solved.margin, best, "#{number}: {line}");
-        let on_two = OthelloSolver::new(&Budget::unlimited(), None)
-            .with_threads(2)
-            .solve(position);
-        assert_eq!(on_two.margin, best, "#{number} on two threads: {line}");
-        let on_two_move = position.notation(on_two.best).into_text();
-        assert!(
-            scores
-                .iter()
-                .any(|(square, score)| *square == on_two_move && *score == best),
-            "#{number} on two threads: {on_two_move} does not score {best}: {line}"
-        );
-        let mv = position.notation(solved.best).into_text();
-        assert!(
-            scores
-                .iter()
-                .any(|(square, score)| *square == mv && *score == best),
-            "#{number}: {mv} does not score {best}: {line}"
-        );
+        for threads in [1, 2] {
+            let solved = OthelloSolver::new(&Budget::unlimited(), None)
+                .with_threads(threads)
+                .solve(position);
+            assert_eq!(solved.margin, best, "#{number} on {threads}: {line}");
+            let mv = position.notation(solved.best).into_text();
+            assert!(
+                scores
+                    .iter()
+                    .any(|(square, score)| *square == mv && *score == best),
+                "#{number} on {threads}: {mv} does not score {best}: {line}"
+            );
+        }
         // Every move's exact score, as /analyze gives them.
         let analysis = position.solver_analysis(None, &Budget::unlimited());
         let mut margins: Vec<(String, i32)> = analysis

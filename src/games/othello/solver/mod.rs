@@ -235,16 +235,23 @@ impl Solver {
             best = list[0].square;
         }
         if !self.halted() {
-            let bounds = if best_value <= low {
-                (-64, best_value)
-            } else if best_value >= high {
-                (best_value, 64)
-            } else {
-                (best_value, best_value)
-            };
-            self.table.put(Entry::new(mover, other, bounds, best));
+            self.remember(mover, other, best_value, (low, high), best);
         }
         (best_value, best)
+    }
+
+    /// Keeps in the table what a search of the position within the window (`low`, `high`)
+    /// found, fail-soft: an upper bound where it failed low, a lower one where it failed high,
+    /// else the exact value.
+    fn remember(&self, mover: u64, other: u64, value: i32, (low, high): (i32, i32), best: u8) {
+        let bounds = if value <= low {
+            (-64, value)
+        } else if value >= high {
+            (value, 64)
+        } else {
+            (value, value)
+        };
+        self.table.put(Entry::new(mover, other, bounds, best));
     }
 
     /// The value of the position for `mover`, searched to the end with the window (alpha,
@@ -310,17 +317,9 @@ impl Solver {
             }
         }
         let (best, best_move) = self.searched(&list[..moves_count], alpha, beta, count);
-        if self.halted() {
-            return best;
+        if !self.halted() {
+            self.remember(mover, other, best, (alpha_before, beta_before), best_move);
         }
-        let bounds = if best <= alpha_before {
-            (-64, best)
-        } else if best >= beta_before {
-            (best, 64)
-        } else {
-            (best, best)
-        };
-        self.table.put(Entry::new(mover, other, bounds, best_move));
         best
     }
 
