@@ -15,6 +15,10 @@
 //!   victim's value, then the attacker's.
 //! - before each search, the tsume solver ([`super::mate`]) looks for a mate by checks within
 //!   a few thousand nodes, and a mate it finds is the answer (the `tsume` step);
+//! - at every node not in check that the table knows nothing of, rsshogi's mate-in-one finder
+//!   (YaneuraOu's `mate_1ply`) looks for a move that mates at once (the `mate_in_one` step):
+//!   drops checking from anywhere make such mates many and the search's pruning near the
+//!   horizon would skip them;
 //! - its evaluations: `standard`, set by hand, or `nnue`, the network learnt from its games.
 
 use std::time::Instant;
@@ -38,9 +42,12 @@ const STEPS: [Step; 8] = Step::all_but(Step::Exchange);
 /// Shogi's own step, beside the kit's: the tsume solver's look for a mate by checks before
 /// each search ([`quick_mate`]).
 pub const TSUME: &str = "tsume";
+/// Shogi's own step: a mate in one looked for at the search's nodes
+/// ([`ShogiBoard::mate_in_one`](kit::Board::mate_in_one)).
+pub const MATE_IN_ONE: &str = "mate_in_one";
 
 /// Every step `without` may turn off on shogi: the kit's, then its own.
-pub const STEP_NAMES: [&str; 9] = Step::names(&STEPS, &[TSUME]);
+pub const STEP_NAMES: [&str; 10] = Step::names(&STEPS, &[TSUME, MATE_IN_ONE]);
 
 /// Estimates stay within this, below the proven values.
 const MAX_ESTIMATE: Value = PROVEN - 100;
@@ -92,6 +99,8 @@ pub struct ShogiBoard {
     /// The network and its sums along the line, when it scores.
     network: std::sync::Arc<nnue::Network>,
     sums: Option<Stack>,
+    /// Whether the nodes look for a mate in one (the `mate_in_one` step).
+    mates_in_one: bool,
 }
 
 impl ShogiBoard {
@@ -155,6 +164,7 @@ impl Board for ShogiBoard {
             sums: (scorer == Scorer::Network)
                 .then(|| Stack::new(nnue::of(&network, &game.position), Shogi::MAX_PLIES + 2)),
             network,
+            mates_in_one: params.without != Some(MATE_IN_ONE),
         }
     }
 
@@ -269,6 +279,15 @@ impl Board for ShogiBoard {
         let attacker = VALUES[mv.piece_after_move().piece_type().to_index()].min(2000);
         let promotion = if mv.is_promotion() { 1000 } else { 0 };
         (taken * 16 - attacker / 16 + promotion, false)
+    }
+
+    /// rsshogi's mate-in-one finder, on the position in place (it takes back what it tries).
+    /// A mate the game's length limit would draw first is none.
+    fn mate_in_one(&mut self) -> Option<Move32> {
+        if !self.mates_in_one || self.position.game_ply() >= MOVE_LIMIT {
+            return None;
+        }
+        rsshogi::mate::solve_mate_in_one_in_place(&mut self.position)
     }
 
     /// Twice the victim's value: a piece taken is a piece in hand. A promotion is never pruned.

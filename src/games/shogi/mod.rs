@@ -424,8 +424,9 @@ impl Rules for Shogi {
                 (
                     "without",
                     "The kit's steps shogi takes: all but the static exchange \
-                     (docs/architecture.md); and tsume, the tsume solver's look for a mate by \
-                     checks before each search (docs/shogi.md#mates).",
+                     (docs/architecture.md); tsume, the tsume solver's look for a mate by \
+                     checks before each search (docs/shogi.md#mates); and mate_in_one, a mate \
+                     in one looked for at every node not in check.",
                 ),
             ],
             steps: &engine::STEP_NAMES,

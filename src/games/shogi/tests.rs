@@ -359,3 +359,39 @@ fn moves_are_read_as_csa_writes_them() {
         .expect_err("Gote's sign on Sente's move");
     assert!(refused.to_string().contains("CSA"), "{refused}");
 }
+
+/// The mate in one looked for at the search's nodes (the `mate_in_one` step): at depth 1 the
+/// search sees the set's mates in three (its check, the forced reply, then a node that mates
+/// at once), where without the step the horizon hides all but those a capture gives.
+#[test]
+fn the_nodes_find_the_mates_in_one_beyond_the_horizon() {
+    let set = include_str!("../../../data/shogi/tsume.txt");
+    let mated = |game: &Shogi, without: Option<&'static str>| {
+        let params = EngineParams {
+            depth: Some(1),
+            without,
+            ..EngineParams::default()
+        };
+        // The kit's search itself: the tsume solver before it would find these anyway.
+        let result = crate::search::engine::search::<engine::ShogiBoard>(
+            game,
+            &params,
+            &Budget::unlimited(),
+        );
+        result.exact && result.score > 0.0 && result.plies_to_end == Some(3)
+    };
+    let (mut count, mut with_step, mut without_step) = (0, 0, 0);
+    for line in set.lines().filter(|line| line.starts_with("3\t")) {
+        let moves: Vec<&str> = line[2..].split_whitespace().collect();
+        let game = play(&moves);
+        count += 1;
+        with_step += usize::from(mated(&game, None));
+        without_step += usize::from(mated(&game, Some(engine::MATE_IN_ONE)));
+    }
+    assert!(count >= 15, "{count} problems");
+    assert_eq!(with_step, count, "{without_step} without the step");
+    assert!(
+        without_step < count / 2,
+        "{without_step} of {count} without the step"
+    );
+}

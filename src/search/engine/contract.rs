@@ -99,6 +99,13 @@ pub trait Board: Sized {
         let _ = mv;
         0
     }
+    /// A move that mates at once, where the game finds one cheaply (shogi's mate-in-one
+    /// finder, YaneuraOu's `mate_1ply`); asked at the nodes not in check that the table knows
+    /// nothing of, and in the quiescence search where standing pat does not cut. None by
+    /// default: the other games' search finds such a mate a ply later.
+    fn mate_in_one(&mut self) -> Option<Self::Move> {
+        None
+    }
     /// The most a capture or promotion can lift the evaluation, for delta pruning; `None`
     /// where it is never pruned so.
     fn gain(&self, mv: Self::Move) -> Option<Value>;

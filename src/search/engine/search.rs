@@ -313,6 +313,28 @@ impl<B: Board> Engine<B> {
             return value;
         }
 
+        // A mate in one, where the game finds it cheaply: the node is won at once, whatever
+        // depth is left, and the full search would find it only a ply deeper, and only if
+        // no pruning skipped the mating move (a quiet drop near the horizon). Safe: the mate
+        // is proven, and the window above already allows a mate at the next ply.
+        if ply > 0
+            && !in_check
+            && entry.is_none()
+            && let Some(mv) = self.board.mate_in_one()
+        {
+            let value = WIN - ply as Value - 1;
+            self.pv_length[ply + 1] = 0;
+            self.update_pv(ply, mv);
+            self.table.store(Entry {
+                key,
+                mv: Some(mv),
+                value: to_table(value, ply),
+                depth: (depth + 6).min(i32::from(i8::MAX)) as i8,
+                bound: Bound::Exact,
+            });
+            return value;
+        }
+
         let (raw_eval, eval) = if in_check {
             (-INFINITY, -INFINITY)
         } else {
@@ -567,6 +589,11 @@ impl<B: Board> Engine<B> {
             if eval >= beta {
                 self.buffers[ply] = buffers;
                 return eval;
+            }
+            // A mate in one, where the game finds it cheaply: captures alone would not see it.
+            if self.board.mate_in_one().is_some() {
+                self.buffers[ply] = buffers;
+                return WIN - ply as Value - 1;
             }
             best = eval;
             alpha = alpha.max(eval);
