@@ -11,8 +11,10 @@
 //! - a king that may declare the entering-king win has won; the game's length limit draws;
 //! - checks are many (a drop checks from anywhere), so a check is extended only while the line
 //!   is no longer than twice the iteration's depth;
-//! - no static exchange evaluation yet (the `exchange` step is off): a capture is ranked by the
-//!   victim's value, then the attacker's.
+//! - a capture is ranked by the victim's value, then the attacker's; one that loses material
+//!   by shogi's static exchange ([`super::exchange`]: a piece taken goes to the taker's hand,
+//!   takers promote where they may) is searched last, and near the horizon not at all (the
+//!   `exchange` step);
 //! - before each search, the tsume solver ([`super::mate`]) looks for a mate by checks within
 //!   a few thousand nodes, and a mate it finds is the answer (the `tsume` step);
 //! - at every node not in check that the table knows nothing of, rsshogi's mate-in-one finder
@@ -28,6 +30,7 @@ use rsshogi::movegen::{CapturePlusPro, Legal, generate_moves_move32};
 use rsshogi::types::{MOVE_NONE, Move32, Piece, PieceType, RepetitionState};
 
 use super::evaluation::{VALUES, evaluate, material, winning_chances};
+use super::exchange;
 use super::nnue::{self, Stack};
 use super::{MOVE_LIMIT, Shogi, ShogiMove};
 use crate::game::{Knowledge, Rules};
@@ -36,8 +39,8 @@ use crate::search::{
     Analysis, Budget, EngineParams, EvaluationIndex, MoveAnalysis, PROVEN, SearchResult, Value, WIN,
 };
 
-/// The kit's steps shogi takes: all but the static exchange, which it has none of yet.
-const STEPS: [Step; 8] = Step::all_but(Step::Exchange);
+/// The kit's steps shogi takes: all of them.
+const STEPS: [Step; 9] = Step::ALL;
 
 /// Shogi's own step, beside the kit's: the tsume solver's look for a mate by checks before
 /// each search ([`quick_mate`]).
@@ -47,7 +50,7 @@ pub const TSUME: &str = "tsume";
 pub const MATE_IN_ONE: &str = "mate_in_one";
 
 /// Every step `without` may turn off on shogi: the kit's, then its own.
-pub const STEP_NAMES: [&str; 10] = Step::names(&STEPS, &[TSUME, MATE_IN_ONE]);
+pub const STEP_NAMES: [&str; 11] = Step::names(&STEPS, &[TSUME, MATE_IN_ONE]);
 
 /// Estimates stay within this, below the proven values.
 const MAX_ESTIMATE: Value = PROVEN - 100;
@@ -269,16 +272,30 @@ impl Board for ShogiBoard {
         !self.near_move_limit
     }
 
-    fn rank_noisy(&self, mv: Move32, _: bool) -> (i32, bool) {
+    fn rank_noisy(&self, mv: Move32, exchanges: bool) -> (i32, bool) {
         let victim = self.victim(mv);
         let taken = if victim == Piece::NONE {
             0
         } else {
             VALUES[victim.piece_type().to_index()]
         };
-        let attacker = VALUES[mv.piece_after_move().piece_type().to_index()].min(2000);
+        let piece = mv.piece_after_move().piece_type();
+        let attacker = VALUES[piece.to_index()].min(2000);
         let promotion = if mv.is_promotion() { 1000 } else { 0 };
-        (taken * 16 - attacker / 16 + promotion, false)
+        // Taking a piece worth at least the taker, promoted, cannot lose by exchange.
+        let victim_worth = if victim == Piece::NONE {
+            0
+        } else {
+            exchange::taken(victim.piece_type())
+        };
+        let loses = exchanges
+            && victim_worth < exchange::taken(piece)
+            && exchange::exchange(&self.position, mv) < 0;
+        (taken * 16 - attacker / 16 + promotion, loses)
+    }
+
+    fn exchange(&self, mv: Move32) -> Value {
+        exchange::exchange(&self.position, mv)
     }
 
     /// rsshogi's mate-in-one finder, on the position in place (it takes back what it tries).

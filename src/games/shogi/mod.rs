@@ -12,6 +12,7 @@
 
 mod engine;
 mod evaluation;
+mod exchange;
 pub mod mate;
 pub mod nnue;
 mod notation;
@@ -423,10 +424,11 @@ impl Rules for Shogi {
                 ),
                 (
                     "without",
-                    "The kit's steps shogi takes: all but the static exchange \
-                     (docs/architecture.md); tsume, the tsume solver's look for a mate by \
-                     checks before each search (docs/shogi.md#mates); and mate_in_one, a mate \
-                     in one looked for at every node not in check.",
+                    "The kit's steps, all of them (docs/architecture.md), the static \
+                     exchange shogi's own (a piece taken goes to the hand); tsume, the tsume \
+                     solver's look for a mate by checks before each search \
+                     (docs/shogi.md#mates); and mate_in_one, a mate in one looked for at every \
+                     node not in check.",
                 ),
             ],
             steps: &engine::STEP_NAMES,
