@@ -1,11 +1,15 @@
-//! The tsume solver on Sente's problem sets, timed: how many it mates, at the shortest length or
-//! not, and its speed (docs/shogi.md#mates).
+//! Sente's problem sets, timed (docs/shogi.md#mates): by the tsume solver (how many it mates,
+//! at the shortest length or not, and its speed), or with `--engine` by the engine's own
+//! search, the tsume solver before it left out, to the depth the problem's mate needs and four
+//! plies more (how many it proves mated at their length, in what time): run on two builds, what
+//! a change to the search finds and how fast.
 //!
-//!     cargo run --release --example shogi-tsume [-- SET.txt...]
+//!     cargo run --release --example shogi-tsume [-- [--engine] SET.txt...]
 //!
 //! A set is a problem a line, the mate's length in plies, a tab and the moves from the start,
 //! as `scripts/shogi-tsume.py` writes it; by default `data/shogi/tsume.txt` and
-//! `data/shogi/tsume-long.txt`. Each problem is solved once, with a million nodes at most.
+//! `data/shogi/tsume-long.txt`. The solver takes a million nodes at most a problem, the engine
+//! ten seconds.
 
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
@@ -14,10 +18,17 @@ use sente::game::Notation;
 use sente::game::Rules;
 use sente::games::Shogi;
 use sente::games::shogi::mate::{MAX_PLIES, solve_game};
-use sente::search::Budget;
+use sente::search::{Budget, EngineParams, Solve};
+
+/// How one problem went: mated, mated at the problem's length, nodes, time.
+type Solved = (bool, bool, u64, Duration);
 
 fn main() {
     let mut sets: Vec<String> = std::env::args().skip(1).collect();
+    let engine = sets.first().is_some_and(|arg| arg == "--engine");
+    if engine {
+        sets.remove(0);
+    }
     if sets.is_empty() {
         sets = vec![
             "data/shogi/tsume.txt".to_owned(),
@@ -45,13 +56,15 @@ fn main() {
                 let mv = game.read_move(&Notation::Text(mv.into())).expect(mv);
                 game = game.play(mv);
             }
-            let started = Instant::now();
-            let (mate, _, nodes) = solve_game(&game, &Budget::unlimited(), 1_000_000, MAX_PLIES);
-            let elapsed = started.elapsed();
+            let (mated, shortest, nodes, elapsed) = if engine {
+                by_engine(&game, plies)
+            } else {
+                by_solver(&game, plies)
+            };
             let row = rows.entry(plies).or_default();
             row.0 += 1;
-            row.1 += usize::from(mate.is_some());
-            row.2 += usize::from(mate.as_ref().is_some_and(|line| line.len() == plies));
+            row.1 += usize::from(mated);
+            row.2 += usize::from(shortest);
             row.3 += nodes;
             row.4 += elapsed;
         }
@@ -65,4 +78,30 @@ fn main() {
             nodes as f64 / time.as_secs_f64()
         );
     }
+}
+
+/// The tsume solver, a million nodes at most.
+fn by_solver(game: &Shogi, plies: usize) -> Solved {
+    let started = Instant::now();
+    let (mate, _, nodes) = solve_game(game, &Budget::unlimited(), 1_000_000, MAX_PLIES);
+    let elapsed = started.elapsed();
+    let shortest = mate.as_ref().is_some_and(|line| line.len() == plies);
+    (mate.is_some(), shortest, nodes, elapsed)
+}
+
+/// The engine's search alone (the tsume solver before it left out), to the mate's length and
+/// four plies more, ten seconds at most.
+fn by_engine(game: &Shogi, plies: usize) -> Solved {
+    let params = EngineParams {
+        depth: Some(plies as u32 + 4),
+        time_limit: Some(Duration::from_secs(10)),
+        without: Some("tsume"),
+        ..EngineParams::default()
+    };
+    let started = Instant::now();
+    let result = game.engine(&params, &Budget::unlimited());
+    let elapsed = started.elapsed();
+    let mated = result.exact && result.score > 0.0;
+    let shortest = mated && result.plies_to_end == Some(plies as u32);
+    (mated, shortest, result.nodes, elapsed)
 }

@@ -26,6 +26,9 @@ loss, a draw to a loss), and lost discs where it lost any against the best.
 Reported, with the counts: of the moves the judge classes as blunders, the share the review
 classes as mistakes or blunders (the aim: 90%); of the moves the review classes as blunders, the
 share the judge classes as mistakes or blunders (in Othello: that lost discs; the aim: 80%).
+Each twice, from the same searches: as the review classes the moves (through its game's fitted
+probability model, where it has one), and as the score's own map would have classed them
+(probability (score + 1) / 2, the review's before the models were fitted).
 """
 
 import argparse
@@ -55,6 +58,15 @@ def lichess_class(drop):
     if drop >= 0.1:
         return "inaccuracy"
     return "good"
+
+
+def score_map_class(ply):
+    """The class the review would give the move reading its scores through the score's own map,
+    probability (score + 1) / 2 (the review's thresholds: 0.05, 0.10, 0.15 of probability)."""
+    if ply["class"] == "best" or "best" not in ply or "played" not in ply:
+        return ply["class"]
+    loss = max(0.0, (ply["best"]["score"] - ply["played"]["score"]) / 2)
+    return "blunder" if loss >= 0.15 else "mistake" if loss >= 0.10 else "inaccuracy" if loss >= 0.05 else "good"
 
 
 def review(sente, game, record_path):
@@ -113,7 +125,7 @@ def chess_games(args):
             for ply in answer["plies"]:
                 index = ply["ply"] - 1
                 drop = max(0.0, chances[index] + chances[index + 1])
-                rows.append((lichess_class(drop), ply["class"], number + 1, ply["ply"]))
+                rows.append((lichess_class(drop), ply["class"], number + 1, ply["ply"], score_map_class(ply)))
             print(f"game {number + 1}: {len(board.move_stack)} plies, review {took:.1f} s", file=sys.stderr)
     finally:
         weak.quit()
@@ -210,7 +222,7 @@ def shogi_games(args):
             for ply in answer["plies"]:
                 index = ply["ply"] - 1
                 drop = max(0.0, values[index] + values[index + 1])
-                rows.append((lichess_class(drop), ply["class"], number + 1, ply["ply"]))
+                rows.append((lichess_class(drop), ply["class"], number + 1, ply["ply"], score_map_class(ply)))
             print(f"game {number + 1}: {len(moves)} plies, review {took:.1f} s", file=sys.stderr)
     finally:
         weak.quit()
@@ -259,7 +271,7 @@ def othello_games(args):
                 judged = "mistake"
             else:
                 judged = "good"
-            rows.append((judged, ply["class"], number + 1, ply["ply"]))
+            rows.append((judged, ply["class"], number + 1, ply["ply"], score_map_class(ply)))
         print(f"game {number + 1}: {len(moves)} plies, review {took:.1f} s", file=sys.stderr)
     return rows, "Sente's exact solver (last 20 empties)", seconds, plies_reviewed
 
@@ -279,20 +291,21 @@ def main():
     measure = {"chess": chess_games, "shogi": shogi_games, "othello": othello_games}[args.game]
     rows, judge, seconds, plies = measure(args)
     slips = ("mistake", "blunder")
-    judged_blunders = [row for row in rows if row[0] == "blunder"]
-    caught = [row for row in judged_blunders if row[1] in slips]
-    reviewed_blunders = [row for row in rows if row[1] == "blunder"]
-    confirmed = [row for row in reviewed_blunders if row[0] in slips]
     share = lambda part, whole: f"{len(part)}/{len(whole)} = {100 * len(part) / max(1, len(whole)):.0f}%"
     print(f"{args.game}: {args.games} games, {len(rows)} moves judged by {judge}")
-    print(f"  the judge's blunders the review calls mistakes or blunders: {share(caught, judged_blunders)}")
-    print(f"  the review's blunders the judge calls mistakes or blunders: {share(confirmed, reviewed_blunders)}")
+    for name, column in (("the review's classes", 1), ("the score's own map", 4)):
+        judged_blunders = [row for row in rows if row[0] == "blunder"]
+        caught = [row for row in judged_blunders if row[column] in slips]
+        reviewed_blunders = [row for row in rows if row[column] == "blunder"]
+        confirmed = [row for row in reviewed_blunders if row[0] in slips]
+        print(f"  {name}:")
+        print(f"    the judge's blunders the review calls mistakes or blunders: {share(caught, judged_blunders)}")
+        print(f"    the review's blunders the judge calls mistakes or blunders: {share(confirmed, reviewed_blunders)}")
+        missed = [row[2:4] for row in judged_blunders if row[column] not in slips]
+        disputed = [row[2:4] for row in reviewed_blunders if row[0] not in slips]
+        print(f"    missed (game, ply): {missed}")
+        print(f"    disputed (game, ply): {disputed}")
     print(f"  review: {plies} plies in {seconds:.0f} s ({plies / max(seconds, 1e-9):.2f} plies/s)")
-    missed = [row[2:] for row in judged_blunders if row[1] not in slips]
-    disputed = [row[2:] for row in reviewed_blunders if row[0] not in slips]
-    print(f"  missed (game, ply): {missed}")
-    print(f"  disputed (game, ply): {disputed}")
-
 
 if __name__ == "__main__":
     main()

@@ -72,6 +72,26 @@ pub trait Drawing: Rules {
         None
     }
 
+    /// How many of the game's centipawns move a side's winning probability by one logistic
+    /// unit, as fitted to the results of Sente's own games (`scripts/review-calibration.py`,
+    /// docs/review.md): a review reads a score through it ([`Drawing::win_probability`]).
+    /// `None` where the game counts no centipawns, or where no fit replaces the score's own
+    /// map.
+    const FITTED_CENTIPAWNS: Option<f64> = None;
+
+    /// The side to move's probability of winning (0 to 1) that a score (its winning chances,
+    /// in (-1, 1), a proven result at -1 or 1) stands for: the score's own map, `(score + 1) /
+    /// 2`, unless the game fitted a logistic of its centipawns to its results
+    /// ([`Drawing::FITTED_CENTIPAWNS`]). A proven result stays a certainty.
+    fn win_probability(score: f64) -> f64 {
+        let score = score.clamp(-1.0, 1.0);
+        let fitted = Self::FITTED_CENTIPAWNS.filter(|_| score.abs() < 1.0);
+        match fitted.zip(Self::centipawns(score)) {
+            Some((scale, cp)) => 1.0 / (1.0 + (-f64::from(cp) / scale).exp()),
+            None => (score + 1.0) / 2.0,
+        }
+    }
+
     /// The final disc difference a score (the side to move's winning chances, in (-1, 1))
     /// stands for, for games scored by their discs (Othello): the evaluation's estimate of
     /// the margin, read back from the score it was mapped to.

@@ -60,6 +60,42 @@ async fn a_game_of_each_game_is_reviewed_move_by_move() {
     }
 }
 
+/// Chess's and shogi's reviews read a score through the logistic of centipawns fitted to the
+/// engine's own games (docs/review.md#the-models-on-sentes-own-games): each ply's winning
+/// probability before the move is that of the best move's centipawns, not the score's own map,
+/// `(score + 1) / 2`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chess_and_shogi_are_reviewed_through_their_fitted_models() {
+    let url = start().await;
+    for (game, moves, scale) in [
+        ("chess", json!(["e4", "e5", "Nf3", "Nc6"]), 220.0),
+        ("shogi", json!(["7g7f", "3c3d", "2g2f", "4c4d"]), 1630.0),
+    ] {
+        let body = json!({"game": game, "moves": moves, "depth": 4});
+        let review: Value = post(&url, "/review", body).await.json().await.unwrap();
+        let mut read = 0;
+        for ply in review["plies"].as_array().unwrap() {
+            let (best, p) = (&ply["best"], ply["win_before"].as_f64().unwrap());
+            if best["exact"] == true || best["score"].as_f64().unwrap() == 0.0 {
+                continue;
+            }
+            let cp = best["cp"].as_f64().unwrap();
+            let fitted = 1.0 / (1.0 + (-cp / scale).exp());
+            assert!(
+                (p - fitted).abs() < 1e-3,
+                "{game}: {p} against {fitted}: {ply}"
+            );
+            let score_map = (best["score"].as_f64().unwrap() + 1.0) / 2.0;
+            assert!(
+                (p - score_map).abs() > 1e-4,
+                "{game}: the score's map: {ply}"
+            );
+            read += 1;
+        }
+        assert!(read > 0, "{game}: no ply read through the model: {review}");
+    }
+}
+
 /// Scholar's mate: Black's Nf6 lets Qxf7 mate (a blunder), White's last move is the best, and
 /// the graph ends at White's win.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

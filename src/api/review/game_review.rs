@@ -4,9 +4,7 @@
 
 use std::time::Duration;
 
-use super::lichess::{
-    Class, LOSS_CAP_CP, THRESHOLDS, move_accuracy, probability, summary, turning_points,
-};
+use super::lichess::{Class, LOSS_CAP_CP, THRESHOLDS, move_accuracy, summary, turning_points};
 use super::{
     DEFAULT_TIME_LIMIT_MS, MAX_PLIES, Review, ReviewRequest, ReviewResponse, ReviewRun,
     ReviewedPly, Valued,
@@ -271,8 +269,8 @@ impl<G: Solve> GameReview<G> {
             }
             ScoredMove::new(position, mv, played_judgement, &line, None)
         };
-        let win_before = probability(before.judgement.score);
-        let win_after = probability(played_judgement.score);
+        let win_before = G::win_probability(before.judgement.score);
+        let win_after = G::win_probability(played_judgement.score);
         let loss = if is_best {
             0.0
         } else {
@@ -297,7 +295,7 @@ impl<G: Solve> GameReview<G> {
         let only_move = engines
             && before
                 .second
-                .is_some_and(|second| win_before - probability(second) >= THRESHOLDS[2]);
+                .is_some_and(|second| win_before - G::win_probability(second) >= THRESHOLDS[2]);
         Some(ReviewedPly {
             ply: index + 1,
             side: mover,
@@ -367,7 +365,7 @@ impl<G: Solve> Review for GameReview<G> {
                     Outcome::InProgress => valued.judgement.score,
                     _ => finished(position).score * sign(position.side_to_move()),
                 };
-                Some(probability(score))
+                Some(G::win_probability(score))
             })
             .collect();
         let complete = values.iter().all(Option::is_some);

@@ -64,12 +64,6 @@ impl Class {
 /// The most a move's loss counts in centipawns in an average, as lichess caps evaluations.
 pub const LOSS_CAP_CP: f64 = 1_000.0;
 
-/// The winning probability (0 to 1) a score on Sente's scale (the winning chances, -1 to 1)
-/// stands for.
-pub fn probability(score: f64) -> f64 {
-    ((score.clamp(-1.0, 1.0) + 1.0) / 2.0).clamp(0.0, 1.0)
-}
-
 /// Lichess's accuracy of a move, from the mover's winning percentage before and after it
 /// (lila's `AccuracyPercent.fromWinPercents`: an exponential fitted to its players' games, one
 /// point added for the analysis's own imprecision, within 0 to 100).

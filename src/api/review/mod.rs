@@ -32,7 +32,7 @@ use serde::Serialize;
 use serde::de::MapAccess;
 
 use self::game_review::GameReview;
-pub use self::lichess::{Class, LOSS_CAP_CP, THRESHOLDS, move_accuracy, probability};
+pub use self::lichess::{Class, LOSS_CAP_CP, THRESHOLDS, move_accuracy};
 use super::Problem;
 use super::knobs;
 use super::object::{Object, decode, deserialize_as_object, value};

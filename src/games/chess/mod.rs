@@ -658,6 +658,10 @@ impl Drawing for Chess {
         Some(evaluation::centipawns(score))
     }
 
+    /// Fitted to the engine's own games (docs/review.md#the-models-on-sentes-own-games): its
+    /// centipawns win more often than lichess's curve, fitted to Stockfish's, says.
+    const FITTED_CENTIPAWNS: Option<f64> = Some(220.0);
+
     /// The square the piece goes to (the king's, for castling).
     fn move_cell(&self, mv: ChessMove) -> Option<(usize, usize)> {
         let square = match UciMove::from_move(mv.get(), CastlingMode::Standard) {
