@@ -282,14 +282,10 @@ impl Board for ShogiBoard {
         let piece = mv.piece_after_move().piece_type();
         let attacker = VALUES[piece.to_index()].min(2000);
         let promotion = if mv.is_promotion() { 1000 } else { 0 };
-        // Taking a piece worth at least the taker, promoted, cannot lose by exchange.
-        let victim_worth = if victim == Piece::NONE {
-            0
-        } else {
-            exchange::taken(victim.piece_type())
-        };
+        // Taking a piece worth at least the taker, promoted, cannot lose by exchange (no
+        // victim is worth nothing).
         let loses = exchanges
-            && victim_worth < exchange::taken(piece)
+            && exchange::taken(victim.piece_type()) < exchange::taken(piece)
             && exchange::exchange(&self.position, mv) < 0;
         (taken * 16 - attacker / 16 + promotion, loses)
     }

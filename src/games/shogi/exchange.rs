@@ -65,9 +65,8 @@ pub(super) fn exchange(position: &Position, mv: Move32) -> i32 {
         gains[0] = taken(victim.piece_type());
     }
     let mut on_square = mv.piece_after_move().piece_type();
-    if mv.is_drop() {
-        // Nothing leaves a square: the piece comes from the hand.
-    } else {
+    // A drop leaves no square: its piece comes from the hand.
+    if !mv.is_drop() {
         occupied ^= Bitboard::from_square(mv.from_sq());
         if mv.is_promotion() {
             gains[0] += promotion(on_square.demote());
@@ -85,8 +84,11 @@ pub(super) fn exchange(position: &Position, mv: Move32) -> i32 {
         };
         if kind == PieceType::KING {
             // The king takes only where nothing takes it back.
-            let defenders =
-                position.attackers_to_color(side.flip(), to, occupied ^ from_bit(from)) & occupied;
+            let defenders = position.attackers_to_color(
+                side.flip(),
+                to,
+                occupied ^ Bitboard::from_square(from),
+            ) & occupied;
             if !defenders.is_empty() {
                 break;
             }
@@ -100,7 +102,7 @@ pub(super) fn exchange(position: &Position, mv: Move32) -> i32 {
         if depth == gains.len() - 1 {
             break;
         }
-        occupied ^= from_bit(from);
+        occupied ^= Bitboard::from_square(from);
         on_square = if promotes { kind.promote() } else { kind };
         side = side.flip();
     }
@@ -110,10 +112,6 @@ pub(super) fn exchange(position: &Position, mv: Move32) -> i32 {
         depth -= 1;
     }
     gains[0]
-}
-
-fn from_bit(square: Square) -> Bitboard {
-    Bitboard::from_square(square)
 }
 
 /// The least valuable of `side`'s `attackers`, its kind and square.

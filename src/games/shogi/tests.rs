@@ -395,3 +395,17 @@ fn the_nodes_find_the_mates_in_one_beyond_the_horizon() {
         "{without_step} of {count} without the step"
     );
 }
+
+/// The review's model: shogi's centipawns read through the logistic fitted to its own games
+/// (1,630 a unit), a proven result a certainty, an even score even.
+#[test]
+fn the_review_reads_centipawns_through_the_fitted_logistic() {
+    use crate::game::Drawing;
+    let one_unit = evaluation::winning_chances(1630);
+    let expected = 1.0 / (1.0 + (-1.0f64).exp());
+    assert!((Shogi::win_probability(one_unit) - expected).abs() < 1e-3);
+    assert!((Shogi::win_probability(-one_unit) - (1.0 - expected)).abs() < 1e-3);
+    assert_eq!(Shogi::win_probability(0.0), 0.5);
+    assert_eq!(Shogi::win_probability(1.0), 1.0);
+    assert_eq!(Shogi::win_probability(-1.0), 0.0);
+}
