@@ -158,7 +158,8 @@ fn files_of_openings_are_quoted_in_part_and_refused_early() {
 
 #[test]
 fn merge_names_the_file_the_game_and_the_field_of_a_bad_shard() {
-    let dir = std::env::temp_dir().join(format!("sente-shards-{}", std::process::id()));
+    // A folder of its own: the test of eight shards runs beside this one in the same process.
+    let dir = std::env::temp_dir().join(format!("sente-bad-shard-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let mut files = Vec::new();
     for index in 0..2 {
