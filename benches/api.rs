@@ -9,7 +9,7 @@ use sente::api::choose_move::MoveJob;
 use sente::api::request::MoveRequest;
 use sente::search::Budget;
 
-/// The body the scripts post (a test in `tests/http.rs` checks that they do).
+/// The body the scripts post (`tests/http/operations.rs` checks that they do).
 const BODY: &[u8] = sente::http::hooks::BENCH_MOVE_BODY.as_bytes();
 
 fn move_request(c: &mut Criterion) {

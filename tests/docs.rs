@@ -6,8 +6,7 @@ use sente::api::knobs::{KNOBS, Kind, SEED, taken_by};
 use sente::games::NAMES;
 use sente::search::Algorithm;
 
-#[path = "support/module_graph.rs"]
-mod module_graph;
+use crate::support::module_graph;
 
 fn read(path: &str) -> String {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path);
@@ -151,7 +150,6 @@ fn thousands(n: u64) -> String {
     out
 }
 
-#[path = "docs/examples.rs"]
 mod examples;
 
 /// Every file under `dir` (relative to the crate), as paths relative to the crate.

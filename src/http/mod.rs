@@ -373,7 +373,7 @@ pub async fn serve(
 /// before is still unacknowledged waits for that acknowledgement. A client that pipelines its
 /// requests is waiting for that second answer, so it has nothing to send the acknowledgement
 /// with and delays it (by Linux's shortest delayed-acknowledgement timer, 40 ms; a test in
-/// `tests/http.rs` pipelines requests to check). A lone request and its answer are not
+/// `tests/http/connections.rs` pipelines requests to check). A lone request and its answer are not
 /// affected, since each answer is one write.
 fn answer_without_delay(stream: TcpStream) -> TcpStream {
     if let Err(error) = stream.set_nodelay(true) {

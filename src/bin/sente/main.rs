@@ -489,7 +489,7 @@ fn share(
 /// `write` system call (stdout flushes at every newline), and when whatever reads stdout stops
 /// reading (a pipe nobody drains, a stalled log collector), the write blocks, and with it the
 /// whole service: with stdout piped to a process that never reads, it stops answering once the
-/// pipe is full (`tests/cli.rs` checks it no longer does). Queued instead, lines go out in batches (a `BufWriter` that the writer thread
+/// pipe is full (`tests/cli/serving.rs` checks it no longer does). Queued instead, lines go out in batches (a `BufWriter` that the writer thread
 /// flushes whenever the queue runs dry), and when the queue is full they are dropped and
 /// counted (`sente_log_lines_dropped_total`): a service that answers and loses log lines beats
 /// one that hangs with all of them.
