@@ -13,6 +13,9 @@
 //!   results say (Elo, SPRT), as engine developers' match runners report it.
 //! - [`games`]: the games, a folder each (rules, declaration, a solver of their own if they
 //!   have one), and the registry, the one list of them that everything above learns them from.
+//! - [`protocols`]: the text protocols, front doors beside `http`: the one line loop and input
+//!   of all four, and the UCI/USI session over the engine kit's API, whose dialects' words the
+//!   games say (as Othello says GTP and NBoard).
 //! - [`search`]: the algorithms, generic over `Game`, one file each: random, minimax, negamax,
 //!   alphabeta, mcs, mcts, and the default solver. Each returns a [`search::SearchResult`],
 //!   and honours a [`search::Budget`] (deadline, node limit, cancellation) from inside its
@@ -35,6 +38,7 @@ pub mod games;
 pub mod http;
 pub mod learn;
 pub mod lines;
+pub mod protocols;
 pub mod rounded;
 pub mod search;
 pub mod tournament;

@@ -455,7 +455,7 @@ fn the_end_of_the_input_stops_every_protocols_search() {
     }
 }
 
-/// Every protocol reads its input the one way (`search/engine/session/input.rs`): a line
+/// Every protocol reads its input the one way (`protocols/input.rs`): a line
 /// longer than 1 MiB and a line that is not UTF-8 are skipped, said where the protocol has a
 /// way to say it, and the next command is answered. Each then exits at the end of its input.
 #[test]

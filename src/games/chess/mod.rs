@@ -456,7 +456,7 @@ impl Rules for Chess {
         books: &book::BOOKS,
         protocols: &[Protocol {
             name: "uci",
-            serve: crate::search::engine::session::serve_stdio::<uci::Uci>,
+            serve: crate::protocols::uci::serve_stdio::<uci::Uci>,
         }],
         trainer: Some(Trainer {
             description: "The engine's evaluation network (NNUE): 768 inputs a side, 128 \

@@ -1,13 +1,13 @@
 //! Chess's engine over UCI (`sente uci`, the protocol chess's declaration names): chess GUIs,
 //! match runners (fastchess, cutechess) and lichess-bot speak to it on standard input and
-//! output as to any engine. The session is the engine kit's (`search/engine/session.rs`, which
+//! output as to any engine. The session is the protocols room's (`protocols/uci.rs`, which
 //! USI shares); this file is UCI's words and chess's options: `Evaluation`, `EvalFile`,
 //! `UCI_LimitStrength` and `UCI_Elo` (`Threads` is the session's, as in USI).
 
 use super::engine::{ChessBoard, DEFAULT_EVALUATION};
 use super::{Chess, nnue};
 use crate::game::{Player, Rules};
-use crate::search::engine::session::{self, Dialect};
+use crate::protocols::uci::{self, Dialect};
 use crate::search::{EngineParams, EvaluationIndex, MAX_ELO, MIN_ELO};
 
 /// `UCI_Elo` until it is set: a strong club player's.
@@ -47,7 +47,7 @@ impl Dialect for Uci {
     const MATE_IN_MOVES: bool = true;
 
     fn options(&self) -> Vec<String> {
-        let [evaluation, eval_file] = session::evaluation_options::<Chess>(DEFAULT_EVALUATION);
+        let [evaluation, eval_file] = uci::evaluation_options::<Chess>(DEFAULT_EVALUATION);
         vec![
             // Declared so that GUIs send `go ponder`; the session ponders whatever it says.
             "option name Ponder type check default false".to_owned(),
@@ -62,7 +62,7 @@ impl Dialect for Uci {
 
     fn set_option(&mut self, name: &str, value: &str) -> Option<Result<(), String>> {
         if let Some(set) =
-            session::set_evaluation_option::<Chess>(name, value, &mut self.evaluation, nnue::load)
+            uci::set_evaluation_option::<Chess>(name, value, &mut self.evaluation, nnue::load)
         {
             return Some(set);
         }
@@ -116,8 +116,8 @@ impl Dialect for Uci {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::engine::session;
-    use crate::search::engine::session::{MAX_MULTIPV, NAME};
+    use crate::protocols::uci;
+    use crate::protocols::uci::{MAX_MULTIPV, NAME};
     use std::io::{self, Write};
     use std::sync::{Arc, Mutex};
     use std::thread::JoinHandle;
@@ -453,7 +453,7 @@ go depth 1
             let output = Arc::new(Mutex::new(Vec::new()));
             let shared = Shared(Arc::clone(&output));
             let serving = std::thread::spawn(move || {
-                session::serve(
+                uci::serve(
                     Uci::default(),
                     io::BufReader::new(Fed(fed, io::Cursor::new(Vec::new()))),
                     shared,

@@ -17,8 +17,8 @@ use super::session::{
 };
 use super::{Othello, PASS, final_margin, square_name};
 use crate::game::{Drawing, Player, Rules};
+use crate::protocols::{Flow, Input, Protocol, run};
 use crate::search::Clock;
-use crate::search::engine::session::{Flow, Input, Protocol, run};
 
 /// The commands `sente gtp` answers, as `list_commands` lists them.
 const COMMANDS: &[&str] = &[

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use super::ggf::{read_game, read_move, written};
 use super::session::{self, DEFAULT_MOVE_TIME, Played};
 use crate::game::Rules;
-use crate::search::engine::session::{Flow, Input, Protocol, run};
+use crate::protocols::{Flow, Input, Protocol, run};
 use crate::search::{Budget, Solve};
 
 /// The deepest midgame search `set depth` may ask for: the whole game.

@@ -3,7 +3,7 @@
 //! answer within the time or depth the controller set.
 //!
 //! Both protocols are answered a line at a time, in order, by the one loop of every text
-//! protocol ([`run`](crate::search::engine::session::run)): a search lasts at most its time
+//! protocol ([`run`](crate::protocols::run)): a search lasts at most its time
 //! limit, so a controller waits for nothing longer. The lines are read on a thread of their
 //! own, so that the end of the input (the controller gone) stops the search of the last command
 //! within its current node count, rather than after minutes of a long clock.
@@ -23,7 +23,7 @@ pub const MAX_MOVE_TIME: Duration = Duration::from_secs(600);
 
 /// The longest clock read: a longer one (GTP allows any number of seconds, `1e300`) is read as
 /// this, the UCI and USI sessions' cap.
-pub const MAX_CLOCK: Duration = crate::search::engine::session::MAX_CLOCK;
+pub const MAX_CLOCK: Duration = crate::protocols::MAX_CLOCK;
 
 /// The time a move takes when its clock has no time left: a move at once, still searched.
 pub const NO_TIME_LEFT: Duration = Duration::from_millis(10);

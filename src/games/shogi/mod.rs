@@ -436,7 +436,7 @@ impl Rules for Shogi {
         },
         protocols: &[Protocol {
             name: "usi",
-            serve: crate::search::engine::session::serve_stdio::<usi::Usi>,
+            serve: crate::protocols::uci::serve_stdio::<usi::Usi>,
         }],
         trainer: Some(crate::learn::Trainer {
             description: "The engine's evaluation network (NNUE): 2,344 inputs a side (pieces \

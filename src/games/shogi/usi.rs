@@ -1,6 +1,6 @@
 //! Shogi's engine over USI (`sente usi`, the protocol shogi's declaration names), the Universal
 //! Shogi Interface that shogi GUIs (ShogiHome, Shogidokoro, ShogiGUI) and match runners speak.
-//! The session is the engine kit's (`search/engine/session.rs`, which UCI shares); this file
+//! The session is the protocols room's (`protocols/uci.rs`, which UCI shares); this file
 //! is USI's words: `usinewgame`, `USI_Hash`, `sfen`, `byoyomi`, `gameover`, `ponderhit`,
 //! `bestmove resign` when every move loses to a mate, `bestmove win` to declare the
 //! entering-king win, mates counted in plies, and `go mate` answered `checkmate` and the
@@ -11,7 +11,7 @@ use super::engine::{DEFAULT_EVALUATION, Kept, ShogiBoard, analyze, search_keepin
 use super::mate::{self, Tsume};
 use super::{Shogi, ShogiMove, nnue};
 use crate::game::{Player, Rules};
-use crate::search::engine::session::{self, Dialect};
+use crate::protocols::uci::{self, Dialect};
 use crate::search::{Analysis, Budget, EngineParams, EvaluationIndex, SearchResult};
 
 /// USI's words, and shogi's options.
@@ -39,12 +39,12 @@ impl Dialect for Usi {
     const PLAYS_ON: bool = true;
 
     fn options(&self) -> Vec<String> {
-        session::evaluation_options::<Shogi>(DEFAULT_EVALUATION).to_vec()
+        uci::evaluation_options::<Shogi>(DEFAULT_EVALUATION).to_vec()
     }
 
     fn set_option(&mut self, name: &str, value: &str) -> Option<Result<(), String>> {
         if let Some(set) =
-            session::set_evaluation_option::<Shogi>(name, value, &mut self.evaluation, nnue::load)
+            uci::set_evaluation_option::<Shogi>(name, value, &mut self.evaluation, nnue::load)
         {
             return Some(set);
         }
@@ -117,7 +117,7 @@ impl Dialect for Usi {
 mod tests {
     use super::*;
     use crate::game::Notation;
-    use crate::search::engine::session;
+    use crate::protocols::uci;
     use std::io::{self, Write};
     use std::sync::{Arc, Mutex};
 
@@ -168,7 +168,7 @@ mod tests {
                 Ok(())
             }
         }
-        session::serve(
+        uci::serve(
             Usi::default(),
             io::Cursor::new(input.to_owned()),
             Shared(Arc::clone(&output)),

@@ -32,7 +32,6 @@ mod game_board;
 mod ordering;
 mod params;
 mod search;
-pub mod session;
 mod steps;
 mod strength;
 use strength::at_level;
@@ -67,6 +66,7 @@ pub(super) const RECORD: Record = Record {
                   declares it (GET /algorithms?game= says what it is on each game).",
     stops: Stops::Deepening,
     breaks_ties: false,
+    depth_limited: true,
     chance: Chance::Level,
     samples: None,
 };

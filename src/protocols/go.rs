@@ -3,8 +3,14 @@
 
 use std::time::Duration;
 
-use super::{INFINITE, MAX_CLOCK};
 use crate::search::Clock;
+use crate::search::engine::UNLIMITED;
+
+/// How long `go infinite` may think: until `stop`, in practice.
+const INFINITE: Duration = UNLIMITED;
+/// The longest clock or time `go` reads: a longer one (up to any number of digits) is read as
+/// this, so that no clock is dropped for its size.
+pub const MAX_CLOCK: Duration = Duration::from_secs(24 * 3600);
 
 /// What `go` asks.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]

@@ -8,9 +8,11 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 
-use super::MAX_LINE_BYTES;
 use crate::lines;
 use crate::search::Budget;
+
+/// The longest line read: far longer than any `position` of a real game.
+pub const MAX_LINE_BYTES: usize = 1 << 20;
 
 /// A line of a protocol's input.
 pub enum Line {

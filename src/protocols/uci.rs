@@ -27,15 +27,10 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-mod go;
-mod input;
-mod protocol;
-
-use self::go::Go;
-pub use self::input::{Input, Line};
-pub use self::protocol::{Flow, Protocol, run};
-use super::{Board, DEFAULT_HASH_MB, Kept, MAX_THREADS};
+use super::go::Go;
+use super::{Flow, Input, Protocol, run};
 use crate::game::{Game, LEVELS, Notation, Outcome, Rules, written};
+use crate::search::engine::{self, Board, DEFAULT_HASH_MB, Kept, MAX_THREADS};
 use crate::search::{
     Analysis, Budget, Clock, EngineParams, Iteration, SearchResult, Watch, panic_message,
 };
@@ -46,13 +41,6 @@ pub const NAME: &str = concat!("Sente ", env!("CARGO_PKG_VERSION"));
 pub const MAX_HASH_MB: u32 = 1024;
 /// The most lines `MultiPV` asks for: as many as the HTTP API's `multipv` knob.
 pub const MAX_MULTIPV: u32 = 500;
-/// The longest line read: far longer than any `position` of a real game.
-pub const MAX_LINE_BYTES: usize = 1 << 20;
-/// How long `go infinite` may think: until `stop`, in practice.
-const INFINITE: Duration = super::UNLIMITED;
-/// The longest clock or time `go` reads: a longer one (up to any number of digits) is read as
-/// this, so that no clock is dropped for its size.
-pub const MAX_CLOCK: Duration = Duration::from_secs(24 * 3600);
 
 /// The game type a dialect's engine plays.
 pub type GameOf<D> = <<D as Dialect>::Board as Board>::Game;
@@ -110,7 +98,7 @@ pub trait Dialect: Send + 'static {
         budget: &Budget,
         kept: &mut Kept<Self::Board>,
     ) -> SearchResult<MoveOf<Self>> {
-        super::search_keeping::<Self::Board>(game, params, budget, kept)
+        engine::search_keeping::<Self::Board>(game, params, budget, kept)
     }
     /// The best `params.multipv` lines.
     fn analyze(
@@ -118,7 +106,7 @@ pub trait Dialect: Send + 'static {
         params: &EngineParams,
         budget: &Budget,
     ) -> Analysis<MoveOf<Self>> {
-        super::analyze::<Self::Board>(game, params, budget)
+        engine::analyze::<Self::Board>(game, params, budget)
     }
     /// What `go mate` answers from a mate solver of the game's own, searched within `budget`,
     /// and the nodes it took; `None` where the game has none, and the engine's search answers.
