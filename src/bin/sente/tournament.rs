@@ -10,7 +10,8 @@ use sente::api::request::PositionSpec;
 use sente::api::tournament::{self, TournamentJob, TournamentRequest};
 use sente::game::Notation;
 
-use super::{flagged, in_player, position, write_json};
+use super::search::position;
+use super::{flagged, in_player, write_json};
 
 #[derive(Args)]
 #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
