@@ -26,9 +26,11 @@ mod lease;
 pub mod limits;
 pub mod policy;
 mod refusal;
+mod slot;
+mod state;
 
-use std::collections::{HashMap, VecDeque};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::collections::HashMap;
+use std::sync::atomic::Ordering;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -40,9 +42,11 @@ pub use lease::Lease;
 pub use limits::{ClientLimits, Standing};
 pub use policy::Policy;
 pub use refusal::{Reason, Refusal, whole_seconds};
+pub use slot::Slot;
+use slot::Waiting;
+use state::{Holder, State, Waiter};
 
 use crate::api::Budget;
-use bucket::Bucket;
 
 /// Heavy work, by the route that asks for it.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -120,126 +124,6 @@ pub struct Share {
     state: Mutex<State>,
     /// Woken at every grant, for the steps of long work waiting on their threads.
     granted: Condvar,
-}
-
-#[derive(Debug)]
-struct State {
-    free: usize,
-    clients: HashMap<ClientId, ClientState>,
-    /// The clients with work waiting.
-    queued: Vec<ClientId>,
-    /// Requests waiting, every client's (the steps of long work waiting to go on not counted).
-    waiting_requests: usize,
-    holders: HashMap<u64, Holder>,
-    next_ticket: u64,
-    /// How long each kind of work has recently taken, whole (from its first slot to its
-    /// answer) and a step at a time (long work's): what the wait a request is told counts on.
-    typical_run: [Duration; 4],
-    typical_step: [Duration; 4],
-    /// The number of clients at which the idle ones are next forgotten.
-    prune_at: usize,
-}
-
-#[derive(Debug)]
-struct ClientState {
-    limits: ClientLimits,
-    requests: Bucket,
-    cpu: Bucket,
-    held: usize,
-    /// When the client was last given a slot: among clients holding as many, the one served
-    /// longest ago goes first (round robin), so that a client giving a slot up between two
-    /// steps does not take it straight back from one that was waiting.
-    last_granted: Option<Instant>,
-    /// The steps of long work waiting to go on first, then the requests in arrival order.
-    queue: VecDeque<Arc<Waiter>>,
-    waiting_requests: usize,
-}
-
-impl ClientState {
-    fn new(limits: ClientLimits, now: Instant) -> ClientState {
-        let full = |quota: Option<bucket::Quota>| {
-            quota.map_or(Bucket::full(bucket::Quota::per_second(1), now), |quota| {
-                Bucket::full(quota, now)
-            })
-        };
-        ClientState {
-            limits,
-            requests: full(limits.requests()),
-            cpu: full(limits.cpu()),
-            held: 0,
-            last_granted: None,
-            queue: VecDeque::new(),
-            waiting_requests: 0,
-        }
-    }
-
-    /// Whether the client is as a new one: nothing held or waiting, every quota whole.
-    fn is_idle(&mut self, now: Instant) -> bool {
-        self.held == 0
-            && self.queue.is_empty()
-            && self
-                .limits
-                .requests()
-                .is_none_or(|quota| self.requests.is_full(quota, now))
-            && self
-                .limits
-                .cpu()
-                .is_none_or(|quota| self.cpu.is_full(quota, now))
-    }
-
-    /// How long until the client's CPU-seconds are above zero again, if they are not.
-    fn cpu_spent(&mut self, now: Instant) -> Option<Duration> {
-        let quota = self.limits.cpu()?;
-        self.cpu.spent(quota, now)
-    }
-
-    fn standing(&mut self, now: Instant) -> Standing {
-        let mut standing = Standing::default();
-        if let Some(quota) = self.limits.requests() {
-            standing.requests = Some((
-                self.requests.remaining(quota, now),
-                whole_seconds(self.requests.until_full(quota, now)),
-            ));
-        }
-        if let Some(quota) = self.limits.cpu() {
-            standing.cpu = Some((
-                self.cpu.remaining(quota, now),
-                whole_seconds(self.cpu.until_full(quota, now)),
-            ));
-        }
-        standing
-    }
-}
-
-#[derive(Debug)]
-struct Waiter {
-    ticket: u64,
-    since: Instant,
-    work: Work,
-    /// A step of long work waiting to go on, not a request.
-    step: bool,
-    /// When the request this is part of was given its first slot (this waiter's arrival, for
-    /// a request).
-    run_since: Instant,
-    /// The slots it needs at once: a search's threads.
-    cores: usize,
-    /// Set, under the state's lock, when the slot is given.
-    granted: AtomicBool,
-    notify: tokio::sync::Notify,
-}
-
-#[derive(Debug)]
-struct Holder {
-    client: ClientId,
-    work: Work,
-    /// The slots it holds: a search's threads.
-    cores: usize,
-    /// When the slot was given.
-    since: Instant,
-    /// When long work last ended a step in it (the grant, before its first).
-    step_since: Instant,
-    /// When the request was given its first slot.
-    run_since: Instant,
 }
 
 /// Where a client stands against its limits on requests: within them, or how long to wait.
@@ -691,179 +575,6 @@ fn too_many_clients() -> Refusal {
             "the server is serving {MAX_CLIENTS} clients at once, its most; try again after Retry-After"
         ),
     )
-}
-
-impl State {
-    /// The state of `client`, made if new; `None` where there are too many clients even
-    /// after forgetting the idle ones.
-    fn client(&mut self, client: &Client, now: Instant) -> Option<&mut ClientState> {
-        if !self.clients.contains_key(&client.id) {
-            if self.clients.len() >= self.prune_at {
-                self.clients.retain(|_, state| !state.is_idle(now));
-                self.prune_at = (2 * self.clients.len()).clamp(1024, MAX_CLIENTS);
-            }
-            if self.clients.len() >= MAX_CLIENTS {
-                return None;
-            }
-            self.clients
-                .insert(client.id, ClientState::new(client.limits, now));
-        }
-        self.clients.get_mut(&client.id)
-    }
-
-    /// Puts a waiter in `client`'s queue: a step of long work ahead of the requests.
-    fn enqueue(
-        &mut self,
-        client: &Client,
-        work: Work,
-        cores: usize,
-        step: Option<Instant>,
-        now: Instant,
-    ) -> Arc<Waiter> {
-        let waiter = Arc::new(Waiter {
-            ticket: self.next_ticket,
-            since: now,
-            work,
-            cores,
-            step: step.is_some(),
-            run_since: step.unwrap_or(now),
-            granted: AtomicBool::new(false),
-            notify: tokio::sync::Notify::new(),
-        });
-        self.next_ticket += 1;
-        let state = self.clients.get_mut(&client.id).expect("made by client()");
-        if state.queue.is_empty() {
-            self.queued.push(client.id);
-        }
-        if step.is_some() {
-            let first_request = state.queue.iter().position(|waiter| !waiter.step);
-            state.queue.insert(
-                first_request.unwrap_or(state.queue.len()),
-                Arc::clone(&waiter),
-            );
-        } else {
-            state.queue.push_back(Arc::clone(&waiter));
-            state.waiting_requests += 1;
-            self.waiting_requests += 1;
-        }
-        waiter
-    }
-
-    /// Takes a waiter that was not given a slot out of its client's queue.
-    fn remove(&mut self, client: ClientId, waiter: &Waiter) {
-        let Some(state) = self.clients.get_mut(&client) else {
-            return;
-        };
-        let Some(position) = state
-            .queue
-            .iter()
-            .position(|queued| queued.ticket == waiter.ticket)
-        else {
-            return;
-        };
-        state.queue.remove(position);
-        if !waiter.step {
-            state.waiting_requests -= 1;
-            self.waiting_requests -= 1;
-        }
-        if state.queue.is_empty() {
-            self.queued.retain(|&queued| queued != client);
-        }
-    }
-}
-
-/// A request waiting for a slot: dropped before it has one, it leaves the queue; dropped with
-/// one given but not yet taken, it gives it back.
-struct Waiting<'a> {
-    share: &'a Arc<Share>,
-    client: ClientId,
-    waiter: Option<Arc<Waiter>>,
-}
-
-impl Waiting<'_> {
-    fn into_slot(mut self) -> Slot {
-        let waiter = self.waiter.take().expect("waiting");
-        Slot {
-            share: Arc::clone(self.share),
-            ticket: waiter.ticket,
-            cores: waiter.cores,
-            charged: Instant::now(),
-        }
-    }
-
-    /// The wait has reached the queue limit: the request is refused, unless its slot came
-    /// meanwhile.
-    fn give_up(mut self) -> Result<Slot, Refusal> {
-        let waiter = self.waiter.take().expect("waiting");
-        let mut state = self.share.lock();
-        if waiter.granted.load(Ordering::Acquire) {
-            drop(state);
-            self.waiter = Some(waiter);
-            return Ok(self.into_slot());
-        }
-        state.remove(self.client, &waiter);
-        self.share.dispatch(&mut state, Instant::now());
-        let wait = self.share.estimate(&state, self.client, Instant::now());
-        let own = state
-            .clients
-            .get(&self.client)
-            .is_some_and(|client| client.held + client.queue.len() > 0);
-        let (status, whose) = if own {
-            (429, "this client's own heavy work and others' were")
-        } else {
-            (503, "the server is busy: others' heavy work was")
-        };
-        Err(Refusal::new(
-            status,
-            Reason::QueueWait,
-            wait,
-            format!(
-                "{whose} ahead of this request for the whole queue limit ({} ms); try again after Retry-After",
-                self.share.limits.queue_limit.as_millis()
-            ),
-        ))
-    }
-}
-
-impl Drop for Waiting<'_> {
-    fn drop(&mut self) {
-        let Some(waiter) = self.waiter.take() else {
-            return;
-        };
-        let mut state = self.share.lock();
-        if waiter.granted.load(Ordering::Acquire) {
-            drop(state);
-            self.share.release(waiter.ticket, Instant::now());
-        } else {
-            state.remove(self.client, &waiter);
-            // It may have held back the waiters behind it, waiting for slots enough.
-            self.share.dispatch(&mut state, Instant::now());
-        }
-    }
-}
-
-/// A slot held until dropped; its time is charged to its client's CPU-seconds.
-#[derive(Debug)]
-pub struct Slot {
-    share: Arc<Share>,
-    ticket: u64,
-    /// The slots it stands for: its search's threads.
-    cores: usize,
-    /// Since when the slot's time has not been charged.
-    charged: Instant,
-}
-
-impl Slot {
-    /// The slots it stands for: the threads of the work it was admitted for.
-    pub fn cores(&self) -> usize {
-        self.cores
-    }
-}
-
-impl Drop for Slot {
-    fn drop(&mut self) {
-        self.share.release(self.ticket, self.charged);
-    }
 }
 
 #[cfg(test)]
