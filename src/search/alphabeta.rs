@@ -50,6 +50,7 @@ pub(super) const RECORD: Record = Record {
     description: "Nega-alpha: negamax with an (alpha, beta) window and cutoffs when alpha >= beta.",
     stops: Stops::Deepening,
     breaks_ties: true,
+    depth_limited: true,
     chance: Chance::TieBreak,
     samples: None,
 };

@@ -24,6 +24,7 @@ pub(super) const RECORD: Record = Record {
     description: "Primitive Monte Carlo: random playouts after each legal move; the best total wins.",
     stops: Stops::Sampling,
     breaks_ties: false,
+    depth_limited: false,
     chance: Chance::Always,
     samples: Some(Samples::Playouts),
 };

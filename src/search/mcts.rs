@@ -30,6 +30,7 @@ pub(super) const RECORD: Record = Record {
                   the most visited move wins.",
     stops: Stops::Sampling,
     breaks_ties: false,
+    depth_limited: false,
     chance: Chance::Always,
     samples: Some(Samples::MctsSimulations),
 };

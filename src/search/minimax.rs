@@ -25,6 +25,7 @@ pub(super) const RECORD: Record = Record {
     description: "Minimax with separate max and min players, in the first player's frame.",
     stops: Stops::FullWidth,
     breaks_ties: true,
+    depth_limited: true,
     chance: Chance::TieBreak,
     samples: None,
 };

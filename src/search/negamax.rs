@@ -21,6 +21,7 @@ pub(super) const RECORD: Record = Record {
     description: "Negamax: one signed recursion, score = -negamax(child).",
     stops: Stops::FullWidth,
     breaks_ties: true,
+    depth_limited: true,
     chance: Chance::TieBreak,
     samples: None,
 };

@@ -15,6 +15,7 @@ pub(super) const RECORD: Record = Record {
     description: "A uniformly random legal move.",
     stops: Stops::AtOnce,
     breaks_ties: false,
+    depth_limited: false,
     chance: Chance::Always,
     samples: None,
 };

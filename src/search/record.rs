@@ -7,35 +7,27 @@
 //! (`takes_time_limit`, `is_randomized`, `sampling_until_stopped`, and which searches need a
 //! depth or the game's default time) read it rather than listing algorithms.
 
-/// The names of the algorithms, as the API spells them.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Algorithm {
-    Random,
-    Minimax,
-    Negamax,
-    AlphaBeta,
-    Mcs,
-    Mcts,
-    AlphaZero,
-    Solver,
-    Engine,
+/// Declares the enum of the algorithms and [`Algorithm::ALL`] from one list, so that a new
+/// algorithm is one name here and cannot be missing from `ALL`.
+macro_rules! algorithms {
+    ($($name:ident),+ $(,)?) => {
+        /// The names of the algorithms, as the API spells them.
+        #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+        pub enum Algorithm {
+            $($name),+
+        }
+
+        impl Algorithm {
+            /// Every algorithm, in declaration order: `algorithm as usize` is its index here
+            /// (checked when compiling, below).
+            pub const ALL: [Algorithm; [$(Algorithm::$name),+].len()] = [$(Algorithm::$name),+];
+        }
+    };
 }
 
-impl Algorithm {
-    /// Every algorithm, in declaration order: `algorithm as usize` is its index here (checked
-    /// when compiling, below).
-    pub const ALL: [Algorithm; 9] = [
-        Algorithm::Random,
-        Algorithm::Minimax,
-        Algorithm::Negamax,
-        Algorithm::AlphaBeta,
-        Algorithm::Mcs,
-        Algorithm::Mcts,
-        Algorithm::AlphaZero,
-        Algorithm::Solver,
-        Algorithm::Engine,
-    ];
-}
+algorithms!(
+    Random, Minimax, Negamax, AlphaBeta, Mcs, Mcts, AlphaZero, Solver, Engine,
+);
 
 const _: () = {
     let mut index = 0;
@@ -56,8 +48,11 @@ pub struct Record {
     /// What ends its search.
     pub stops: Stops,
     /// Whether it breaks ties among moves of the same value as its `tiebreak` says: the exact
-    /// algorithms.
+    /// algorithms. They take the `tiebreak` knob.
     pub breaks_ties: bool,
+    /// Whether it searches to a depth and scores the positions there with the game's
+    /// evaluation: it takes the `depth` and `evaluation` knobs.
+    pub depth_limited: bool,
     /// How the seed enters what it plays.
     pub chance: Chance,
     /// Where it samples, its count of samples in a strategy (playouts, simulations): what a
@@ -82,7 +77,7 @@ pub enum Stops {
 }
 
 impl Stops {
-    /// Whether a time limit stops it.
+    /// Whether a time limit stops it: it takes the `time_limit_ms` knob.
     pub const fn takes_time_limit(self) -> bool {
         matches!(self, Stops::Deepening | Stops::Sampling)
     }
@@ -101,6 +96,17 @@ pub enum Chance {
     Level,
     /// Never: the same position, the same answer.
     Never,
+}
+
+impl Chance {
+    /// Whether a request's seed decides its draws, so that it takes the `seed` knob: not the
+    /// engine's, whose level is not asked for by a seed, nor one that never draws.
+    pub const fn takes_seed(self) -> bool {
+        matches!(
+            self,
+            Chance::Always | Chance::TieBreak | Chance::Temperature
+        )
+    }
 }
 
 /// Which of a strategy's counts a sampler draws its samples by.

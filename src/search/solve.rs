@@ -24,6 +24,7 @@ pub(super) const RECORD: Record = Record {
                   alphabeta with every enhancement, deepening within the time limit.",
     stops: Stops::Deepening,
     breaks_ties: true,
+    depth_limited: false,
     chance: Chance::TieBreak,
     samples: None,
 };

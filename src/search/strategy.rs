@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use super::budget::tighter;
 use super::engine::{Clock, EngineOptions, EngineParams};
-use super::record::{Algorithm, Chance, Samples};
+use super::record::{Algorithm, Chance, Samples, Stops};
 use super::tiebreak::Tiebreak;
 use super::{AlphaBetaParams, AlphaZeroParams, Enhancements, EvaluationIndex, MctsParams};
 use crate::game::Game;
@@ -169,18 +169,20 @@ impl Strategy {
     pub fn is_light<G: Game>(&self) -> bool {
         let small = G::MOVE_IDS <= SMALL_GAME_MOVES;
         let instant = G::DECLARATION.limits.instant_exact_search;
-        match self.algorithm {
-            Algorithm::Random => true,
+        let record = self.algorithm.record();
+        match (record.stops, record.samples) {
+            (Stops::AtOnce, _) => true,
             // A tie-break other than "first" searches every move exactly.
-            Algorithm::AlphaBeta | Algorithm::Solver => instant && self.tiebreak == Tiebreak::First,
-            Algorithm::Engine => instant,
-            Algorithm::Mcs => small && self.playouts <= 100,
-            Algorithm::Mcts => small && self.mcts.simulations <= 1_000,
-            // Every simulation runs the network.
-            Algorithm::AlphaZero => false,
-            Algorithm::Minimax | Algorithm::Negamax => {
-                small && self.depth.is_some_and(|depth| depth <= 3)
+            (Stops::Deepening, _) => {
+                instant && (!record.breaks_ties || self.tiebreak == Tiebreak::First)
             }
+            (Stops::FullWidth, _) => small && self.depth.is_some_and(|depth| depth <= 3),
+            (Stops::Sampling, Some(Samples::Playouts)) => small && self.playouts <= 100,
+            (Stops::Sampling, Some(Samples::MctsSimulations)) => {
+                small && self.mcts.simulations <= 1_000
+            }
+            // Every simulation runs the network.
+            (Stops::Sampling, Some(Samples::AlphaZeroSimulations) | None) => false,
         }
     }
 

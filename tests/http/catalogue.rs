@@ -234,7 +234,7 @@ fn the_specs_knobs_are_the_tables() {
             "{}",
             knob.name
         );
-        let takes: Vec<&str> = knob.algorithms.iter().map(|a| a.name()).collect();
+        let takes: Vec<&str> = knob.algorithms().map(|a| a.name()).collect();
         let description = schema["description"].as_str().unwrap_or_default();
         assert!(
             description.starts_with(&format!("{}. ", takes.join(", "))),

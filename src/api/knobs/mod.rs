@@ -27,7 +27,7 @@ use serde::de::{self, MapAccess};
 
 use super::object::{Object, deserialize_as_object, integer, value};
 use super::{GameRef, Problem, names};
-use crate::search::{Algorithm, Chance, Stops, Strategy, Tiebreak};
+use crate::search::{Algorithm, Chance, Record, Stops, Strategy, Tiebreak};
 
 pub use catalogue::{knobs, maxima};
 pub(crate) use suggestions::{offer_a_players_fields, offer_the_algorithms_fields};
@@ -67,7 +67,7 @@ pub struct Knob {
     pub label: &'static str,
     /// The algorithms that take it; any other refuses it. Of the engine's, a game's engine
     /// takes those its declaration lists.
-    pub algorithms: &'static [Algorithm],
+    pub algorithms: TakenBy,
     pub kind: Kind,
     pub description: &'static str,
     /// How the knob stands on a game for an algorithm, where that differs from the table: a
@@ -211,10 +211,30 @@ impl PlayerSpec {
     }
 }
 
+/// Which algorithms take a knob.
+#[derive(Clone, Copy, Debug)]
+pub enum TakenBy {
+    /// Those named: the knobs of an algorithm's own settings.
+    These(&'static [Algorithm]),
+    /// Those whose record says they take it: the settings every search shares (a depth, a
+    /// time, a tie-break, a seed), so that a new algorithm's record is all it takes.
+    Record(fn(&Record) -> bool),
+}
+
 impl Knob {
     /// Whether `algorithm` takes the knob, on some game.
     pub fn takes(&self, algorithm: Algorithm) -> bool {
-        self.algorithms.contains(&algorithm)
+        match self.algorithms {
+            TakenBy::These(algorithms) => algorithms.contains(&algorithm),
+            TakenBy::Record(takes) => takes(algorithm.record()),
+        }
+    }
+
+    /// The algorithms that take it, in [`Algorithm::ALL`]'s order.
+    pub fn algorithms(&self) -> impl Iterator<Item = Algorithm> + '_ {
+        Algorithm::ALL
+            .into_iter()
+            .filter(|&algorithm| self.takes(algorithm))
     }
 
     /// Whether `algorithm` takes the knob on `game`: of the engine's knobs, those the game's

@@ -7,12 +7,12 @@ use std::time::Duration;
 
 use serde_json::json;
 
-use super::{Kind, Knob, KnobInfo};
+use super::{Kind, Knob, KnobInfo, TakenBy};
 use crate::api::GameRef;
 use crate::game::LEVELS;
 use crate::search::{
     self, Algorithm as A, Algorithm, DEFAULT_EXPAND_THRESHOLD, DEFAULT_PLAYOUTS,
-    DEFAULT_SIMULATIONS, DEFAULT_UCT_C, MAX_TREE_NODES, Strategy, Tiebreak, alphazero,
+    DEFAULT_SIMULATIONS, DEFAULT_UCT_C, MAX_TREE_NODES, Stops, Strategy, Tiebreak, alphazero,
 };
 
 /// The deepest search a request may ask for.
@@ -36,7 +36,7 @@ pub const KNOBS: [Knob; 33] = [
     Knob {
         name: "depth",
         label: "Depth (plies)",
-        algorithms: &[A::Minimax, A::Negamax, A::AlphaBeta, A::Engine],
+        algorithms: TakenBy::Record(|record| record.depth_limited),
         kind: Kind::Integer {
             min: 1,
             max: MAX_DEPTH,
@@ -46,7 +46,7 @@ pub const KNOBS: [Knob; 33] = [
         description: "Plies to search; leaves that are not the end of the game are scored by \
                       the game's evaluation function.",
         on_game: |knob, algorithm, game| {
-            let full_width = matches!(algorithm, A::Minimax | A::Negamax);
+            let full_width = algorithm.record().stops == Stops::FullWidth;
             let absent = match game.declaration.limits.full_width_depth {
                 _ if algorithm == A::Engine => {
                     "The engine's deepest iteration. Absent: as deep as its time allows."
@@ -64,7 +64,7 @@ pub const KNOBS: [Knob; 33] = [
     Knob {
         name: "evaluation",
         label: "Evaluation",
-        algorithms: &[A::Minimax, A::Negamax, A::AlphaBeta, A::Engine],
+        algorithms: TakenBy::Record(|record| record.depth_limited),
         kind: Kind::Choice {
             values: |game| {
                 (game.evaluations)()
@@ -89,7 +89,7 @@ pub const KNOBS: [Knob; 33] = [
     Knob {
         name: "playouts",
         label: "Playouts per move",
-        algorithms: &[A::Mcs],
+        algorithms: TakenBy::These(&[A::Mcs]),
         kind: Kind::Integer {
             min: 1,
             max: 100_000,
@@ -102,7 +102,7 @@ pub const KNOBS: [Knob; 33] = [
     Knob {
         name: "simulations",
         label: "Simulations",
-        algorithms: &[A::Mcts, A::AlphaZero],
+        algorithms: TakenBy::These(&[A::Mcts, A::AlphaZero]),
         kind: Kind::Integer {
             min: 1,
             max: 1_000_000,
@@ -125,7 +125,7 @@ pub const KNOBS: [Knob; 33] = [
     Knob {
         name: "c_puct",
         label: "Exploration (c_puct)",
-        algorithms: &[A::AlphaZero],
+        algorithms: TakenBy::These(&[A::AlphaZero]),
         kind: Kind::Number {
             min: 0.0,
             max: 100.0,
@@ -139,7 +139,7 @@ pub const KNOBS: [Knob; 33] = [
     Knob {
         name: "fpu",
         label: "First play urgency",
-        algorithms: &[A::AlphaZero],
+        algorithms: TakenBy::These(&[A::AlphaZero]),
         kind: Kind::Number {
             min: -1.0,
             max: 2.0,
@@ -154,7 +154,7 @@ pub const KNOBS: [Knob; 33] = [
     Knob {
         name: "symmetries",
         label: "Symmetric images",
-        algorithms: &[A::AlphaZero],
+        algorithms: TakenBy::These(&[A::AlphaZero]),
         kind: Kind::Boolean {
             default: false,
             set: |strategy, on| strategy.alphazero.symmetries = on,
@@ -167,7 +167,7 @@ pub const KNOBS: [Knob; 33] = [
     Knob {
         name: "temperature",
         label: "Temperature",
-        algorithms: &[A::AlphaZero],
+        algorithms: TakenBy::These(&[A::AlphaZero]),
         kind: Kind::Number {
             min: 0.0,
             max: 10.0,
@@ -182,7 +182,7 @@ pub const KNOBS: [Knob; 33] = [
     Knob {
         name: "net",
         label: "Network",
-        algorithms: &[A::AlphaZero],
+        algorithms: TakenBy::These(&[A::AlphaZero]),
         kind: Kind::Choice {
             values: |game| {
                 (game.networks)()
@@ -210,7 +210,7 @@ pub const KNOBS: [Knob; 33] = [
     Knob {
         name: "uct_c",
         label: "Exploration (UCT c)",
-        algorithms: &[A::Mcts],
+        algorithms: TakenBy::These(&[A::Mcts]),
         kind: Kind::Number {
             min: 0.0,
             max: 100.0,
@@ -223,7 +223,7 @@ pub const KNOBS: [Knob; 33] = [
     Knob {
         name: "expand_threshold",
         label: "Expand after (visits)",
-        algorithms: &[A::Mcts],
+        algorithms: TakenBy::These(&[A::Mcts]),
         kind: Kind::Integer {
             min: 1,
             max: 100_000,
@@ -236,7 +236,7 @@ pub const KNOBS: [Knob; 33] = [
     Knob {
         name: "tree_nodes",
         label: "Tree size (nodes)",
-        algorithms: &[A::Mcts],
+        algorithms: TakenBy::These(&[A::Mcts]),
         kind: Kind::Integer {
             min: 1,
             max: MAX_TREE_NODES as u64,
@@ -279,14 +279,7 @@ pub const KNOBS: [Knob; 33] = [
     Knob {
         name: TIME_LIMIT_MS,
         label: "Time limit (ms)",
-        algorithms: &[
-            A::AlphaBeta,
-            A::Solver,
-            A::Engine,
-            A::Mcs,
-            A::Mcts,
-            A::AlphaZero,
-        ],
+        algorithms: TakenBy::Record(|record| record.stops.takes_time_limit()),
         kind: Kind::Integer {
             min: 1,
             max: MAX_TIME_LIMIT_MS,
@@ -296,7 +289,7 @@ pub const KNOBS: [Knob; 33] = [
         description: "Milliseconds the search may take; absent, no limit unless the game sets \
                       a default (the deepening searches').",
         on_game: |knob, algorithm, game| {
-            let deepening = matches!(algorithm, A::AlphaBeta | A::Solver | A::Engine);
+            let deepening = algorithm.record().stops == Stops::Deepening;
             let how = if deepening {
                 "It deepens iteratively (depth 1, 2, ...) until the game is searched to the end \
                  or the time is up, and answers with the best move of the last completed \
@@ -320,7 +313,7 @@ pub const KNOBS: [Knob; 33] = [
     Knob {
         name: MOVETIME,
         label: "Time a move (ms)",
-        algorithms: &[A::Engine],
+        algorithms: TakenBy::These(&[A::Engine]),
         kind: Kind::Integer {
             min: 1,
             max: MAX_TIME_LIMIT_MS,
@@ -334,7 +327,7 @@ pub const KNOBS: [Knob; 33] = [
     Knob {
         name: "hash_mb",
         label: "Hash (MiB)",
-        algorithms: &[A::Engine],
+        algorithms: TakenBy::These(&[A::Engine]),
         kind: Kind::Integer {
             min: 1,
             max: 256,
@@ -349,7 +342,7 @@ pub const KNOBS: [Knob; 33] = [
     Knob {
         name: "threads",
         label: "Threads",
-        algorithms: &[A::Engine],
+        algorithms: TakenBy::These(&[A::Engine]),
         kind: Kind::Integer {
             min: 1,
             max: search::MAX_THREADS as u64,
@@ -366,7 +359,7 @@ pub const KNOBS: [Knob; 33] = [
     Knob {
         name: "nodes",
         label: "Nodes",
-        algorithms: &[A::Engine],
+        algorithms: TakenBy::These(&[A::Engine]),
         kind: Kind::Integer {
             min: 1,
             max: 1_000_000_000_000,
@@ -430,7 +423,7 @@ pub const KNOBS: [Knob; 33] = [
     Knob {
         name: "without",
         label: "Without",
-        algorithms: &[A::Engine],
+        algorithms: TakenBy::These(&[A::Engine]),
         kind: Kind::Choice {
             values: |game| {
                 let mut values = vec!["nothing"];
@@ -446,7 +439,7 @@ pub const KNOBS: [Knob; 33] = [
     Knob {
         name: "elo",
         label: "Strength (Elo)",
-        algorithms: &[A::Engine],
+        algorithms: TakenBy::These(&[A::Engine]),
         kind: Kind::Integer {
             min: search::MIN_ELO as u64,
             max: search::MAX_ELO as u64,
@@ -461,7 +454,7 @@ pub const KNOBS: [Knob; 33] = [
     Knob {
         name: LEVEL,
         label: "Level",
-        algorithms: &[A::Engine],
+        algorithms: TakenBy::These(&[A::Engine]),
         kind: Kind::Integer {
             min: 1,
             max: LEVELS as u64,
@@ -477,7 +470,7 @@ pub const KNOBS: [Knob; 33] = [
     Knob {
         name: "weights",
         label: "Learnt weights",
-        algorithms: &[A::Engine],
+        algorithms: TakenBy::These(&[A::Engine]),
         kind: Kind::Choice {
             values: |game| (game.weights)(),
             set: |strategy, index, _| strategy.engine.weights = Some(index as u8),
@@ -490,7 +483,7 @@ pub const KNOBS: [Knob; 33] = [
     Knob {
         name: "multipv",
         label: "Lines (MultiPV)",
-        algorithms: &[A::Engine],
+        algorithms: TakenBy::These(&[A::Engine]),
         kind: Kind::Integer {
             min: 1,
             max: 500,
@@ -505,7 +498,7 @@ pub const KNOBS: [Knob; 33] = [
     Knob {
         name: "tiebreak",
         label: "Among equal moves",
-        algorithms: &[A::Minimax, A::Negamax, A::AlphaBeta, A::Solver],
+        algorithms: TakenBy::Record(|record| record.breaks_ties),
         kind: Kind::Choice {
             values: |_| Tiebreak::ALL.map(Tiebreak::name).to_vec(),
             set: |strategy, index, _| strategy.tiebreak = Tiebreak::ALL[index],
@@ -532,16 +525,7 @@ pub const KNOBS: [Knob; 33] = [
 pub const SEED: Knob = Knob {
     name: "seed",
     label: "Seed",
-    algorithms: &[
-        A::Random,
-        A::Minimax,
-        A::Negamax,
-        A::AlphaBeta,
-        A::Solver,
-        A::Mcs,
-        A::Mcts,
-        A::AlphaZero,
-    ],
+    algorithms: TakenBy::Record(|record| record.chance.takes_seed()),
     kind: Kind::Integer {
         min: 0,
         max: u64::MAX,
@@ -618,7 +602,7 @@ const fn clock(
     Knob {
         name,
         label,
-        algorithms: &[A::Engine],
+        algorithms: TakenBy::These(&[A::Engine]),
         kind: Kind::Integer {
             min,
             max,
@@ -640,7 +624,7 @@ const fn switch(
     Knob {
         name,
         label,
-        algorithms: &[A::AlphaBeta],
+        algorithms: TakenBy::These(&[A::AlphaBeta]),
         kind: Kind::Boolean {
             default: false,
             set,

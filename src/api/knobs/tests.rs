@@ -393,26 +393,49 @@ fn each_games_engine_declares_knobs_of_the_engines() {
     assert!(steps.contains(&"aspiration") && !steps.contains(&"null_move"));
 }
 
-/// What the strategy knows of its algorithms agrees with the table: those that take a time
-/// limit are those `time_limit_ms` lists, those that break ties those `tiebreak` lists.
+/// The knobs every search shares are taken by the algorithms whose records say so, and those
+/// are the algorithms the catalogue has always listed for them: a record that says the wrong
+/// thing (or a predicate that reads the wrong field) changes a list here.
 #[test]
-fn the_strategys_algorithms_are_the_tables() {
-    let listed = |name: &str| {
+fn the_shared_knobs_are_taken_as_the_records_say() {
+    let takers = |name: &str| -> Vec<&str> {
         KNOBS
             .iter()
+            .chain([&SEED])
             .find(|knob| knob.name == name)
             .unwrap()
-            .algorithms
+            .algorithms()
+            .map(Algorithm::name)
+            .collect()
     };
+    let exact = ["minimax", "negamax", "alphabeta", "solver"];
+    assert_eq!(
+        takers("depth"),
+        ["minimax", "negamax", "alphabeta", "engine"]
+    );
+    assert_eq!(takers("evaluation"), takers("depth"));
+    assert_eq!(
+        takers("time_limit_ms"),
+        ["alphabeta", "mcs", "mcts", "alphazero", "solver", "engine"]
+    );
+    assert_eq!(takers("tiebreak"), exact);
+    assert_eq!(
+        takers("seed"),
+        [
+            "random",
+            "minimax",
+            "negamax",
+            "alphabeta",
+            "mcs",
+            "mcts",
+            "alphazero",
+            "solver"
+        ]
+    );
     for algorithm in Algorithm::ALL {
         assert_eq!(
             algorithm.takes_time_limit(),
-            listed("time_limit_ms").contains(&algorithm),
-            "{algorithm}"
-        );
-        assert_eq!(
-            algorithm.breaks_ties(),
-            listed("tiebreak").contains(&algorithm),
+            takers("time_limit_ms").contains(&algorithm.name()),
             "{algorithm}"
         );
     }

@@ -51,6 +51,7 @@ pub(super) const RECORD: Record = Record {
                   visited move wins. On the games that ship a network.",
     stops: Stops::Sampling,
     breaks_ties: false,
+    depth_limited: false,
     chance: Chance::Temperature,
     samples: Some(Samples::AlphaZeroSimulations),
 };
