@@ -3,7 +3,7 @@
 //! file, and the simulations a second of `alphazero` searching the first positions for a second
 //! each.
 //!
-//!     cargo run --release --example alphazero-speed -- --game connect4 --data FILE NAME=NET...
+//!     cargo run --release --features examples --example alphazero-speed -- --game connect4 --data FILE NAME=NET...
 //!
 //! Training's speed is `sente train`'s own report (positions and seconds).
 

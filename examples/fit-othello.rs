@@ -9,7 +9,7 @@
 //! squares fit of the labels to the features (with a little ridge, so that a feature that never
 //! varies in a stage gets no weight).
 //!
-//!     cargo run --release --example fit-othello -- [GAMES] [DEPTH] [SEED]
+//!     cargo run --release --features examples --example fit-othello -- [GAMES] [DEPTH] [SEED]
 //!
 //! Playing with the weights it fits and fitting again (paste the table, run again) converges
 //! in two or three rounds: the games get better, and so do their labels.

@@ -5,7 +5,7 @@
 //! often the value head's sign agrees with the solver's result (above 1/3 a win, below -1/3 a
 //! loss, between a draw).
 //!
-//!     cargo run --release --example score-connect4 -- [--net FILE] [--per-set N]
+//!     cargo run --release --features examples --example score-connect4 -- [--net FILE] [--per-set N]
 //!         [--times-ms 100,1000] [--threads T] [--data DIR]
 //!
 //! N positions of each set (50 by default), spread evenly over it; each thread takes its share

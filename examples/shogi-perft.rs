@@ -1,7 +1,7 @@
 //! perft through Sente's game contract beside the rsshogi crate's own perft, side by side in one
 //! run: the contract's cost over the crate's (docs/shogi.md#perft).
 //!
-//!     cargo run --release --example shogi-perft [-- ROUNDS]
+//!     cargo run --release --features examples --example shogi-perft [-- ROUNDS]
 //!
 //! Each position is counted ROUNDS times (default 5) by each, alternately, and the best time of
 //! each is kept.

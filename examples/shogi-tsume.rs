@@ -4,7 +4,7 @@
 //! plies more (how many it proves mated at their length, in what time): run on two builds, what
 //! a change to the search finds and how fast.
 //!
-//!     cargo run --release --example shogi-tsume [-- [--engine] SET.txt...]
+//!     cargo run --release --features examples --example shogi-tsume [-- [--engine] SET.txt...]
 //!
 //! A set is a problem a line, the mate's length in plies, a tab and the moves from the start,
 //! as `scripts/shogi-tsume.py` writes it; by default `data/shogi/tsume.txt` and

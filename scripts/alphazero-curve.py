@@ -9,7 +9,8 @@ the hours of training; written as a table (curve.tsv beside the run's log) and a
 DIR is a run of `sente learn --game connect4` (docs/learning.md).
 
 Runs `sente tournament` and the `score-connect4` example (build them first: `cargo build
---release --examples`); Connect Four's run only, whose positions Pons' sets score.
+--release --features examples --examples`); Connect Four's run only, whose positions Pons'
+sets score.
 """
 
 import argparse

@@ -13,8 +13,8 @@
 //! the X- and C-squares beside an empty corner, discs that can never be turned over, the disc
 //! count and who gets the last move. What each is worth changes as the board fills (discs count
 //! against a player in the opening and are all that counts at the end), so each stage of the
-//! game has its own weights, fitted by Sente from its own games: `cargo run --release --example
-//! fit-othello` plays them, labels each position with the game's final disc difference (the last
+//! game has its own weights, fitted by Sente from its own games: `cargo run --release
+//! --features examples --example fit-othello` plays them, labels each position with the game's final disc difference (the last
 //! 14 empties solved exactly) and fits the weights by least squares; it prints the table below.
 use super::{Othello, bits};
 use crate::game::Evaluation;
