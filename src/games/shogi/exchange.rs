@@ -19,6 +19,7 @@ use rsshogi::types::square::is_promotable_move;
 use rsshogi::types::{Bitboard, Color, Move32, Piece, PieceType, Square};
 
 use super::evaluation::VALUES;
+use crate::search::engine::swap_list;
 
 /// The pieces an exchange takes with, least valuable first: the taker that costs least if it
 /// is taken back. The king comes last, and only where no taker is left to take it.
@@ -106,12 +107,8 @@ pub(super) fn exchange(position: &Position, mv: Move32) -> i32 {
         on_square = if promotes { kind.promote() } else { kind };
         side = side.flip();
     }
-    // Back from the end: each side takes the better of taking and standing pat.
-    while depth > 0 {
-        gains[depth - 1] = -(-gains[depth - 1]).max(gains[depth]);
-        depth -= 1;
-    }
-    gains[0]
+    // Back from the end: each side takes the better of capturing and standing pat.
+    swap_list::settle(&mut gains, depth)
 }
 
 /// The least valuable of `side`'s `attackers`, its kind and square.

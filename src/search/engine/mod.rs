@@ -35,6 +35,7 @@ mod search;
 mod steps;
 mod strength;
 use strength::at_level;
+pub mod swap_list;
 mod table;
 mod threads;
 mod time;

@@ -117,14 +117,14 @@ const fn scaled<B: Board>(centipawns: Value) -> Value {
 }
 
 impl<B: Board> Engine<B> {
-    /// An engine for `game` with memories of its own, or with `kept`: those kept from earlier
-    /// searches of the same game, if their table's size is what `params` asks.
     /// Why the search stopped short, as its answer says it: not its own node count, which is
     /// the length it was asked for.
     pub fn reported(&self, stopped_by: Option<Cutoff>) -> Option<Cutoff> {
         Cutoff::reported(stopped_by, self.own_nodes, &self.service_budget)
     }
 
+    /// An engine for `game` with memories of its own, or with `kept`: those kept from earlier
+    /// searches of the same game, if their table's size is what `params` asks.
     pub fn new(
         game: &B::Game,
         params: &EngineParams,

@@ -7,6 +7,8 @@
 
 use shakmaty::{Bitboard, Color, Move, Position, Role};
 
+use crate::search::engine::swap_list;
+
 /// What each piece is worth in an exchange, pawn to king; the king's value makes taking it
 /// (capturing into a defended square with the king) end the exchange as a loss.
 const VALUE: [i32; 6] = [100, 320, 330, 500, 900, 20_000];
@@ -53,11 +55,7 @@ pub(super) fn exchange(position: &shakmaty::Chess, mv: Move) -> i32 {
         side = !side;
     }
     // Back from the end: each side takes the better of capturing and standing pat.
-    while depth > 0 {
-        gains[depth - 1] = -(-gains[depth - 1]).max(gains[depth]);
-        depth -= 1;
-    }
-    gains[0]
+    swap_list::settle(&mut gains, depth)
 }
 
 fn least_valuable(
