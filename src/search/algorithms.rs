@@ -29,12 +29,6 @@ impl Algorithm {
         self.record().stops.takes_time_limit()
     }
 
-    /// Whether it breaks ties among moves of the same value as its `tiebreak` says: the exact
-    /// algorithms (its record says).
-    pub const fn breaks_ties(self) -> bool {
-        self.record().breaks_ties
-    }
-
     pub const fn name(self) -> &'static str {
         self.record().name
     }
