@@ -153,7 +153,7 @@ fn merge(
                 .map_err(|error| format!("{name}: not a shard's results ({error})"))
         })
         .collect::<Result<Vec<_>, _>>()?;
-    sente::api::tournament::merge(files)
+    sente::api::tournament::merge(files).map_err(|error| error.to_string())
 }
 
 /// Ways to make a shard impossible: each is refused, whichever game it hits.

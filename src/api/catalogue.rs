@@ -1,5 +1,6 @@
 //! `GET /games` and `GET /algorithms`: what the service offers, learnt from the registry.
 
+use crate::learn::LearnError;
 use serde::{Deserialize, Serialize};
 
 use super::GameRef;
@@ -285,7 +286,7 @@ pub fn description(algorithm: Algorithm) -> &'static str {
 /// AlphaZero's policy-value network's, which every game can learn; else the one it declares
 /// (chess's evaluation network, Othello's patterns); an error in words if there is no such
 /// game.
-pub fn trainer(game: &str, network: bool) -> Result<crate::learn::Trainer, String> {
+pub fn trainer(game: &str, network: bool) -> Result<crate::learn::Trainer, LearnError> {
     #[derive(Clone)]
     struct Learns {
         network: bool,
@@ -299,16 +300,12 @@ pub fn trainer(game: &str, network: bool) -> Result<crate::learn::Trainer, Strin
                 .unwrap_or_else(crate::search::alphazero::train::trainer::<G>)
         }
     }
-    crate::games::for_game(game, Learns { network }).ok_or_else(|| {
-        format!(
-            "no game called {game:?}; the games are {}",
-            crate::games::NAMES.join(", ")
-        )
-    })
+    crate::games::for_game(game, Learns { network })
+        .ok_or_else(|| crate::api::selfplay::unknown_game(game))
 }
 
 /// The file of the best policy-value network the game called `game` ships, if it ships one.
-pub fn shipped_network(game: &str) -> Result<Option<&'static [u8]>, String> {
+pub fn shipped_network(game: &str) -> Result<Option<&'static [u8]>, LearnError> {
     struct Shipped;
     impl ForGame for Shipped {
         type Output = Option<&'static [u8]>;
@@ -316,28 +313,23 @@ pub fn shipped_network(game: &str) -> Result<Option<&'static [u8]>, String> {
             G::DECLARATION.networks.first().map(|network| network.bytes)
         }
     }
-    crate::games::for_game(game, Shipped).ok_or_else(|| {
-        format!(
-            "no game called {game:?}; the games are {}",
-            crate::games::NAMES.join(", ")
-        )
-    })
+    crate::games::for_game(game, Shipped).ok_or_else(|| crate::api::selfplay::unknown_game(game))
 }
 
 /// The weights of the learnt evaluation of the game called `game` (chess's and shogi's
 /// networks, Othello's patterns); an error in words for a game that has none.
-pub fn learnt_weights(game: &str) -> Result<crate::learn::LearntWeights, String> {
+pub fn learnt_weights(game: &str) -> Result<crate::learn::LearntWeights, LearnError> {
     trainer(game, false)?.weights.ok_or_else(|| {
-        format!(
+        LearnError::NotLearnt(format!(
             "{game} has no learnt evaluation's weights (what it learns is alphazero's \
              policy-value network: --net NAME=FILE)"
-        )
+        ))
     })
 }
 
 /// Reads the weights in the file at `path` as `game`'s learnt evaluation's, under `name`, for
 /// the engine's `weights` knob.
-pub fn load_weights(game: &str, name: &str, path: &std::path::Path) -> Result<(), String> {
+pub fn load_weights(game: &str, name: &str, path: &std::path::Path) -> Result<(), LearnError> {
     (learnt_weights(game)?.load)(name, path)
 }
 

@@ -7,6 +7,7 @@ use std::io::Write;
 use serde::Deserialize;
 
 use crate::games::ForGame;
+use crate::learn::LearnError;
 use crate::search::Solve;
 use crate::tournament::GameRecord;
 use crate::tournament::positions::{Harvest, positions};
@@ -30,12 +31,12 @@ struct Answer {
 
 /// The game and the recorded games of a file's text: a shard's results, or a tournament's
 /// answer with its records.
-pub fn read(text: &[u8]) -> Result<(String, Vec<GameRecord>), String> {
+pub fn read(text: &[u8]) -> Result<(String, Vec<GameRecord>), LearnError> {
     if let Ok(shard) = serde_json::from_slice::<ShardFile>(text) {
         if !shard.setup.records {
-            return Err(
-                "a shard of a tournament that kept no records: play it with --records".into(),
-            );
+            return Err(LearnError::Data(
+                "a shard of a tournament that kept no records: play it with --records".to_owned(),
+            ));
         }
         return Ok((
             shard.setup.game,
@@ -43,19 +44,21 @@ pub fn read(text: &[u8]) -> Result<(String, Vec<GameRecord>), String> {
         ));
     }
     let answer: Answer = serde_json::from_slice(text).map_err(|error| {
-        format!("neither a tournament's answer nor a shard's results ({error})")
+        LearnError::Data(format!(
+            "neither a tournament's answer nor a shard's results ({error})"
+        ))
     })?;
-    let records = answer
-        .records
-        .ok_or("a tournament's answer without records: play it with --records")?;
+    let records = answer.records.ok_or_else(|| {
+        LearnError::Data("a tournament's answer without records: play it with --records".to_owned())
+    })?;
     Ok((answer.game, records))
 }
 
 /// Writes the training positions of `records`, games of `game`, to `out`, a line each.
-pub fn write(game: &str, records: &[GameRecord], out: &mut dyn Write) -> Result<Tally, String> {
+pub fn write(game: &str, records: &[GameRecord], out: &mut dyn Write) -> Result<Tally, LearnError> {
     struct Harvesting<'a>(&'a [GameRecord], &'a mut dyn Write);
     impl ForGame for Harvesting<'_> {
-        type Output = Result<Tally, String>;
+        type Output = Result<Tally, LearnError>;
         fn run<G: Solve>(self) -> Self::Output {
             let Harvesting(records, out) = self;
             let mut tally = Tally::default();
@@ -65,7 +68,10 @@ pub fn write(game: &str, records: &[GameRecord], out: &mut dyn Write) -> Result<
                     Harvest::Undecided => tally.undecided += 1,
                     Harvest::Positions(found) => {
                         for position in found {
-                            writeln!(out, "{position}").map_err(|error| error.to_string())?;
+                            writeln!(out, "{position}").map_err(|source| LearnError::Write {
+                                what: "writing the positions",
+                                source,
+                            })?;
                             tally.positions += 1;
                         }
                     }
@@ -74,7 +80,8 @@ pub fn write(game: &str, records: &[GameRecord], out: &mut dyn Write) -> Result<
             Ok(tally)
         }
     }
-    super::with_game(Some(game), Harvesting(records, out)).map_err(|problem| problem.detail)?
+    crate::games::for_game(game, Harvesting(records, out))
+        .unwrap_or_else(|| Err(super::selfplay::unknown_game(game)))
 }
 
 #[cfg(test)]
@@ -84,12 +91,18 @@ mod tests {
     #[test]
     fn a_file_without_records_says_how_to_make_one() {
         let answer = br#"{"game": "tictactoe", "games": 2}"#;
-        assert!(read(answer).unwrap_err().contains("--records"));
-        assert!(read(b"[1, 2]").unwrap_err().starts_with("neither"));
+        assert!(read(answer).unwrap_err().to_string().contains("--records"));
+        assert!(
+            read(b"[1, 2]")
+                .unwrap_err()
+                .to_string()
+                .starts_with("neither")
+        );
         let mut out = Vec::new();
         assert!(
             write("nonsense", &[], &mut out)
                 .unwrap_err()
+                .to_string()
                 .contains("nonsense")
         );
     }

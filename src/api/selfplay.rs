@@ -11,6 +11,7 @@ use rand::SeedableRng;
 use serde::Serialize;
 
 use crate::games::ForGame;
+use crate::learn::LearnError;
 use crate::learn::policy_value::PolicyValueNet;
 use crate::search::alphazero::selfplay::{self, SelfPlay, Tally, Tricks};
 use crate::search::alphazero::{RootNoise, networks, train::DEFAULT_HIDDEN};
@@ -53,14 +54,14 @@ pub fn run(
     request: SelfPlayRequest,
     out: &mut (dyn Write + Send),
     on_game: &(dyn Fn() + Sync),
-) -> Result<SelfPlayReport, String> {
+) -> Result<SelfPlayReport, LearnError> {
     struct Job<'a> {
         request: SelfPlayRequest,
         out: &'a mut (dyn Write + Send),
         on_game: &'a (dyn Fn() + Sync),
     }
     impl ForGame for Job<'_> {
-        type Output = Result<SelfPlayReport, String>;
+        type Output = Result<SelfPlayReport, LearnError>;
         fn run<G: Solve>(self) -> Self::Output {
             let request = self.request;
             networks::playable::<G>()?;
@@ -102,7 +103,10 @@ pub fn run(
                 self.out,
                 self.on_game,
             )
-            .map_err(|error| format!("writing the positions: {error}"))?;
+            .map_err(|source| LearnError::Write {
+                what: "writing the positions",
+                source,
+            })?;
             Ok(SelfPlayReport {
                 game: G::NAME,
                 net: name,
@@ -128,22 +132,23 @@ pub fn run(
 
 /// Loads the network in the file at `path` as `game`'s network `name`, which requests and
 /// tournaments of this process may then name (`net`).
-pub fn load_network(game: &str, name: &str, path: &PathBuf) -> Result<(), String> {
+pub fn load_network(game: &str, name: &str, path: &PathBuf) -> Result<(), LearnError> {
     struct Load<'a>(&'a str, &'a PathBuf);
     impl ForGame for Load<'_> {
-        type Output = Result<(), String>;
+        type Output = Result<(), LearnError>;
         fn run<G: Solve>(self) -> Self::Output {
             let net = networks::from_file::<G>(self.1)?;
             networks::load::<G>(self.0, &format!("loaded from {}", self.1.display()), net)
-                .map_err(|error| format!("{}: {error}", self.1.display()))
+                .map_err(|error| error.in_file(self.1))
         }
     }
     crate::games::for_game(game, Load(name, path)).unwrap_or_else(|| Err(unknown_game(game)))
 }
 
-fn unknown_game(game: &str) -> String {
-    format!(
-        "no game called {game:?}; the games are {}",
-        crate::games::NAMES.join(", ")
-    )
+/// The error for a game the registry has not.
+pub fn unknown_game(game: &str) -> LearnError {
+    LearnError::UnknownGame {
+        game: game.to_owned(),
+        games: crate::games::NAMES.join(", "),
+    }
 }

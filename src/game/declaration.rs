@@ -467,7 +467,20 @@ pub struct Book {
     pub extension: &'static str,
     /// Reads at most `max` openings from a file's text, each with the line it starts on; a
     /// message in words when the file is wrong.
-    pub read: fn(text: &str, max: usize) -> Result<Vec<BookOpening>, String>,
+    pub read: fn(text: &str, max: usize) -> Result<Vec<BookOpening>, BookError>,
+}
+
+/// Why an opening book was not read: where in it, and why.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum BookError {
+    #[error("line {line}: more than {max} openings, the most a tournament takes")]
+    TooMany { line: usize, max: usize },
+    /// A line or a game that is not an opening: `at` says which (`line 4`, `game 2 (line 9)`).
+    #[error("{at}: {why}")]
+    Unreadable { at: String, why: String },
+    /// The book's reader failed before it could say where.
+    #[error("{0}")]
+    Reader(String),
 }
 
 /// One opening of a book: a board in the game's text form (the start without it) and the

@@ -17,8 +17,8 @@ mod symmetry;
 pub mod text;
 
 pub use declaration::{
-    Bench, Book, BookOpening, DEFAULT_TIME_LIMIT_MS, Declaration, EngineDeclaration, Evaluation,
-    EvaluationUnits, LEVEL_NAMES, LEVELS, Level, Limits, Network, Protocol, ReadRecord,
+    Bench, Book, BookError, BookOpening, DEFAULT_TIME_LIMIT_MS, Declaration, EngineDeclaration,
+    Evaluation, EvaluationUnits, LEVEL_NAMES, LEVELS, Level, Limits, Network, Protocol, ReadRecord,
     RecordError, RecordFormat, RecordedGame, RecordedMove, TextEncoding,
 };
 pub use drawing::Drawing;

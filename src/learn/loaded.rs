@@ -10,6 +10,7 @@
 //! called at every node, with no room for a parameter; a thread's mark costs one read of a
 //! thread-local there, where a lock would cost far more.
 
+use crate::learn::LearnError;
 use std::cell::Cell;
 use std::sync::{Mutex, OnceLock};
 
@@ -37,20 +38,18 @@ impl<T> Loaded<T> {
     }
 
     /// Adds `weights` under `name`; refused when the name is taken or the slots are full.
-    pub fn add(&self, name: &str, weights: T) -> Result<(), String> {
+    pub fn add(&self, name: &str, weights: T) -> Result<(), LearnError> {
         check_name(name)?;
         let mut names = self
             .names
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
         if names.contains(&name) {
-            return Err(format!("weights called {name:?} are already read"));
+            return Err(LearnError::NameTaken(name.to_owned()));
         }
         let slot = names.len();
         if slot == MAX_LOADED {
-            return Err(format!(
-                "a process reads at most {MAX_LOADED} weights of a game's"
-            ));
+            return Err(LearnError::TooManyWeights(MAX_LOADED));
         }
         if self.weights[slot].set(weights).is_err() {
             unreachable!("a slot is set once, under the names' lock");
@@ -81,16 +80,14 @@ impl<T> Loaded<T> {
 }
 
 /// A name the `weights` knob can give: letters, digits, '-', '_' and '.'.
-pub fn check_name(name: &str) -> Result<(), String> {
+pub fn check_name(name: &str) -> Result<(), LearnError> {
     if name.is_empty()
         || name.len() > 64
         || !name
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
     {
-        return Err(format!(
-            "a weights' name is 1 to 64 letters, digits, '-', '_' and '.', got {name:?}"
-        ));
+        return Err(LearnError::BadName(name.to_owned()));
     }
     Ok(())
 }
@@ -122,7 +119,13 @@ mod tests {
         static LOADED: Loaded<u32> = Loaded::new();
         LOADED.add("best", 1).unwrap();
         LOADED.add("candidate", 2).unwrap();
-        assert!(LOADED.add("best", 3).unwrap_err().contains("already read"));
+        assert!(
+            LOADED
+                .add("best", 3)
+                .unwrap_err()
+                .to_string()
+                .contains("already read")
+        );
         assert!(LOADED.add("a b", 3).is_err());
         assert_eq!(LOADED.names(), ["best", "candidate"]);
         assert_eq!(LOADED.in_use(), None);
@@ -145,6 +148,12 @@ mod tests {
         for index in 0..MAX_LOADED {
             LOADED.add(&format!("w{index}"), index).unwrap();
         }
-        assert!(LOADED.add("one-more", 0).unwrap_err().contains("at most"));
+        assert!(
+            LOADED
+                .add("one-more", 0)
+                .unwrap_err()
+                .to_string()
+                .contains("at most")
+        );
     }
 }

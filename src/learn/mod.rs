@@ -8,11 +8,15 @@
 //! loop that adds the rows of the inputs that are on does a fraction of the work of the dense
 //! matrix products a framework would run (docs/chess.md#the-network measured both).
 
+mod error;
+pub mod fit;
 pub mod loaded;
 pub mod nnue;
 pub mod policy_value;
 pub mod residual;
 pub mod sparse;
+
+pub use error::LearnError;
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -106,15 +110,15 @@ fn seconds<S: serde::Serializer>(elapsed: &Duration, serializer: S) -> Result<S:
 
 /// Stops a run whose loss is no longer a number (data or a network that overflows, a step size
 /// that diverges): nothing it could write would be worth reading.
-pub fn check_loss(epoch: u32, training: f64, validation: f64) -> Result<(), String> {
+pub fn check_loss(epoch: u32, training: f64, validation: f64) -> Result<(), LearnError> {
     if training.is_finite() && validation.is_finite() {
         return Ok(());
     }
-    Err(format!(
-        "the loss is not a finite number after epoch {epoch} (training {training}, validation \
-         {validation}): the run diverged, so nothing was written; a smaller --learning-rate, or \
-         another network to go on from, may do"
-    ))
+    Err(LearnError::Diverged {
+        epoch,
+        training,
+        validation,
+    })
 }
 
 /// One pass over the data, as a trainer tells it when it is done.
@@ -153,108 +157,13 @@ pub struct LearntWeights {
     pub shipped: &'static [u8],
     /// Reads weights from a file, checked, and adds them under a name for the `weights` knob
     /// ([`loaded`]).
-    pub load: fn(name: &str, path: &std::path::Path) -> Result<(), String>,
+    pub load: fn(name: &str, path: &std::path::Path) -> Result<(), LearnError>,
     /// The names of those read so far, in order: the `weights` knob's values.
     pub loaded: fn() -> Vec<&'static str>,
 }
 
 /// A trainer's run: the options, and what to tell of each epoch.
-pub type Train = fn(&TrainingOptions, &mut dyn FnMut(&Epoch)) -> Result<TrainingReport, String>;
-
-/// Adam (Kingma and Ba, 2015, arXiv:1412.6980): each weight's step is its gradient's running
-/// mean over the root of its running mean square, so that rare inputs (a king on a8) learn as
-/// fast as common ones.
-pub struct Adam {
-    first: Vec<f32>,
-    second: Vec<f32>,
-    steps: i32,
-}
-
-impl Adam {
-    const BETA1: f32 = 0.9;
-    const BETA2: f32 = 0.999;
-    const EPSILON: f32 = 1e-8;
-
-    /// An optimiser of `weights` weights.
-    pub fn new(weights: usize) -> Adam {
-        Adam {
-            first: vec![0.0; weights],
-            second: vec![0.0; weights],
-            steps: 0,
-        }
-    }
-
-    /// One step of `weights` down `gradient` at `rate`, each weight then kept within `clip`.
-    pub fn step(&mut self, weights: &mut [f32], gradient: &[f32], rate: f32, clip: f32) {
-        self.steps += 1;
-        let correction1 = 1.0 - Self::BETA1.powi(self.steps);
-        let correction2 = 1.0 - Self::BETA2.powi(self.steps);
-        let rate = rate * correction2.sqrt() / correction1;
-        for (((weight, &grad), first), second) in weights
-            .iter_mut()
-            .zip(gradient)
-            .zip(&mut self.first)
-            .zip(&mut self.second)
-        {
-            *first = Self::BETA1 * *first + (1.0 - Self::BETA1) * grad;
-            *second = Self::BETA2 * *second + (1.0 - Self::BETA2) * grad * grad;
-            *weight =
-                (*weight - rate * *first / (second.sqrt() + Self::EPSILON)).clamp(-clip, clip);
-        }
-    }
-}
-
-/// The summed loss of `positions`, each thread's share's gradient in one of `gradients` (each
-/// zeroed first): `part` computes a share's, returning its summed loss.
-pub fn gradient<S: Sync>(
-    positions: &[S],
-    gradients: &mut [Vec<f32>],
-    part: impl Fn(&[S], &mut [f32]) -> f64 + Sync,
-) -> f64 {
-    let share = positions.len().div_ceil(gradients.len()).max(1);
-    let used = positions.len().div_ceil(share);
-    let (used, idle) = gradients.split_at_mut(used);
-    idle.iter_mut().for_each(|gradient| gradient.fill(0.0));
-    let part = &part;
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = positions
-            .chunks(share)
-            .zip(used)
-            .map(|(positions, gradient)| {
-                scope.spawn(move || {
-                    gradient.fill(0.0);
-                    part(positions, gradient)
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|handle| handle.join().expect("a gradient thread does not panic"))
-            .sum()
-    })
-}
-
-/// The threads' gradients of a batch of `positions` summed into the first and divided by
-/// `positions`: the batch's mean gradient.
-pub fn mean_gradient(gradients: &mut [Vec<f32>], positions: usize) -> &[f32] {
-    let scale = 1.0 / positions.max(1) as f32;
-    let (sum, others) = gradients.split_first_mut().expect("a thread at least");
-    for other in others.iter() {
-        for (into, from) in sum.iter_mut().zip(other) {
-            *into += from;
-        }
-    }
-    sum.iter_mut().for_each(|grad| *grad *= scale);
-    sum
-}
-
-/// The learning rate of `epoch` (from 0) of `epochs`: `start` falling along a cosine to a tenth
-/// of it.
-pub fn learning_rate(start: f32, epoch: u32, epochs: u32) -> f32 {
-    let done = epoch as f32 / epochs.max(1) as f32;
-    let floor = start / 10.0;
-    floor + (start - floor) * 0.5 * (1.0 + (std::f32::consts::PI * done).cos())
-}
+pub type Train = fn(&TrainingOptions, &mut dyn FnMut(&Epoch)) -> Result<TrainingReport, LearnError>;
 
 /// The logistic function.
 #[inline]

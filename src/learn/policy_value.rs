@@ -23,6 +23,7 @@
 //! hidden and moves; a tower's inputs, moves, rows, columns, channels and blocks), then every
 //! weight as a little-endian `f32` in the order of the shape's layout.
 
+use crate::learn::LearnError;
 use rand::RngExt;
 
 use super::residual::{self, Tower, softmax};
@@ -73,16 +74,16 @@ const MAX_MOVES: usize = 1 << 12;
 
 /// Whether a network of these sizes may be made and read: `inputs` and `moves` are a game's
 /// (a game with more move ids than `MAX_MOVES`, chess or shogi, has no policy-value network).
-pub fn fits(inputs: usize, hidden: usize, moves: usize) -> Result<(), String> {
+pub fn fits(inputs: usize, hidden: usize, moves: usize) -> Result<(), LearnError> {
     for (what, size, max) in [
         ("inputs", inputs, MAX_INPUTS),
         ("hidden", hidden, MAX_HIDDEN),
         ("moves", moves, MAX_MOVES),
     ] {
         if !(1..=max).contains(&size) {
-            return Err(format!(
+            return Err(LearnError::Weights(format!(
                 "{size} {what}, where a policy-value network has 1 to {max}"
-            ));
+            )));
         }
     }
     Ok(())
@@ -401,32 +402,39 @@ impl PolicyValueNet {
 
     /// The header at the start of `bytes`: the game's name, the inputs, the moves and the
     /// shape, and the header's length.
-    fn header(bytes: &[u8]) -> Result<(String, usize, usize, Shape, usize), String> {
+    fn header(bytes: &[u8]) -> Result<(String, usize, usize, Shape, usize), LearnError> {
         let (rest, sizes) = if let Some(rest) = bytes.strip_prefix(MAGIC) {
             (rest, 3)
         } else if let Some(rest) = bytes.strip_prefix(TOWER_MAGIC) {
             (rest, 6)
         } else {
-            return Err(
+            return Err(LearnError::Weights(
                 "not a policy-value network: a network's file starts with SENTEPV1 or \
                         SENTEPV2, and this one does not"
                     .to_owned(),
-            );
+            ));
         };
-        let (&length, rest) = rest.split_first().ok_or("the file ends in its header")?;
+        let (&length, rest) = rest
+            .split_first()
+            .ok_or_else(|| LearnError::Weights("the file ends in its header".to_owned()))?;
         let length = usize::from(length);
         if rest.len() < length + 4 * sizes {
-            return Err("the file ends in its header".to_owned());
+            return Err(LearnError::Weights(
+                "the file ends in its header".to_owned(),
+            ));
         }
         let game = std::str::from_utf8(&rest[..length])
-            .map_err(|_| "the game's name in the header is not text")?
+            .map_err(|_| {
+                LearnError::Weights("the game's name in the header is not text".to_owned())
+            })?
             .to_owned();
         let size = |index: usize| {
             let at = length + 4 * index;
             u32::from_le_bytes(rest[at..at + 4].try_into().unwrap()) as usize
         };
         let header = MAGIC.len() + 1 + length + 4 * sizes;
-        let sizes_error = |error: String| format!("the header's sizes: {error}");
+        let sizes_error =
+            |error: LearnError| LearnError::Weights(format!("the header's sizes: {error}"));
         if sizes == 3 {
             let (inputs, hidden, moves) = (size(0), size(1), size(2));
             fits(inputs, hidden, moves).map_err(sizes_error)?;
@@ -455,29 +463,31 @@ impl PolicyValueNet {
 
     /// The size of the whole file whose first bytes (at least its header) are `start`, as its
     /// header declares it: what a reader reads, and no more.
-    pub fn file_size(start: &[u8]) -> Result<usize, String> {
+    pub fn file_size(start: &[u8]) -> Result<usize, LearnError> {
         let (_, inputs, moves, shape, header) = Self::header(start)?;
         Ok(header + 4 * Self::weights_of(inputs, moves, shape))
     }
 
     /// Reads a network's file; says in words what is wrong with one that is not.
-    pub fn from_bytes(bytes: &[u8]) -> Result<PolicyValueNet, String> {
+    pub fn from_bytes(bytes: &[u8]) -> Result<PolicyValueNet, LearnError> {
         let (game, inputs, moves, shape, header) = Self::header(bytes)?;
         let total = Self::weights_of(inputs, moves, shape);
         let body = &bytes[header..];
         if body.len() != 4 * total {
-            return Err(format!(
+            return Err(LearnError::Weights(format!(
                 "the file holds {} bytes of weights where its sizes need {}",
                 body.len(),
                 4 * total
-            ));
+            )));
         }
         let weights = body
             .chunks_exact(4)
             .map(|chunk| f32::from_le_bytes(chunk.try_into().unwrap()))
             .collect::<Vec<f32>>();
         if weights.iter().any(|weight| !weight.is_finite()) {
-            return Err("a weight is not a finite number".to_owned());
+            return Err(LearnError::Weights(
+                "a weight is not a finite number".to_owned(),
+            ));
         }
         Ok(PolicyValueNet {
             game,
@@ -554,7 +564,7 @@ mod tests {
     #[test]
     fn a_file_reads_back_and_a_bad_one_is_refused() {
         let net = net();
-        assert_eq!(PolicyValueNet::from_bytes(&net.to_bytes()), Ok(net.clone()));
+        assert_eq!(PolicyValueNet::from_bytes(&net.to_bytes()).unwrap(), net);
         let bytes = net.to_bytes();
         assert!(PolicyValueNet::from_bytes(&bytes[..bytes.len() - 1]).is_err());
         assert!(PolicyValueNet::from_bytes(b"SENTEPV1").is_err());
@@ -569,8 +579,8 @@ mod tests {
         };
         let net = PolicyValueNet::random_tower("test", 12, tower, &mut rng);
         let bytes = net.to_bytes();
-        assert_eq!(PolicyValueNet::file_size(&bytes), Ok(bytes.len()));
-        assert_eq!(PolicyValueNet::from_bytes(&bytes), Ok(net));
+        assert_eq!(PolicyValueNet::file_size(&bytes).unwrap(), bytes.len());
+        assert_eq!(PolicyValueNet::from_bytes(&bytes).unwrap(), net);
         assert!(PolicyValueNet::from_bytes(&bytes[..bytes.len() - 4]).is_err());
     }
 }

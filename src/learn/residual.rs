@@ -25,6 +25,7 @@
 //!
 //! [`network_inputs`]: crate::game::Inputs::network_inputs
 
+use crate::learn::LearnError;
 use rand::RngExt;
 
 /// Planes a position is given as: the side to move's stones, its opponent's, ones, parity.
@@ -94,7 +95,7 @@ impl Tower {
     }
 
     /// Whether a tower of this shape may be made and read.
-    pub fn fits(&self) -> Result<(), String> {
+    pub fn fits(&self) -> Result<(), LearnError> {
         for (what, size, max) in [
             ("rows", self.rows, MAX_SIDE),
             ("columns", self.columns, MAX_SIDE),
@@ -102,9 +103,9 @@ impl Tower {
             ("blocks", self.blocks, MAX_BLOCKS),
         ] {
             if !(1..=max).contains(&size) {
-                return Err(format!(
+                return Err(LearnError::Weights(format!(
                     "{size} {what}, where a residual network has 1 to {max}"
-                ));
+                )));
             }
         }
         Ok(())

@@ -9,18 +9,15 @@
 //! Othello position 114 of a million pattern configurations), so each sample keeps only the
 //! inputs it turns on, a run of the trainer's one list.
 
+use crate::learn::LearnError;
 use std::time::Instant;
 
 use rand::SeedableRng;
-use rand::seq::SliceRandom;
 
-use super::{Adam, Epoch, TrainingOptions, TrainingReport, learning_rate};
+use super::fit::{self, Fit};
+use super::{Epoch, TrainingOptions, TrainingReport};
 use crate::learn::SeededRng;
 
-/// The last fiftieth of the data is held out, to measure the loss on games not trained on:
-/// a game's positions are consecutive in the files, and so alike that holding out positions
-/// drawn at random would measure how well the model remembers the games it learnt.
-const HELD_OUT: usize = 50;
 /// The largest file of weights a run goes on from: the largest model's, with room.
 const MAX_WEIGHTS_FILE: u64 = 64 << 20;
 
@@ -55,7 +52,7 @@ impl Sample {
 pub trait Model: Sync {
     /// The inputs a training line's `board` (in the game's text form) turns on, pushed onto
     /// `inputs`, as the model reads them; whether the first player is to move.
-    fn read_board(&self, board: &str, inputs: &mut Vec<u32>) -> Result<bool, String>;
+    fn read_board(&self, board: &str, inputs: &mut Vec<u32>) -> Result<bool, LearnError>;
 
     /// The most inputs one position turns on.
     fn max_active(&self) -> usize;
@@ -71,7 +68,7 @@ pub trait Model: Sync {
 
     /// What the output is trained to meet, from the line's score (in the game's units) and
     /// result (in points), both the side to move's, the result counting `result_weight`.
-    fn target(&self, score: f32, result: f32, result_weight: f32) -> Result<f32, String>;
+    fn target(&self, score: f32, result: f32, result_weight: f32) -> Result<f32, LearnError>;
 
     /// Whether the game is the same game mirrored, so that each epoch may see a position so.
     fn mirrors(&self) -> bool {
@@ -86,7 +83,7 @@ pub trait Model: Sync {
 
     /// The weights of a file the game reads (as [`Model::to_bytes`] writes it), to go on
     /// training from.
-    fn read_weights(&self, bytes: &[u8]) -> Result<Vec<f32>, String>;
+    fn read_weights(&self, bytes: &[u8]) -> Result<Vec<f32>, LearnError>;
 
     /// The largest a weight may grow, so that its stored form fits.
     fn clip(&self) -> f32;
@@ -104,7 +101,7 @@ pub trait Model: Sync {
     fn loss(&self, weights: &[f32], sample: &Sample, inputs: &[u32]) -> f64;
 
     /// The weights in the file the game reads, checked to read back.
-    fn to_bytes(&self, weights: &[f32]) -> Result<Vec<u8>, String>;
+    fn to_bytes(&self, weights: &[f32]) -> Result<Vec<u8>, LearnError>;
 }
 
 /// The data's positions: each sample's inputs are a run of `inputs`.
@@ -118,96 +115,106 @@ pub fn train<M: Model>(
     model: &M,
     options: &TrainingOptions,
     on_epoch: &mut dyn FnMut(&Epoch),
-) -> Result<TrainingReport, String> {
+) -> Result<TrainingReport, LearnError> {
     let started = Instant::now();
     let mut rng = SeededRng::seed_from_u64(options.seed);
     let Data {
         mut samples,
         inputs,
     } = read(model, options)?;
-    if samples.len() < 2 * HELD_OUT {
-        return Err(format!(
-            "{} positions: too few to train on (give at least {})",
-            samples.len(),
-            2 * HELD_OUT
-        ));
-    }
-    let held_out = samples.split_off(samples.len() - samples.len() / HELD_OUT);
-
-    let mut weights = match &options.from {
+    let held_out = fit::hold_out(&mut samples)?;
+    let weights = match &options.from {
         None => model.first_weights(&mut rng),
         Some(path) => {
             let bytes =
                 crate::files::read_at_most(path, MAX_WEIGHTS_FILE, "weights to go on from")?;
             let weights = model
                 .read_weights(&bytes)
-                .map_err(|error| format!("--from {}: {error}", path.display()))?;
+                .map_err(|error| error.in_file(path))?;
             if weights.len() != model.weights() {
-                return Err(format!(
+                return Err(LearnError::Weights(format!(
                     "--from {}: {} weights, where this build's model has {}",
                     path.display(),
                     weights.len(),
                     model.weights()
-                ));
+                )));
             }
             weights
         }
     };
-    let mut adam = Adam::new(model.weights());
-    let threads = options.threads.max(1);
-    let mut gradients = vec![vec![0.0f32; model.weights()]; threads];
-    let batch = options.batch.max(1);
-    let (mut training_loss, mut validation_loss) = (Vec::new(), Vec::new());
-    for epoch in 0..options.epochs {
-        samples.shuffle(&mut rng);
-        if options.mirror && model.mirrors() {
-            use rand::RngExt;
-            samples
-                .iter_mut()
-                .for_each(|sample| sample.mirrored = rng.random());
-        }
-        let rate = learning_rate(options.learning_rate, epoch, options.epochs);
-        let mut total = 0.0;
-        for positions in samples.chunks(batch) {
-            total += super::gradient(positions, &mut gradients, |part, gradient| {
-                part.iter()
-                    .map(|sample| model.add_gradient(&weights, sample, &inputs, gradient))
-                    .sum()
-            });
-            let mean = super::mean_gradient(&mut gradients, positions.len());
-            adam.step(&mut weights, mean, rate, model.clip());
-        }
-        training_loss.push(total / samples.len() as f64);
-        let validation = held_out
-            .iter()
-            .map(|sample| model.loss(&weights, sample, &inputs))
-            .sum::<f64>()
-            / held_out.len().max(1) as f64;
-        validation_loss.push(validation);
-        super::check_loss(epoch + 1, training_loss[epoch as usize], validation)?;
-        on_epoch(&Epoch {
-            number: epoch + 1,
-            training_loss: training_loss[epoch as usize],
-            validation_loss: validation,
-            elapsed: started.elapsed(),
-        });
-    }
-    let bytes = model.to_bytes(&weights)?;
+    let mut fitting = Fitting {
+        model,
+        weights,
+        inputs: &inputs,
+    };
+    let losses = fit::fit(
+        &mut fitting,
+        &mut samples,
+        &held_out,
+        options,
+        &mut rng,
+        started,
+        on_epoch,
+    )?;
+    let bytes = model.to_bytes(&fitting.weights)?;
     crate::files::write_bytes(&options.output, &bytes)?;
     Ok(TrainingReport {
         positions: samples.len(),
         validation_positions: held_out.len(),
-        validation_loss,
-        training_loss,
+        validation_loss: losses.validation,
+        training_loss: losses.training,
         elapsed: started.elapsed(),
         output: options.output.clone(),
         bytes: bytes.len(),
     })
 }
 
+/// A model with its weights and the data's inputs, as the loop fits it.
+struct Fitting<'a, M> {
+    model: &'a M,
+    weights: Vec<f32>,
+    inputs: &'a [u32],
+}
+
+impl<M: Model> Fit for Fitting<'_, M> {
+    type Sample = Sample;
+
+    fn weights(&mut self) -> &mut [f32] {
+        &mut self.weights
+    }
+
+    fn add_gradient(&self, samples: &[Sample], gradient: &mut [f32]) -> f64 {
+        samples
+            .iter()
+            .map(|sample| {
+                self.model
+                    .add_gradient(&self.weights, sample, self.inputs, gradient)
+            })
+            .sum()
+    }
+
+    fn loss(&self, samples: &[Sample]) -> f64 {
+        samples
+            .iter()
+            .map(|sample| self.model.loss(&self.weights, sample, self.inputs))
+            .sum()
+    }
+
+    fn augment(&self, sample: &mut Sample, rng: &mut SeededRng) {
+        use rand::RngExt;
+        if self.model.mirrors() {
+            sample.mirrored = rng.random();
+        }
+    }
+
+    fn clip(&self) -> f32 {
+        self.model.clip()
+    }
+}
+
 /// The positions of the data files, streamed, with their targets; a line that is not a
 /// position is an error naming its file and line.
-fn read<M: Model>(model: &M, options: &TrainingOptions) -> Result<Data, String> {
+fn read<M: Model>(model: &M, options: &TrainingOptions) -> Result<Data, LearnError> {
     let mut data = Data {
         samples: Vec::new(),
         inputs: Vec::new(),
@@ -218,7 +225,7 @@ fn read<M: Model>(model: &M, options: &TrainingOptions) -> Result<Data, String> 
                 let sample = sample(model, line, options.result_weight, &mut data.inputs)?;
                 data.samples.push(sample);
             }
-            Ok(())
+            Ok::<_, LearnError>(())
         })?;
     }
     Ok(data)
@@ -231,34 +238,39 @@ fn sample<M: Model>(
     line: &str,
     result_weight: f32,
     inputs: &mut Vec<u32>,
-) -> Result<Sample, String> {
+) -> Result<Sample, LearnError> {
     const SHAPE: &str = "a position is BOARD | SCORE | RESULT, as sente positions writes it";
     let fields: Vec<&str> = line.split('|').map(str::trim).collect();
     let [board, score, result] = fields[..] else {
-        return Err(format!("{} fields: {SHAPE}", fields.len()));
+        return Err(LearnError::Data(format!(
+            "{} fields: {SHAPE}",
+            fields.len()
+        )));
     };
     // The board first, as the line reads: a line of another game is said to be one.
     let start = inputs.len();
     let first_to_move = model
         .read_board(board, inputs)
         .inspect_err(|_| inputs.truncate(start))?;
-    let score: Result<f32, String> = score
+    let score: Result<f32, LearnError> = score
         .parse()
         .ok()
         .filter(|score: &f32| score.is_finite() && score.abs() <= model.max_score())
         .ok_or_else(|| {
-            format!(
+            LearnError::Data(format!(
                 "the score is {} within ±{}, not {score:?}: {SHAPE}",
                 model.score_units(),
                 model.max_score()
-            )
+            ))
         });
-    let result: Result<f32, String> = result
+    let result: Result<f32, LearnError> = result
         .parse()
         .ok()
         .filter(|result| [0.0, 0.5, 1.0].contains(result))
         .ok_or_else(|| {
-            format!("the result is 1.0, 0.5 or 0.0 (the first player's points), not {result:?}")
+            LearnError::Data(format!(
+                "the result is 1.0, 0.5 or 0.0 (the first player's points), not {result:?}"
+            ))
         });
     let (score, result) = match (score, result) {
         (Ok(score), Ok(result)) => (score, result),
@@ -270,10 +282,10 @@ fn sample<M: Model>(
     let count = inputs.len() - start;
     if count > model.max_active() {
         inputs.truncate(start);
-        return Err(format!(
+        return Err(LearnError::Data(format!(
             "{count} inputs on: more than a position of the game turns on ({})",
             model.max_active()
-        ));
+        )));
     }
     let (score, result) = if first_to_move {
         (score, result)
@@ -281,7 +293,8 @@ fn sample<M: Model>(
         (-score, 1.0 - result)
     };
     Ok(Sample {
-        start: u32::try_from(start).map_err(|_| "more positions than a trainer holds")?,
+        start: u32::try_from(start)
+            .map_err(|_| LearnError::Data("more positions than a trainer holds".to_owned()))?,
         count: count as u16,
         first_to_move,
         mirrored: false,

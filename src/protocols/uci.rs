@@ -147,7 +147,7 @@ pub fn set_evaluation_option<G: Game>(
     name: &str,
     value: &str,
     evaluation: &mut Option<crate::search::EvaluationIndex>,
-    load: fn(Option<&std::path::Path>) -> Result<(), String>,
+    load: fn(Option<&std::path::Path>) -> Result<(), crate::learn::LearnError>,
 ) -> Option<Result<(), String>> {
     let value = value.trim();
     let names = || G::EVALUATIONS.iter().map(|evaluation| evaluation.name);
@@ -164,9 +164,12 @@ pub fn set_evaluation_option<G: Game>(
                 }),
         );
     }
-    name.eq_ignore_ascii_case("evalfile").then(|| match value {
-        "" | SHIPPED_NET => load(None),
-        path => load(Some(std::path::Path::new(path))),
+    name.eq_ignore_ascii_case("evalfile").then(|| {
+        match value {
+            "" | SHIPPED_NET => load(None),
+            path => load(Some(std::path::Path::new(path))),
+        }
+        .map_err(|error| error.to_string())
     })
 }
 

@@ -16,6 +16,7 @@
 //! game calls tactical (a chess position in check, or whose move captures or promotes: its score is
 //! the fight's outcome, not the position's worth). The opening's drawn moves are not the players'.
 
+use crate::learn::LearnError;
 use std::fmt;
 
 use super::results::GameRecord;
@@ -50,7 +51,7 @@ pub enum Harvest {
 
 /// The training positions of `record`, a game of `G`; an error in words when the record is not
 /// one of `G`'s games (its opening or a move does not read).
-pub fn positions<G: Game>(record: &GameRecord) -> Result<Harvest, String> {
+pub fn positions<G: Game>(record: &GameRecord) -> Result<Harvest, LearnError> {
     if !record.ended_by.is_decided_on_the_board() {
         return Ok(Harvest::Undecided);
     }
@@ -58,7 +59,7 @@ pub fn positions<G: Game>(record: &GameRecord) -> Result<Harvest, String> {
     let mut position: G = record
         .opening
         .parse()
-        .map_err(|error| format!("game {game}: its opening: {error}"))?;
+        .map_err(|error| LearnError::Data(format!("game {game}: its opening: {error}")))?;
     // The seat that won, and the side it played: the first mover's side if it moved first.
     let first_side = position.side_to_move();
     let result = match &record.winner {
@@ -85,7 +86,7 @@ pub fn positions<G: Game>(record: &GameRecord) -> Result<Harvest, String> {
         };
         let mv = position
             .read_move(&played.mv)
-            .map_err(|error| format!("game {game}, move {}: {error}", ply + 1))?;
+            .map_err(|error| LearnError::Data(format!("game {game}, move {}: {error}", ply + 1)))?;
         if let Some(score) = score.filter(|_| !position.is_tactical(mv)) {
             found.push(TrainingPosition {
                 board: position.to_string(),
@@ -147,7 +148,7 @@ mod tests {
         tournament.max_plies = Some(6);
         let (_, record) = tournament.play_game(0);
         let record = record.unwrap();
-        assert_eq!(positions::<Chess>(&record), Ok(Harvest::Undecided));
+        assert_eq!(positions::<Chess>(&record).unwrap(), Harvest::Undecided);
         let mut other = record;
         other.ended_by = crate::tournament::Ending::Drawn;
         assert!(positions::<TicTacToe>(&other).is_err());

@@ -205,6 +205,17 @@ impl PlayerSpec {
         self.knobs[index].as_ref()
     }
 
+    /// The player with `value` given for the knob called `name`, which must be one of
+    /// [`KNOBS`] (a name written in the code, not read from a request).
+    pub fn with(mut self, name: &str, value: Given) -> PlayerSpec {
+        let index = KNOBS
+            .iter()
+            .position(|knob| knob.name == name)
+            .unwrap_or_else(|| panic!("{name} is no knob of the table"));
+        self.knobs[index] = Some(value);
+        self
+    }
+
     /// Whether `field` (a problem's) is one of a player's.
     pub fn is_field(field: &str) -> bool {
         PLAYER_FIELDS.contains(&field)

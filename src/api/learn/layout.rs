@@ -12,6 +12,8 @@
 //! DIR/generation-001/generation.json      the generation's row: it is finished
 //! ```
 
+use crate::files::FileError;
+use crate::learn::LearnError;
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
@@ -62,12 +64,12 @@ impl Layout {
     }
 
     /// Generation `generation`'s row, if it is finished.
-    pub fn row(&self, generation: u32) -> Result<Option<Row>, String> {
+    pub fn row(&self, generation: u32) -> Result<Option<Row>, LearnError> {
         read_if_there(&self.row_file(generation), "a generation's row")
     }
 
     /// The finished generations' rows, from generation 0, up to the first not finished.
-    pub fn rows(&self) -> Result<Vec<Row>, String> {
+    pub fn rows(&self) -> Result<Vec<Row>, LearnError> {
         let mut rows = Vec::new();
         while let Some(row) = self.row(rows.len() as u32)? {
             rows.push(row);
@@ -75,37 +77,40 @@ impl Layout {
         Ok(rows)
     }
 
-    pub fn write_row(&self, row: &Row) -> Result<(), String> {
+    pub fn write_row(&self, row: &Row) -> Result<(), LearnError> {
         write_json(&self.row_file(row.generation), row)
     }
 
-    pub fn read_settings(&self) -> Result<Option<Settings>, String> {
+    pub fn read_settings(&self) -> Result<Option<Settings>, LearnError> {
         read_if_there(&self.dir.join(SETTINGS), "a run's settings")
     }
 
-    pub fn write_settings(&self, settings: &Settings) -> Result<(), String> {
+    pub fn write_settings(&self, settings: &Settings) -> Result<(), LearnError> {
         write_json(&self.dir.join(SETTINGS), settings)
     }
 }
 
 /// The JSON file at `path` read as `T`, or `None` where there is none.
-pub fn read_if_there<T: DeserializeOwned>(path: &Path, what: &str) -> Result<Option<T>, String> {
+pub fn read_if_there<T: DeserializeOwned>(
+    path: &Path,
+    what: &str,
+) -> Result<Option<T>, LearnError> {
     if !path.exists() {
         return Ok(None);
     }
     let bytes = crate::files::read_at_most(path, MAX_JSON_BYTES, what)?;
     serde_json::from_slice(&bytes)
         .map(Some)
-        .map_err(|error| format!("{}: not {what} ({error})", path.display()))
+        .map_err(|error| LearnError::json(path, what, error))
 }
 
 /// `value` as pretty JSON at `path`, its directory made if missing, whole or not at all.
-pub fn write_json<T: Serialize>(path: &Path, value: &T) -> Result<(), String> {
+pub fn write_json<T: Serialize>(path: &Path, value: &T) -> Result<(), LearnError> {
     if let Some(parent) = path.parent() {
-        std::fs::create_dir_all(parent)
-            .map_err(|error| format!("{}: {error}", parent.display()))?;
+        std::fs::create_dir_all(parent).map_err(|error| FileError::io(parent, error))?;
     }
-    let mut text = serde_json::to_vec_pretty(value).map_err(|error| error.to_string())?;
+    let mut text = serde_json::to_vec_pretty(value)
+        .map_err(|error| LearnError::json(path, "what was to be written", error))?;
     text.push(b'\n');
-    crate::files::write_bytes(path, &text)
+    Ok(crate::files::write_bytes(path, &text)?)
 }

@@ -25,12 +25,18 @@ pub mod report;
 mod settings;
 pub mod steps;
 
+use crate::files::FileError;
+use crate::learn::LearnError;
 use std::path::{Path, PathBuf};
 
 pub use layout::Layout;
 pub use settings::{Settings, SprtSettings};
 
 use crate::learn::LearntWeights;
+
+/// The largest file of weights a run starts from: a policy-value network of the largest
+/// shape, with room.
+const MAX_START_BYTES: u64 = 1 << 30;
 
 /// What a game learns, as the loop treats it.
 #[derive(Clone, Copy, Debug)]
@@ -50,7 +56,7 @@ pub enum Kind {
 impl Kind {
     /// What `game` learns (with `network`, AlphaZero's network even where the game's own
     /// evaluation learns: Othello's); an error in words for a game there is none called so.
-    pub fn of(game: &str, network: bool) -> Result<Kind, String> {
+    pub fn of(game: &str, network: bool) -> Result<Kind, LearnError> {
         let trainer = crate::api::catalogue::trainer(game, network)?;
         Ok(match trainer.weights {
             Some(weights) => Kind::Evaluation(weights),
@@ -102,32 +108,31 @@ impl Learning {
         dir: &Path,
         settings: Option<Settings>,
         threads: usize,
-    ) -> Result<Learning, String> {
+    ) -> Result<Learning, LearnError> {
         let layout = Layout::new(dir);
         let written = layout.read_settings()?;
         let settings = match (written, settings) {
             (Some(written), Some(given)) if written != given => {
-                return Err(format!(
+                return Err(LearnError::Run(format!(
                     "{} was started with other settings ({}); a run keeps its settings: start \
                      another directory, or give none to go on with its own",
                     dir.display(),
                     written.differences(&given).join(", ")
-                ));
+                )));
             }
             (Some(written), _) => written,
             (None, Some(given)) => {
                 given.check()?;
-                std::fs::create_dir_all(dir)
-                    .map_err(|error| format!("{}: {error}", dir.display()))?;
+                std::fs::create_dir_all(dir).map_err(|error| FileError::io(dir, error))?;
                 layout.write_settings(&given)?;
                 given
             }
             (None, None) => {
-                return Err(format!(
+                return Err(LearnError::Run(format!(
                     "{} holds no run (no {}): give --game to start one",
                     dir.display(),
                     layout::SETTINGS
-                ));
+                )));
             }
         };
         let kind = Kind::of(&settings.game, settings.network)?;
@@ -143,20 +148,22 @@ impl Learning {
 
     /// Generation 0: the weights the run starts from, or the shipped ones, where the game ships
     /// any, the first best.
-    fn start(&self) -> Result<(), String> {
+    fn start(&self) -> Result<(), LearnError> {
         if self.layout.row(0)?.is_some() {
             return Ok(());
         }
         let start = match &self.settings.start_from {
-            Some(path) => Some(std::borrow::Cow::Owned(
-                std::fs::read(path).map_err(|error| format!("{}: {error}", path.display()))?,
-            )),
+            Some(path) => Some(std::borrow::Cow::Owned(crate::files::read_at_most(
+                path,
+                MAX_START_BYTES,
+                "weights to start from",
+            )?)),
             None => self.kind.shipped().map(std::borrow::Cow::Borrowed),
         };
         let best = match start {
             Some(bytes) => {
                 std::fs::create_dir_all(self.layout.generation(0))
-                    .map_err(|error| format!("{}: {error}", self.layout.dir.display()))?;
+                    .map_err(|error| FileError::io(&self.layout.dir, error))?;
                 crate::files::write_bytes(&self.weights(0), &bytes)?;
                 Some(0)
             }
@@ -174,9 +181,11 @@ impl Learning {
     }
 
     /// The generation being made (the first without its row) and the best so far.
-    pub fn state(&self) -> Result<(u32, Option<u32>), String> {
+    pub fn state(&self) -> Result<(u32, Option<u32>), LearnError> {
         let rows = self.layout.rows()?;
-        let last = rows.last().ok_or("the run has no generation 0")?;
+        let last = rows
+            .last()
+            .ok_or_else(|| LearnError::Run("the run has no generation 0".to_owned()))?;
         Ok((last.generation + 1, last.best_after))
     }
 
@@ -186,7 +195,7 @@ impl Learning {
         &self,
         generations: u32,
         progress: &dyn steps::Progress,
-    ) -> Result<Vec<report::Row>, String> {
+    ) -> Result<Vec<report::Row>, LearnError> {
         let mut rows = Vec::new();
         for _ in 0..generations.min(MAX_GENERATIONS_A_RUN) {
             steps::selfplay(self, None, progress)?;

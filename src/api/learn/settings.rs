@@ -2,6 +2,7 @@
 //! are given. The first command of a run writes them to `learn.json`; every later one reads
 //! them from there.
 
+use crate::learn::LearnError;
 use serde::{Deserialize, Serialize};
 
 use super::Kind;
@@ -91,7 +92,7 @@ impl Settings {
     /// game's own evaluation): an evaluation's self-play at 5,000 nodes a move (shogi's first
     /// generation's), its SPRT at 50 ms a move; a network's at 400 simulations (AlphaZero's
     /// loop, docs/alphazero.md).
-    pub fn defaults(game: &str, network: bool) -> Result<Settings, String> {
+    pub fn defaults(game: &str, network: bool) -> Result<Settings, LearnError> {
         let kind = Kind::of(game, network)?;
         let evaluation = matches!(kind, Kind::Evaluation(_));
         Ok(Settings {
@@ -138,12 +139,14 @@ impl Settings {
     }
 
     /// Refuses settings no run could be made with, saying which and why.
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), LearnError> {
         let within = |name: &str, value: u64, min: u64, max: u64| {
             if (min..=max).contains(&value) {
                 Ok(())
             } else {
-                Err(format!("{name} is from {min} to {max}, got {value}"))
+                Err(LearnError::Options(format!(
+                    "{name} is from {min} to {max}, got {value}"
+                )))
             }
         };
         within("games", self.games, 2, MAX_GAMES)?;
@@ -162,35 +165,35 @@ impl Settings {
         )?;
         let [least, most] = self.random_plies;
         if least > most || most > crate::api::tournament::MAX_RANDOM_PLIES {
-            return Err(format!(
+            return Err(LearnError::Options(format!(
                 "random plies are MIN-MAX with MIN <= MAX <= {}, got {least}-{most}",
                 crate::api::tournament::MAX_RANDOM_PLIES
-            ));
+            )));
         }
         if !(self.learning_rate > 0.0 && self.learning_rate <= 1.0) {
-            return Err(format!(
+            return Err(LearnError::Options(format!(
                 "the learning rate is above 0 and at most 1, got {}",
                 self.learning_rate
-            ));
+            )));
         }
         if !(0.0..=1.0).contains(&self.result_weight) {
-            return Err(format!(
+            return Err(LearnError::Options(format!(
                 "the result weight is from 0 to 1, got {}",
                 self.result_weight
-            ));
+            )));
         }
         if !(0.0..=1.0).contains(&self.search_value_weight) {
-            return Err(format!(
+            return Err(LearnError::Options(format!(
                 "the search value's weight is from 0 to 1, got {}",
                 self.search_value_weight
-            ));
+            )));
         }
         self.tricks.check()?;
         if self.sprt.elo1 <= self.sprt.elo0 {
-            return Err(format!(
+            return Err(LearnError::Options(format!(
                 "the SPRT's elo1 is above its elo0, got {} and {}",
                 self.sprt.elo0, self.sprt.elo1
-            ));
+            )));
         }
         Ok(())
     }

@@ -2,11 +2,14 @@
 //! only what is missing: a step given a shard (`I/N`) does the pieces `I`, `I + N`, ... of
 //! it, the share of one machine of N.
 
+use crate::files::FileError;
+use crate::learn::LearnError;
 use std::path::PathBuf;
 use std::time::Instant;
 
 use super::report::{Row, SprtRow};
 use super::{Kind, Learning, layout};
+use crate::api::knobs::Given;
 use crate::api::selfplay::SelfPlayRequest;
 use crate::api::tournament::{
     ContestantSpec, OpeningsSpec, ShardFile, SprtSpec, TournamentJob, TournamentRequest,
@@ -53,7 +56,11 @@ fn seed(learning: &Learning, generation: u32) -> u64 {
 }
 
 /// Self-play of the best: the generation's pieces not yet played (of `shard`'s share).
-pub fn selfplay(learning: &Learning, shard: Shard, progress: &dyn Progress) -> Result<(), String> {
+pub fn selfplay(
+    learning: &Learning,
+    shard: Shard,
+    progress: &dyn Progress,
+) -> Result<(), LearnError> {
     let (generation, best) = learning.state()?;
     let settings = &learning.settings;
     let all = 0..settings.games;
@@ -72,13 +79,11 @@ pub fn selfplay(learning: &Learning, shard: Shard, progress: &dyn Progress) -> R
         let games = range(piece);
         let played = games.end - games.start;
         match learning.kind {
-            Kind::Evaluation(weights) => {
-                let player = format!(
-                    "engine:evaluation={},{}nodes={}",
-                    weights.evaluation,
-                    weights_knob(learning, best, "weights")?,
-                    settings.nodes
-                );
+            Kind::Evaluation(_) => {
+                let player = ContestantSpec {
+                    nodes: Some(i128::from(settings.nodes)),
+                    ..player(learning, best, "")?
+                };
                 let openings = RandomOpenings {
                     random_plies: settings.random_plies[0],
                     random_plies_max: Some(settings.random_plies[1]),
@@ -87,7 +92,7 @@ pub fn selfplay(learning: &Learning, shard: Shard, progress: &dyn Progress) -> R
                 };
                 let job = tournament(
                     learning,
-                    [&player, &player],
+                    [player.clone(), player],
                     all.end,
                     seed(learning, generation),
                     openings,
@@ -120,7 +125,7 @@ pub fn selfplay(learning: &Learning, shard: Shard, progress: &dyn Progress) -> R
                 };
                 let path = learning.layout.piece(generation, "selfplay", piece, "txt");
                 std::fs::create_dir_all(path.parent().expect("a piece is in a folder"))
-                    .map_err(|error| format!("{}: {error}", path.display()))?;
+                    .map_err(|error| FileError::io(&path, error))?;
                 let finished = std::sync::atomic::AtomicU64::new(done);
                 let report = crate::files::write_atomically(&path, |out| {
                     crate::api::selfplay::run(request, out, &|| {
@@ -138,16 +143,15 @@ pub fn selfplay(learning: &Learning, shard: Shard, progress: &dyn Progress) -> R
     Ok(())
 }
 
-/// The knob that names generation `generation`'s weights (read first if this process has not
-/// read them), followed by a comma; nothing where there are none (a network's first
-/// generation plays with random weights).
-fn weights_knob(
+/// The name generation `generation`'s weights are played under (read first if this process
+/// has not read them); none where there are none (a network's first generation plays with
+/// random weights).
+fn weights_name(
     learning: &Learning,
     generation: Option<u32>,
-    knob: &str,
-) -> Result<String, String> {
+) -> Result<Option<String>, LearnError> {
     let Some(generation) = generation else {
-        return Ok(String::new());
+        return Ok(None);
     };
     let name = format!("{}-g{generation}", run_tag(learning));
     let path = learning.weights(generation);
@@ -159,7 +163,8 @@ fn weights_knob(
             }
         }
         Kind::PolicyValue { .. } => {
-            let game_ref = crate::api::game(Some(game)).map_err(|problem| problem.detail)?;
+            let game_ref = crate::api::game(Some(game))
+                .map_err(|problem| LearnError::Request(problem.detail))?;
             if !(game_ref.networks)()
                 .iter()
                 .any(|(loaded, _)| *loaded == name)
@@ -168,7 +173,36 @@ fn weights_knob(
             }
         }
     }
-    Ok(format!("{knob}={name},"))
+    Ok(Some(name))
+}
+
+/// The run's player with generation `generation`'s weights: the engine with the game's learnt
+/// evaluation (its `weights`), or AlphaZero with the network (its `net`); `knobs` (the
+/// settings', as `--sprt-knobs` writes them) beside.
+fn player(
+    learning: &Learning,
+    generation: Option<u32>,
+    knobs: &str,
+) -> Result<ContestantSpec, LearnError> {
+    let algorithm = match learning.kind {
+        Kind::Evaluation(_) => "engine",
+        Kind::PolicyValue { .. } => "alphazero",
+    };
+    let mut player = ContestantSpec::from_text(&format!("{algorithm}:{knobs}"), &[])
+        .map_err(|problem| LearnError::Request(problem.detail))?;
+    let mut spec = std::mem::take(&mut player.player);
+    if let Kind::Evaluation(weights) = learning.kind {
+        spec = spec.with("evaluation", Given::Name(weights.evaluation.to_owned()));
+    }
+    if let Some(name) = weights_name(learning, generation)? {
+        let knob = match learning.kind {
+            Kind::Evaluation(_) => "weights",
+            Kind::PolicyValue { .. } => "net",
+        };
+        spec = spec.with(knob, Given::Name(name));
+    }
+    player.player = spec;
+    Ok(player)
 }
 
 /// A name for the run's weights that no other run's in the same process takes: a hash of its
@@ -182,24 +216,20 @@ fn run_tag(learning: &Learning) -> String {
     format!("run{:06x}", hasher.finish() & 0xff_ffff)
 }
 
-/// A tournament of `players` (as the command line writes them) over `games` games from random
-/// openings, checked as any tournament is.
+/// A tournament of `players` over `games` games from random openings, checked as any
+/// tournament is.
 fn tournament(
     learning: &Learning,
-    players: [&str; 2],
+    players: [ContestantSpec; 2],
     games: u64,
     seed: u64,
     openings: RandomOpenings,
     sprt: Option<SprtSpec>,
     records: bool,
-) -> Result<TournamentJob, String> {
-    let players = players
-        .iter()
-        .map(|text| ContestantSpec::from_text(text, &[]).map_err(|problem| problem.detail))
-        .collect::<Result<Vec<_>, _>>()?;
+) -> Result<TournamentJob, LearnError> {
     let request = TournamentRequest {
         game: Some(learning.settings.game.clone()),
-        players,
+        players: players.into(),
         games: Some(i128::from(games)),
         seed: Some(i128::from(seed)),
         openings: Some(OpeningsSpec::Random(openings)),
@@ -208,18 +238,18 @@ fn tournament(
         ..TournamentRequest::default()
     };
     TournamentJob::new(request, &[]).map_err(|problem| {
-        format!(
+        LearnError::Request(format!(
             "{}{}",
             problem
                 .field
                 .map_or(String::new(), |field| format!("{field}: ")),
             problem.detail
-        )
+        ))
     })
 }
 
 /// The generation's positions and its training: a candidate from the best's weights.
-pub fn train(learning: &Learning, progress: &dyn Progress) -> Result<(), String> {
+pub fn train(learning: &Learning, progress: &dyn Progress) -> Result<(), LearnError> {
     let (generation, best) = learning.state()?;
     let layout = &learning.layout;
     if layout.training(generation).exists() {
@@ -302,7 +332,7 @@ struct Training {
 }
 
 /// The generation's self-play pieces' positions, in one file (once).
-fn write_positions(learning: &Learning, generation: u32) -> Result<(), String> {
+fn write_positions(learning: &Learning, generation: u32) -> Result<(), LearnError> {
     let path = learning.layout.positions(generation);
     if path.exists() {
         return Ok(());
@@ -312,11 +342,11 @@ fn write_positions(learning: &Learning, generation: u32) -> Result<(), String> {
         let file = learning.layout.piece(generation, "selfplay", piece, "json");
         let shard: ShardFile =
             layout::read_if_there(&file, "a piece of self-play")?.ok_or_else(|| {
-                format!(
+                LearnError::Run(format!(
                     "self-play's piece {piece} of generation {generation} is not played yet ({}): \
                  play every piece first (--step selfplay)",
                     file.display()
-                )
+                ))
             })?;
         records.extend(shard.results.records.into_values());
     }
@@ -328,15 +358,15 @@ fn write_positions(learning: &Learning, generation: u32) -> Result<(), String> {
 
 /// The SPRT of the candidate against the best: its pieces in order (of `shard`'s share),
 /// stopping once the pieces before have decided it.
-pub fn sprt(learning: &Learning, shard: Shard, progress: &dyn Progress) -> Result<(), String> {
+pub fn sprt(learning: &Learning, shard: Shard, progress: &dyn Progress) -> Result<(), LearnError> {
     let (generation, best) = learning.state()?;
     let Some(best) = best else {
         return Ok(()); // the first generation has no best to play
     };
     if !learning.layout.training(generation).exists() {
-        return Err(format!(
+        return Err(LearnError::Run(format!(
             "generation {generation}'s candidate is not trained yet: train it first (--step train)"
-        ));
+        )));
     }
     let test = &learning.settings.sprt;
     let (job, judge) = sprt_jobs(learning, generation, best)?;
@@ -384,21 +414,10 @@ fn sprt_jobs(
     learning: &Learning,
     generation: u32,
     best: u32,
-) -> Result<(TournamentJob, TournamentJob), String> {
+) -> Result<(TournamentJob, TournamentJob), LearnError> {
     let test = &learning.settings.sprt;
-    let player = |name: String| match learning.kind {
-        Kind::Evaluation(weights) => format!(
-            "engine:evaluation={},{name}{}",
-            weights.evaluation, test.knobs
-        ),
-        Kind::PolicyValue { .. } => format!("alphazero:{name}{}", test.knobs),
-    };
-    let knob = match learning.kind {
-        Kind::Evaluation(_) => "weights",
-        Kind::PolicyValue { .. } => "net",
-    };
-    let candidate = player(weights_knob(learning, Some(generation), knob)?);
-    let best = player(weights_knob(learning, Some(best), knob)?);
+    let candidate = player(learning, Some(generation), &test.knobs)?;
+    let best = player(learning, Some(best), &test.knobs)?;
     let openings = RandomOpenings {
         random_plies: test.random_plies,
         random_plies_max: None,
@@ -415,7 +434,7 @@ fn sprt_jobs(
     let job = |sprt| {
         tournament(
             learning,
-            [&candidate, &best],
+            [candidate.clone(), best.clone()],
             test.games,
             seed(learning, generation),
             openings,
@@ -454,7 +473,7 @@ impl Judged {
 
 /// The SPRT judged on its pieces in order, after each: it stops at the first piece after which
 /// the test has decided, each piece taken whole.
-fn judged(learning: &Learning, generation: u32) -> Result<Judged, String> {
+fn judged(learning: &Learning, generation: u32) -> Result<Judged, LearnError> {
     let test = &learning.settings.sprt;
     let pieces = test.games.div_ceil(test.piece_games);
     let mut results = Results::default();
@@ -468,14 +487,14 @@ fn judged(learning: &Learning, generation: u32) -> Result<Judged, String> {
             break;
         };
         let sprt = shard.setup.sprt.ok_or_else(|| {
-            format!(
+            LearnError::Run(format!(
                 "{}: a piece of a tournament without its test",
                 file.display()
-            )
+            ))
         })?;
         results
             .merge(shard.results)
-            .map_err(|overlap| format!("{}: {overlap}", file.display()))?;
+            .map_err(|overlap| LearnError::Run(overlap.to_string()).in_file(&file))?;
         seconds += shard.elapsed_ms / 1e3;
         setup = Some(shard.setup);
         llr = sprt.llr(&results.tally().moments());
@@ -527,22 +546,27 @@ fn tenths(value: f64) -> f64 {
 
 /// The verdict and the generation's row: the candidate becomes the best where its SPRT
 /// accepted H1 (or where there was no best to play); then the report.
-pub fn promote(learning: &Learning) -> Result<Row, String> {
+pub fn promote(learning: &Learning) -> Result<Row, LearnError> {
     let (generation, best) = learning.state()?;
     let layout = &learning.layout;
     let training: Training =
-        layout::read_if_there(&layout.training(generation), "a training's record")?
-            .ok_or_else(|| format!("generation {generation}'s candidate is not trained yet"))?;
+        layout::read_if_there(&layout.training(generation), "a training's record")?.ok_or_else(
+            || {
+                LearnError::Run(format!(
+                    "generation {generation}'s candidate is not trained yet"
+                ))
+            },
+        )?;
     let sprt = match best {
         None => None,
         Some(_) => {
             let judged = judged(learning, generation)?;
             if judged.verdict.is_none() {
-                return Err(format!(
+                return Err(LearnError::Run(format!(
                     "generation {generation}'s SPRT has not decided yet ({}): play its pieces \
                      first (--step sprt)",
                     judged.summary()
-                ));
+                )));
             }
             judged.row
         }
@@ -585,7 +609,7 @@ pub fn promote(learning: &Learning) -> Result<Row, String> {
 }
 
 /// Self-play's games, seconds (its pieces' summed) and nodes searched.
-fn selfplay_tally(learning: &Learning, generation: u32) -> Result<(u64, f64, u64), String> {
+fn selfplay_tally(learning: &Learning, generation: u32) -> Result<(u64, f64, u64), LearnError> {
     let (mut games, mut seconds, mut nodes) = (0, 0.0, 0);
     for piece in 0..learning.settings.pieces {
         let file = learning.layout.piece(generation, "selfplay", piece, "json");

@@ -139,6 +139,7 @@ fn a_run_stopped_goes_on_from_the_first_piece_not_finished() {
     assert!(
         steps::train(&learning, &Quiet)
             .unwrap_err()
+            .to_string()
             .contains("piece 1"),
         "training waits for every piece"
     );
@@ -213,7 +214,10 @@ fn a_run_keeps_its_settings_and_refuses_others_in_words() {
     let mut other = settings.clone();
     other.games = 18;
     other.sprt.elo1 = 10.0;
-    let refused = Learning::open(&dir, Some(other), 1).err().unwrap();
+    let refused = Learning::open(&dir, Some(other), 1)
+        .err()
+        .unwrap()
+        .to_string();
     assert!(refused.contains("games: 16, not 18"), "{refused}");
     assert!(refused.contains("sprt.elo1: 20.0, not 10.0"), "{refused}");
     assert_eq!(Learning::open(&dir, None, 1).unwrap().settings, settings);
@@ -222,6 +226,7 @@ fn a_run_keeps_its_settings_and_refuses_others_in_words() {
         Learning::open(&empty, None, 1)
             .err()
             .unwrap()
+            .to_string()
             .contains("give --game")
     );
     let mut bad = tiny("othello", 16, 4);
@@ -230,6 +235,7 @@ fn a_run_keeps_its_settings_and_refuses_others_in_words() {
         Learning::open(&empty, Some(bad), 1)
             .err()
             .unwrap()
+            .to_string()
             .contains("pieces is from 1 to 8")
     );
     let _ = std::fs::remove_dir_all(&dir);

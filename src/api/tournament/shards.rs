@@ -8,7 +8,7 @@ use crate::games::ForGame;
 use crate::search::Solve;
 use crate::tournament::report::Report;
 use crate::tournament::results::{Ending, GameRecord, GameResult};
-use crate::tournament::shards::{self, MAX_SHARDS, ShardFile};
+use crate::tournament::shards::{self, MAX_SHARDS, ShardError, ShardFault, ShardFile};
 
 /// The most plies a game of a shard may have played, when its tournament set no cap: beyond
 /// any game the rules let finish (chess's fifty-move rule ends the longest).
@@ -19,9 +19,12 @@ const MAX_SHARD_MS: f64 = 365.0 * 24.0 * 3600.0 * 1e3;
 
 /// Merges shards' results into the answer one run of their tournament would give, each checked
 /// whole first ([`check_shard`]): a shard is input from another machine.
-pub fn merge(shards: Vec<(String, ShardFile)>) -> Result<Report, String> {
+pub fn merge(shards: Vec<(String, ShardFile)>) -> Result<Report, ShardError> {
     for (name, shard) in &shards {
-        check_shard(shard).map_err(|why| format!("{name}: {why}"))?;
+        check_shard(shard).map_err(|fault| ShardError::Invalid {
+            name: name.clone(),
+            fault,
+        })?;
     }
     shards::merge(shards)
 }
@@ -29,12 +32,12 @@ pub fn merge(shards: Vec<(String, ShardFile)>) -> Result<Report, String> {
 /// Checks one shard whole: its setup, that it is one of its count, and each game: within the
 /// shard, none missing (but after an SPRT's decision), each result possible (A's half points,
 /// the ending, the moves and nodes) and its record, if kept, the game's own.
-pub fn check_shard(shard: &ShardFile) -> Result<(), String> {
+pub fn check_shard(shard: &ShardFile) -> Result<(), ShardFault> {
     let setup = &shard.setup;
     if crate::api::game(Some(&setup.game)).is_err() {
-        return Err(format!(
-            "setup.game: no game is called {:?}",
-            excerpt(&setup.game)
+        return Err(ShardFault::new(
+            "setup.game",
+            format!("no game is called {:?}", excerpt(&setup.game)),
         ));
     }
     check_whole(shard)?;
@@ -42,7 +45,7 @@ pub fn check_shard(shard: &ShardFile) -> Result<(), String> {
 }
 
 /// What every game's shard must be, whatever its game.
-fn check_whole(shard: &ShardFile) -> Result<(), String> {
+fn check_whole(shard: &ShardFile) -> Result<(), ShardFault> {
     let setup = &shard.setup;
     if let Some(test) = setup.sprt {
         sprt(SprtSpec {
@@ -52,37 +55,44 @@ fn check_whole(shard: &ShardFile) -> Result<(), String> {
             beta: test.beta,
             elo_model: None,
         })
-        .map_err(|problem| format!("setup.sprt: {}", problem.detail))?;
+        .map_err(|problem| ShardFault::new("setup.sprt", problem.detail))?;
     }
     let games = &setup.games;
     if games.start > games.end
         || games.end - games.start > MAX_GAMES
         || games.start > MAX_FIRST_GAME
     {
-        return Err(format!(
-            "setup.games: {}..{} is not a tournament's games (at most {MAX_GAMES}, from at \
+        return Err(ShardFault::new(
+            "setup.games",
+            format!(
+                "{}..{} is not a tournament's games (at most {MAX_GAMES}, from at \
              most {MAX_FIRST_GAME})",
-            games.start, games.end
+                games.start, games.end
+            ),
         ));
     }
     let [index, count] = shard.shard;
     if count == 0 || count > MAX_SHARDS || index >= count {
-        return Err(format!(
-            "shard: {index}/{count} is not a shard (I/N with 0 <= I < N <= {MAX_SHARDS})"
+        return Err(ShardFault::new(
+            "shard",
+            format!("{index}/{count} is not a shard (I/N with 0 <= I < N <= {MAX_SHARDS})"),
         ));
     }
     if !(0.0..=MAX_SHARD_MS).contains(&shard.elapsed_ms) {
-        return Err(format!(
-            "elapsed_ms: {} is not a time a shard took",
-            shard.elapsed_ms
+        return Err(ShardFault::new(
+            "elapsed_ms",
+            format!("{} is not a time a shard took", shard.elapsed_ms),
         ));
     }
     let range = shards::shard(games, index, count);
     let results = &shard.results;
     if let Some(outside) = results.games.keys().find(|game| !range.contains(game)) {
-        return Err(format!(
-            "game {outside}: not a game of shard {index}/{count}, which plays {}..{}",
-            range.start, range.end
+        return Err(ShardFault::new(
+            format!("game {outside}"),
+            format!(
+                "not a game of shard {index}/{count}, which plays {}..{}",
+                range.start, range.end
+            ),
         ));
     }
     // Games are played in index order, so those played are the range's first; a shard ends
@@ -91,19 +101,21 @@ fn check_whole(shard: &ShardFile) -> Result<(), String> {
     if let Some(missing) =
         (range.start..range.start + played).find(|game| !results.games.contains_key(game))
     {
-        return Err(format!(
-            "game {missing}: missing, though games after it were played"
+        return Err(ShardFault::new(
+            format!("game {missing}"),
+            "missing, though games after it were played",
         ));
     }
     if played < range.end - range.start {
         let decided = results.clone().settle(setup.sprt, &range).is_some();
         if !decided {
-            return Err(format!(
-                "game {}: missing: the shard's games end before its range does ({}..{}), and \
-                 no SPRT decided",
-                range.start + played,
-                range.start,
-                range.end
+            return Err(ShardFault::new(
+                format!("game {}", range.start + played),
+                format!(
+                    "missing: the shard's games end before its range does ({}..{}), and no \
+                     SPRT decided",
+                    range.start, range.end
+                ),
             ));
         }
     }
@@ -111,7 +123,7 @@ fn check_whole(shard: &ShardFile) -> Result<(), String> {
         plies.min(MAX_GAME_PLIES as usize) as u32
     });
     for (&game, result) in &results.games {
-        let at = |field: &str, why: String| format!("game {game}: {field}: {why}");
+        let at = |field: &str, why: String| ShardFault::new(format!("game {game}: {field}"), why);
         if result.a_points > 2 {
             return Err(at(
                 "a_points",
@@ -177,12 +189,16 @@ fn check_whole(shard: &ShardFile) -> Result<(), String> {
         .keys()
         .find(|game| !results.games.contains_key(game))
     {
-        return Err(format!(
-            "game {game}: records: a record of a game with no result"
+        return Err(ShardFault::new(
+            format!("game {game}: records"),
+            "a record of a game with no result",
         ));
     }
     if !setup.records && !results.records.is_empty() {
-        return Err("records: a shard of a tournament that keeps none".into());
+        return Err(ShardFault::new(
+            "records",
+            "a shard of a tournament that keeps none",
+        ));
     }
     Ok(())
 }
@@ -194,24 +210,28 @@ fn check_whole(shard: &ShardFile) -> Result<(), String> {
 struct Replay<'a>(&'a ShardFile);
 
 impl ForGame for Replay<'_> {
-    type Output = Result<(), String>;
+    type Output = Result<(), ShardFault>;
 
-    fn run<G: Solve>(self) -> Result<(), String> {
+    fn run<G: Solve>(self) -> Result<(), ShardFault> {
         let results = &self.0.results;
         for (&game, result) in &results.games {
             let plies = u64::from(result.moves[0]) + u64::from(result.moves[1]);
             if let Some(longest) = G::LONGEST_GAME
                 && plies > longest as u64
             {
-                return Err(format!(
-                    "game {game}: moves: {plies} plies, where a game of {} lasts at most \
+                return Err(ShardFault::new(
+                    format!("game {game}: moves"),
+                    format!(
+                        "{plies} plies, where a game of {} lasts at most \
                      {longest}",
-                    G::NAME
+                        G::NAME
+                    ),
                 ));
             }
             if let Some(record) = results.records.get(&game) {
-                replay::<G>(record, result)
-                    .map_err(|why| format!("game {game}: records: {why}"))?;
+                replay::<G>(record, result).map_err(|fault| {
+                    ShardFault::new(format!("game {game}: records: {}", fault.field), fault.why)
+                })?;
             }
         }
         Ok(())
@@ -219,14 +239,19 @@ impl ForGame for Replay<'_> {
 }
 
 /// Replays `record` by `G`'s rules: an error in words where it could not have been played.
-fn replay<G: Game>(record: &GameRecord, result: &GameResult) -> Result<(), String> {
-    let mut game: G = record
+fn replay<G: Game>(record: &GameRecord, result: &GameResult) -> Result<(), ShardFault> {
+    let mut game = record
         .opening
-        .parse()
-        .map_err(|error| format!("opening: {error}"))?;
+        .parse::<G>()
+        .map_err(|error| ShardFault::new("opening", error.to_string()))?;
     let first = match record.first.as_str() {
         "A" | "B" => record.first.as_str(),
-        other => return Err(format!("first: A or B, not {:?}", excerpt(other))),
+        other => {
+            return Err(ShardFault::new(
+                "first",
+                format!("A or B, not {:?}", excerpt(other)),
+            ));
+        }
     };
     let winner = match (record.winner.as_deref(), result.a_points) {
         (None, 1) => None,
@@ -234,8 +259,9 @@ fn replay<G: Game>(record: &GameRecord, result: &GameResult) -> Result<(), Strin
         (Some("B"), 0) => Some("B"),
         (other, points) => {
             let named = other.map_or("none".to_owned(), |name| format!("{:?}", excerpt(name)));
-            return Err(format!(
-                "winner: {named} for A's {points} half points (A, B, or none for a draw)"
+            return Err(ShardFault::new(
+                "winner",
+                format!("{named} for A's {points} half points (A, B, or none for a draw)"),
             ));
         }
     };
@@ -243,26 +269,32 @@ fn replay<G: Game>(record: &GameRecord, result: &GameResult) -> Result<(), Strin
     for (ply, played) in record.moves.iter().enumerate() {
         let mv = game
             .read_move(&played.mv)
-            .map_err(|error| format!("move {}: {error}", ply + 1))?;
+            .map_err(|error| ShardFault::new(format!("move {}", ply + 1), error.to_string()))?;
         game = game.play(mv);
     }
     let claimed = record.ended_by;
     match game.outcome() {
         Outcome::InProgress => {
             if claimed.is_by_the_rules() {
-                return Err(format!(
-                    "ended_by: {}, but the game is not over after its moves",
-                    claimed.name()
+                return Err(ShardFault::new(
+                    "ended_by",
+                    format!(
+                        "{}, but the game is not over after its moves",
+                        claimed.name()
+                    ),
                 ));
             }
         }
         outcome => {
             let by_rules = Ending::by_rules(game.ending(), outcome != Outcome::Draw);
             if claimed != by_rules {
-                return Err(format!(
-                    "ended_by: {}, where the moves end the game by {}",
-                    claimed.name(),
-                    by_rules.name()
+                return Err(ShardFault::new(
+                    "ended_by",
+                    format!(
+                        "{}, where the moves end the game by {}",
+                        claimed.name(),
+                        by_rules.name()
+                    ),
                 ));
             }
             let won = match outcome {
@@ -272,10 +304,9 @@ fn replay<G: Game>(record: &GameRecord, result: &GameResult) -> Result<(), Strin
             };
             if won != winner {
                 let name = |player: Option<&str>| player.unwrap_or("none (a draw)").to_owned();
-                return Err(format!(
-                    "winner: {}, where the moves make it {}",
-                    name(winner),
-                    name(won)
+                return Err(ShardFault::new(
+                    "winner",
+                    format!("{}, where the moves make it {}", name(winner), name(won)),
                 ));
             }
         }

@@ -2,6 +2,7 @@
 //! a progress bar a step, a line a finished step on standard error, the generations' rows as
 //! JSON at the end.
 
+use crate::Failure;
 use std::path::PathBuf;
 use std::sync::Mutex;
 
@@ -188,7 +189,7 @@ impl SettingsArgs {
     }
 }
 
-pub fn run(args: LearnArgs) -> Result<(), String> {
+pub fn run(args: LearnArgs) -> Result<(), Failure> {
     let threads = args
         .threads
         .map(|threads| threads as usize)
@@ -200,14 +201,16 @@ pub fn run(args: LearnArgs) -> Result<(), String> {
                 "{} is a run of {}, not {game}",
                 args.dir.display(),
                 written.game
-            ));
+            )
+            .into());
         }
         (Some(written), _) if args.network && !written.network => {
             return Err(format!(
                 "{} is a run of {}'s own evaluation, not of a network",
                 args.dir.display(),
                 written.game
-            ));
+            )
+            .into());
         }
         (Some(written), _) => Some(written.clone()),
         (None, Some(game)) => Some(Settings::defaults(game, args.network)?),
@@ -254,14 +257,14 @@ pub fn run(args: LearnArgs) -> Result<(), String> {
         );
     }
     let (next, best) = learning.state()?;
-    crate::print_json(&serde_json::json!({
+    Ok(crate::print_json(&serde_json::json!({
         "dir": args.dir,
         "game": learning.settings.game,
         "finished": rows,
         "next_generation": next,
         "best": best,
         "report": args.dir.join("report.md"),
-    }))
+    }))?)
 }
 
 /// A progress bar a step on standard error (drawn where it is a terminal), and a line when the

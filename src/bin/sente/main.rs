@@ -113,27 +113,16 @@ fn player_help() -> String {
     )
 }
 
+/// Why a command failed, as `sente: ...` says it: a request's problem in the command line's
+/// words, the library's typed errors (a file, a run of learning) in theirs.
+pub(crate) type Failure = Box<dyn std::error::Error>;
+
 fn main() -> ExitCode {
     let cli = parse_command_line();
     let result = match cli.command {
-        None => serve::serve(cli.serve),
-        Some(Command::Serve(args)) => serve::serve(args),
+        // Its answer is its exit status alone, for a container's health probe.
         Some(Command::Healthcheck(args)) => return serve::healthcheck(args),
-        // A request's problem is said with the flag or the player at fault.
-        Some(Command::Move(args)) => search::run(args, Search::Move),
-        Some(Command::Analyze(args)) => search::run(args, Search::Analyze),
-        Some(Command::Review(args)) => review::run(args),
-        Some(Command::Tournament(args)) => tournament::run(*args),
-        Some(Command::Perft(args)) => perft::run(args),
-        Some(Command::Bench(args)) => bench::run_bench(args),
-        Some(Command::Positions(args)) => positions::run(args),
-        Some(Command::Selfplay(args)) => selfplay::run_selfplay(args),
-        Some(Command::Train(args)) => train::run(args),
-        Some(Command::Learn(args)) => learn::run(*args),
-        Some(Command::Uci) => speak("uci"),
-        Some(Command::Usi) => speak("usi"),
-        Some(Command::Gtp) => speak("gtp"),
-        Some(Command::Nboard) => speak("nboard"),
+        command => run(command, cli.serve),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -142,6 +131,31 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// Runs `command` (none: serve with `serve`'s options).
+fn run(command: Option<Command>, serve: ServeArgs) -> Result<(), Failure> {
+    match command {
+        None => serve::serve(serve)?,
+        Some(Command::Serve(args)) => serve::serve(args)?,
+        Some(Command::Healthcheck(_)) => unreachable!("main answers it itself"),
+        // A request's problem is said with the flag or the player at fault.
+        Some(Command::Move(args)) => search::run(args, Search::Move)?,
+        Some(Command::Analyze(args)) => search::run(args, Search::Analyze)?,
+        Some(Command::Review(args)) => review::run(args)?,
+        Some(Command::Tournament(args)) => tournament::run(*args)?,
+        Some(Command::Perft(args)) => perft::run(args)?,
+        Some(Command::Bench(args)) => bench::run_bench(args)?,
+        Some(Command::Positions(args)) => positions::run(args)?,
+        Some(Command::Selfplay(args)) => selfplay::run_selfplay(args)?,
+        Some(Command::Train(args)) => train::run(args)?,
+        Some(Command::Learn(args)) => learn::run(*args)?,
+        Some(Command::Uci) => speak("uci")?,
+        Some(Command::Usi) => speak("usi")?,
+        Some(Command::Gtp) => speak("gtp")?,
+        Some(Command::Nboard) => speak("nboard")?,
+    }
+    Ok(())
 }
 
 /// The command line, read as [`Cli`] says, except for one thing clap cannot be told.

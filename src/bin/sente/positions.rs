@@ -1,6 +1,8 @@
 //! `sente positions`: the training positions of recorded games, a line each.
 
+use crate::Failure;
 use clap::Args;
+use sente::learn::LearnError;
 
 #[derive(Args)]
 pub(crate) struct PositionsArgs {
@@ -14,21 +16,25 @@ pub(crate) struct PositionsArgs {
 
 /// The training positions of the files' games, to `--output` or stdout; what was written, on
 /// stderr.
-pub(crate) fn run(args: PositionsArgs) -> Result<(), String> {
+pub(crate) fn run(args: PositionsArgs) -> Result<(), Failure> {
     use std::io::Write;
     let harvest = |out: &mut (dyn Write + Send)| {
         let mut total = sente::api::positions::Tally::default();
         for path in &args.files {
-            let in_file = |error: String| format!("{}: {error}", path.display());
             let text = sente::files::read_json(path, "a tournament's answer or a shard's results")?;
-            let (game, records) = sente::api::positions::read(&text).map_err(in_file)?;
-            let tally = sente::api::positions::write(&game, &records, out).map_err(in_file)?;
+            let (game, records) =
+                sente::api::positions::read(&text).map_err(|error| error.in_file(path))?;
+            let tally = sente::api::positions::write(&game, &records, out)
+                .map_err(|error| error.in_file(path))?;
             total.games += tally.games;
             total.undecided += tally.undecided;
             total.positions += tally.positions;
         }
-        out.flush().map_err(|error| error.to_string())?;
-        Ok(total)
+        out.flush().map_err(|source| LearnError::Write {
+            what: "writing the positions",
+            source,
+        })?;
+        Ok::<_, LearnError>(total)
     };
     // A file is written whole or not at all: a run that fails leaves the old one.
     let total = match &args.output {

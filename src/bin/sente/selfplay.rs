@@ -2,6 +2,7 @@
 //! positions `sente train` learns from; `--shard I/N` plays a share of a run, as tournaments
 //! are split over machines.
 
+use crate::Failure;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
@@ -47,12 +48,13 @@ pub struct SelfPlayArgs {
     output: PathBuf,
 }
 
-pub fn run_selfplay(args: SelfPlayArgs) -> Result<(), String> {
+pub fn run_selfplay(args: SelfPlayArgs) -> Result<(), Failure> {
     if !(args.noise_alpha > 0.0 && args.noise_alpha <= 100.0) {
         return Err(format!(
             "--noise-alpha is above 0 and at most 100, got {}",
             args.noise_alpha
-        ));
+        )
+        .into());
     }
     let games = 0..args.games;
     let games = match &args.shard {
@@ -92,7 +94,7 @@ pub fn run_selfplay(args: SelfPlayArgs) -> Result<(), String> {
     // Written whole or not at all: a run that fails (a network that does not read, even the
     // output's own file) leaves the old file as it was.
     let report = sente::files::write_atomically(&args.output, |out| run(request, out, &on_game))?;
-    crate::print_json(&report)
+    Ok(crate::print_json(&report)?)
 }
 
 /// KataGo's self-play tricks (docs/alphazero.md measures each).

@@ -1,6 +1,7 @@
 //! `sente tournament`: a tournament played on this machine's cores with a progress bar, one
 //! shard of it, or the merge of shards; as `POST /tournament` answers.
 
+use crate::Failure;
 use std::time::Instant;
 
 use clap::{Args, Subcommand};
@@ -167,19 +168,23 @@ pub(crate) fn parse_shard(text: &str) -> Result<(u64, u64), String> {
 }
 
 /// Plays the tournament (or merges shards), and writes its answer.
-pub(crate) fn run(args: TournamentArgs) -> Result<(), String> {
+pub(crate) fn run(args: TournamentArgs) -> Result<(), Failure> {
     if let Some(MergeCommand::Merge { files }) = &args.merge {
         let shards = files
             .iter()
             .map(|path| {
-                let text = sente::files::read_json(path, "a shard's results")?;
+                let text = sente::files::read_json(path, "a shard's results")
+                    .map_err(|error| error.to_string())?;
                 let shard = serde_json::from_slice(&text).map_err(|error| {
                     format!("{}: not a shard's results ({error})", path.display())
                 })?;
                 Ok((path.display().to_string(), shard))
             })
             .collect::<Result<Vec<(String, tournament::ShardFile)>, String>>()?;
-        return write_json(&tournament::merge(shards)?, args.output.as_deref());
+        return Ok(write_json(
+            &tournament::merge(shards)?,
+            args.output.as_deref(),
+        )?);
     }
     let engines = engines(&args.engines)?;
     for net in &args.nets {
@@ -289,7 +294,8 @@ pub(crate) fn run(args: TournamentArgs) -> Result<(), String> {
             "--pgn: {} is not recorded in PGN; --records-dir writes its games in its own \
              formats",
             job.setup().game
-        ));
+        )
+        .into());
     }
     let record_formats = match &args.records_dir {
         None => Vec::new(),
@@ -358,13 +364,13 @@ pub(crate) fn run(args: TournamentArgs) -> Result<(), String> {
             elapsed_ms: started.elapsed().as_secs_f64() * 1e3,
             results,
         };
-        return write_json(&shard, args.output.as_deref());
+        return Ok(write_json(&shard, args.output.as_deref())?);
     }
     let mut report = job.setup().report(results, started.elapsed(), None);
     if !args.records {
         report.records = None;
     }
-    write_json(&report, args.output.as_deref())
+    Ok(write_json(&report, args.output.as_deref())?)
 }
 
 /// The engines `--engine` gives, each `NAME=PATH[,OPTION=VALUE...]`, each started once to
@@ -462,7 +468,7 @@ fn read_openings(
         .iter()
         .find(|book| Some(book.extension) == extension.as_deref());
     if let Some(book) = book {
-        let book = (book.read)(&text, max).map_err(in_file)?;
+        let book = (book.read)(&text, max).map_err(|error| in_file(error.to_string()))?;
         let lines = book.iter().map(|opening| opening.line).collect();
         let openings = book
             .into_iter()

@@ -1,6 +1,7 @@
 //! `sente train`: a game's trainer (chess's and shogi's evaluation networks, Othello's pattern
 //! weights) on positions that `sente positions` wrote, its progress an epoch a line on standard error, its report as JSON.
 
+use crate::Failure;
 use std::path::PathBuf;
 
 use clap::Args;
@@ -62,19 +63,21 @@ pub struct TrainArgs {
     search_value_weight: f32,
 }
 
-pub fn run(args: TrainArgs) -> Result<(), String> {
+pub fn run(args: TrainArgs) -> Result<(), Failure> {
     let trainer = sente::api::catalogue::trainer(&args.game, args.network)?;
     if !(0.0..=1.0).contains(&args.result_weight) {
         return Err(format!(
             "--result-weight is between 0 and 1, got {}",
             args.result_weight
-        ));
+        )
+        .into());
     }
     if !(args.learning_rate > 0.0 && args.learning_rate <= 1.0) {
         return Err(format!(
             "--learning-rate is above 0 and at most 1, got {}",
             args.learning_rate
-        ));
+        )
+        .into());
     }
     let mut options = TrainingOptions::new(args.data, args.output);
     options.epochs = args.epochs;
@@ -99,5 +102,5 @@ pub fn run(args: TrainArgs) -> Result<(), String> {
             epoch.elapsed.as_secs_f64()
         );
     })?;
-    crate::print_json(&report)
+    Ok(crate::print_json(&report)?)
 }

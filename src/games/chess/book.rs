@@ -11,7 +11,7 @@ use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Position};
 
 use crate::game::text::excerpt;
-use crate::game::{self, BookOpening};
+use crate::game::{self, BookError, BookOpening};
 
 /// The chess books, by extension, as chess's declaration lists them.
 pub const BOOKS: [game::Book; 2] = [
@@ -28,7 +28,7 @@ pub const BOOKS: [game::Book; 2] = [
 /// Reads an EPD book: each line a position's first four FEN fields (placement, side, castling,
 /// en passant), with operations after them ignored. Blank lines and `#` comments are skipped.
 /// More than `max` openings is an error, said as soon as the one too many is read.
-pub fn read_epd(text: &str, max: usize) -> Result<Vec<BookOpening>, String> {
+pub fn read_epd(text: &str, max: usize) -> Result<Vec<BookOpening>, BookError> {
     let mut openings = Vec::new();
     for (index, line) in text.lines().enumerate() {
         let line = line.trim();
@@ -40,17 +40,20 @@ pub fn read_epd(text: &str, max: usize) -> Result<Vec<BookOpening>, String> {
         }
         let fields: Vec<&str> = line.split_whitespace().take(4).collect();
         if fields.len() < 4 {
-            return Err(format!(
-                "line {}: an EPD line starts with four FEN fields (placement, side to move, castling, en passant), got {:?}",
-                index + 1,
-                excerpt(line)
+            return Err(at_line(
+                index,
+                format!(
+                    "an EPD line starts with four FEN fields (placement, side to move, \
+                     castling, en passant), got {:?}",
+                    excerpt(line)
+                ),
             ));
         }
         let fen = format!("{} 0 1", fields.join(" "));
         Fen::from_ascii(fen.as_bytes())
-            .map_err(|error| format!("line {}: {error}", index + 1))?
+            .map_err(|error| at_line(index, error.to_string()))?
             .into_position::<shakmaty::Chess>(CastlingMode::Standard)
-            .map_err(|error| format!("line {}: {error}", index + 1))?;
+            .map_err(|error| at_line(index, error.to_string()))?;
         openings.push(BookOpening {
             board: Some(fen),
             moves: Vec::new(),
@@ -62,7 +65,7 @@ pub fn read_epd(text: &str, max: usize) -> Result<Vec<BookOpening>, String> {
 
 /// Reads a PGN book: each game's main line, from its `FEN` tag or the start.
 /// More than `max` openings is an error, said as soon as the one too many is read.
-pub fn read_pgn(text: &str, max: usize) -> Result<Vec<BookOpening>, String> {
+pub fn read_pgn(text: &str, max: usize) -> Result<Vec<BookOpening>, BookError> {
     let starts = game_lines(text);
     let mut reader = Reader::new(text.as_bytes());
     let mut book = Book {
@@ -72,7 +75,7 @@ pub fn read_pgn(text: &str, max: usize) -> Result<Vec<BookOpening>, String> {
     let mut openings = Vec::new();
     while let Some(opening) = reader
         .read_game(&mut book)
-        .map_err(|error| error.to_string())?
+        .map_err(|error| BookError::Reader(error.to_string()))?
     {
         if openings.len() == max {
             let line = starts.get(max).copied().unwrap_or(0);
@@ -85,7 +88,7 @@ pub fn read_pgn(text: &str, max: usize) -> Result<Vec<BookOpening>, String> {
 
 /// The first game of a PGN text, its main line from its `FEN` tag or the start; `None` where
 /// the text holds no game.
-pub fn first_pgn_game(text: &str) -> Result<Option<BookOpening>, String> {
+pub fn first_pgn_game(text: &str) -> Result<Option<BookOpening>, BookError> {
     let starts = game_lines(text);
     let mut book = Book {
         game: 0,
@@ -93,12 +96,20 @@ pub fn first_pgn_game(text: &str) -> Result<Option<BookOpening>, String> {
     };
     match Reader::new(text.as_bytes()).read_game(&mut book) {
         Ok(game) => game.transpose(),
-        Err(error) => Err(error.to_string()),
+        Err(error) => Err(BookError::Reader(error.to_string())),
     }
 }
 
-fn too_many(max: usize, line: usize) -> String {
-    format!("line {line}: more than {max} openings, the most a tournament takes")
+fn too_many(max: usize, line: usize) -> BookError {
+    BookError::TooMany { line, max }
+}
+
+/// What is wrong with the line at `index` (from 0).
+fn at_line(index: usize, why: String) -> BookError {
+    BookError::Unreadable {
+        at: format!("line {}", index + 1),
+        why,
+    }
 }
 
 /// The line each game of a PGN text begins on: the first tag line after movetext (or the first
@@ -142,11 +153,12 @@ struct Book<'a> {
 }
 
 impl Book<'_> {
-    fn error(&self, detail: impl std::fmt::Display) -> String {
-        match self.starts.get(self.game - 1) {
-            Some(line) => format!("game {} (line {line}): {detail}", self.game),
-            None => format!("game {}: {detail}", self.game),
-        }
+    fn error(&self, why: String) -> BookError {
+        let at = match self.starts.get(self.game - 1) {
+            Some(line) => format!("game {} (line {line})", self.game),
+            None => format!("game {}", self.game),
+        };
+        BookError::Unreadable { at, why }
     }
 }
 
@@ -159,7 +171,7 @@ struct Line {
 impl Visitor for Book<'_> {
     type Tags = Option<String>;
     type Movetext = Line;
-    type Output = Result<BookOpening, String>;
+    type Output = Result<BookOpening, BookError>;
 
     fn begin_tags(&mut self) -> ControlFlow<Self::Output, Self::Tags> {
         self.game += 1;
@@ -243,15 +255,19 @@ mod tests {
             Some("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1")
         );
         assert_eq!(openings[1].line, 4);
-        let error = read_epd("8/8/8/8/8/8/8/8 w - -\n", 10).unwrap_err();
+        let error = read_epd("8/8/8/8/8/8/8/8 w - -\n", 10)
+            .unwrap_err()
+            .to_string();
         assert!(error.starts_with("line 1: "), "{error}");
-        let error = read_epd("\nrnbqkbnr w\n", 10).unwrap_err();
+        let error = read_epd("\nrnbqkbnr w\n", 10).unwrap_err().to_string();
         assert!(error.starts_with("line 2: "), "{error}");
         // A long line is quoted only in part.
-        let error = read_epd(&format!("{} w\n", "x".repeat(1_000_000)), 10).unwrap_err();
+        let error = read_epd(&format!("{} w\n", "x".repeat(1_000_000)), 10)
+            .unwrap_err()
+            .to_string();
         assert!(error.len() < 200 && error.contains("xxx...\""), "{error}");
         // One opening too many is refused where it is.
-        let error = read_epd(book, 1).unwrap_err();
+        let error = read_epd(book, 1).unwrap_err().to_string();
         assert_eq!(
             error,
             "line 4: more than 1 openings, the most a tournament takes"
@@ -272,10 +288,11 @@ mod tests {
             "[Event \"a\"]\n\n1. e4 e5 *\n\n[Event \"b\"]\n\n1. e4 Ke7 2. Qh5 *\n",
             10,
         )
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
         assert_eq!(error.split(':').next(), Some("game 2 (line 5)"), "{error}");
         assert!(error.contains("ply 2 (Ke7)"), "{error}");
-        let error = read_pgn(book, 1).unwrap_err();
+        let error = read_pgn(book, 1).unwrap_err().to_string();
         assert!(error.starts_with("line 6: more than 1 openings"), "{error}");
     }
 }

@@ -36,7 +36,7 @@ pub fn read(text: &str) -> Result<ReadRecord, RecordError> {
             moves: game.moves,
         }),
         Ok(_) => Err(RecordError::Foreign),
-        Err(error) => Err(RecordError::Unreadable(error)),
+        Err(error) => Err(RecordError::Unreadable(error.to_string())),
     }
 }
 

@@ -22,6 +22,7 @@
 //! most ten, and the 46 numbers cost less than the moves the search generates at each node
 //! (docs/othello.md measures the evaluation).
 
+use crate::learn::LearnError;
 use std::sync::OnceLock;
 
 use super::{Othello, bits};
@@ -415,20 +416,22 @@ pub struct Weights {
 
 impl Weights {
     /// Reads a weights file; an error in words when it is not one of this build's.
-    pub fn read(bytes: &[u8]) -> Result<Weights, String> {
+    pub fn read(bytes: &[u8]) -> Result<Weights, LearnError> {
         let expected = patterns().weights();
         let Some(rest) = bytes.strip_prefix(MAGIC) else {
-            return Err("not Othello pattern weights (no SENTEOP1 at the start)".into());
+            return Err(LearnError::Weights(
+                "not Othello pattern weights (no SENTEOP1 at the start)".to_owned(),
+            ));
         };
         let count = rest
             .get(..4)
             .map(|count| u32::from_le_bytes(count.try_into().expect("four bytes")) as usize);
         if count != Some(expected) || rest.len() != 4 + 2 * expected {
-            return Err(format!(
+            return Err(LearnError::Weights(format!(
                 "the file holds {} bytes of weights for {count:?} weights; this build reads \
                  {expected}",
                 rest.len().saturating_sub(4),
-            ));
+            )));
         }
         let weights = rest[4..]
             .chunks_exact(2)
@@ -496,8 +499,7 @@ pub const LEARNT: crate::learn::LearntWeights = crate::learn::LearntWeights {
     shipped: SHIPPED,
     load: |name, path| {
         let bytes = crate::files::read_at_most(path, 4 << 20, "Othello's pattern weights")?;
-        let weights =
-            Weights::read(&bytes).map_err(|error| format!("{}: {error}", path.display()))?;
+        let weights = Weights::read(&bytes).map_err(|error| error.in_file(path))?;
         LOADED.add(name, weights)
     },
     loaded: || LOADED.names(),
@@ -536,8 +538,10 @@ pub fn shapes() -> Vec<(&'static str, usize, u32)> {
 struct Model;
 
 impl sparse::Model for Model {
-    fn read_board(&self, board: &str, inputs: &mut Vec<u32>) -> Result<bool, String> {
-        let position: Othello = board.parse().map_err(|error| format!("{error}"))?;
+    fn read_board(&self, board: &str, inputs: &mut Vec<u32>) -> Result<bool, LearnError> {
+        let position: Othello = board
+            .parse()
+            .map_err(|error| LearnError::Data(format!("{error}")))?;
         let (mover, other) = position.sides();
         patterns().inputs(mover, other, true, inputs);
         Ok(position.side_to_move() == crate::game::Player::X)
@@ -557,13 +561,13 @@ impl sparse::Model for Model {
 
     /// The score, in discs: the result is a win, a draw or a loss, which says nothing of
     /// the margin.
-    fn target(&self, score: f32, _: f32, result_weight: f32) -> Result<f32, String> {
+    fn target(&self, score: f32, _: f32, result_weight: f32) -> Result<f32, LearnError> {
         if result_weight != 0.0 {
-            return Err(
+            return Err(LearnError::Options(
                 "Othello's patterns learn the final disc difference the searches \
                         gave, not the results: --result-weight is for the networks"
-                    .into(),
-            );
+                    .to_owned(),
+            ));
         }
         Ok(score.clamp(-64.0, 64.0))
     }
@@ -576,7 +580,7 @@ impl sparse::Model for Model {
         vec![0.0; self.weights()]
     }
 
-    fn read_weights(&self, bytes: &[u8]) -> Result<Vec<f32>, String> {
+    fn read_weights(&self, bytes: &[u8]) -> Result<Vec<f32>, LearnError> {
         let stored = Weights::read(bytes)?;
         Ok(stored
             .weights
@@ -612,7 +616,7 @@ impl sparse::Model for Model {
 
     /// Every configuration given its standing-for configuration's weight, in 256ths of a
     /// disc, read back.
-    fn to_bytes(&self, weights: &[f32]) -> Result<Vec<u8>, String> {
+    fn to_bytes(&self, weights: &[f32]) -> Result<Vec<u8>, LearnError> {
         let patterns = patterns();
         let mut stored = vec![0i16; weights.len()];
         for stage in 0..STAGES {
@@ -638,7 +642,9 @@ impl sparse::Model for Model {
             }
         }
         let bytes = Weights { weights: stored }.to_bytes();
-        Weights::read(&bytes).map_err(|error| format!("the weights do not read back: {error}"))?;
+        Weights::read(&bytes).map_err(|error| {
+            LearnError::Weights(format!("the weights do not read back: {error}"))
+        })?;
         Ok(bytes)
     }
 }
@@ -647,12 +653,12 @@ impl sparse::Model for Model {
 pub fn train(
     options: &TrainingOptions,
     on_epoch: &mut dyn FnMut(&Epoch),
-) -> Result<TrainingReport, String> {
+) -> Result<TrainingReport, LearnError> {
     if options.hidden.is_some() {
-        return Err(
+        return Err(LearnError::Options(
             "the pattern weights have no hidden layer: --hidden is for policy-value networks"
-                .into(),
-        );
+                .to_owned(),
+        ));
     }
     sparse::train(&Model, options, on_epoch)
 }

@@ -16,6 +16,7 @@
 //! strong shogi engines read, 81 times as many rows; learnt from a few thousand of Sente's games
 //! most of them would never be seen.
 
+use crate::learn::LearnError;
 use rsshogi::board::Position;
 use rsshogi::types::{Color, HandPiece, Move32, Piece, PieceType, Square};
 
@@ -60,10 +61,10 @@ impl Features for ShogiFeatures {
     /// Shogi's rules know no left or right.
     const MIRRORS: bool = true;
 
-    fn read_board(board: &str, inputs: &mut Vec<u16>) -> Result<bool, String> {
+    fn read_board(board: &str, inputs: &mut Vec<u16>) -> Result<bool, LearnError> {
         let shogi: super::Shogi = board
             .parse()
-            .map_err(|error| format!("the SFEN: {error}"))?;
+            .map_err(|error| LearnError::Data(format!("the SFEN: {error}")))?;
         let position = &shogi.position;
         inputs.extend(pieces(position).map(|[sente, _]| sente));
         Ok(position.turn() == Color::BLACK)
@@ -181,7 +182,7 @@ pub fn current() -> std::sync::Arc<Network> {
 
 /// Plays with the net in the file at `path` from now on, or with the shipped one again for
 /// `None` (USI's `EvalFile`).
-pub fn load(path: Option<&std::path::Path>) -> Result<(), String> {
+pub fn load(path: Option<&std::path::Path>) -> Result<(), LearnError> {
     NET.load(path)
 }
 
@@ -189,7 +190,7 @@ pub fn load(path: Option<&std::path::Path>) -> Result<(), String> {
 pub fn train(
     options: &crate::learn::TrainingOptions,
     on_epoch: &mut dyn FnMut(&crate::learn::Epoch),
-) -> Result<crate::learn::TrainingReport, String> {
+) -> Result<crate::learn::TrainingReport, LearnError> {
     nnue::train::train::<ShogiFeatures, HIDDEN>(options, on_epoch)
 }
 
@@ -275,17 +276,18 @@ mod tests {
             "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
             &mut inputs,
         );
-        assert_eq!(sente, Ok(true));
+        assert!(sente.unwrap());
         assert_eq!(inputs.len(), 40);
         inputs.clear();
         let gote = ShogiFeatures::read_board("4k4/9/9/9/9/9/9/9/4K4 w 2P3p 1", &mut inputs);
-        assert_eq!(gote, Ok(false));
+        assert!(!gote.unwrap());
         // Two kings and five pawns in hand: the second pawn in Sente's hand is on.
         assert_eq!(inputs.len(), 7);
         assert!(inputs.contains(&((ON_BOARD + 1) as u16)));
         assert!(
             ShogiFeatures::read_board("not a board", &mut inputs)
                 .unwrap_err()
+                .to_string()
                 .starts_with("the SFEN")
         );
     }

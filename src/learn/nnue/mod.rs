@@ -24,6 +24,8 @@
 //!   `QA * QB` times the trained float, and [`Features::SCALE`] times that float is
 //!   centipawns.
 
+use crate::learn::LearnError;
+
 pub mod accumulator;
 pub mod network;
 pub mod train;
@@ -71,7 +73,7 @@ pub trait Features: 'static {
 
     /// The inputs on in a training line's `board` (in the game's text form), as the first
     /// player sees it, pushed onto `inputs`; whether the first player is to move.
-    fn read_board(board: &str, inputs: &mut Vec<u16>) -> Result<bool, String>;
+    fn read_board(board: &str, inputs: &mut Vec<u16>) -> Result<bool, LearnError>;
 
     /// An input as the other player sees it.
     fn flip(input: u16) -> u16;

@@ -6,6 +6,7 @@
 //! (`2 x H` i16), and the output's bias (i32). A game's shipped net is read into the binary
 //! ([`Slot`]), so that the service stays one file.
 
+use crate::learn::LearnError;
 use std::marker::PhantomData;
 use std::sync::{Arc, OnceLock, RwLock};
 
@@ -105,23 +106,23 @@ impl<F: Features, const H: usize> Network<F, H> {
     }
 
     /// A net from its file; an error in words when it is not one of this shape.
-    pub fn read(bytes: &[u8]) -> Result<Self, String> {
+    pub fn read(bytes: &[u8]) -> Result<Self, LearnError> {
         let expected = Self::FILE_BYTES;
         if bytes.get(..8) != Some(F::MAGIC) {
-            return Err(format!(
+            return Err(LearnError::Weights(format!(
                 "not a net of Sente's for this game: its file does not start with {}",
                 String::from_utf8_lossy(F::MAGIC)
-            ));
+            )));
         }
         let hidden = bytes.get(8..12).map_or(0, |width| {
             u32::from_le_bytes(width.try_into().expect("4 bytes"))
         });
         if hidden as usize != H || bytes.len() != expected {
-            return Err(format!(
+            return Err(LearnError::Weights(format!(
                 "a net of {hidden} hidden neurons in {} bytes; this build reads {H} in \
                  {expected}",
                 bytes.len()
-            ));
+            )));
         }
         let mut weights = bytes[12..bytes.len() - 4]
             .chunks_exact(2)
@@ -144,7 +145,7 @@ impl<F: Features, const H: usize> Network<F, H> {
     /// ([`Features::MAX_ACTIVE`]), each at its largest weight, must fit in an `i16`, and the
     /// output of every hidden neuron at its clipped largest must fit in an `i32`. Within these
     /// bounds no position's evaluation wraps around.
-    fn check_bounds(&self) -> Result<(), String> {
+    fn check_bounds(&self) -> Result<(), LearnError> {
         let mut largest = vec![[0u16; H]; F::MAX_ACTIVE.max(1)];
         for row in self.w1.iter() {
             for (neuron, &weight) in row.iter().enumerate() {
@@ -164,11 +165,11 @@ impl<F: Features, const H: usize> Network<F, H> {
                     .map(|slot| u32::from(slot[neuron]))
                     .sum::<u32>();
             if reach > i16::MAX as u32 {
-                return Err(format!(
+                return Err(LearnError::Weights(format!(
                     "hidden neuron {neuron}'s weights could sum to {reach}, past the {} a sum \
                      holds: not a trained net",
                     i16::MAX
-                ));
+                )));
             }
         }
         let output: u64 = u64::from(self.b2.unsigned_abs())
@@ -179,11 +180,11 @@ impl<F: Features, const H: usize> Network<F, H> {
                 .map(|&weight| u64::from(weight.unsigned_abs()) * QA as u64)
                 .sum::<u64>();
         if output > i32::MAX as u64 {
-            return Err(format!(
+            return Err(LearnError::Weights(format!(
                 "the output's weights could sum to {output}, past the {} it holds: not a trained \
                  net",
                 i32::MAX
-            ));
+            )));
         }
         Ok(())
     }
@@ -234,7 +235,7 @@ impl<F: Features, const H: usize> Slot<F, H> {
 
     /// Plays with the net in the file at `path` from now on, or with the shipped one again
     /// for `None`.
-    pub fn load(&self, path: Option<&std::path::Path>) -> Result<(), String> {
+    pub fn load(&self, path: Option<&std::path::Path>) -> Result<(), LearnError> {
         let network = path.map(Self::read_file).transpose()?;
         *self
             .loaded
@@ -244,7 +245,7 @@ impl<F: Features, const H: usize> Slot<F, H> {
     }
 
     /// Reads the net in the file at `path` under `name`, for searches that name it.
-    pub fn load_named(&self, name: &str, path: &std::path::Path) -> Result<(), String> {
+    pub fn load_named(&self, name: &str, path: &std::path::Path) -> Result<(), LearnError> {
         self.named.add(name, Self::read_file(path)?)
     }
 
@@ -253,7 +254,7 @@ impl<F: Features, const H: usize> Slot<F, H> {
         self.named.names()
     }
 
-    fn read_file(path: &std::path::Path) -> Result<Arc<Network<F, H>>, String> {
+    fn read_file(path: &std::path::Path) -> Result<Arc<Network<F, H>>, LearnError> {
         // Its size is fixed: a bigger file is refused after that many bytes, not read whole.
         let bytes = crate::files::read_at_most(
             path,
@@ -261,7 +262,7 @@ impl<F: Features, const H: usize> Slot<F, H> {
             "a net of this build",
         )?;
         Ok(Arc::new(
-            Network::read(&bytes).map_err(|error| format!("{}: {error}", path.display()))?,
+            Network::read(&bytes).map_err(|error| error.in_file(path))?,
         ))
     }
 }

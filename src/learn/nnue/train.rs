@@ -13,6 +13,7 @@
 //! where a framework's dense product multiplies them all (docs/chess.md#the-network measures
 //! the two side by side).
 
+use crate::learn::LearnError;
 use rand::RngExt;
 
 use super::{Features, Network, QA, QB};
@@ -51,12 +52,12 @@ impl<const H: usize> Layout<H> {
 pub fn train<F: Features, const H: usize>(
     options: &TrainingOptions,
     on_epoch: &mut dyn FnMut(&Epoch),
-) -> Result<TrainingReport, String> {
+) -> Result<TrainingReport, LearnError> {
     if options.hidden.is_some() {
-        return Err(
+        return Err(LearnError::Options(
             "the evaluation network's shape is fixed: --hidden is for policy-value networks"
                 .to_owned(),
-        );
+        ));
     }
     let model = Net::<F, H> {
         layout: Layout { inputs: F::INPUTS },
@@ -145,7 +146,7 @@ impl<F: Features, const H: usize> Net<F, H> {
 }
 
 impl<F: Features, const H: usize> sparse::Model for Net<F, H> {
-    fn read_board(&self, board: &str, inputs: &mut Vec<u32>) -> Result<bool, String> {
+    fn read_board(&self, board: &str, inputs: &mut Vec<u32>) -> Result<bool, LearnError> {
         let mut read = Vec::with_capacity(F::MAX_ACTIVE);
         let first_to_move = F::read_board(board, &mut read)?;
         inputs.extend(read.into_iter().map(u32::from));
@@ -161,7 +162,7 @@ impl<F: Features, const H: usize> sparse::Model for Net<F, H> {
     }
 
     /// `w * result + (1 - w) * sigmoid(score / SCALE)`.
-    fn target(&self, score: f32, result: f32, result_weight: f32) -> Result<f32, String> {
+    fn target(&self, score: f32, result: f32, result_weight: f32) -> Result<f32, LearnError> {
         Ok(result_weight * result + (1.0 - result_weight) * sigmoid(score / F::SCALE as f32))
     }
 
@@ -189,7 +190,7 @@ impl<F: Features, const H: usize> sparse::Model for Net<F, H> {
 
     /// The quantised net's weights back as floats: [`Net::quantised`] undone, to within a
     /// step of the scale.
-    fn read_weights(&self, bytes: &[u8]) -> Result<Vec<f32>, String> {
+    fn read_weights(&self, bytes: &[u8]) -> Result<Vec<f32>, LearnError> {
         let network = Network::<F, H>::read(bytes)?;
         let layout = &self.layout;
         let mut weights = vec![0.0; layout.weights()];
@@ -260,10 +261,11 @@ impl<F: Features, const H: usize> sparse::Model for Net<F, H> {
     }
 
     /// The quantised net, read back: what is written is what Sente reads.
-    fn to_bytes(&self, weights: &[f32]) -> Result<Vec<u8>, String> {
+    fn to_bytes(&self, weights: &[f32]) -> Result<Vec<u8>, LearnError> {
         let bytes = self.quantised(weights).to_bytes();
-        Network::<F, H>::read(&bytes)
-            .map_err(|error| format!("the trained net does not read back: {error}"))?;
+        Network::<F, H>::read(&bytes).map_err(|error| {
+            LearnError::Weights(format!("the trained net does not read back: {error}"))
+        })?;
         Ok(bytes)
     }
 }

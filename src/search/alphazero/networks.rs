@@ -5,6 +5,8 @@
 //!
 //! [`Declaration::networks`]: crate::game::Declaration::networks
 
+use crate::files::FileError;
+use crate::learn::LearnError;
 use std::sync::{Arc, Mutex};
 
 use crate::game::Game;
@@ -53,7 +55,7 @@ pub fn has_any<G: Game>() -> bool {
 }
 
 /// `G`'s network number `index` of [`names`].
-pub fn network<G: Game>(index: usize) -> Result<Arc<PolicyValueNet>, String> {
+pub fn network<G: Game>(index: usize) -> Result<Arc<PolicyValueNet>, LearnError> {
     let shipped = G::DECLARATION.networks;
     let mut decoded = DECODED
         .lock()
@@ -78,14 +80,17 @@ pub fn network<G: Game>(index: usize) -> Result<Arc<PolicyValueNet>, String> {
         .filter(|found| found.game == G::NAME && found.shipped.is_none())
         .nth(index - shipped.len())
         .map(|found| found.net.clone())
-        .ok_or_else(|| format!("{} has no network number {index}", G::NAME))
+        .ok_or_else(|| LearnError::NotLearnt(format!("{} has no network number {index}", G::NAME)))
 }
 
 /// Adds `net`, a network of `G` (as [`check`] or [`from_file`] give one), under `name`, for
 /// this process's requests and tournaments to name; `description` says where it came from.
-pub fn load<G: Game>(name: &str, description: &str, net: PolicyValueNet) -> Result<(), String> {
+pub fn load<G: Game>(name: &str, description: &str, net: PolicyValueNet) -> Result<(), LearnError> {
     if names::<G>().contains(&name) {
-        return Err(format!("{} already has a network called {name:?}", G::NAME));
+        return Err(LearnError::Weights(format!(
+            "{} already has a network called {name:?}",
+            G::NAME
+        )));
     }
     // A command line loads a few, once: leaked, they live as long as the shipped ones.
     let name: &'static str = Box::leak(name.to_owned().into_boxed_str());
@@ -105,34 +110,33 @@ pub fn load<G: Game>(name: &str, description: &str, net: PolicyValueNet) -> Resu
 
 /// The network of `G` in the file at `path`; says in words, naming the file, what is wrong with
 /// one that cannot be read or is another game's.
-pub fn from_file<G: Game>(path: &std::path::Path) -> Result<PolicyValueNet, String> {
+pub fn from_file<G: Game>(path: &std::path::Path) -> Result<PolicyValueNet, LearnError> {
     use std::io::Read;
-    let in_file = |error: String| format!("{}: {error}", path.display());
     let file = crate::files::open(path)?;
     // The header says how big the file is: no more than that is read, whatever it holds.
     let mut bytes = Vec::new();
     let mut file = file.take(PolicyValueNet::MAX_HEADER_BYTES as u64);
     file.read_to_end(&mut bytes)
-        .map_err(|error| in_file(error.to_string()))?;
-    let size = PolicyValueNet::file_size(&bytes).map_err(in_file)?;
+        .map_err(|error| FileError::io(path, error))?;
+    let size = PolicyValueNet::file_size(&bytes).map_err(|error| error.in_file(path))?;
     let mut file = file.into_inner();
     (&mut file)
         .take((size + 1).saturating_sub(bytes.len()) as u64)
         .read_to_end(&mut bytes)
-        .map_err(|error| in_file(error.to_string()))?;
+        .map_err(|error| FileError::io(path, error))?;
     PolicyValueNet::from_bytes(&bytes)
         .and_then(check::<G>)
-        .map_err(in_file)
+        .map_err(|error| error.in_file(path))
 }
 
 /// Whether `G` can have a policy-value network at all: its inputs and move ids within what one
 /// holds. Self-play and training ask first, so that neither writes what could never be read.
-pub fn playable<G: Game>() -> Result<(), String> {
+pub fn playable<G: Game>() -> Result<(), LearnError> {
     crate::learn::policy_value::fits(G::NETWORK_INPUTS, 1, G::MOVE_IDS).map_err(|error| {
-        format!(
+        LearnError::NotLearnt(format!(
             "{} has no AlphaZero network: its moves and inputs do not fit one ({error})",
             G::NAME
-        )
+        ))
     })
 }
 
@@ -140,23 +144,23 @@ pub fn playable<G: Game>() -> Result<(), String> {
 const PROBE_PLIES: usize = 4;
 
 /// `net`, if it was trained for `G`: its game, its inputs and its moves, and finite outputs.
-pub fn check<G: Game>(net: PolicyValueNet) -> Result<PolicyValueNet, String> {
+pub fn check<G: Game>(net: PolicyValueNet) -> Result<PolicyValueNet, LearnError> {
     if net.game != G::NAME {
-        return Err(format!(
+        return Err(LearnError::Weights(format!(
             "the network was trained for {}, not {}",
             net.game,
             G::NAME
-        ));
+        )));
     }
     if net.inputs != G::NETWORK_INPUTS || net.moves != G::MOVE_IDS {
-        return Err(format!(
+        return Err(LearnError::Weights(format!(
             "the network reads {} inputs and writes {} moves, where {} has {} and {}",
             net.inputs,
             net.moves,
             G::NAME,
             G::NETWORK_INPUTS,
             G::MOVE_IDS
-        ));
+        )));
     }
     // Finite weights can still overflow: probed on the start and the positions of a few first
     // moves (an empty board turns no input on), a network whose outputs are not numbers is
@@ -170,11 +174,11 @@ pub fn check<G: Game>(net: PolicyValueNet) -> Result<PolicyValueNet, String> {
         let finite = activations.value.is_finite()
             && activations.logits.iter().all(|logit| logit.is_finite());
         if !finite {
-            return Err(format!(
+            return Err(LearnError::Weights(format!(
                 "the network's outputs are not finite numbers on the position {ply} plies from \
                  the start ({position}): its weights are out of range (a trained network's stay \
                  within 8)"
-            ));
+            )));
         }
         match position.legal_moves().next() {
             Some(mv) => position = position.play(mv),

@@ -20,6 +20,7 @@
 //! separated, and the search's value of the position for the side to move (a line of the first
 //! three alone, as earlier runs wrote them, is read too).
 
+use crate::learn::LearnError;
 use std::io::Write;
 use std::ops::Range;
 use std::sync::Mutex;
@@ -72,18 +73,23 @@ impl Default for Tricks {
 
 impl Tricks {
     /// Says in words what is out of range.
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), LearnError> {
         if !(0.0..=1.0).contains(&self.full_share) {
-            return Err(format!(
+            return Err(LearnError::Data(format!(
                 "the full searches' share is 0 to 1, not {}",
                 self.full_share
-            ));
+            )));
         }
         if self.fast_simulations == Some(0) || self.fast_simulations > Some(1_000_000) {
-            return Err("the fast searches' simulations are 1 to 1,000,000".to_owned());
+            return Err(LearnError::Options(
+                "the fast searches' simulations are 1 to 1,000,000".to_owned(),
+            ));
         }
         if !(-1.0..=2.0).contains(&self.fpu) {
-            return Err(format!("fpu is -1 to 2, not {}", self.fpu));
+            return Err(LearnError::Options(format!(
+                "fpu is -1 to 2, not {}",
+                self.fpu
+            )));
         }
         Ok(())
     }
@@ -301,7 +307,7 @@ pub struct Example {
 }
 
 /// Reads one line that [`lines`] wrote; says in words what is wrong with one that is not.
-pub fn read<G: Game>(line: &str) -> Result<Example, String> {
+pub fn read<G: Game>(line: &str) -> Result<Example, LearnError> {
     let mut fields = line.split('\t');
     let (Some(board), Some(result), Some(visits), search_value, None) = (
         fields.next(),
@@ -310,51 +316,65 @@ pub fn read<G: Game>(line: &str) -> Result<Example, String> {
         fields.next(),
         fields.next(),
     ) else {
-        return Err(
+        return Err(LearnError::Data(
             "a position is three or four fields apart by tabs: board, result, visits and the \
              search's value"
                 .to_owned(),
-        );
+        ));
     };
     let search_value = match search_value {
         None => None,
         Some(text) => match text.parse::<f32>() {
             Ok(value) if (-1.0..=1.0).contains(&value) => Some(value),
-            _ => return Err(format!("the search's value is -1 to 1, not {text:?}")),
+            _ => {
+                return Err(LearnError::Data(format!(
+                    "the search's value is -1 to 1, not {text:?}"
+                )));
+            }
         },
     };
     let position: G = board
         .parse()
-        .map_err(|error| format!("the board: {error}"))?;
+        .map_err(|error| LearnError::Data(format!("the board: {error}")))?;
     let result: f32 = match result {
         "1" => 1.0,
         "0" => 0.0,
         "-1" => -1.0,
-        other => return Err(format!("the result is 1, 0 or -1, not {other:?}")),
+        other => {
+            return Err(LearnError::Data(format!(
+                "the result is 1, 0 or -1, not {other:?}"
+            )));
+        }
     };
     let mut legal = Vec::new();
     let mut counts = Vec::new();
     for pair in visits.split(',') {
         let (id, count) = pair
             .split_once(':')
-            .ok_or_else(|| format!("{pair:?} is not move_id:visits"))?;
-        let id: u16 = id.parse().map_err(|_| format!("{id:?} is not a move id"))?;
+            .ok_or_else(|| LearnError::Data(format!("{pair:?} is not move_id:visits")))?;
+        let id: u16 = id
+            .parse()
+            .map_err(|_| LearnError::Data(format!("{id:?} is not a move id")))?;
         let count: u32 = count
             .parse()
-            .map_err(|_| format!("{count:?} is not a count"))?;
+            .map_err(|_| LearnError::Data(format!("{count:?} is not a count")))?;
         if usize::from(id) >= G::MOVE_IDS || legal.contains(&id) {
-            return Err(format!("move id {id} is out of range or given twice"));
+            return Err(LearnError::Data(format!(
+                "move id {id} is out of range or given twice"
+            )));
         }
         legal.push(id);
         counts.push(count as f32);
     }
     let moves: Vec<u16> = position.legal_moves().map(G::move_id).collect();
     if moves.len() != legal.len() || !legal.iter().all(|id| moves.contains(id)) {
-        return Err("the visits are not of the position's legal moves".to_owned());
+        return Err(LearnError::Data(
+            "the visits are not of the position's legal moves".to_owned(),
+        ));
     }
     let total: f32 = counts.iter().sum();
     if total <= 0.0 {
-        return Err("no move was visited".to_owned());
+        return Err(LearnError::Data("no move was visited".to_owned()));
     }
     let mut active = Vec::with_capacity(G::NETWORK_INPUTS);
     position.network_inputs(&mut active);

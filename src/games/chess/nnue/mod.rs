@@ -7,6 +7,7 @@
 
 pub mod accumulator;
 
+use crate::learn::LearnError;
 use shakmaty::fen::Fen;
 use shakmaty::{Color, Role, Square};
 
@@ -40,11 +41,15 @@ impl Features for ChessFeatures {
     /// The same game but for castling, which the inputs do not see.
     const MIRRORS: bool = true;
 
-    fn read_board(board: &str, inputs: &mut Vec<u16>) -> Result<bool, String> {
-        let fen: Fen = board.parse().map_err(|error| format!("the FEN: {error}"))?;
+    fn read_board(board: &str, inputs: &mut Vec<u16>) -> Result<bool, LearnError> {
+        let fen: Fen = board
+            .parse()
+            .map_err(|error| LearnError::Data(format!("the FEN: {error}")))?;
         let setup = fen.as_setup();
         if setup.board.occupied().count() > 32 {
-            return Err("more than 32 pieces: not a chess position".to_owned());
+            return Err(LearnError::Data(
+                "more than 32 pieces: not a chess position".to_owned(),
+            ));
         }
         for (square, piece) in setup.board.clone() {
             inputs.push(input(Color::White, piece.color, piece.role, square) as u16);
@@ -81,7 +86,7 @@ pub fn shipped() -> &'static std::sync::Arc<Network> {
 
 /// Plays with the net in the file at `path` from now on, or with the shipped one again for
 /// `None` (UCI's `EvalFile`).
-pub fn load(path: Option<&std::path::Path>) -> Result<(), String> {
+pub fn load(path: Option<&std::path::Path>) -> Result<(), LearnError> {
     NET.load(path)
 }
 
@@ -89,7 +94,7 @@ pub fn load(path: Option<&std::path::Path>) -> Result<(), String> {
 pub fn train(
     options: &crate::learn::TrainingOptions,
     on_epoch: &mut dyn FnMut(&crate::learn::Epoch),
-) -> Result<crate::learn::TrainingReport, String> {
+) -> Result<crate::learn::TrainingReport, LearnError> {
     nnue::train::train::<ChessFeatures, HIDDEN>(options, on_epoch)
 }
 

@@ -91,7 +91,7 @@ fn a_bad_line_is_refused_naming_its_file_and_line() {
     ] {
         fs::write(&data, labelled_positions(300) + &bad + "\n").unwrap();
         let options = TrainingOptions::new(vec![data.clone()], output.clone());
-        let error = train(&options, &mut |_| {}).unwrap_err();
+        let error = train(&options, &mut |_| {}).unwrap_err().to_string();
         let line = format!("{}: line 301: ", data.display());
         assert!(
             error.starts_with(&line) && error.contains(says),
@@ -107,7 +107,7 @@ fn too_few_positions_are_refused_in_words() {
     let data = std::env::temp_dir().join(format!("sente-few-{}.txt", std::process::id()));
     fs::write(&data, labelled_positions(10)).unwrap();
     let options = TrainingOptions::new(vec![data.clone()], data.with_extension("nnue"));
-    let error = train(&options, &mut |_| {}).unwrap_err();
+    let error = train(&options, &mut |_| {}).unwrap_err().to_string();
     assert!(error.contains("too few to train on"), "{error}");
     fs::remove_file(data).unwrap();
 }
@@ -139,11 +139,11 @@ fn a_net_of_garbage_weights_is_refused() {
     for byte in &mut garbage[12..] {
         *byte = rng.random();
     }
-    let error = Network::read(&garbage).unwrap_err();
+    let error = Network::read(&garbage).unwrap_err().to_string();
     assert!(error.contains("not a trained net"), "{error}");
     let path = std::env::temp_dir().join(format!("sente-garbage-{}.nnue", std::process::id()));
     fs::write(&path, &garbage).unwrap();
-    let error = load(Some(&path)).unwrap_err();
+    let error = load(Some(&path)).unwrap_err().to_string();
     assert!(error.contains("not a trained net"), "{error}");
     fs::remove_file(&path).unwrap();
 }

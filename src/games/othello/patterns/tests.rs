@@ -144,12 +144,13 @@ fn weights_learn_the_disc_difference_and_read_back() {
     assert!(
         train(&options, &mut |_| {})
             .unwrap_err()
+            .to_string()
             .contains("--result-weight")
     );
     let wild = dir.join("wild.txt");
     std::fs::write(&wild, format!("{} | 99999 | 1\n", Othello::start())).unwrap();
     let options = TrainingOptions::new(vec![wild], dir.join("weights"));
-    let error = train(&options, &mut |_| {}).unwrap_err();
+    let error = train(&options, &mut |_| {}).unwrap_err().to_string();
     assert!(error.contains("discs within ±64"), "past 64 discs: {error}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -159,6 +160,7 @@ fn a_file_of_another_kind_is_refused_in_words() {
     assert!(
         Weights::read(b"SENTENN1....")
             .unwrap_err()
+            .to_string()
             .contains("SENTEOP1")
     );
     let mut short = MAGIC.to_vec();
@@ -167,6 +169,7 @@ fn a_file_of_another_kind_is_refused_in_words() {
     assert!(
         Weights::read(&short)
             .unwrap_err()
+            .to_string()
             .contains("this build reads")
     );
 }
