@@ -6,8 +6,7 @@ use serde::{Deserialize, Serialize};
 use super::GameRef;
 use super::knobs::{self, KnobInfo};
 use crate::game::{Declaration, LEVEL_NAMES, Limits, Protocol};
-use crate::games::{ForGame, for_each_game};
-use crate::search::{Algorithm, Solve};
+use crate::search::Algorithm;
 
 /// A record format of a game's, as `GET /games` lists it.
 #[derive(Clone, Debug, Serialize)]
@@ -185,19 +184,17 @@ impl From<Limits> for LimitsInfo {
 
 /// Every game of the registry, in its order.
 pub fn games() -> Vec<GameInfo> {
-    #[derive(Clone)]
-    struct Info;
-    impl ForGame for Info {
-        type Output = GameInfo;
-        fn run<G: Solve>(self) -> GameInfo {
-            let declaration = G::DECLARATION;
+    crate::games::handles()
+        .into_iter()
+        .map(|game| {
+            let declaration = game.declaration;
             let measured = MeasuredLevels::of(&declaration);
             GameInfo {
-                name: G::NAME,
+                name: game.name,
                 title: declaration.title,
                 sides: declaration.sides,
-                rows: G::ROWS,
-                columns: G::COLUMNS,
+                rows: game.rows,
+                columns: game.columns,
                 gravity: declaration.gravity,
                 pieces: declaration.pieces,
                 discs: declaration.discs,
@@ -223,7 +220,7 @@ pub fn games() -> Vec<GameInfo> {
                     .collect(),
                 moves: declaration.moves,
                 board: declaration.board,
-                start: G::start().to_string(),
+                start: (game.start)(),
                 tournament_games: declaration.tournament_games,
                 default_algorithm: declaration.default_algorithm,
                 levels: (1..)
@@ -244,9 +241,8 @@ pub fn games() -> Vec<GameInfo> {
                 levels_measured: measured.map(|measured| measured.measurement),
                 limits: declaration.limits.into(),
             }
-        }
-    }
-    for_each_game(Info)
+        })
+        .collect()
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -287,33 +283,21 @@ pub fn description(algorithm: Algorithm) -> &'static str {
 /// (chess's evaluation network, Othello's patterns); an error in words if there is no such
 /// game.
 pub fn trainer(game: &str, network: bool) -> Result<crate::learn::Trainer, LearnError> {
-    #[derive(Clone)]
-    struct Learns {
-        network: bool,
-    }
-    impl ForGame for Learns {
-        type Output = crate::learn::Trainer;
-        fn run<G: Solve>(self) -> crate::learn::Trainer {
-            G::DECLARATION
-                .trainer
-                .filter(|_| !self.network)
-                .unwrap_or_else(crate::search::alphazero::train::trainer::<G>)
-        }
-    }
-    crate::games::for_game(game, Learns { network })
+    crate::games::handle(game)
+        .map(|game| game.trainer(network))
         .ok_or_else(|| crate::api::selfplay::unknown_game(game))
 }
 
 /// The file of the best policy-value network the game called `game` ships, if it ships one.
 pub fn shipped_network(game: &str) -> Result<Option<&'static [u8]>, LearnError> {
-    struct Shipped;
-    impl ForGame for Shipped {
-        type Output = Option<&'static [u8]>;
-        fn run<G: Solve>(self) -> Self::Output {
-            G::DECLARATION.networks.first().map(|network| network.bytes)
-        }
-    }
-    crate::games::for_game(game, Shipped).ok_or_else(|| crate::api::selfplay::unknown_game(game))
+    crate::games::handle(game)
+        .map(|game| {
+            game.declaration
+                .networks
+                .first()
+                .map(|network| network.bytes)
+        })
+        .ok_or_else(|| crate::api::selfplay::unknown_game(game))
 }
 
 /// The weights of the learnt evaluation of the game called `game` (chess's and shogi's
@@ -336,17 +320,9 @@ pub fn load_weights(game: &str, name: &str, path: &std::path::Path) -> Result<()
 /// The engine protocol called `name` that a game of the registry speaks (`uci`: chess's), for
 /// the command of that name.
 pub fn protocol(name: &str) -> Option<Protocol> {
-    #[derive(Clone)]
-    struct Spoken;
-    impl ForGame for Spoken {
-        type Output = &'static [Protocol];
-        fn run<G: Solve>(self) -> &'static [Protocol] {
-            G::DECLARATION.protocols
-        }
-    }
-    for_each_game(Spoken)
+    crate::games::handles()
         .into_iter()
-        .flatten()
+        .flat_map(|game| game.declaration.protocols)
         .find(|protocol| protocol.name == name)
         .copied()
 }

@@ -43,59 +43,15 @@ pub mod tournament;
 pub use crate::search::{Algorithm, Budget, Iteration, Pause, Watch, Yield, panic_message};
 pub use problem::{PROBLEM_TYPES, Problem, ProblemType};
 
-use crate::game::{Declaration, Game, Outcome, Player};
-use crate::games::{self, ForGame, for_each_game};
-use crate::search::Solve;
+use crate::game::{Game, Outcome, Player};
+pub use crate::games::GameRef;
+use crate::games::{self, ForGame};
 
 /// Computes now what the served games build once (a perfect table, a solver's large table),
 /// so that no request waits for it.
 pub fn warm_up() {
-    #[derive(Clone)]
-    struct WarmUp;
-    impl ForGame for WarmUp {
-        type Output = ();
-        fn run<G: Solve>(self) {
-            G::warm_up();
-        }
-    }
-    for_each_game(WarmUp);
-}
-
-/// A game a request names: its name and what it declares.
-#[derive(Clone, Copy, Debug)]
-pub struct GameRef {
-    pub name: &'static str,
-    pub declaration: Declaration,
-    /// The names and descriptions of the game's evaluations, the default first.
-    pub evaluations: fn() -> Vec<(&'static str, &'static str)>,
-    /// The names of the networks its `alphazero` plays with, the default first; none where it
-    /// has no `alphazero`.
-    pub networks: fn() -> Vec<(&'static str, &'static str)>,
-    /// The names of its learnt evaluation's weights read from files, for the engine's
-    /// `weights` knob; none where it has none or none were read.
-    pub weights: fn() -> Vec<&'static str>,
-}
-
-impl GameRef {
-    /// The game `G`.
-    pub fn of<G: Game>() -> GameRef {
-        GameRef {
-            name: G::NAME,
-            declaration: G::DECLARATION,
-            evaluations: || {
-                G::EVALUATIONS
-                    .iter()
-                    .map(|evaluation| (evaluation.name, evaluation.description))
-                    .collect()
-            },
-            networks: crate::search::alphazero::networks::described::<G>,
-            weights: || {
-                G::DECLARATION
-                    .trainer
-                    .and_then(|trainer| trainer.weights)
-                    .map_or_else(Vec::new, |weights| (weights.loaded)())
-            },
-        }
+    for game in games::handles() {
+        (game.warm_up)();
     }
 }
 
@@ -108,14 +64,8 @@ pub fn with_game<J: ForGame>(name: Option<&str>, job: J) -> Result<J::Output, Pr
 
 /// The game a request names, the default game when it names none.
 pub fn game(name: Option<&str>) -> Result<GameRef, Problem> {
-    struct Declared;
-    impl ForGame for Declared {
-        type Output = GameRef;
-        fn run<G: Solve>(self) -> GameRef {
-            GameRef::of::<G>()
-        }
-    }
-    with_game(name, Declared)
+    let name = name.unwrap_or(games::DEFAULT);
+    games::handle(name).ok_or_else(|| names::unknown("game", "game", name, games::NAMES))
 }
 
 /// The problem of a search that gave no answer: the game is over (the board's fault, 422), or

@@ -15,6 +15,10 @@ pub trait ForGame {
     fn run<G: Solve>(self) -> Self::Output;
 }
 
+mod handle;
+
+pub use handle::GameRef;
+
 pub mod chess;
 pub mod connect_four;
 pub mod gomoku;
@@ -57,6 +61,16 @@ registry! {
 
 /// The game of a request that names none: the registry's first.
 pub const DEFAULT: &str = NAMES[0];
+
+/// The handle of the game named `name`; `None` when no game has that name.
+pub fn handle(name: &str) -> Option<GameRef> {
+    for_game(name, handle::Handle)
+}
+
+/// Every game's handle, in the registry's order.
+pub fn handles() -> Vec<GameRef> {
+    for_each_game(handle::Handle)
+}
 
 /// Runs `job` for every game, in the registry's order.
 pub fn for_each_game<J: ForGame + Clone>(job: J) -> Vec<J::Output> {
