@@ -8,11 +8,13 @@
 //!   by the search it stops;
 //! - `uci.rs`: UCI (`sente uci`) and USI (`sente usi`), one session whose dialects differ in
 //!   words, with `go.rs` reading what `go` asks. A game says its dialect in its own folder
-//!   (`chess/uci.rs`, `shogi/usi.rs`), as Othello says GTP and NBoard (`othello/gtp.rs`,
-//!   `othello/nboard.rs`), both over this room's loop and input: NBoard is Othello's alone, and
-//!   GTP is spoken here as Othello programs speak it, so both are the game's words.
+//!   (`chess/uci.rs`, `shogi/usi.rs`);
+//! - `gtp.rs`: GTP (`sente gtp`), its framing and the commands every engine answers; a game
+//!   says its own commands in its folder (`othello/gtp.rs`). NBoard is Othello's alone
+//!   (`othello/nboard.rs`), over this room's loop and input.
 
 mod go;
+pub mod gtp;
 mod input;
 mod line_loop;
 pub mod uci;

@@ -9,7 +9,7 @@
 //! not to move, when the side to move can only pass, plays the pass first, as controllers that
 //! leave passes out expect.
 
-use std::io::{self, BufRead, Write};
+use std::io;
 use std::time::Duration;
 
 use super::session::{
@@ -17,17 +17,11 @@ use super::session::{
 };
 use super::{Othello, PASS, final_margin, square_name};
 use crate::game::{Drawing, Player, Rules};
-use crate::protocols::{Flow, Input, Protocol, run};
-use crate::search::Clock;
+use crate::protocols::gtp;
+use crate::search::{Budget, Clock};
 
-/// The commands `sente gtp` answers, as `list_commands` lists them.
+/// Othello's commands, as `list_commands` lists them after GTP's own.
 const COMMANDS: &[&str] = &[
-    "protocol_version",
-    "name",
-    "version",
-    "known_command",
-    "list_commands",
-    "quit",
     "boardsize",
     "clear_board",
     "komi",
@@ -63,78 +57,31 @@ struct Gtp {
     /// Set by `sente-time_limit_ms`: every move's time, whatever the clock.
     fixed: Option<Duration>,
     /// The budget of the command being answered: its search stops when the input ends.
-    budget: crate::search::Budget,
+    budget: Budget,
 }
 
-/// Serves GTP on standard input and output until `quit` or the end of the input.
+/// Serves GTP for Othello on standard input and output until `quit` or the end of the input.
 pub fn serve_stdio() -> io::Result<()> {
-    serve(io::BufReader::new(io::stdin()), io::stdout())
+    gtp::serve_stdio::<Gtp>()
 }
 
-/// Serves GTP on `input` and `output`, through the one loop of every text protocol.
-pub fn serve(input: impl BufRead + Send + 'static, output: impl Write) -> io::Result<()> {
-    run(
-        Session {
-            gtp: Gtp::default(),
-            output,
-        },
-        input,
-    )
+/// Serves GTP for Othello on `input` and `output`.
+#[cfg(test)]
+fn serve(input: impl io::BufRead + Send + 'static, output: impl io::Write) -> io::Result<()> {
+    gtp::serve(Gtp::default(), input, output)
 }
 
-/// GTP's session: each command answered in order, a search before the next line is read.
-struct Session<W> {
-    gtp: Gtp,
-    output: W,
-}
+impl gtp::Commands for Gtp {
+    const COMMANDS: &'static [&'static str] = COMMANDS;
 
-impl<W: Write> Protocol for Session<W> {
-    fn line(&mut self, line: &str, input: &Input) -> io::Result<Flow> {
-        // A '#' starts a comment; an empty line is no command.
-        let line = line.split('#').next().unwrap_or_default().trim();
-        if line.is_empty() {
-            return Ok(Flow::Continue);
-        }
-        let mut words = line.split_whitespace();
-        let first = words.next().unwrap_or_default();
-        // An id is digits, answered as written (`007` is `=007`).
-        let (id, command) = if first.bytes().all(|byte| byte.is_ascii_digit()) {
-            (Some(first), words.next().unwrap_or_default())
-        } else {
-            (None, first)
-        };
-        let arguments: Vec<&str> = words.collect();
-        self.gtp.budget = input.budget();
-        let answer = self.gtp.answer(command, &arguments);
-        let id = id.unwrap_or_default();
-        let text = match &answer {
-            Ok(result) if result.is_empty() => format!("={id}\n\n"),
-            Ok(result) => format!("={id} {result}\n\n"),
-            Err(error) => format!("?{id} {error}\n\n"),
-        };
-        session::say(&mut self.output, &text)?;
-        Ok(if command == "quit" {
-            Flow::Quit
-        } else {
-            Flow::Continue
-        })
-    }
-
-    fn unreadable(&mut self, why: &'static str) -> io::Result<()> {
-        session::say(&mut self.output, &format!("? ignored a line {why}\n\n"))
-    }
-}
-
-impl Gtp {
-    /// The answer to `command`, or what was wrong with it.
-    fn answer(&mut self, command: &str, arguments: &[&str]) -> Result<String, String> {
+    fn answer(
+        &mut self,
+        command: &str,
+        arguments: &[&str],
+        budget: Budget,
+    ) -> Result<String, String> {
+        self.budget = budget;
         match (command, arguments) {
-            ("protocol_version", _) => Ok("2".into()),
-            ("name", _) => Ok("Sente".into()),
-            ("version", _) => Ok(env!("CARGO_PKG_VERSION").into()),
-            ("known_command", [name]) => Ok(COMMANDS.contains(name).to_string()),
-            ("list_commands", _) => Ok(COMMANDS.join("\n")),
-            ("quit", _) => Ok(String::new()),
             ("boardsize", ["8"]) => Ok(String::new()),
             ("boardsize", _) => Err("unacceptable size: Othello is played on 8 x 8".into()),
             ("clear_board", _) => {
@@ -192,13 +139,14 @@ impl Gtp {
                 self.fixed = Some(Duration::from_millis(ms));
                 Ok(String::new())
             }
-            (command, _) if COMMANDS.contains(&command) => {
-                Err(format!("syntax error: {command} takes other arguments"))
-            }
-            _ => Err("unknown command".into()),
+            // GTP's session hands over only the commands listed: one of them, its arguments
+            // not as it takes them.
+            (command, _) => Err(format!("syntax error: {command} takes other arguments")),
         }
     }
+}
 
+impl Gtp {
     /// The engine's move for `side`, played if `play`; a pass when it has none.
     fn genmove(&mut self, side: Player, play: bool) -> Result<String, String> {
         let mut position = *self.played.position();
@@ -341,6 +289,7 @@ fn showboard(position: &Othello) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::protocols::gtp::Commands as _;
 
     /// The answers to `commands`, each a line.
     fn session(commands: &str) -> String {
@@ -395,9 +344,17 @@ mod tests {
         let mut gtp = Gtp::default();
         let over: Othello = format!("{} O", "X".repeat(64)).parse().unwrap();
         gtp.played = Played::from(over);
-        assert_eq!(gtp.answer("play", &["white", "pass"]), Ok(String::new()));
-        assert_eq!(gtp.answer("genmove", &["black"]), Ok("PASS".to_owned()));
-        let refused = gtp.answer("play", &["black", "a1"]).unwrap_err();
+        assert_eq!(
+            gtp.answer("play", &["white", "pass"], Budget::default()),
+            Ok(String::new())
+        );
+        assert_eq!(
+            gtp.answer("genmove", &["black"], Budget::default()),
+            Ok("PASS".to_owned())
+        );
+        let refused = gtp
+            .answer("play", &["black", "a1"], Budget::default())
+            .unwrap_err();
         assert!(refused.contains("the game is over"), "{refused}");
     }
 
@@ -433,30 +390,43 @@ mod tests {
         let mut gtp = Gtp::default();
         let start = Othello::start();
         assert_eq!(gtp.move_time(&start, Player::X), DEFAULT_MOVE_TIME);
-        gtp.answer("time_settings", &["300", "0", "0"]).unwrap();
+        gtp.answer("time_settings", &["300", "0", "0"], Budget::default())
+            .unwrap();
         // 300 s, less what passing the answer on takes, over the 30 moves of 60 empty squares.
         assert_eq!(
             gtp.move_time(&start, Player::X),
             Duration::from_millis(299_980) / 30
         );
-        gtp.answer("time_left", &["white", "1e300", "0"]).unwrap();
+        gtp.answer("time_left", &["white", "1e300", "0"], Budget::default())
+            .unwrap();
         assert_eq!(gtp.move_time(&start, Player::O), MAX_MOVE_TIME);
         assert_eq!(gtp.left[1], Some((MAX_CLOCK.as_secs_f64(), 0)));
         // No time left is a move at once, not the default second.
-        gtp.answer("time_left", &["black", "0", "0"]).unwrap();
+        gtp.answer("time_left", &["black", "0", "0"], Budget::default())
+            .unwrap();
         assert_eq!(gtp.move_time(&start, Player::X), NO_TIME_LEFT);
         // Byo-yomi time without stones is GTP's "no time limits".
-        gtp.answer("time_settings", &["0", "5", "0"]).unwrap();
+        gtp.answer("time_settings", &["0", "5", "0"], Budget::default())
+            .unwrap();
         assert_eq!(gtp.move_time(&start, Player::X), DEFAULT_MOVE_TIME);
-        gtp.answer("time_settings", &["300", "0", "0"]).unwrap();
+        gtp.answer("time_settings", &["300", "0", "0"], Budget::default())
+            .unwrap();
         // In byo-yomi, 2 s less the overhead for 4 stones: a quarter each.
-        gtp.answer("time_left", &["black", "2", "4"]).unwrap();
+        gtp.answer("time_left", &["black", "2", "4"], Budget::default())
+            .unwrap();
         assert_eq!(gtp.move_time(&start, Player::X), Duration::from_millis(495));
         // One stone left: half the period, never the whole, as every clock keeps half back.
-        gtp.answer("time_left", &["black", "2", "1"]).unwrap();
+        gtp.answer("time_left", &["black", "2", "1"], Budget::default())
+            .unwrap();
         assert_eq!(gtp.move_time(&start, Player::X), Duration::from_millis(990));
-        assert!(gtp.answer("time_left", &["black", "-1", "0"]).is_err());
-        assert!(gtp.answer("time_left", &["black", "NaN", "0"]).is_err());
+        assert!(
+            gtp.answer("time_left", &["black", "-1", "0"], Budget::default())
+                .is_err()
+        );
+        assert!(
+            gtp.answer("time_left", &["black", "NaN", "0"], Budget::default())
+                .is_err()
+        );
     }
 
     #[test]
