@@ -285,7 +285,7 @@ pub fn description(algorithm: Algorithm) -> &'static str {
 pub fn trainer(game: &str, network: bool) -> Result<crate::learn::Trainer, LearnError> {
     crate::games::handle(game)
         .map(|game| game.trainer(network))
-        .ok_or_else(|| crate::api::selfplay::unknown_game(game))
+        .ok_or_else(|| unknown_game(game))
 }
 
 /// The file of the best policy-value network the game called `game` ships, if it ships one.
@@ -297,7 +297,7 @@ pub fn shipped_network(game: &str) -> Result<Option<&'static [u8]>, LearnError> 
                 .first()
                 .map(|network| network.bytes)
         })
-        .ok_or_else(|| crate::api::selfplay::unknown_game(game))
+        .ok_or_else(|| unknown_game(game))
 }
 
 /// The weights of the learnt evaluation of the game called `game` (chess's and shogi's
@@ -325,4 +325,12 @@ pub fn protocol(name: &str) -> Option<Protocol> {
         .flat_map(|game| game.declaration.protocols)
         .find(|protocol| protocol.name == name)
         .copied()
+}
+
+/// The error for a game the registry has not, in learning's words.
+pub fn unknown_game(game: &str) -> LearnError {
+    LearnError::UnknownGame {
+        game: game.to_owned(),
+        games: crate::games::NAMES.join(", "),
+    }
 }

@@ -27,17 +27,14 @@ pub mod catalogue;
 pub mod choose_move;
 pub mod describe;
 pub mod knobs;
-pub mod learn;
 pub mod names;
 mod object;
 pub mod perft;
-pub mod positions;
 mod problem;
 pub mod record;
 pub mod request;
 pub mod review;
 pub mod scored_move;
-pub mod selfplay;
 pub mod tournament;
 
 pub use crate::search::{Algorithm, Budget, Iteration, Pause, Watch, Yield, panic_message};

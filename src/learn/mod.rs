@@ -14,6 +14,7 @@ pub mod loaded;
 pub mod nnue;
 pub mod policy_value;
 pub mod residual;
+pub mod run;
 pub mod sparse;
 
 pub use error::LearnError;

@@ -8,7 +8,7 @@ use std::sync::Mutex;
 
 use clap::{Args, ValueEnum};
 
-use sente::api::learn::{Learning, Settings, steps};
+use sente::learn::run::{Learning, Settings, steps};
 
 #[derive(Args)]
 pub struct LearnArgs {
@@ -194,7 +194,7 @@ pub fn run(args: LearnArgs) -> Result<(), Failure> {
         .threads
         .map(|threads| threads as usize)
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let written = sente::api::learn::Layout::new(&args.dir).read_settings()?;
+    let written = sente::learn::run::Layout::new(&args.dir).read_settings()?;
     let base = match (&written, &args.game) {
         (Some(written), Some(game)) if &written.game != game => {
             return Err(format!(

@@ -19,12 +19,12 @@ pub(crate) struct PositionsArgs {
 pub(crate) fn run(args: PositionsArgs) -> Result<(), Failure> {
     use std::io::Write;
     let harvest = |out: &mut (dyn Write + Send)| {
-        let mut total = sente::api::positions::Tally::default();
+        let mut total = sente::learn::run::positions::Tally::default();
         for path in &args.files {
             let text = sente::files::read_json(path, "a tournament's answer or a shard's results")?;
             let (game, records) =
-                sente::api::positions::read(&text).map_err(|error| error.in_file(path))?;
-            let tally = sente::api::positions::write(&game, &records, out)
+                sente::learn::run::positions::read(&text).map_err(|error| error.in_file(path))?;
+            let tally = sente::learn::run::positions::write(&game, &records, out)
                 .map_err(|error| error.in_file(path))?;
             total.games += tally.games;
             total.undecided += tally.undecided;

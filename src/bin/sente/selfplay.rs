@@ -9,7 +9,7 @@ use std::time::Instant;
 
 use clap::Args;
 
-use sente::api::selfplay::{SelfPlayRequest, run};
+use sente::learn::run::selfplay::{SelfPlayRequest, run};
 
 #[derive(Args)]
 pub struct SelfPlayArgs {

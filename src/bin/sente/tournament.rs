@@ -145,7 +145,7 @@ fn load_network(game: Option<&str>, text: &str) -> Result<(), String> {
             )
         })?;
     let game = game.unwrap_or(sente::games::DEFAULT);
-    sente::api::selfplay::load_network(game, name, &std::path::PathBuf::from(path))
+    sente::learn::run::selfplay::load_network(game, name, &std::path::PathBuf::from(path))
         .map_err(|error| format!("--net {name}: {error}"))
 }
 

@@ -81,7 +81,7 @@ pub fn write(game: &str, records: &[GameRecord], out: &mut dyn Write) -> Result<
         }
     }
     crate::games::for_game(game, Harvesting(records, out))
-        .unwrap_or_else(|| Err(super::selfplay::unknown_game(game)))
+        .unwrap_or_else(|| Err(crate::api::catalogue::unknown_game(game)))
 }
 
 #[cfg(test)]

@@ -127,7 +127,7 @@ pub fn run(
             on_game,
         },
     )
-    .unwrap_or_else(|| Err(unknown_game(&game)))
+    .unwrap_or_else(|| Err(crate::api::catalogue::unknown_game(&game)))
 }
 
 /// Loads the network in the file at `path` as `game`'s network `name`, which requests and
@@ -142,13 +142,6 @@ pub fn load_network(game: &str, name: &str, path: &PathBuf) -> Result<(), LearnE
                 .map_err(|error| error.in_file(self.1))
         }
     }
-    crate::games::for_game(game, Load(name, path)).unwrap_or_else(|| Err(unknown_game(game)))
-}
-
-/// The error for a game the registry has not.
-pub fn unknown_game(game: &str) -> LearnError {
-    LearnError::UnknownGame {
-        game: game.to_owned(),
-        games: crate::games::NAMES.join(", "),
-    }
+    crate::games::for_game(game, Load(name, path))
+        .unwrap_or_else(|| Err(crate::api::catalogue::unknown_game(game)))
 }

@@ -8,9 +8,9 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use super::report::{Row, SprtRow};
+use super::selfplay::SelfPlayRequest;
 use super::{Kind, Learning, layout};
 use crate::api::knobs::Given;
-use crate::api::selfplay::SelfPlayRequest;
 use crate::api::tournament::{
     ContestantSpec, OpeningsSpec, ShardFile, SprtSpec, TournamentJob, TournamentRequest,
 };
@@ -128,7 +128,7 @@ pub fn selfplay(
                     .map_err(|error| FileError::io(&path, error))?;
                 let finished = std::sync::atomic::AtomicU64::new(done);
                 let report = crate::files::write_atomically(&path, |out| {
-                    crate::api::selfplay::run(request, out, &|| {
+                    super::selfplay::run(request, out, &|| {
                         let now = finished.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                         progress.advance(now + 1, None);
                     })
@@ -169,7 +169,7 @@ fn weights_name(
                 .iter()
                 .any(|(loaded, _)| *loaded == name)
             {
-                crate::api::selfplay::load_network(game, &name, &path)?;
+                super::selfplay::load_network(game, &name, &path)?;
             }
         }
     }
@@ -351,7 +351,7 @@ fn write_positions(learning: &Learning, generation: u32) -> Result<(), LearnErro
         records.extend(shard.results.records.into_values());
     }
     crate::files::write_atomically(&path, |out| {
-        crate::api::positions::write(&learning.settings.game, &records, out)
+        super::positions::write(&learning.settings.game, &records, out)
     })?;
     Ok(())
 }

@@ -21,7 +21,9 @@
 //! single machine plays in turn, so a run on a cluster is the run on one machine.
 
 pub mod layout;
+pub mod positions;
 pub mod report;
+pub mod selfplay;
 mod settings;
 pub mod steps;
 

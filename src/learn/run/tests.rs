@@ -108,7 +108,7 @@ fn othello_learns_alphazeros_network_when_asked() {
     assert!(rows[0].promoted, "the first generation is the first best");
     let weights = learning.weights(1);
     assert!(weights.ends_with("weights.net"), "{}", weights.display());
-    crate::api::selfplay::load_network("othello", "learn-test-othello", &weights).unwrap();
+    super::selfplay::load_network("othello", "learn-test-othello", &weights).unwrap();
     let report = std::fs::read_to_string(dir.join("report.md")).unwrap();
     assert!(
         report.contains("(none: the first plays random weights)"),
