@@ -1,11 +1,11 @@
 //! `GET /games` and `GET /algorithms`: what the service offers, learnt from the registry.
 
-use crate::learn::LearnError;
 use serde::{Deserialize, Serialize};
 
 use super::GameRef;
 use super::knobs::{self, KnobInfo};
 use crate::game::{Declaration, LEVEL_NAMES, Limits, Protocol};
+use crate::learn::LearnError;
 use crate::search::Algorithm;
 
 /// A record format of a game's, as `GET /games` lists it.

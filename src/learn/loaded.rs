@@ -10,9 +10,10 @@
 //! called at every node, with no room for a parameter; a thread's mark costs one read of a
 //! thread-local there, where a lock would cost far more.
 
-use crate::learn::LearnError;
 use std::cell::Cell;
 use std::sync::{Mutex, OnceLock};
+
+use crate::learn::LearnError;
 
 /// The most weights one process reads from files for one game.
 pub const MAX_LOADED: usize = 16;

@@ -23,10 +23,10 @@
 //! hidden and moves; a tower's inputs, moves, rows, columns, channels and blocks), then every
 //! weight as a little-endian `f32` in the order of the shape's layout.
 
-use crate::learn::LearnError;
 use rand::RngExt;
 
 use super::residual::{self, Tower, softmax};
+use crate::learn::LearnError;
 
 /// The network's shape and weights.
 #[derive(Clone, Debug, PartialEq)]

@@ -25,8 +25,9 @@
 //!
 //! [`network_inputs`]: crate::game::Inputs::network_inputs
 
-use crate::learn::LearnError;
 use rand::RngExt;
+
+use crate::learn::LearnError;
 
 /// Planes a position is given as: the side to move's stones, its opponent's, ones, parity.
 pub const PLANES: usize = 4;

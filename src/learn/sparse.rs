@@ -9,13 +9,13 @@
 //! Othello position 114 of a million pattern configurations), so each sample keeps only the
 //! inputs it turns on, a run of the trainer's one list.
 
-use crate::learn::LearnError;
 use std::time::Instant;
 
 use rand::SeedableRng;
 
 use super::fit::{self, Fit};
 use super::{Epoch, TrainingOptions, TrainingReport};
+use crate::learn::LearnError;
 use crate::learn::SeededRng;
 
 /// The largest file of weights a run goes on from: the largest model's, with room.

@@ -16,12 +16,12 @@
 //! game calls tactical (a chess position in check, or whose move captures or promotes: its score is
 //! the fight's outcome, not the position's worth). The opening's drawn moves are not the players'.
 
-use crate::learn::LearnError;
 use std::fmt;
 
 use super::results::GameRecord;
 use super::score_units;
 use crate::game::{Game, Player};
+use crate::learn::LearnError;
 
 /// One position of a game, as a trainer reads it.
 #[derive(Clone, Debug, PartialEq)]

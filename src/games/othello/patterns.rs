@@ -22,11 +22,11 @@
 //! most ten, and the 46 numbers cost less than the moves the search generates at each node
 //! (docs/othello.md measures the evaluation).
 
-use crate::learn::LearnError;
 use std::sync::OnceLock;
 
 use super::{Othello, bits};
 use crate::game::Rules;
+use crate::learn::LearnError;
 use crate::learn::loaded::Loaded;
 use crate::learn::sparse::{self, Sample};
 use crate::learn::{Epoch, TrainingOptions, TrainingReport};

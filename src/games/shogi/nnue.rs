@@ -16,10 +16,10 @@
 //! strong shogi engines read, 81 times as many rows; learnt from a few thousand of Sente's games
 //! most of them would never be seen.
 
-use crate::learn::LearnError;
 use rsshogi::board::Position;
 use rsshogi::types::{Color, HandPiece, Move32, Piece, PieceType, Square};
 
+use crate::learn::LearnError;
 use crate::learn::nnue::{self, Changes, Features, Slot};
 
 /// Inputs on the board, per side: (own or the opponent's) x 14 piece types x 81 squares.

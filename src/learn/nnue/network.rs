@@ -6,11 +6,11 @@
 //! (`2 x H` i16), and the output's bias (i32). A game's shipped net is read into the binary
 //! ([`Slot`]), so that the service stays one file.
 
-use crate::learn::LearnError;
 use std::marker::PhantomData;
 use std::sync::{Arc, OnceLock, RwLock};
 
 use super::{Features, QA};
+use crate::learn::LearnError;
 use crate::learn::loaded::Loaded;
 
 /// A quantised net of `F`'s inputs and `H` hidden neurons a side.

@@ -13,10 +13,10 @@
 //! where a framework's dense product multiplies them all (docs/chess.md#the-network measures
 //! the two side by side).
 
-use crate::learn::LearnError;
 use rand::RngExt;
 
 use super::{Features, Network, QA, QB};
+use crate::learn::LearnError;
 use crate::learn::SeededRng;
 use crate::learn::sparse::{self, Sample};
 use crate::learn::{Epoch, TrainingOptions, TrainingReport, sigmoid};

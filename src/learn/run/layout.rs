@@ -12,8 +12,6 @@
 //! DIR/generation-001/generation.json      the generation's row: it is finished
 //! ```
 
-use crate::files::FileError;
-use crate::learn::LearnError;
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
@@ -21,6 +19,8 @@ use serde::de::DeserializeOwned;
 
 use super::Settings;
 use super::report::Row;
+use crate::files::FileError;
+use crate::learn::LearnError;
 
 /// The settings' file.
 pub const SETTINGS: &str = "learn.json";

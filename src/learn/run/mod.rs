@@ -27,13 +27,13 @@ pub mod selfplay;
 mod settings;
 pub mod steps;
 
-use crate::files::FileError;
-use crate::learn::LearnError;
 use std::path::{Path, PathBuf};
 
 pub use layout::Layout;
 pub use settings::{Settings, SprtSettings};
 
+use crate::files::FileError;
+use crate::learn::LearnError;
 use crate::learn::LearntWeights;
 
 /// The largest file of weights a run starts from: a policy-value network of the largest

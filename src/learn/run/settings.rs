@@ -2,10 +2,10 @@
 //! are given. The first command of a run writes them to `learn.json`; every later one reads
 //! them from there.
 
-use crate::learn::LearnError;
 use serde::{Deserialize, Serialize};
 
 use super::Kind;
+use crate::learn::LearnError;
 use crate::search::alphazero::selfplay::Tricks;
 
 /// How every generation of a run is made.

@@ -2,8 +2,6 @@
 //! only what is missing: a step given a shard (`I/N`) does the pieces `I`, `I + N`, ... of
 //! it, the share of one machine of N.
 
-use crate::files::FileError;
-use crate::learn::LearnError;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -14,6 +12,8 @@ use crate::api::knobs::Given;
 use crate::api::tournament::{
     ContestantSpec, OpeningsSpec, ShardFile, SprtSpec, TournamentJob, TournamentRequest,
 };
+use crate::files::FileError;
+use crate::learn::LearnError;
 use crate::learn::{Epoch, TrainingOptions};
 use crate::tournament::Results;
 use crate::tournament::openings::RandomOpenings;

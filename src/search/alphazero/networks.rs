@@ -5,11 +5,11 @@
 //!
 //! [`Declaration::networks`]: crate::game::Declaration::networks
 
-use crate::files::FileError;
-use crate::learn::LearnError;
 use std::sync::{Arc, Mutex};
 
+use crate::files::FileError;
 use crate::game::Game;
+use crate::learn::LearnError;
 use crate::learn::policy_value::PolicyValueNet;
 
 /// A network of a game, decoded.

@@ -20,7 +20,6 @@
 //! separated, and the search's value of the position for the side to move (a line of the first
 //! three alone, as earlier runs wrote them, is read too).
 
-use crate::learn::LearnError;
 use std::io::Write;
 use std::ops::Range;
 use std::sync::Mutex;
@@ -30,6 +29,7 @@ use rand::{RngExt, SeedableRng};
 
 use super::{AlphaZeroParams, RootNoise, Search, grow};
 use crate::game::{Game, Outcome};
+use crate::learn::LearnError;
 use crate::learn::policy_value::PolicyValueNet;
 use crate::search::{Budget, SearchRng, seed};
 

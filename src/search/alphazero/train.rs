@@ -5,7 +5,6 @@
 //! A run goes on from the current network (`--from`) or starts afresh; either way the next
 //! network is a candidate until Sente's SPRT says it is stronger than the current one.
 
-use crate::learn::LearnError;
 use std::time::Instant;
 
 use std::marker::PhantomData;
@@ -15,6 +14,7 @@ use rand::{RngExt, SeedableRng};
 use super::networks;
 use super::selfplay::{Example, read};
 use crate::game::Game;
+use crate::learn::LearnError;
 use crate::learn::fit::{self, Fit};
 use crate::learn::policy_value::{Activations, PolicyValueNet, Shape};
 use crate::learn::residual::Tower;

@@ -7,10 +7,10 @@
 
 pub mod accumulator;
 
-use crate::learn::LearnError;
 use shakmaty::fen::Fen;
 use shakmaty::{Color, Role, Square};
 
+use crate::learn::LearnError;
 use crate::learn::nnue::{self, Features, Slot};
 
 /// Inputs per side: (own or the opponent's) x role x square.
