@@ -21,6 +21,9 @@
 //!   (YaneuraOu's `mate_1ply`) looks for a move that mates at once (the `mate_in_one` step):
 //!   drops checking from anywhere make such mates many and the search's pruning near the
 //!   horizon would skip them;
+//! - near the horizon, where the search would prune on the evaluation, the same finder asks
+//!   whether the opponent mates at once if the side to move passes, and such a node prunes
+//!   nothing (the `mate_threat` step);
 //! - its evaluations: `standard`, set by hand, or `nnue`, the network learnt from its games.
 
 use std::time::Instant;
@@ -48,9 +51,13 @@ pub const TSUME: &str = "tsume";
 /// Shogi's own step: a mate in one looked for at the search's nodes
 /// ([`ShogiBoard::mate_in_one`](kit::Board::mate_in_one)).
 pub const MATE_IN_ONE: &str = "mate_in_one";
+/// Shogi's own step: near the horizon, a mate in one for the opponent were the side to move to
+/// pass forbids the prunings that trust the evaluation
+/// ([`ShogiBoard::mate_threat`](kit::Board::mate_threat)).
+pub const MATE_THREAT: &str = "mate_threat";
 
 /// Every step `without` may turn off on shogi: the kit's, then its own.
-pub const STEP_NAMES: [&str; 11] = Step::names(&STEPS, &[TSUME, MATE_IN_ONE]);
+pub const STEP_NAMES: [&str; 12] = Step::names(&STEPS, &[TSUME, MATE_IN_ONE, MATE_THREAT]);
 
 /// Estimates stay within this, below the proven values.
 const MAX_ESTIMATE: Value = PROVEN - 100;
@@ -104,6 +111,8 @@ pub struct ShogiBoard {
     sums: Option<Stack>,
     /// Whether the nodes look for a mate in one (the `mate_in_one` step).
     mates_in_one: bool,
+    /// Whether the nodes near the horizon look for the opponent's (the `mate_threat` step).
+    mate_threats: bool,
 }
 
 impl ShogiBoard {
@@ -168,6 +177,7 @@ impl Board for ShogiBoard {
                 .then(|| Stack::new(nnue::of(&network, &game.position), Shogi::MAX_PLIES + 2)),
             network,
             mates_in_one: params.without != Some(MATE_IN_ONE),
+            mate_threats: params.without != Some(MATE_THREAT),
         }
     }
 
@@ -301,6 +311,20 @@ impl Board for ShogiBoard {
             return None;
         }
         rsshogi::mate::solve_mate_in_one_in_place(&mut self.position)
+    }
+
+    /// rsshogi's mate-in-one finder for the opponent, on the position with the turn passed
+    /// (the sums along the line untouched: nothing is evaluated there).
+    fn mate_threat(&mut self) -> bool {
+        if !self.mate_threats
+            || self.position.game_ply() + 1 >= MOVE_LIMIT
+            || self.position.apply_null_move().is_err()
+        {
+            return false;
+        }
+        let threat = rsshogi::mate::solve_mate_in_one_in_place(&mut self.position).is_some();
+        self.position.undo_null_move().expect("the pass just made");
+        threat
     }
 
     /// Twice the victim's value: a piece taken is a piece in hand. A promotion is never pruned.

@@ -396,6 +396,36 @@ fn the_nodes_find_the_mates_in_one_beyond_the_horizon() {
     );
 }
 
+/// The mate threat asked near the horizon (the `mate_threat` step): with the turn passed in
+/// each of the set's mates in one, the side to move is threatened, as the opponent mates at
+/// once if it passes again; at the start no one is, nor anyone with the step turned off.
+#[test]
+fn a_mate_in_one_for_the_opponent_is_a_threat() {
+    use crate::search::engine::Board;
+    let set = include_str!("../../../data/shogi/tsume.txt");
+    let board = |game: &Shogi, without: Option<&'static str>| {
+        let params = EngineParams {
+            without,
+            ..EngineParams::default()
+        };
+        engine::ShogiBoard::new(game, &params)
+    };
+    let mut count = 0;
+    for line in set.lines().filter(|line| line.starts_with("1\t")) {
+        let moves: Vec<&str> = line[2..].split_whitespace().collect();
+        let game = play(&moves);
+        let mut threatened = board(&game, None);
+        assert!(threatened.make_null(), "{line}");
+        assert!(threatened.mate_threat(), "{line}");
+        let mut step_off = board(&game, Some(engine::MATE_THREAT));
+        assert!(step_off.make_null());
+        assert!(!step_off.mate_threat(), "{line}");
+        count += 1;
+    }
+    assert!(count >= 20, "{count} problems");
+    assert!(!board(&Shogi::start(), None).mate_threat());
+}
+
 /// The review's model: shogi's centipawns read through the logistic fitted to its own games
 /// (1,630 a unit), a proven result a certainty, an even score even.
 #[test]

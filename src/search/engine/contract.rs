@@ -106,6 +106,13 @@ pub trait Board: Sized {
     fn mate_in_one(&mut self) -> Option<Self::Move> {
         None
     }
+    /// Whether the opponent would mate at once were the side to move to pass (a mate threat),
+    /// where the game tells cheaply; asked only where the search would prune near the horizon,
+    /// which a threat forbids. False by default: a null move's search finds such a threat
+    /// where the other games need it.
+    fn mate_threat(&mut self) -> bool {
+        false
+    }
     /// The most a capture or promotion can lift the evaluation, for delta pruning; `None`
     /// where it is never pruned so.
     fn gain(&self, mv: Self::Move) -> Option<Value>;
