@@ -23,17 +23,19 @@ if ! fc-list :lang=ja | grep -q .; then
     DEBIAN_FRONTEND=noninteractive "${sudo_if_needed[@]}" apt-get install -y -qq fonts-noto-cjk >/dev/null
 fi
 (cd tests/browser && npm ci --no-audit --no-fund --silent)
+# cshogi and python-chess read back what the page downloads (below).
+venv=target/shogi-venv
+if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import cshogi, chess' 2>/dev/null; then
+    python3 -m venv "$venv"
+    "$venv/bin/pip" install --quiet --disable-pip-version-check 'cshogi==1.1.0' 'chess==1.11.2'
+fi
+[ -z "${SENTE_PREPARE_ONLY:-}" ] || exit 0 # installed: CI asks no more here (.ci/run)
 
 . scripts/release-server.sh
 start_server --
 node tests/browser/playground.mjs "http://127.0.0.1:$port" target/screenshots
 
 # The KIF the page downloaded, read by cshogi as a .kif is read (Shift_JIS): the page's moves.
-venv=target/shogi-venv
-if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import cshogi, chess' 2>/dev/null; then
-    python3 -m venv "$venv"
-    "$venv/bin/pip" install --quiet --disable-pip-version-check 'cshogi==1.1.0' 'chess==1.11.2'
-fi
 "$venv/bin/python" - target/screenshots/shogi-game.kif target/screenshots/shogi-game.json <<'PY'
 import json, sys
 import cshogi, cshogi.KIF

@@ -16,6 +16,7 @@ if ! command -v podman >/dev/null || ! command -v runc >/dev/null; then
     apt-get update -qq
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq podman buildah runc fuse-overlayfs slirp4netns uidmap >/dev/null
 fi
+[ -z "${SENTE_PREPARE_ONLY:-}" ] || exit 0 # installed: CI asks no more here (.ci/run)
 
 # The same build as the Dockerfile's build stage (static C runtime, no debug information), and
 # the binary the other scripts test, so CI reuses it.

@@ -26,6 +26,7 @@ if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import chess' 2>/dev/
     python3 -m venv "$venv"
     "$venv/bin/pip" install --quiet --disable-pip-version-check 'chess==1.11.2'
 fi
+[ -z "${SENTE_PREPARE_ONLY:-}" ] || exit 0 # installed: CI asks no more here (.ci/run)
 # The binary the container ships, which CI's earlier steps have built already.
 . scripts/release-server.sh
 build_release

@@ -22,8 +22,13 @@ status=0
 # codegen units: cargo-fuzz builds with one by default, which fuzzes a little faster and builds
 # much slower, the trade its `--codegen-units` flag was added for in short runs like this one
 # (cargo-fuzz's pull request 416). docs/testing.md has what each costs.
-RUSTC_BOOTSTRAP=1 cargo fuzz run --sanitizer none --codegen-units 16 --fuzz-dir tests/fuzz parsers \
-    -- -max_total_time="$seconds" >"$log" 2>&1 || status=$?
+build=(--sanitizer none --codegen-units 16 --fuzz-dir tests/fuzz parsers)
+if [ -n "${SENTE_PREPARE_ONLY:-}" ]; then
+    # Built, not run: CI builds the target while the tests compile (.ci/run).
+    RUSTC_BOOTSTRAP=1 cargo fuzz build "${build[@]}"
+    exit 0
+fi
+RUSTC_BOOTSTRAP=1 cargo fuzz run "${build[@]}" -- -max_total_time="$seconds" >"$log" 2>&1 || status=$?
 if [ "$status" -eq 0 ]; then
     grep -E "^Done [0-9]+ runs" "$log"
 else

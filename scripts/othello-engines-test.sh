@@ -16,6 +16,7 @@ if [ ! -x /usr/games/gtp-rhino ]; then
     "${sudo_if_needed[@]}" apt-get update -qq
     DEBIAN_FRONTEND=noninteractive "${sudo_if_needed[@]}" apt-get install -y -qq grhino >/dev/null
 fi
+[ -z "${SENTE_PREPARE_ONLY:-}" ] || exit 0 # installed: CI asks no more here (.ci/run)
 # The binary the container ships, which CI's earlier steps have built already.
 . scripts/release-server.sh
 build_release

@@ -20,12 +20,16 @@
 build_release() {
     # This machine's own target, named: with --target, RUSTFLAGS stay off the build scripts
     # and proc macros, which cannot be static. (The Dockerfile names x86_64-unknown-linux-gnu.)
+    # A target folder of its own: its flags share no unit with `cargo test --release`'s, and
+    # apart from it the two builds can run at once (CI builds this one while the tests compile)
+    # instead of waiting on each other's lock.
     local target
     target=$(rustc -vV | sed -n 's/^host: //p')
     RUSTFLAGS='-C target-feature=+crt-static' CARGO_PROFILE_RELEASE_DEBUG=false \
-        CARGO_PROFILE_RELEASE_STRIP=true cargo build --release --locked --quiet --target "$target" \
+        CARGO_PROFILE_RELEASE_STRIP=true CARGO_TARGET_DIR=target/container \
+        cargo build --release --locked --quiet --target "$target" \
         ${release_features:+--features "$release_features"}
-    binary=target/$target/release/sente
+    binary=target/container/$target/release/sente
 }
 
 start_server() {
