@@ -21,9 +21,9 @@
 //!   (YaneuraOu's `mate_1ply`) looks for a move that mates at once (the `mate_in_one` step):
 //!   drops checking from anywhere make such mates many and the search's pruning near the
 //!   horizon would skip them;
-//! - near the horizon, where the search would prune on the evaluation, the same finder asks
-//!   whether the opponent mates at once if the side to move passes, and such a node prunes
-//!   nothing (the `mate_threat` step);
+//! - near the horizon, where reverse futility would cut a node on its evaluation, the same
+//!   finder asks whether the opponent mates at once if the side to move passes, and such a
+//!   node is not cut (the `mate_threat` step);
 //! - its evaluations: `standard`, set by hand, or `nnue`, the network learnt from its games.
 
 use std::time::Instant;
@@ -52,7 +52,7 @@ pub const TSUME: &str = "tsume";
 /// ([`ShogiBoard::mate_in_one`](kit::Board::mate_in_one)).
 pub const MATE_IN_ONE: &str = "mate_in_one";
 /// Shogi's own step: near the horizon, a mate in one for the opponent were the side to move to
-/// pass forbids the prunings that trust the evaluation
+/// pass forbids a cut on the evaluation (reverse futility)
 /// ([`ShogiBoard::mate_threat`](kit::Board::mate_threat)).
 pub const MATE_THREAT: &str = "mate_threat";
 

@@ -241,6 +241,102 @@ mod tests {
         assert!(drops > 100 && captures > 100 && promotions > 10);
     }
 
+    /// The inputs as the module's comment defines them, read from the position's SFEN text
+    /// one character at a time and nothing of the crate's but the text: Sente's view, then
+    /// Gote's, sorted.
+    fn inputs_from_the_sfen(sfen: &str) -> [Vec<u16>; 2] {
+        // The crate's piece types in their order (YaneuraOu's): the unpromoted, the king,
+        // then the promoted; a hand's pieces in theirs.
+        const TYPES: [&str; 14] = [
+            "P", "L", "N", "S", "B", "R", "G", "K", "+P", "+L", "+N", "+S", "+B", "+R",
+        ];
+        const HAND: [char; 7] = ['P', 'L', 'N', 'S', 'B', 'R', 'G'];
+        let mut fields = sfen.split(' ');
+        let (board, _turn, hands) = (fields.next().unwrap(), fields.next(), fields.next());
+        let mut views = [Vec::new(), Vec::new()];
+        let mut add = |gote_piece: bool, within_for: &dyn Fn(bool) -> usize| {
+            for (view, inputs) in views.iter_mut().enumerate() {
+                let view_is_gote = view == 1;
+                let theirs = gote_piece != view_is_gote;
+                inputs.push((usize::from(theirs) * PER_SIDE + within_for(view_is_gote)) as u16);
+            }
+        };
+        for (rank, row) in board.split('/').enumerate() {
+            // Files 9 to 1 from the left; a square is (file - 1) * 9 + rank.
+            let mut file = 9;
+            let mut promoted = false;
+            for c in row.chars() {
+                if let Some(empty) = c.to_digit(10) {
+                    file -= empty as usize;
+                } else if c == '+' {
+                    promoted = true;
+                } else {
+                    let letter = c.to_ascii_uppercase().to_string();
+                    let name = if promoted {
+                        format!("+{letter}")
+                    } else {
+                        letter
+                    };
+                    let role = TYPES.iter().position(|&t| t == name).unwrap();
+                    let square = (file - 1) * 9 + rank;
+                    add(c.is_ascii_lowercase(), &|gote_view| {
+                        role * 81 + if gote_view { 80 - square } else { square }
+                    });
+                    file -= 1;
+                    promoted = false;
+                }
+            }
+            assert_eq!(file, 0, "{sfen}");
+        }
+        let mut count = 0;
+        for c in hands.unwrap_or("-").chars().filter(|&c| c != '-') {
+            if let Some(digit) = c.to_digit(10) {
+                count = count * 10 + digit as usize;
+                continue;
+            }
+            let kind = HAND
+                .iter()
+                .position(|&h| h == c.to_ascii_uppercase())
+                .unwrap();
+            let start = [0, 18, 22, 26, 30, 32, 34][kind];
+            for nth in 0..count.max(1) {
+                add(c.is_ascii_lowercase(), &|_| ON_BOARD + start + nth);
+            }
+            count = 0;
+        }
+        views.map(|mut inputs| {
+            inputs.sort_unstable();
+            inputs
+        })
+    }
+
+    #[test]
+    fn the_inputs_are_those_the_sfen_reads_as_on_random_positions() {
+        let mut rng = SearchRng::seed_from_u64(11);
+        let (mut checked, mut promoted, mut in_hand) = (0, 0, 0);
+        for _ in 0..30 {
+            let mut position = hirate_position();
+            for _ in 0..200 {
+                let mut moves = Move32List::new();
+                generate_moves_move32::<Legal>(&position, &mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                position.apply_move32(moves.as_slice()[rng.random_range(0..moves.len())]);
+                let sfen = position.to_sfen(None);
+                let mut sente: Vec<u16> = pieces(&position).map(|[sente, _]| sente).collect();
+                let mut gote: Vec<u16> = pieces(&position).map(|[_, gote]| gote).collect();
+                sente.sort_unstable();
+                gote.sort_unstable();
+                assert_eq!([sente, gote], inputs_from_the_sfen(&sfen), "{sfen}");
+                checked += 1;
+                promoted += usize::from(sfen.split(' ').next().unwrap().contains('+'));
+                in_hand += usize::from(!sfen.contains(" - "));
+            }
+        }
+        assert!(checked > 3_000 && promoted > 500 && in_hand > 2_000);
+    }
+
     #[test]
     fn gote_sees_the_board_turned_round_with_the_sides_swapped() {
         let position = hirate_position();

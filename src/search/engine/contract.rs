@@ -107,9 +107,9 @@ pub trait Board: Sized {
         None
     }
     /// Whether the opponent would mate at once were the side to move to pass (a mate threat),
-    /// where the game tells cheaply; asked only where the search would prune near the horizon,
-    /// which a threat forbids. False by default: a null move's search finds such a threat
-    /// where the other games need it.
+    /// where the game tells cheaply; asked only where reverse futility would cut a node on its
+    /// evaluation, which a threat forbids. False by default: a null move's search finds such a
+    /// threat where the other games need it.
     fn mate_threat(&mut self) -> bool {
         false
     }

@@ -344,19 +344,21 @@ impl<B: Board> Engine<B> {
         self.evals[ply] = eval;
         let improving = !in_check && (ply < 2 || eval > self.evals[ply - 2]);
 
-        // Whether the opponent mates at once if the side to move passes, asked only where a
-        // pruning near the horizon would otherwise trust the evaluation: it knows nothing of
-        // a mate on the next move, and the quiet move that parries it is what late move and
-        // futility pruning skip.
-        let mut threat = None;
         if !pv_node && !in_check && beta.abs() < PROVEN {
             // Reverse futility: so far above beta this close to the horizon that no move of
-            // the opponent's is likely to bring it back, unless it mates.
+            // the opponent's is likely to bring it back, unless it mates. The evaluation
+            // knows nothing of a mate on the next move, and a cut then calls a node about to
+            // be mated good, the error that walks into a mating attack: the game is asked
+            // last, where the cut would otherwise be made (`Board::mate_threat`: the side to
+            // move passes, the opponent looks for a mate in one). The move prunings below are
+            // left alone under a threat: they can only make a node look worse than it is, and
+            // searching every quiet move of every threatened node near the horizon (in a
+            // mating attack, all of the defender's) costs more than that error does.
             let margin = scaled::<B>(80) * (depth - Value::from(improving));
             if self.uses(Step::ReverseFutility)
                 && depth <= 7
                 && eval - margin >= beta
-                && !self.mate_threat(&mut threat)
+                && !self.board.mate_threat()
             {
                 return eval;
             }
@@ -418,14 +420,7 @@ impl<B: Board> Engine<B> {
         let mut stopped = false;
         while let Some((mv, rank)) = picker.next() {
             let quiet = self.board.is_quiet(mv);
-            // The prunings below reach 5 plies from the horizon; under a mate threat none
-            // applies: the move that parries it may be any.
-            let prunable = !pv_node
-                && !in_check
-                && searched > 0
-                && best > -PROVEN
-                && depth <= 5
-                && !self.mate_threat(&mut threat);
+            let prunable = !pv_node && !in_check && searched > 0 && best > -PROVEN;
             if prunable && quiet && self.uses(Step::LateMovePruning) {
                 // Late move pruning: this close to the horizon, quiet moves this late in the
                 // order almost never cut.
@@ -563,12 +558,6 @@ impl<B: Board> Engine<B> {
             bound,
         });
         best
-    }
-
-    /// Whether the opponent mates at once if the side to move passes ([`Board::mate_threat`]),
-    /// asked of the game once a node and kept in `known`.
-    fn mate_threat(&mut self, known: &mut Option<bool>) -> bool {
-        *known.get_or_insert_with(|| self.board.mate_threat())
     }
 
     /// The value of the position after the side to move passes, searched `depth` plies deep
