@@ -28,7 +28,9 @@ classes as mistakes or blunders (the aim: 90%); of the moves the review classes 
 share the judge classes as mistakes or blunders (in Othello: that lost discs; the aim: 80%).
 Each twice, from the same searches: as the review classes the moves (through its game's fitted
 probability model, where it has one), and as the score's own map would have classed them
-(probability (score + 1) / 2, the review's before the models were fitted).
+(probability (score + 1) / 2, the review's before the models were fitted); and, for chess and
+shogi, once more for each logistic `--models 220,1630` names (centipawns a unit), so that a
+model to be fitted is compared with the shipped one on the same searches.
 """
 
 import argparse
@@ -67,6 +69,26 @@ def score_map_class(ply):
         return ply["class"]
     loss = max(0.0, (ply["best"]["score"] - ply["played"]["score"]) / 2)
     return "blunder" if loss >= 0.15 else "mistake" if loss >= 0.10 else "inaccuracy" if loss >= 0.05 else "good"
+
+
+def logistic_class(ply, unit):
+    """The class the review would give the move reading its centipawns through the logistic
+    1 / (1 + exp(-cp / unit)) (a proven result a certainty), the review's thresholds."""
+    if ply["class"] == "best" or "best" not in ply or "played" not in ply:
+        return ply["class"]
+
+    def win(line):
+        if line.get("exact") or line.get("cp") is None:
+            return (line["score"] + 1) / 2
+        return 1 / (1 + math.exp(-line["cp"] / unit))
+
+    loss = max(0.0, win(ply["best"]) - win(ply["played"]))
+    return "blunder" if loss >= 0.15 else "mistake" if loss >= 0.10 else "inaccuracy" if loss >= 0.05 else "good"
+
+
+def classes(ply, args):
+    """The move's classes under the score's own map and under each of `--models`."""
+    return (score_map_class(ply), *(logistic_class(ply, unit) for unit in args.models))
 
 
 def review(sente, game, record_path):
@@ -125,7 +147,7 @@ def chess_games(args):
             for ply in answer["plies"]:
                 index = ply["ply"] - 1
                 drop = max(0.0, chances[index] + chances[index + 1])
-                rows.append((lichess_class(drop), ply["class"], number + 1, ply["ply"], score_map_class(ply)))
+                rows.append((lichess_class(drop), ply["class"], number + 1, ply["ply"], *classes(ply, args)))
             print(f"game {number + 1}: {len(board.move_stack)} plies, review {took:.1f} s", file=sys.stderr)
     finally:
         weak.quit()
@@ -222,7 +244,7 @@ def shogi_games(args):
             for ply in answer["plies"]:
                 index = ply["ply"] - 1
                 drop = max(0.0, values[index] + values[index + 1])
-                rows.append((lichess_class(drop), ply["class"], number + 1, ply["ply"], score_map_class(ply)))
+                rows.append((lichess_class(drop), ply["class"], number + 1, ply["ply"], *classes(ply, args)))
             print(f"game {number + 1}: {len(moves)} plies, review {took:.1f} s", file=sys.stderr)
     finally:
         weak.quit()
@@ -271,7 +293,7 @@ def othello_games(args):
                 judged = "mistake"
             else:
                 judged = "good"
-            rows.append((judged, ply["class"], number + 1, ply["ply"], score_map_class(ply)))
+            rows.append((judged, ply["class"], number + 1, ply["ply"], *classes(ply, args)))
         print(f"game {number + 1}: {len(moves)} plies, review {took:.1f} s", file=sys.stderr)
     return rows, "Sente's exact solver (last 20 empties)", seconds, plies_reviewed
 
@@ -286,6 +308,8 @@ def main():
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--dir", default="target/review-agreement")
     parser.add_argument("--reuse", action="store_true", help="review the chess games already in DIR again rather than play new ones")
+    parser.add_argument("--models", type=lambda text: [float(unit) for unit in text.split(",")], default=[],
+                        help="chess and shogi: also class each move through these logistics (centipawns a unit, comma-separated)")
     args = parser.parse_args()
     os.makedirs(args.dir, exist_ok=True)
     measure = {"chess": chess_games, "shogi": shogi_games, "othello": othello_games}[args.game]
@@ -293,7 +317,9 @@ def main():
     slips = ("mistake", "blunder")
     share = lambda part, whole: f"{len(part)}/{len(whole)} = {100 * len(part) / max(1, len(whole)):.0f}%"
     print(f"{args.game}: {args.games} games, {len(rows)} moves judged by {judge}")
-    for name, column in (("the review's classes", 1), ("the score's own map", 4)):
+    columns = [("the review's classes", 1), ("the score's own map", 4)]
+    columns += [(f"a logistic of {unit:g} centipawns a unit", 5 + i) for i, unit in enumerate(args.models)]
+    for name, column in columns:
         judged_blunders = [row for row in rows if row[0] == "blunder"]
         caught = [row for row in judged_blunders if row[column] in slips]
         reviewed_blunders = [row for row in rows if row[column] == "blunder"]

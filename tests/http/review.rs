@@ -69,7 +69,7 @@ async fn chess_and_shogi_are_reviewed_through_their_fitted_models() {
     let url = start().await;
     for (game, moves, scale) in [
         ("chess", json!(["e4", "e5", "Nf3", "Nc6"]), 220.0),
-        ("shogi", json!(["7g7f", "3c3d", "2g2f", "4c4d"]), 1630.0),
+        ("shogi", json!(["7g7f", "3c3d", "2g2f", "4c4d"]), 830.0),
     ] {
         let body = json!({"game": game, "moves": moves, "depth": 4});
         let review: Value = post(&url, "/review", body).await.json().await.unwrap();
@@ -85,9 +85,11 @@ async fn chess_and_shogi_are_reviewed_through_their_fitted_models() {
                 (p - fitted).abs() < 1e-3,
                 "{game}: {p} against {fitted}: {ply}"
             );
+            // Near an even score every logistic reads alike: shogi's map is the logistic of
+            // 600 centipawns a unit, a centipawn apart from 830's by about a ten-thousandth.
             let score_map = (best["score"].as_f64().unwrap() + 1.0) / 2.0;
             assert!(
-                (p - score_map).abs() > 1e-4,
+                cp.abs() < 10.0 || (p - score_map).abs() > 1e-4,
                 "{game}: the score's map: {ply}"
             );
             read += 1;

@@ -595,9 +595,10 @@ impl Drawing for Shogi {
         Some(evaluation::centipawns(score))
     }
 
-    /// Fitted to the engine's own games (docs/review.md#the-models-on-sentes-own-games): its
-    /// centipawns win less often than the 600-unit logistic of shogi programs says.
-    const FITTED_CENTIPAWNS: Option<f64> = Some(1630.0);
+    /// Fitted to the engine's own games at the review's own time a move
+    /// (docs/review.md#the-models-on-sentes-own-games): its centipawns win a little less often
+    /// than the 600-unit logistic of shogi programs says.
+    const FITTED_CENTIPAWNS: Option<f64> = Some(830.0);
 
     /// The square the piece goes to (or is dropped on); none for a declaration.
     fn move_cell(&self, mv: ShogiMove) -> Option<(usize, usize)> {

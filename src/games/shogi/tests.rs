@@ -465,11 +465,11 @@ fn a_node_under_a_mate_threat_is_not_cut_on_its_evaluation() {
 }
 
 /// The review's model: shogi's centipawns read through the logistic fitted to its own games
-/// (1,630 a unit), a proven result a certainty, an even score even.
+/// at the review's time (830 a unit), a proven result a certainty, an even score even.
 #[test]
 fn the_review_reads_centipawns_through_the_fitted_logistic() {
     use crate::game::Drawing;
-    let one_unit = evaluation::winning_chances(1630);
+    let one_unit = evaluation::winning_chances(830);
     let expected = 1.0 / (1.0 + (-1.0f64).exp());
     assert!((Shogi::win_probability(one_unit) - expected).abs() < 1e-3);
     assert!((Shogi::win_probability(-one_unit) - (1.0 - expected)).abs() < 1e-3);
