@@ -62,13 +62,18 @@ def lichess_class(drop):
     return "good"
 
 
+def review_class(loss):
+    """The review's class of a move from the probability it lost (0.05, 0.10, 0.15)."""
+    return "blunder" if loss >= 0.15 else "mistake" if loss >= 0.10 else "inaccuracy" if loss >= 0.05 else "good"
+
+
 def score_map_class(ply):
     """The class the review would give the move reading its scores through the score's own map,
     probability (score + 1) / 2 (the review's thresholds: 0.05, 0.10, 0.15 of probability)."""
     if ply["class"] == "best" or "best" not in ply or "played" not in ply:
         return ply["class"]
     loss = max(0.0, (ply["best"]["score"] - ply["played"]["score"]) / 2)
-    return "blunder" if loss >= 0.15 else "mistake" if loss >= 0.10 else "inaccuracy" if loss >= 0.05 else "good"
+    return review_class(loss)
 
 
 def logistic_class(ply, unit):
@@ -83,7 +88,7 @@ def logistic_class(ply, unit):
         return 1 / (1 + math.exp(-line["cp"] / unit))
 
     loss = max(0.0, win(ply["best"]) - win(ply["played"]))
-    return "blunder" if loss >= 0.15 else "mistake" if loss >= 0.10 else "inaccuracy" if loss >= 0.05 else "good"
+    return review_class(loss)
 
 
 def classes(ply, args):
