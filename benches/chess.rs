@@ -126,7 +126,7 @@ fn engine_speed() {
 /// The network's first layer over the positions of the middlegames' first moves: its sums
 /// computed afresh, against brought up to date after the move, and the output from them.
 fn network_speed() {
-    let network = nnue::current();
+    let network = nnue::playing(None);
     let mut cases = Vec::new();
     for fen in MIDDLEGAMES {
         let game: Chess = fen.parse().unwrap();

@@ -182,12 +182,12 @@ fn peers_connect_four(c: &mut Criterion) {
     };
     let alphabeta_all = alphabeta(Enhancements::ALL);
     for (name, strategy) in [
-        ("sente solver", solver),
-        ("sente alphabeta all enhancements", alphabeta_all),
+        ("sente solver", &solver),
+        ("sente alphabeta all enhancements", &alphabeta_all),
     ] {
         let nodes: u64 = positions
             .iter()
-            .map(|p| search(p, &strategy, 0).unwrap().nodes)
+            .map(|p| search(p, strategy, 0).unwrap().nodes)
             .sum();
         println!(
             "{name}, 20 End-Easy positions: {} nodes per position",

@@ -12,12 +12,15 @@
 //! of the positions, so give every thread a core of its own for the timed searches.
 
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
 
 use sente::game::Outcome;
 use sente::game::Rules;
 use sente::games::ConnectFour;
 use sente::games::connect_four::solver::Solver;
+use sente::learn::policy_value::PolicyValueNet;
+use sente::learn::weights::NamedWeights;
 use sente::search::alphazero::{self, networks};
 use sente::search::{Algorithm, AlphaZeroParams, Strategy, search};
 
@@ -79,8 +82,11 @@ struct Scored {
     timed: Vec<bool>,
 }
 
-fn score(position: &ConnectFour, known: i32, net_index: u8, times: &[u64]) -> Scored {
-    let net = networks::network::<ConnectFour>(usize::from(net_index)).unwrap();
+fn score(position: &ConnectFour, known: i32, read: Option<&NamedWeights>, times: &[u64]) -> Scored {
+    let net = match read.and_then(NamedWeights::get::<Arc<PolicyValueNet>>) {
+        Some(net) => Arc::clone(net),
+        None => networks::network::<ConnectFour>(0).unwrap(),
+    };
     // Optimal: the move keeps the position's result, as a weak solver of the child tells (in
     // a lost position every move is, and such positions are not counted for the moves).
     let mut solver = Solver::default();
@@ -112,7 +118,7 @@ fn score(position: &ConnectFour, known: i32, net_index: u8, times: &[u64]) -> Sc
                 time_limit: Some(Duration::from_millis(ms)),
                 alphazero: AlphaZeroParams {
                     simulations: u32::MAX,
-                    net: net_index,
+                    read: read.cloned(),
                     ..AlphaZeroParams::DEFAULT
                 },
                 ..Strategy::with_defaults(Algorithm::AlphaZero)
@@ -130,15 +136,11 @@ fn score(position: &ConnectFour, known: i32, net_index: u8, times: &[u64]) -> Sc
 
 fn main() {
     let options = options();
-    // The network scored: the shipped best, or the file's, loaded beside it.
-    let net_index = match &options.net {
-        Some(path) => {
-            let net = networks::from_file::<ConnectFour>(path).expect("a connect4 network");
-            networks::load::<ConnectFour>("scored", "scored", net).expect("a new name");
-            networks::names::<ConnectFour>().len() - 1
-        }
-        None => 0,
-    } as u8;
+    // The network scored: the shipped best, or the file's, played in its place.
+    let read = options
+        .net
+        .as_ref()
+        .map(|path| networks::read::<ConnectFour>("scored", path).expect("a connect4 network"));
     println!(
         "| set | positions | raw policy optimal | value head agrees |{}",
         options
@@ -174,10 +176,10 @@ fn main() {
             let handles: Vec<_> = positions
                 .chunks(share)
                 .map(|part| {
-                    let times = &options.times;
+                    let (times, read) = (&options.times, read.as_ref());
                     scope.spawn(move || {
                         part.iter()
-                            .map(|(position, known)| score(position, *known, net_index, times))
+                            .map(|(position, known)| score(position, *known, read, times))
                             .collect::<Vec<_>>()
                     })
                 })

@@ -10,6 +10,8 @@ use sente::search::{
     Algorithm, AlphaBetaParams, Enhancements, Strategy, Tiebreak, analyze, search,
 };
 
+use crate::tictactoe_search::negamax;
+
 fn reachable() -> Vec<TicTacToe> {
     sente::game::reachable::reachable()
 }
@@ -23,17 +25,13 @@ fn alphabeta(enhancements: Enhancements) -> Strategy {
     })
 }
 
-const NEGAMAX: Strategy = Strategy {
-    depth: None,
-    tiebreak: Tiebreak::First,
-    evaluation: Some(0),
-    ..Strategy::with_defaults(Algorithm::Negamax)
-};
-const SOLVER: Strategy = Strategy {
-    time_limit: None,
-    tiebreak: Tiebreak::First,
-    ..Strategy::with_defaults(Algorithm::Solver)
-};
+fn solver() -> Strategy {
+    Strategy {
+        time_limit: None,
+        tiebreak: Tiebreak::First,
+        ..Strategy::with_defaults(Algorithm::Solver)
+    }
+}
 
 /// Every combination of the four enhancements.
 fn combinations() -> Vec<Enhancements> {
@@ -56,12 +54,12 @@ fn every_enhancement_finds_the_value_and_distance_of_negamax_everywhere() {
     let truth: HashMap<TicTacToe, (f64, Option<u32>)> = positions
         .iter()
         .map(|p| {
-            let r = search(p, &NEGAMAX, 0).unwrap();
+            let r = search(p, &negamax(), 0).unwrap();
             (*p, (r.score, r.plies_to_end))
         })
         .collect();
     let mut strategies: Vec<Strategy> = combinations().into_iter().map(alphabeta).collect();
-    strategies.push(SOLVER);
+    strategies.push(solver());
     strategies.push(Strategy::alphabeta(AlphaBetaParams {
         depth: None,
         enhancements: Enhancements::ALL,
@@ -122,10 +120,10 @@ fn a_proven_win_is_the_fastest_and_a_proven_loss_the_slowest() {
     // X can win at once on the 0-4-8 diagonal (cell 8), or in three plies with a fork at 1.
     let position: TicTacToe = "X.O/.X./O..".parse().unwrap();
     for strategy in [
-        NEGAMAX,
+        negamax(),
         alphabeta(Enhancements::NONE),
         alphabeta(Enhancements::ALL),
-        SOLVER,
+        solver(),
     ] {
         let result = search(&position, &strategy, 0).unwrap();
         assert_eq!(
@@ -140,23 +138,23 @@ fn a_proven_win_is_the_fastest_and_a_proven_loss_the_slowest() {
         .into_iter()
         .find(|p| {
             !p.outcome().is_over() && {
-                let analysis = analyze(p, &NEGAMAX, 0).unwrap();
+                let analysis = analyze(p, &negamax(), 0).unwrap();
                 let plies: HashSet<_> = analysis.moves.iter().map(|m| m.plies_to_end).collect();
                 analysis.moves[0].score == -1.0 && plies.len() > 1
             }
         })
         .expect("tic-tac-toe has such positions");
-    let slowest = analyze(&lost, &NEGAMAX, 0)
+    let slowest = analyze(&lost, &negamax(), 0)
         .unwrap()
         .moves
         .iter()
         .filter_map(|m| m.plies_to_end)
         .max();
     for strategy in [
-        NEGAMAX,
+        negamax(),
         alphabeta(Enhancements::NONE),
         alphabeta(Enhancements::ALL),
-        SOLVER,
+        solver(),
     ] {
         let result = search(&lost, &strategy, 0).unwrap();
         assert_eq!(
@@ -174,7 +172,7 @@ fn the_solver_answers_from_its_table_with_one_node() {
         .filter(|p| !p.outcome().is_over())
         .take(500)
     {
-        let result = search(&position, &SOLVER, 0).unwrap();
+        let result = search(&position, &solver(), 0).unwrap();
         assert_eq!(result.nodes, 1);
         let mut game = position;
         for &mv in &result.pv {
@@ -191,8 +189,11 @@ fn the_solver_answers_from_its_table_with_one_node() {
 #[test]
 fn tie_breaks_choose_among_the_best_moves_only() {
     let empty = TicTacToe::start();
-    for base in [NEGAMAX, alphabeta(Enhancements::ALL), SOLVER] {
-        let with = |tiebreak| Strategy { tiebreak, ..base };
+    for base in [negamax(), alphabeta(Enhancements::ALL), solver()] {
+        let with = |tiebreak| Strategy {
+            tiebreak,
+            ..base.clone()
+        };
         // Every first move draws: a random tie-break reaches several, each the same per seed.
         let moves: HashSet<u8> = (0..40)
             .map(|seed| {
@@ -228,7 +229,7 @@ fn tie_breaks_choose_among_the_best_moves_only() {
 #[test]
 fn analysis_lists_every_move_best_first_with_exact_values() {
     let position: TicTacToe = "X.O/.X./O..".parse().unwrap();
-    for strategy in [NEGAMAX, alphabeta(Enhancements::ALL), SOLVER] {
+    for strategy in [negamax(), alphabeta(Enhancements::ALL), solver()] {
         let analysis = analyze(&position, &strategy, 0).unwrap();
         assert_eq!(analysis.moves.len(), 5);
         assert_eq!(analysis.moves[0].mv, 8);
@@ -242,7 +243,7 @@ fn analysis_lists_every_move_best_first_with_exact_values() {
             let child_score = if child.outcome().is_over() {
                 -1.0
             } else {
-                search(&child, &NEGAMAX, 0).unwrap().score
+                search(&child, &negamax(), 0).unwrap().score
             };
             assert_eq!(entry.score, -child_score, "{strategy:?} move {}", entry.mv);
         }

@@ -124,7 +124,7 @@ fn shards() -> [serde_json::Value; 2] {
     let request = serde_json::json!({"game": "tictactoe", "games": 12, "seed": 5, "records": true,
         "players": [{"algorithm": "random"}, {"algorithm": "random"}]});
     let request = TournamentRequest::from_json(request.to_string().as_bytes()).unwrap();
-    let job = TournamentJob::new(request, &[]).unwrap();
+    let job = TournamentJob::new(request, &[], &[]).unwrap();
     [0, 1].map(|index| {
         let games = shard(&job.setup().games, index, 2);
         let results = job.play(games, 1, |_| {});

@@ -7,24 +7,36 @@ use sente::games::TicTacToe;
 use sente::search::{Algorithm, AlphaBetaParams, MctsParams, Strategy, Tiebreak, search};
 use sente::tournament::Tournament;
 
-const MINIMAX: Strategy = Strategy {
-    depth: None,
-    tiebreak: Tiebreak::First,
-    evaluation: Some(0),
-    ..Strategy::with_defaults(Algorithm::Minimax)
-};
-const NEGAMAX: Strategy = Strategy {
-    depth: None,
-    tiebreak: Tiebreak::First,
-    evaluation: Some(0),
-    ..Strategy::with_defaults(Algorithm::Negamax)
-};
-const ALPHABETA: Strategy = Strategy::alphabeta(AlphaBetaParams::textbook(None));
-const MCS10: Strategy = Strategy {
-    playouts: 10,
-    time_limit: None,
-    ..Strategy::with_defaults(Algorithm::Mcs)
-};
+fn minimax() -> Strategy {
+    Strategy {
+        depth: None,
+        tiebreak: Tiebreak::First,
+        evaluation: Some(0),
+        ..Strategy::with_defaults(Algorithm::Minimax)
+    }
+}
+
+/// Negamax as the tutorial teaches it, to the end of the game.
+pub(crate) fn negamax() -> Strategy {
+    Strategy {
+        depth: None,
+        tiebreak: Tiebreak::First,
+        evaluation: Some(0),
+        ..Strategy::with_defaults(Algorithm::Negamax)
+    }
+}
+
+fn alphabeta() -> Strategy {
+    Strategy::alphabeta(AlphaBetaParams::textbook(None))
+}
+
+fn mcs10() -> Strategy {
+    Strategy {
+        playouts: 10,
+        time_limit: None,
+        ..Strategy::with_defaults(Algorithm::Mcs)
+    }
+}
 
 /// Every position reachable from the empty board.
 fn reachable_positions() -> Vec<TicTacToe> {
@@ -33,7 +45,7 @@ fn reachable_positions() -> Vec<TicTacToe> {
 
 #[test]
 fn full_tree_minimax_and_negamax_visit_549946_nodes_and_find_a_draw() {
-    for strategy in [MINIMAX, NEGAMAX] {
+    for strategy in [minimax(), negamax()] {
         let result = search(&TicTacToe::start(), &strategy, 0).unwrap();
         assert_eq!(result.nodes, 549_946, "{strategy:?}");
         assert_eq!(result.score, 0.0, "{strategy:?}");
@@ -61,10 +73,11 @@ fn exact_searches_agree_on_every_reachable_position_and_their_move_achieves_the_
     let mut checked = 0;
     for position in reachable_positions() {
         if position.outcome().is_over() {
-            assert!(search(&position, &ALPHABETA, 0).is_err());
+            assert!(search(&position, &alphabeta(), 0).is_err());
             continue;
         }
-        let results = [MINIMAX, NEGAMAX, ALPHABETA].map(|s| search(&position, &s, 0).unwrap());
+        let results =
+            [minimax(), negamax(), alphabeta()].map(|s| search(&position, &s, 0).unwrap());
         for result in &results {
             assert!(result.exact);
             assert_eq!(result.score, results[1].score, "{position}: {results:?}");
@@ -76,7 +89,7 @@ fn exact_searches_agree_on_every_reachable_position_and_their_move_achieves_the_
                     _ => 0.0,
                 }
             } else {
-                search(&child, &NEGAMAX, 0).unwrap().score
+                search(&child, &negamax(), 0).unwrap().score
             };
             assert_eq!(
                 -child_value, result.score,
@@ -96,13 +109,13 @@ fn exact_searches_agree_on_every_reachable_position_and_their_move_achieves_the_
 fn the_principal_variation_is_played_out_to_the_proven_result() {
     // X to move wins by completing the top row; O to move must block.
     let position: TicTacToe = "XX.OO....".parse().unwrap();
-    let result = search(&position, &ALPHABETA, 0).unwrap();
+    let result = search(&position, &alphabeta(), 0).unwrap();
     assert_eq!(
         (result.best_move, result.score, result.pv.clone()),
         (2, 1.0, vec![2])
     );
     let position: TicTacToe = "XX..O....".parse().unwrap();
-    let result = search(&position, &MINIMAX, 0).unwrap();
+    let result = search(&position, &minimax(), 0).unwrap();
     assert_eq!(result.best_move, 2, "O must block");
     let mut game = position;
     for &mv in &result.pv {
@@ -150,7 +163,7 @@ fn randomised_algorithms_repeat_for_a_seed() {
     let position: TicTacToe = "X...O....".parse().unwrap();
     for strategy in [
         Strategy::with_defaults(Algorithm::Random),
-        MCS10,
+        mcs10(),
         Strategy::mcts(MctsParams::default()),
     ] {
         let a = search(&position, &strategy, 99).unwrap();
@@ -175,7 +188,7 @@ fn randomised_algorithms_repeat_for_a_seed() {
 #[test]
 fn monte_carlo_searches_take_an_immediate_win_as_proven() {
     let winning: TicTacToe = "XX.OO....".parse().unwrap();
-    for strategy in [MCS10, Strategy::mcts(MctsParams::default())] {
+    for strategy in [mcs10(), Strategy::mcts(MctsParams::default())] {
         let result = search(&winning, &strategy, 5).unwrap();
         assert_eq!(
             (result.best_move, result.score, result.exact),
@@ -189,18 +202,18 @@ fn monte_carlo_searches_take_an_immediate_win_as_proven() {
 fn mcs_counts_the_root_each_child_and_each_playout_position() {
     // One move left: the root, the child (terminal), no playout positions.
     let last: TicTacToe = "XOX/XOO/OX.".parse().unwrap();
-    let result = search(&last, &MCS10, 1).unwrap();
+    let result = search(&last, &mcs10(), 1).unwrap();
     assert_eq!(result.nodes, 2);
     // Two moves left, neither ending the game: each playout creates the one final position.
     let two: TicTacToe = "XXO/OOX/X..".parse().unwrap();
-    let result = search(&two, &MCS10, 1).unwrap();
+    let result = search(&two, &mcs10(), 1).unwrap();
     assert_eq!(result.nodes, 1 + 2 + 2 * 10);
 }
 
 #[test]
 fn alphabeta_never_loses_against_random_in_10000_games() {
     let tournament = Tournament::<TicTacToe>::between(
-        [ALPHABETA, Strategy::with_defaults(Algorithm::Random)],
+        [alphabeta(), Strategy::with_defaults(Algorithm::Random)],
         2026,
     );
     let tally = tournament.play_parallel(0..10_000, 2).tally();

@@ -313,8 +313,29 @@ pub fn learnt_weights(game: &str) -> Result<crate::learn::LearntWeights, LearnEr
 
 /// Reads the weights in the file at `path` as `game`'s learnt evaluation's, under `name`, for
 /// the engine's `weights` knob.
-pub fn load_weights(game: &str, name: &str, path: &std::path::Path) -> Result<(), LearnError> {
+pub fn load_weights(
+    game: &str,
+    name: &str,
+    path: &std::path::Path,
+) -> Result<crate::learn::weights::NamedWeights, LearnError> {
     (learnt_weights(game)?.load)(name, path)
+}
+
+/// Reads the policy-value network in the file at `path` as `game`'s, under `name`, for
+/// `alphazero`'s `net` knob.
+pub fn load_network(
+    game: &str,
+    name: &str,
+    path: &std::path::Path,
+) -> Result<crate::learn::weights::NamedWeights, LearnError> {
+    struct Read<'a>(&'a str, &'a std::path::Path);
+    impl crate::games::ForGame for Read<'_> {
+        type Output = Result<crate::learn::weights::NamedWeights, LearnError>;
+        fn run<G: crate::search::Solve>(self) -> Self::Output {
+            crate::search::alphazero::networks::read::<G>(self.0, self.1)
+        }
+    }
+    crate::games::for_game(game, Read(name, path)).unwrap_or_else(|| Err(unknown_game(game)))
 }
 
 /// The engine protocol called `name` that a game of the registry speaks (`uci`: chess's), for

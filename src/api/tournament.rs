@@ -16,6 +16,7 @@ use super::object::{Object, decode, deserialize_as_object, integer, value};
 use super::request::PositionSpec;
 use super::{GameRef, Problem};
 use crate::games::ForGame;
+use crate::learn::weights::NamedWeights;
 use crate::search::{MAX_DEPTH, Solve, seed};
 use crate::tournament::Tournament;
 use crate::tournament::adjudication::Adjudication;
@@ -343,12 +344,33 @@ pub type TournamentJob = Match;
 
 impl TournamentJob {
     /// Checks `request` and readies its match; `engines` are the external engines its players
-    /// may name.
+    /// may name, `shelf` the learnt weights (`weights`) the command read from files.
     pub fn new(
         request: TournamentRequest,
         engines: &[Arc<EngineConfig>],
+        shelf: &[NamedWeights],
     ) -> Result<TournamentJob, Problem> {
-        struct Check<'a>(TournamentRequest, &'a [Arc<EngineConfig>]);
+        Self::checked(request, Lineup::Requested { engines, shelf })
+    }
+
+    /// Checks `request`, whose `players` are left empty, and readies its match between
+    /// `players`, built by the caller as values (`sente learn`'s generations), each of Sente's
+    /// fitted to the request's game as a request's player is ([`knobs::fit_to_game`]).
+    pub fn between(
+        request: TournamentRequest,
+        players: [Seated; 2],
+    ) -> Result<TournamentJob, Problem> {
+        if !request.players.is_empty() {
+            return Err(Problem::invalid(
+                "players",
+                "the players are given as values: the request names none",
+            ));
+        }
+        Self::checked(request, Lineup::Seated(Box::new(players)))
+    }
+
+    fn checked(request: TournamentRequest, lineup: Lineup<'_>) -> Result<TournamentJob, Problem> {
+        struct Check<'a>(TournamentRequest, Lineup<'a>);
         impl ForGame for Check<'_> {
             type Output = Result<TournamentJob, Problem>;
             fn run<G: Solve>(self) -> Self::Output {
@@ -356,28 +378,64 @@ impl TournamentJob {
             }
         }
         let game = request.game.clone();
-        super::with_game(game.as_deref(), Check(request, engines))?
+        super::with_game(game.as_deref(), Check(request, lineup))?
     }
+}
+
+/// A player of a tournament as a checked value, and what the tournament's report says of it.
+#[derive(Clone, Debug)]
+pub struct Seated {
+    pub player: Player,
+    pub info: PlayerInfo,
+}
+
+/// Where a tournament's players come from: the request's specs, or values given beside it.
+enum Lineup<'a> {
+    Requested {
+        engines: &'a [Arc<EngineConfig>],
+        shelf: &'a [NamedWeights],
+    },
+    Seated(Box<[Seated; 2]>),
 }
 
 /// Checks a tournament request on its game `G`.
 fn check<G: Solve>(
     request: TournamentRequest,
-    engines: &[Arc<EngineConfig>],
+    lineup: Lineup<'_>,
 ) -> Result<TournamentJob, Problem> {
     let game = GameRef::of::<G>();
-    let [a, b] = request.players.as_slice() else {
-        return Err(Problem::invalid(
-            "players",
-            format!(
-                "a tournament has exactly two players, got {}",
-                request.players.len()
-            ),
-        ));
+    let [a, b] = match lineup {
+        Lineup::Seated(mut players) => {
+            for seated in players.iter_mut() {
+                if let PlayerKind::Search(strategy) = &mut seated.player.kind {
+                    *strategy = knobs::fit_to_game(&game, strategy.clone())?;
+                }
+            }
+            *players
+        }
+        Lineup::Requested { engines, shelf } => {
+            let [a, b] = request.players.as_slice() else {
+                return Err(Problem::invalid(
+                    "players",
+                    format!(
+                        "a tournament has exactly two players, got {}",
+                        request.players.len()
+                    ),
+                ));
+            };
+            let seated = |spec, seat: &str| {
+                let player = contestant(&game, spec, engines, shelf)
+                    .map_err(|problem| problem.within(seat))?;
+                Ok::<_, Problem>(Seated {
+                    info: info(spec, &player),
+                    player,
+                })
+            };
+            [seated(a, "players[0]")?, seated(b, "players[1]")?]
+        }
     };
-    let player =
-        |spec, seat: &str| contestant(&game, spec, engines).map_err(|problem| problem.within(seat));
-    let players = [player(a, "players[0]")?, player(b, "players[1]")?];
+    let infos = [a.info, b.info];
+    let players = [a.player, b.player];
     let openings: Openings<G> = match (request.start, request.openings) {
         (Some(_), Some(_)) => {
             return Err(Problem::invalid(
@@ -439,18 +497,7 @@ fn check<G: Solve>(
             Openings::Random(random) => OpeningsInfo::Random(*random),
         },
         max_plies,
-        players: [0, 1].map(|seat| {
-            let spec = &request.players[seat];
-            PlayerInfo {
-                algorithm: match &players[seat].kind {
-                    PlayerKind::Search(strategy) => Some(strategy.algorithm),
-                    PlayerKind::Uci { .. } => None,
-                },
-                engine: spec.engine.clone(),
-                tc: spec.tc.clone(),
-                settings: settings(spec),
-            }
-        }),
+        players: infos,
         sprt,
         adjudication,
         records,
@@ -467,6 +514,17 @@ fn check<G: Solve>(
             records,
         },
     ))
+}
+
+/// What a report says of a player of the request: its algorithm or engine, its time control
+/// and its settings, as the request wrote them.
+fn info(spec: &ContestantSpec, player: &Player) -> PlayerInfo {
+    PlayerInfo {
+        algorithm: player.algorithm(),
+        engine: spec.engine.clone(),
+        tc: spec.tc.clone(),
+        settings: settings(spec),
+    }
 }
 
 /// The settings a request gave a player, each as written.
@@ -490,6 +548,7 @@ fn contestant(
     game: &GameRef,
     spec: &ContestantSpec,
     engines: &[Arc<EngineConfig>],
+    shelf: &[NamedWeights],
 ) -> Result<Player, Problem> {
     let mut limits = Limits {
         time: match &spec.tc {
@@ -510,7 +569,7 @@ fn contestant(
         }
         let timed = limits.time != TimeControl::None;
         return Ok(Player {
-            kind: PlayerKind::Search(knobs::player_on_time(game, &spec.player, timed)?),
+            kind: PlayerKind::Search(knobs::player_on_time(game, &spec.player, timed, shelf)?),
             limits,
         });
     };

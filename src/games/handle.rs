@@ -22,9 +22,6 @@ pub struct GameRef {
     /// The names of the networks its `alphazero` plays with, the default first; none where it
     /// has no `alphazero`.
     pub networks: fn() -> Vec<(&'static str, &'static str)>,
-    /// The names of its learnt evaluation's weights read from files, for the engine's
-    /// `weights` knob; none where it has none or none were read.
-    pub weights: fn() -> Vec<&'static str>,
     /// The trainer of its AlphaZero network, which every game can learn.
     pub network_trainer: Trainer,
     /// Builds now what the game builds once (a perfect table, a solver's large table).
@@ -47,12 +44,6 @@ impl GameRef {
                     .collect()
             },
             networks: crate::search::alphazero::networks::described::<G>,
-            weights: || {
-                G::DECLARATION
-                    .trainer
-                    .and_then(|trainer| trainer.weights)
-                    .map_or_else(Vec::new, |weights| (weights.loaded)())
-            },
             network_trainer: crate::search::alphazero::train::trainer::<G>(),
             warm_up: G::warm_up,
         }

@@ -55,7 +55,7 @@ pub async fn post_tournament(
     if matches!(form, Form::GamesFile(_)) {
         request.records = Some(true);
     }
-    let job = Arc::new(TournamentJob::new(request, &state.engines)?);
+    let job = Arc::new(TournamentJob::new(request, &state.engines, &[])?);
     let games_file = job.collecting_format();
     if let Form::GamesFile(media_type) = form
         && games_file.is_none_or(|format| format.media_type != media_type)

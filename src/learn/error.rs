@@ -52,8 +52,6 @@ pub enum LearnError {
     BadName(String),
     #[error("weights called {0:?} are already read")]
     NameTaken(String),
-    #[error("a process reads at most {0} weights of a game's")]
-    TooManyWeights(usize),
     /// A game that learns nothing of the kind asked.
     #[error("{0}")]
     NotLearnt(String),

@@ -10,12 +10,12 @@
 
 mod error;
 pub mod fit;
-pub mod loaded;
 pub mod nnue;
 pub mod policy_value;
 pub mod residual;
 pub mod run;
 pub mod sparse;
+pub mod weights;
 
 pub use error::LearnError;
 
@@ -156,11 +156,8 @@ pub struct LearntWeights {
     pub file: &'static str,
     /// The shipped weights, as read into the binary.
     pub shipped: &'static [u8],
-    /// Reads weights from a file, checked, and adds them under a name for the `weights` knob
-    /// ([`loaded`]).
-    pub load: fn(name: &str, path: &std::path::Path) -> Result<(), LearnError>,
-    /// The names of those read so far, in order: the `weights` knob's values.
-    pub loaded: fn() -> Vec<&'static str>,
+    /// Reads weights from a file, checked, as a value under a name for the `weights` knob.
+    pub load: fn(name: &str, path: &std::path::Path) -> Result<weights::NamedWeights, LearnError>,
 }
 
 /// A trainer's run: the options, and what to tell of each epoch.

@@ -30,6 +30,7 @@ use std::time::Duration;
 use super::go::Go;
 use super::{Flow, Input, Protocol, run};
 use crate::game::{Game, LEVELS, Notation, Outcome, Rules, written};
+use crate::learn::LearnError;
 use crate::search::engine::{self, Board, DEFAULT_HASH_MB, Kept, MAX_THREADS};
 use crate::search::{
     Analysis, Budget, Clock, EngineParams, Iteration, SearchResult, Watch, panic_message,
@@ -140,37 +141,61 @@ pub fn evaluation_options<G: Game>(default: &str) -> [String; 2] {
     ]
 }
 
-/// Sets `Evaluation` (one of `G`'s evaluations, as the HTTP knob picks it) into `evaluation`,
-/// or `EvalFile` (a net read from a file in place of the shipped one, for a net in training to
-/// play matches before it is built in) by `load`; `None` for another option.
-pub fn set_evaluation_option<G: Game>(
-    name: &str,
-    value: &str,
-    evaluation: &mut Option<crate::search::EvaluationIndex>,
-    load: fn(Option<&std::path::Path>) -> Result<(), crate::learn::LearnError>,
-) -> Option<Result<(), String>> {
-    let value = value.trim();
-    let names = || G::EVALUATIONS.iter().map(|evaluation| evaluation.name);
-    if name.eq_ignore_ascii_case("evaluation") {
-        return Some(
-            names()
-                .position(|known| known.eq_ignore_ascii_case(value))
-                .map(|index| *evaluation = Some(index as crate::search::EvaluationIndex))
-                .ok_or_else(|| {
-                    format!(
-                        "Evaluation is one of {}, got {value:?}",
-                        names().collect::<Vec<_>>().join(", ")
-                    )
-                }),
-        );
-    }
-    name.eq_ignore_ascii_case("evalfile").then(|| {
-        match value {
-            "" | SHIPPED_NET => load(None),
-            path => load(Some(std::path::Path::new(path))),
+/// The `Evaluation` and `EvalFile` options, as a dialect of a game with a learnt net holds
+/// them.
+#[derive(Default)]
+pub struct EvaluationOptions {
+    /// Which of the game's evaluations the engine uses (`Evaluation`); its own default if
+    /// unset.
+    evaluation: Option<crate::search::EvaluationIndex>,
+    /// The net read from `EvalFile`, played in place of the shipped one.
+    eval_file: Option<crate::learn::weights::NamedWeights>,
+}
+
+impl EvaluationOptions {
+    /// Sets `Evaluation` (one of `G`'s evaluations, as the HTTP knob picks it) or `EvalFile`
+    /// (a net read from a file by `load`, played in place of the shipped one, so that a net
+    /// in training can play matches before it is built in); `None` for another option.
+    pub fn set<G: Game>(
+        &mut self,
+        name: &str,
+        value: &str,
+        load: fn(&std::path::Path) -> Result<crate::learn::weights::NamedWeights, LearnError>,
+    ) -> Option<Result<(), String>> {
+        let value = value.trim();
+        let names = || G::EVALUATIONS.iter().map(|evaluation| evaluation.name);
+        if name.eq_ignore_ascii_case("evaluation") {
+            return Some(
+                names()
+                    .position(|known| known.eq_ignore_ascii_case(value))
+                    .map(|index| {
+                        self.evaluation = Some(index as crate::search::EvaluationIndex);
+                    })
+                    .ok_or_else(|| {
+                        format!(
+                            "Evaluation is one of {}, got {value:?}",
+                            names().collect::<Vec<_>>().join(", ")
+                        )
+                    }),
+            );
         }
-        .map_err(|error| error.to_string())
-    })
+        name.eq_ignore_ascii_case("evalfile").then(|| {
+            self.eval_file = match value {
+                "" | SHIPPED_NET => None,
+                path => Some(load(std::path::Path::new(path)).map_err(|error| error.to_string())?),
+            };
+            Ok(())
+        })
+    }
+
+    /// `params` with the evaluation and the net these options chose.
+    pub fn apply(&self, params: EngineParams) -> EngineParams {
+        EngineParams {
+            evaluation: self.evaluation,
+            weights: self.eval_file.clone(),
+            ..params
+        }
+    }
 }
 
 /// [`serve`] on this process's standard input and output, as `sente uci` and `sente usi` run

@@ -58,7 +58,7 @@ pub(super) fn dispatch<G: Solve, A: Ask<G>>(
             seed,
         }),
         Algorithm::AlphaZero => question.ask(&alphazero::AlphaZero {
-            params: strategy.alphazero,
+            params: strategy.alphazero.clone(),
             time_limit,
             seed,
         }),

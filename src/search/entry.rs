@@ -79,11 +79,7 @@ pub fn search_remembering<G: Solve>(
     }
     let started = Instant::now();
     let params = strategy.engine_params();
-    let searched = caught(|| {
-        crate::learn::loaded::using(strategy.engine.weights, || {
-            game.engine_remembering(&params, budget, memory)
-        })
-    });
+    let searched = caught(|| game.engine_remembering(&params, budget, memory));
     // A search that panicked may have left its memory half-written: the next starts afresh.
     let mut result = searched.inspect_err(|_| *memory = G::Memory::default())?;
     result.elapsed = started.elapsed();
@@ -115,7 +111,7 @@ fn play_at_level<G: Solve>(
 /// `strategy` cut to `cut`'s depth and nodes (any tighter of its own kept), at full strength
 /// otherwise.
 fn limited(strategy: &Strategy, cut: Cut) -> Strategy {
-    let mut limited = *strategy;
+    let mut limited = strategy.clone();
     limited.depth = tighter(strategy.depth, cut.depth);
     limited.engine.nodes = tighter(strategy.engine.nodes, cut.nodes);
     // A level plays on one thread: its cut is in nodes, which threads would only overshoot.
@@ -132,11 +128,7 @@ fn search_dispatched<G: Solve>(
     seed: u64,
     budget: &Budget,
 ) -> Result<SearchResult<G::Move>, SearchError> {
-    caught(|| {
-        crate::learn::loaded::using(strategy.engine.weights, || {
-            dispatch::dispatch(strategy, seed, searcher::BestMove(game, budget))
-        })
-    })
+    caught(|| dispatch::dispatch(strategy, seed, searcher::BestMove(game, budget)))
 }
 
 /// Runs a search, a panic inside it answered as [`SearchError::Failed`]: no caller (a request,
@@ -173,7 +165,7 @@ pub fn analyze_within<G: Solve>(
         Some(handicap) if strategy.algorithm == Algorithm::Engine => {
             limited(strategy, Cut::of(&handicap))
         }
-        _ => *strategy,
+        _ => strategy.clone(),
     };
     let mut analysis = analyze_dispatched(game, &strategy, seed, budget)?;
     analysis.elapsed = started.elapsed();
@@ -191,9 +183,5 @@ fn analyze_dispatched<G: Solve>(
     seed: u64,
     budget: &Budget,
 ) -> Result<Analysis<G::Move>, SearchError> {
-    caught(|| {
-        crate::learn::loaded::using(strategy.engine.weights, || {
-            dispatch::dispatch(strategy, seed, searcher::EveryMove(game, budget))
-        })
-    })
+    caught(|| dispatch::dispatch(strategy, seed, searcher::EveryMove(game, budget)))
 }

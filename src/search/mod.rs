@@ -71,7 +71,8 @@ pub use solve::Solve;
 pub use strategy::{DEFAULT_PLAYOUTS, Strategy};
 pub use tiebreak::Tiebreak;
 pub(crate) use value::{
-    Evaluate, INFINITY, PROVEN, depth_limit, evaluation, heuristic, terminal_value, with_evaluation,
+    Evaluate, INFINITY, PROVEN, depth_limit, evaluation, heuristic, scaled, terminal_value,
+    with_evaluation,
 };
 pub use value::{EvaluationIndex, MAX_DEPTH, MAX_EVALUATIONS, Value, WIN};
 pub use watch::{Iteration, Watch};

@@ -29,7 +29,7 @@ pub const DEFAULT_PLAYOUTS: u32 = 10;
 /// Adding an algorithm: its file in `src/search/` with its record, its settings here (a field,
 /// when it takes any of its own), a table entry per knob, one arm in `dispatch.rs`
 /// (docs/architecture.md#adding-an-algorithm).
-#[derive(Copy, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Strategy {
     pub algorithm: Algorithm,
     /// Plies to search (minimax, negamax, alphabeta, engine); `None`: to the end of the game,
@@ -75,7 +75,7 @@ impl Strategy {
     }
 
     /// alphabeta as `params` set it up, breaking ties by move order.
-    pub const fn alphabeta(params: AlphaBetaParams) -> Strategy {
+    pub fn alphabeta(params: AlphaBetaParams) -> Strategy {
         Strategy {
             depth: params.depth,
             time_limit: params.time_limit,
@@ -86,7 +86,7 @@ impl Strategy {
     }
 
     /// mcts as `params` set it up.
-    pub const fn mcts(params: MctsParams) -> Strategy {
+    pub fn mcts(params: MctsParams) -> Strategy {
         Strategy {
             mcts: params,
             ..Strategy::with_defaults(Algorithm::Mcts)
@@ -94,7 +94,7 @@ impl Strategy {
     }
 
     /// The engine as `params` set it up.
-    pub const fn engine(params: EngineParams) -> Strategy {
+    pub fn engine(params: EngineParams) -> Strategy {
         Strategy {
             depth: params.depth,
             time_limit: params.time_limit,
@@ -118,7 +118,7 @@ impl Strategy {
     pub fn engine_params(&self) -> EngineParams {
         EngineParams {
             evaluation: self.evaluation,
-            ..EngineParams::new(self.time_limit, self.depth, self.engine)
+            ..EngineParams::new(self.time_limit, self.depth, self.engine.clone())
         }
     }
 

@@ -88,8 +88,15 @@ pub(crate) fn evaluation<G: Game>(index: EvaluationIndex) -> Evaluate<G> {
 /// The game's static estimate, as a value strictly between the proven ones.
 #[inline]
 pub(crate) fn heuristic<G: Game>(game: &G, evaluate: Evaluate<G>) -> Value {
+    scaled(evaluate(game))
+}
+
+/// An estimate in (-1, 1), as a game's evaluations give one, as a value strictly between the
+/// proven ones.
+#[inline]
+pub(crate) fn scaled(estimate: f64) -> Value {
     let limit = PROVEN - 1;
-    ((evaluate(game) * f64::from(limit)).round() as Value).clamp(-limit, limit)
+    ((estimate * f64::from(limit)).round() as Value).clamp(-limit, limit)
 }
 
 /// A depth limit in plies, `None` meaning to the end of the game; a limit below 1 would leave

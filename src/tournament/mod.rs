@@ -331,11 +331,11 @@ impl<G: Solve> Tournament<G> {
             PlayerKind::Search(strategy) => {
                 let clocked = allotment
                     .clock
-                    .and_then(|(left, increment)| strategy.on_clock(left, increment));
+                    .and_then(|(left, increment)| strategy.clone().on_clock(left, increment));
                 let strategy = match (clocked, allotment.aim) {
                     (Some(clocked), _) => clocked,
-                    (None, Some(aim)) => strategy.within(aim),
-                    (None, None) => *strategy,
+                    (None, Some(aim)) => strategy.clone().within(aim),
+                    (None, None) => strategy.clone(),
                 };
                 let flag = (limits.time != TimeControl::None).then(|| started + allotment.flag);
                 let move_budget = Budget {

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use super::engines::EngineConfig;
 use super::time_control::Limits;
-use crate::search::Strategy;
+use crate::search::{Algorithm, Strategy};
 
 /// One side of a tournament.
 #[derive(Clone, Debug, PartialEq)]
@@ -29,6 +29,14 @@ pub enum PlayerKind {
 }
 
 impl Player {
+    /// Sente's algorithm, for one of Sente's players.
+    pub fn algorithm(&self) -> Option<Algorithm> {
+        match &self.kind {
+            PlayerKind::Search(strategy) => Some(strategy.algorithm),
+            PlayerKind::Uci { .. } => None,
+        }
+    }
+
     /// A Sente search with no limit beyond its own knobs.
     pub fn search(strategy: Strategy) -> Player {
         Player {

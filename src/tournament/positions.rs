@@ -109,7 +109,7 @@ mod tests {
     #[test]
     fn a_game_gives_each_scored_position_with_the_first_players_score_and_result() {
         let depth_two = Strategy::alphabeta(AlphaBetaParams::textbook(Some(2)));
-        let mut tournament = Tournament::<TicTacToe>::between([depth_two, depth_two], 3);
+        let mut tournament = Tournament::<TicTacToe>::between([depth_two.clone(), depth_two], 3);
         tournament.records = true;
         let (_, record) = tournament.play_game(0);
         let record = record.expect("records were asked for");
@@ -141,7 +141,7 @@ mod tests {
     #[test]
     fn a_capped_game_and_a_game_of_another_game_give_nothing() {
         let mut tournament = Tournament::<Chess>::between(
-            [Strategy::with_defaults(crate::search::Algorithm::Random); 2],
+            [0, 1].map(|_| Strategy::with_defaults(crate::search::Algorithm::Random)),
             9,
         );
         tournament.records = true;

@@ -10,16 +10,18 @@ use crate::game::Rules;
 use crate::games::{Chess, ConnectFour, Othello, TicTacToe};
 use crate::search::{Algorithm, AlphaBetaParams, Tiebreak};
 
-const MCS2: Strategy = Strategy {
-    playouts: 2,
-    time_limit: None,
-    ..Strategy::with_defaults(Algorithm::Mcs)
-};
+fn mcs2() -> Strategy {
+    Strategy {
+        playouts: 2,
+        time_limit: None,
+        ..Strategy::with_defaults(Algorithm::Mcs)
+    }
+}
 
 #[test]
 fn alternates_the_first_player_and_splits_add_up() {
     let tournament =
-        Tournament::<TicTacToe>::between([Strategy::with_defaults(Algorithm::Random), MCS2], 42);
+        Tournament::<TicTacToe>::between([Strategy::with_defaults(Algorithm::Random), mcs2()], 42);
     let whole = tournament.play(0..40);
     let mut halves = tournament.play(0..17);
     halves.merge(tournament.play(17..40)).unwrap();
@@ -128,7 +130,7 @@ fn a_player_over_its_clock_loses_on_time() {
 #[test]
 fn the_sprt_stops_at_the_same_game_however_many_threads_play() {
     let mut tournament = Tournament::<TicTacToe>::between(
-        [Strategy::alphabeta(AlphaBetaParams::textbook(None)), MCS2],
+        [Strategy::alphabeta(AlphaBetaParams::textbook(None)), mcs2()],
         3,
     );
     tournament.sprt = Some(Sprt {
@@ -152,7 +154,7 @@ fn the_sprt_stops_at_the_same_game_however_many_threads_play() {
 #[test]
 fn random_openings_give_distinct_games_between_deterministic_players() {
     let strategy = Strategy::alphabeta(AlphaBetaParams::textbook(Some(2)));
-    let mut tournament = Tournament::<ConnectFour>::between([strategy, strategy], 5);
+    let mut tournament = Tournament::<ConnectFour>::between([strategy.clone(), strategy], 5);
     tournament.records = true;
     let same = tournament.play(0..6);
     let moves = |results: &Results, index: u64| -> Vec<_> {
@@ -210,8 +212,10 @@ fn engines_that_crash_hang_or_play_illegal_moves_lose_and_the_tournament_goes_on
         ("hang", Ending::TimeForfeit),
         ("illegal", Ending::IllegalMove),
     ] {
-        let mut tournament =
-            Tournament::<Chess>::between([Strategy::with_defaults(Algorithm::Random); 2], 9);
+        let mut tournament = Tournament::<Chess>::between(
+            [0, 1].map(|_| Strategy::with_defaults(Algorithm::Random)),
+            9,
+        );
         tournament.players[1] = test_engine(name);
         tournament.records = true;
         let results = tournament.play_parallel(0..4, 2);
@@ -227,8 +231,10 @@ fn engines_that_crash_hang_or_play_illegal_moves_lose_and_the_tournament_goes_on
         );
     }
     // An engine that cannot start loses every game too.
-    let mut tournament =
-        Tournament::<Chess>::between([Strategy::with_defaults(Algorithm::Random); 2], 9);
+    let mut tournament = Tournament::<Chess>::between(
+        [0, 1].map(|_| Strategy::with_defaults(Algorithm::Random)),
+        9,
+    );
     tournament.players[0] = test_engine("missing");
     let tally = tournament.play(0..2).tally();
     assert_eq!(tally.endings["engine_crash"], 2);
@@ -237,8 +243,10 @@ fn engines_that_crash_hang_or_play_illegal_moves_lose_and_the_tournament_goes_on
 /// Plays games 0..4 of random against the test engine `name` on `time`, on two threads; fails
 /// if they take longer than `within` (a wedged worker never returns).
 fn against_test_engine(name: &str, time: TimeControl, within: Duration) -> (Results, Duration) {
-    let mut tournament =
-        Tournament::<Chess>::between([Strategy::with_defaults(Algorithm::Random); 2], 9);
+    let mut tournament = Tournament::<Chess>::between(
+        [0, 1].map(|_| Strategy::with_defaults(Algorithm::Random)),
+        9,
+    );
     tournament.players[1] = test_engine_on(name, time);
     tournament.records = true;
     let (sender, receiver) = std::sync::mpsc::channel();
@@ -281,8 +289,10 @@ fn engines_that_write_latin1_close_their_output_or_flood_it_lose_at_once() {
 fn a_gtp_engine_whose_answer_never_ends_loses_within_a_bounded_read() {
     let name = "gtp-flood";
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("tests/engines/{name}.sh"));
-    let mut tournament =
-        Tournament::<Othello>::between([Strategy::with_defaults(Algorithm::Random); 2], 9);
+    let mut tournament = Tournament::<Othello>::between(
+        [0, 1].map(|_| Strategy::with_defaults(Algorithm::Random)),
+        9,
+    );
     tournament.players[1] = Player {
         kind: PlayerKind::Uci {
             engine: Arc::new(EngineConfig::new(name, path, Protocol::Gtp)),

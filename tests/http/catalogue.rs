@@ -219,7 +219,7 @@ fn the_specs_knobs_are_the_tables() {
             Kind::Integer { min, max, .. } => ("integer", json!(min), json!(max)),
             Kind::Number { min, max, .. } => ("number", json!(min), json!(max)),
             Kind::Boolean { .. } => ("boolean", Value::Null, Value::Null),
-            Kind::Choice { .. } => ("string", Value::Null, Value::Null),
+            Kind::Choice { .. } | Kind::Weights { .. } => ("string", Value::Null, Value::Null),
         };
         assert_eq!(schema["type"], kind, "{}", knob.name);
         assert_eq!(

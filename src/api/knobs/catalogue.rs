@@ -20,7 +20,11 @@ impl Knob {
             Kind::Boolean { default, .. } => {
                 ("boolean", Value::Null, Value::Null, None, json!(default))
             }
-            Kind::Choice { values, .. } => {
+            // Of learnt weights, the shipped: a request over HTTP has no shelf of them read.
+            Kind::Choice { values, .. }
+            | Kind::Weights {
+                shipped: values, ..
+            } => {
                 let values = values(game);
                 let default = json!(values.first());
                 ("string", Value::Null, Value::Null, Some(values), default)
@@ -64,7 +68,7 @@ pub fn maxima() -> Map<String, Value> {
             let max = match knob.kind {
                 Kind::Integer { max, .. } => json!(max),
                 Kind::Number { max, .. } => json!(max),
-                Kind::Boolean { .. } | Kind::Choice { .. } => return None,
+                Kind::Boolean { .. } | Kind::Choice { .. } | Kind::Weights { .. } => return None,
             };
             Some((format!("max_{}", knob.name), max))
         })

@@ -27,6 +27,7 @@ use serde::de::{self, MapAccess};
 
 use super::object::{Object, deserialize_as_object, integer, value};
 use super::{GameRef, Problem, names};
+use crate::learn::weights::{self, Learnt, NamedWeights};
 use crate::search::{Algorithm, Chance, Record, Stops, Strategy, Tiebreak};
 
 pub use catalogue::{knobs, maxima};
@@ -100,6 +101,16 @@ pub enum Kind {
     Choice {
         values: fn(&GameRef) -> Vec<&'static str>,
         set: fn(&mut Strategy, usize, &'static str),
+    },
+    /// The name of learnt weights of kind `what`: one of the game's shipped ones (`shipped`,
+    /// the first the default), set by its index, or one the command read from a file (`sente
+    /// tournament --weights NAME=FILE`, `--net`, `sente learn`'s generations), which it offers
+    /// as a shelf beside the request ([`player_on_time`]), set as the weights themselves.
+    Weights {
+        what: Learnt,
+        shipped: fn(&GameRef) -> Vec<&'static str>,
+        set_shipped: fn(&mut Strategy, usize),
+        set_read: fn(&mut Strategy, NamedWeights),
     },
 }
 
@@ -185,7 +196,9 @@ impl Object for PlayerSpec {
             Kind::Integer { .. } => integer(key, map)?.map(Given::Integer),
             Kind::Number { .. } => value::<_, Option<f64>>(key, map)?.map(Given::Number),
             Kind::Boolean { .. } => value::<_, Option<bool>>(key, map)?.map(Given::Boolean),
-            Kind::Choice { .. } => value::<_, Option<String>>(key, map)?.map(Given::Name),
+            Kind::Choice { .. } | Kind::Weights { .. } => {
+                value::<_, Option<String>>(key, map)?.map(Given::Name)
+            }
         };
         Ok(())
     }
@@ -264,8 +277,14 @@ impl Knob {
             .map(|&(_, note)| note)
     }
 
-    /// Checks `given` and puts it into `strategy`.
-    fn set(&self, given: &Given, game: &GameRef, strategy: &mut Strategy) -> Result<(), Problem> {
+    /// Checks `given` and puts it into `strategy`; a `weights` name is looked for on `shelf`.
+    fn set(
+        &self,
+        given: &Given,
+        game: &GameRef,
+        shelf: &[NamedWeights],
+        strategy: &mut Strategy,
+    ) -> Result<(), Problem> {
         let name = self.name;
         match (self.kind, given) {
             (Kind::Integer { min, max, set, .. }, Given::Integer(value)) => {
@@ -304,6 +323,46 @@ impl Knob {
                     .ok_or_else(|| names::unknown(name, &what, given, &values))?;
                 set(strategy, index, values[index]);
             }
+            (
+                Kind::Weights {
+                    what,
+                    shipped,
+                    set_shipped,
+                    set_read,
+                },
+                Given::Name(given),
+            ) => {
+                let shipped = shipped(game);
+                if let Some(index) = shipped.iter().position(|name| name == given) {
+                    set_shipped(strategy, index);
+                    return Ok(());
+                }
+                let read: Vec<&NamedWeights> = weights::of_game(shelf, game.name, what).collect();
+                if let Some(found) = read.iter().find(|weights| weights.name() == given) {
+                    set_read(strategy, (*found).clone());
+                    return Ok(());
+                }
+                let names: Vec<&str> = shipped
+                    .iter()
+                    .copied()
+                    .chain(read.iter().map(|weights| weights.name()))
+                    .collect();
+                if names.is_empty() {
+                    let option = match what {
+                        Learnt::Evaluation => "--weights",
+                        Learnt::Network => "--net",
+                    };
+                    return Err(Problem::invalid(
+                        name,
+                        format!(
+                            "unknown {name} name {given:?}: {} has none to choose from here \
+                             (`sente tournament {option} NAME=FILE` reads some)",
+                            game.name
+                        ),
+                    ));
+                }
+                return Err(names::unknown(name, &format!("{name} name"), given, &names));
+            }
             // Decoding reads each knob as its type; only a value built by hand can differ.
             (kind, given) => {
                 return Err(Problem::invalid(
@@ -323,7 +382,7 @@ impl Kind {
             Kind::Integer { .. } => "an integer",
             Kind::Number { .. } => "a number",
             Kind::Boolean { .. } => "true or false",
-            Kind::Choice { .. } => "a name",
+            Kind::Choice { .. } | Kind::Weights { .. } => "a name",
         }
     }
 }
@@ -362,12 +421,18 @@ pub fn algorithm(name: &str) -> Result<Algorithm, Problem> {
 /// A sampler (mcs, mcts) given a time (`time_limit_ms`) and no count samples until the time:
 /// its default count would stop it long before.
 pub fn player(game: &GameRef, spec: &PlayerSpec) -> Result<Strategy, Problem> {
-    player_on_time(game, spec, false)
+    player_on_time(game, spec, false, &[])
 }
 
 /// [`player`], for a player that will be given a time (`timed`: a tournament's `tc`, say):
-/// a sampler with no count of its own samples until that time.
-pub fn player_on_time(game: &GameRef, spec: &PlayerSpec, timed: bool) -> Result<Strategy, Problem> {
+/// a sampler with no count of its own samples until that time. `shelf` holds the learnt
+/// weights the command read from files, which the engine's `weights` knob may name.
+pub fn player_on_time(
+    game: &GameRef,
+    spec: &PlayerSpec,
+    timed: bool,
+    shelf: &[NamedWeights],
+) -> Result<Strategy, Problem> {
     // A level is the engine's: given alone, it names the engine whatever the game's default.
     let name = spec
         .algorithm
@@ -377,7 +442,11 @@ pub fn player_on_time(game: &GameRef, spec: &PlayerSpec, timed: bool) -> Result<
             None => game.declaration.default_algorithm,
         });
     let algorithm = algorithm(name)?;
-    if !offered(algorithm, game) {
+    let net_read = weights::of_game(shelf, game.name, Learnt::Network)
+        .next()
+        .is_some();
+    let offered_here = offered(algorithm, game) || (algorithm == Algorithm::AlphaZero && net_read);
+    if !offered_here {
         return Err(Problem::invalid(
             "algorithm",
             format!(
@@ -410,7 +479,7 @@ pub fn player_on_time(game: &GameRef, spec: &PlayerSpec, timed: bool) -> Result<
         strategy = strategy.sampling_until_stopped();
     }
     for (knob, given) in given() {
-        knob.set(given, game, &mut strategy)?;
+        knob.set(given, game, shelf, &mut strategy)?;
     }
     fit_to_game(game, strategy)
 }

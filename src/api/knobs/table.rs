@@ -10,6 +10,7 @@ use serde_json::json;
 use super::{Kind, Knob, KnobInfo, TakenBy};
 use crate::api::GameRef;
 use crate::game::LEVELS;
+use crate::learn::weights::Learnt;
 use crate::search::{
     self, Algorithm as A, Algorithm, DEFAULT_EXPAND_THRESHOLD, DEFAULT_PLAYOUTS,
     DEFAULT_SIMULATIONS, DEFAULT_UCT_C, MAX_TREE_NODES, Stops, Strategy, Tiebreak, alphazero,
@@ -183,25 +184,29 @@ pub const KNOBS: [Knob; 33] = [
         name: "net",
         label: "Network",
         algorithms: TakenBy::These(&[A::AlphaZero]),
-        kind: Kind::Choice {
-            values: |game| {
+        kind: Kind::Weights {
+            what: Learnt::Network,
+            shipped: |game| {
                 (game.networks)()
                     .into_iter()
                     .map(|(name, _)| name)
                     .collect()
             },
-            set: |strategy, index, _| strategy.alphazero.net = index as u8,
+            set_shipped: |strategy, index| strategy.alphazero.net = index as u8,
+            set_read: |strategy, net| strategy.alphazero.read = Some(net),
         },
-        description: "Which of the game's trained policy-value networks guides the search. \
-                      Absent: the first, the strongest.",
+        description: "Which of the game's trained policy-value networks guides the search: one \
+                      it ships, or one a command line read (`sente tournament --net NAME=FILE`, \
+                      `sente learn`'s generations). Absent: the first, the strongest.",
         on_game: |knob, _, game| {
             let networks: Vec<String> = (game.networks)()
                 .into_iter()
                 .map(|(name, description)| format!("{name}: {description}"))
                 .collect();
             knob.description = format!(
-                "Which of the game's trained policy-value networks guides the search. Absent: \
-                 the first, the strongest. {}",
+                "Which of the game's trained policy-value networks guides the search: one it \
+                 ships, or one a command line read (`sente tournament --net NAME=FILE`, `sente \
+                 learn`'s generations). Absent: the first, the strongest. {}",
                 networks.join(" ")
             )
             .into();
@@ -471,9 +476,12 @@ pub const KNOBS: [Knob; 33] = [
         name: "weights",
         label: "Learnt weights",
         algorithms: TakenBy::These(&[A::Engine]),
-        kind: Kind::Choice {
-            values: |game| (game.weights)(),
-            set: |strategy, index, _| strategy.engine.weights = Some(index as u8),
+        kind: Kind::Weights {
+            what: Learnt::Evaluation,
+            // The shipped are those played without the knob.
+            shipped: |_| Vec::new(),
+            set_shipped: |_, _| {},
+            set_read: |strategy, weights| strategy.engine.weights = Some(weights),
         },
         description: "Which weights of the game's learnt evaluation the engine plays with, \
                       by the name a command line read them under (`sente tournament --weights \

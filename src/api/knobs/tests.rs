@@ -6,6 +6,7 @@ use serde_json::{Map, Value, json};
 
 use super::*;
 use crate::api::game;
+use crate::learn::weights::{Learnt, NamedWeights};
 use crate::search::{
     Algorithm as A, AlphaBetaParams, DEFAULT_SIMULATIONS, Enhancements, MctsParams,
 };
@@ -30,6 +31,16 @@ fn checked(
     algorithm: Algorithm,
     knob: Option<(&str, Value)>,
 ) -> Result<Strategy, Problem> {
+    checked_on(game, algorithm, knob, &shelf(game))
+}
+
+/// [`checked`], with `shelf` the weights the command read.
+fn checked_on(
+    game: &GameRef,
+    algorithm: Algorithm,
+    knob: Option<(&str, Value)>,
+    shelf: &[NamedWeights],
+) -> Result<Strategy, Problem> {
     let mut object = Map::new();
     object.insert("algorithm".into(), json!(algorithm.name()));
     for required in knobs(algorithm, game).iter().filter(|knob| knob.required) {
@@ -40,7 +51,17 @@ fn checked(
     if let Some((name, value)) = knob {
         object.insert(name.into(), value);
     }
-    player(game, &spec(Value::Object(object)))
+    player_on_time(game, &spec(Value::Object(object)), false, shelf)
+}
+
+/// Two weights of `game`'s of each kind, as a command that read them offers them to the
+/// `weights` and `net` knobs.
+fn shelf(game: &GameRef) -> Vec<NamedWeights> {
+    [Learnt::Evaluation, Learnt::Network]
+        .into_iter()
+        .flat_map(|what| ["read-1", "read-2"].map(|name| (what, name)))
+        .map(|(what, name)| NamedWeights::of(what, name, game.name, name.len()).unwrap())
+        .collect()
 }
 
 /// A value of the knob's type that the table accepts on `game` (its least, its first).
@@ -51,6 +72,7 @@ fn some_value(knob: &Knob, algorithm: Algorithm, game: &GameRef) -> Value {
         Kind::Boolean { .. } => json!(true),
         // A game may have none of a choice's values (the networks of a game without any).
         Kind::Choice { .. } => json!(info.values.unwrap().first().copied().unwrap_or("none")),
+        Kind::Weights { .. } => json!(info.values.unwrap().first().copied().unwrap_or("read-1")),
     }
 }
 
@@ -114,7 +136,7 @@ fn every_range_is_enforced_at_both_ends_in_every_game() {
                         let (min, max) = (info.minimum.as_f64(), info.maximum.as_f64());
                         (json!(min.unwrap() - 0.5), json!(max.unwrap() + 0.5))
                     }
-                    Kind::Boolean { .. } | Kind::Choice { .. } => continue,
+                    Kind::Boolean { .. } | Kind::Choice { .. } | Kind::Weights { .. } => continue,
                 };
                 // The bounds as a refusal writes them (`0`, not `0.0`).
                 let bound = |value: &Value| match value.as_u64() {
@@ -159,6 +181,11 @@ fn every_knob_reaches_the_strategy_of_every_algorithm_that_takes_it() {
                     Kind::Choice { .. } => {
                         let values = info.values.clone().unwrap();
                         values.into_iter().map(|value| json!(value)).collect()
+                    }
+                    Kind::Weights { .. } => {
+                        let shipped = info.values.clone().unwrap().into_iter();
+                        let read = ["read-1", "read-2"].into_iter();
+                        shipped.chain(read).map(|value| json!(value)).collect()
                     }
                 };
                 let strategies: Vec<Strategy> = values
@@ -322,7 +349,7 @@ fn the_command_line_writes_a_player_as_the_api_does() {
 fn a_sampler_given_a_time_and_no_count_samples_until_the_time() {
     let game = game(Some("chess")).unwrap();
     let count = |json: Value, timed: bool| {
-        let strategy = player_on_time(&game, &spec(json), timed).unwrap();
+        let strategy = player_on_time(&game, &spec(json), timed, &[]).unwrap();
         match strategy.algorithm {
             A::Mcts => (strategy.mcts.simulations, strategy.time_limit),
             A::Mcs => (strategy.playouts, strategy.time_limit),
@@ -452,7 +479,14 @@ fn alphazero_is_refused_where_no_network_was_trained() {
             .iter()
             .any(|algorithm| algorithm.name == "alphazero");
         assert_eq!(listed, offered_here, "{}", game.name);
-        let result = checked(game, A::AlphaZero, None);
+        let result = checked_on(game, A::AlphaZero, None, &[]);
+        // A network a command read is played on any game it was trained for.
+        let read = Some(("net", json!("read-1")));
+        assert!(
+            checked_on(game, A::AlphaZero, read, &shelf(game)).is_ok(),
+            "{}",
+            game.name
+        );
         if offered_here {
             assert!(result.is_ok(), "{}", game.name);
         } else {

@@ -12,6 +12,12 @@ impl PlayerSpec {
     /// is checked as a request is (the same checks, the same words).
     pub fn from_text(text: &str) -> Result<Self, Problem> {
         let (algorithm, knobs) = text.split_once(':').unwrap_or((text, ""));
+        Self::from_knobs_text(algorithm, knobs)
+    }
+
+    /// `algorithm` with its knobs as the command line writes them: `KNOB=VALUE,...` (`sente
+    /// learn`'s `--sprt-knobs`).
+    pub fn from_knobs_text(algorithm: &str, knobs: &str) -> Result<Self, Problem> {
         let mut object = Map::new();
         object.insert("algorithm".into(), json!(algorithm.trim()));
         for knob in knobs
@@ -37,7 +43,7 @@ impl PlayerSpec {
             // refused in the request's words.
             let value = match KNOBS.iter().find(|knob| knob.name == name) {
                 Some(Knob {
-                    kind: Kind::Choice { .. },
+                    kind: Kind::Choice { .. } | Kind::Weights { .. },
                     ..
                 }) => json!(text),
                 _ => serde_json::from_str(text).unwrap_or_else(|_| json!(text)),

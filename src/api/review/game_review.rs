@@ -190,7 +190,7 @@ impl<G: Solve> GameReview<G> {
         if self.strategy.algorithm != Algorithm::Engine || position.legal_moves().len() < 2 {
             return (None, 0);
         }
-        let mut strategy = self.strategy;
+        let mut strategy = self.strategy.clone();
         strategy.engine.multipv = Some(2);
         strategy.time_limit = strategy.time_limit.map(|limit| limit / 4);
         match search::analyze_within(position, &strategy, self.seed, budget) {

@@ -101,6 +101,7 @@ fn job(body: serde_json::Value) -> Result<TournamentJob, Problem> {
     TournamentJob::new(
         TournamentRequest::from_json(body.to_string().as_bytes())?,
         &engines(),
+        &[],
     )
 }
 
@@ -167,6 +168,7 @@ fn a_gtp_engine_is_given_no_depth_or_nodes() {
         let problem = TournamentJob::new(
             TournamentRequest::from_json(body.to_string().as_bytes()).unwrap(),
             std::slice::from_ref(&rhino),
+            &[],
         )
         .unwrap_err();
         assert_eq!(problem.field.as_deref(), Some(field), "{problem}");
@@ -238,7 +240,7 @@ fn a_requests_engine_options_are_checked_against_the_engines_list_and_the_operat
         let request = serde_json::json!({"game": "chess", "players": [
             {"engine": "sf", "tc": "0.1/move", "options": options}, {"algorithm": "random"}]});
         let request = TournamentRequest::from_json(request.to_string().as_bytes()).unwrap();
-        TournamentJob::new(request, &[engine])
+        TournamentJob::new(request, &[engine], &[])
             .map(|_| ())
             .map_err(|problem| {
                 assert_eq!(problem.status, 422, "{problem}");

@@ -10,6 +10,7 @@ use sente::api::board::BoardSpec;
 use sente::api::request::PositionSpec;
 use sente::api::tournament::{self, TournamentJob, TournamentRequest};
 use sente::game::Notation;
+use sente::learn::weights::{self, NamedWeights};
 
 use super::search::position;
 use super::{flagged, in_player, write_json};
@@ -126,37 +127,52 @@ enum MergeCommand {
     },
 }
 
-/// Loads `--net NAME=FILE` as a network of `game` (the default game when `None`).
-fn load_network(game: Option<&str>, text: &str) -> Result<(), String> {
+/// Reads `--net NAME=FILE` as a network of `game` (the default game when `None`) onto `shelf`,
+/// which the players' `net` knob names it from.
+fn load_network(
+    game: Option<&str>,
+    text: &str,
+    shelf: &mut Vec<NamedWeights>,
+) -> Result<(), String> {
+    read_onto(shelf, "--net", text, |name, path| {
+        let game = game.unwrap_or(sente::games::DEFAULT);
+        sente::api::catalogue::load_network(game, name, path)
+    })
+}
+
+/// Reads `--weights NAME=FILE` as weights of `game`'s learnt evaluation onto `shelf`, which the
+/// players' `weights` knob names them from.
+fn load_weights(
+    game: Option<&str>,
+    text: &str,
+    shelf: &mut Vec<NamedWeights>,
+) -> Result<(), String> {
+    read_onto(shelf, "--weights", text, |name, path| {
+        let game = game.unwrap_or(sente::games::DEFAULT);
+        sente::api::catalogue::load_weights(game, name, path)
+    })
+}
+
+/// Reads `option`'s `NAME=FILE` by `read` onto `shelf`.
+fn read_onto(
+    shelf: &mut Vec<NamedWeights>,
+    option: &str,
+    text: &str,
+    read: impl FnOnce(&str, &std::path::Path) -> Result<NamedWeights, sente::learn::LearnError>,
+) -> Result<(), String> {
     let (name, path) = text
         .split_once('=')
         .map(|(name, path)| (name.trim(), path.trim()))
-        .filter(|(name, path)| {
-            !name.is_empty()
-                && !path.is_empty()
-                && name
-                    .chars()
-                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
-        })
+        .filter(|(name, path)| weights::check_name(name).is_ok() && !path.is_empty())
         .ok_or_else(|| {
             format!(
-                "--net: expected NAME=FILE, the name of letters, digits, '-', '_' and '.', got \
+                "{option}: expected NAME=FILE, the name of letters, digits, '-', '_' and '.', got \
                  {text:?}"
             )
         })?;
-    let game = game.unwrap_or(sente::games::DEFAULT);
-    sente::learn::run::selfplay::load_network(game, name, &std::path::PathBuf::from(path))
-        .map_err(|error| format!("--net {name}: {error}"))
-}
-
-/// Loads `--weights NAME=FILE` as weights of `game`'s learnt evaluation.
-fn load_weights(game: Option<&str>, text: &str) -> Result<(), String> {
-    let game = game.unwrap_or(sente::games::DEFAULT);
-    let (name, path) = text
-        .split_once('=')
-        .ok_or_else(|| format!("--weights: expected NAME=FILE, got {text:?}"))?;
-    sente::api::catalogue::load_weights(game, name.trim(), std::path::Path::new(path.trim()))
-        .map_err(|error| format!("--weights {}: {error}", name.trim()))
+    read(name, std::path::Path::new(path))
+        .and_then(|read| weights::add_to_shelf(shelf, read))
+        .map_err(|error| format!("{option} {name}: {error}"))
 }
 
 /// `--shard I/N`'s shard and count.
@@ -187,11 +203,12 @@ pub(crate) fn run(args: TournamentArgs) -> Result<(), Failure> {
         )?);
     }
     let engines = engines(&args.engines)?;
+    let mut shelf = Vec::new();
     for net in &args.nets {
-        load_network(args.game.as_deref(), net)?;
+        load_network(args.game.as_deref(), net, &mut shelf)?;
     }
     for weights in &args.weights {
-        load_weights(args.game.as_deref(), weights)?;
+        load_weights(args.game.as_deref(), weights, &mut shelf)?;
     }
     let (player_a, player_b) = (
         args.player_a.clone().unwrap_or_default(),
@@ -259,7 +276,7 @@ pub(crate) fn run(args: TournamentArgs) -> Result<(), Failure> {
         adjudication,
         records: Some(args.records || args.pgn.is_some() || args.records_dir.is_some()),
     };
-    let job = TournamentJob::new(request, &engines).map_err(|problem| {
+    let job = TournamentJob::new(request, &engines, &shelf).map_err(|problem| {
         let field = problem.field.clone().unwrap_or_default();
         match seats
             .iter()

@@ -8,15 +8,15 @@ use super::engine::{ChessBoard, DEFAULT_EVALUATION};
 use super::{Chess, nnue};
 use crate::game::{Player, Rules};
 use crate::protocols::uci::{self, Dialect};
-use crate::search::{EngineParams, EvaluationIndex, MAX_ELO, MIN_ELO};
+use crate::search::{EngineParams, MAX_ELO, MIN_ELO};
 
 /// `UCI_Elo` until it is set: a strong club player's.
 const DEFAULT_ELO: u32 = 2000;
 
 /// UCI's words, and chess's options.
 pub(crate) struct Uci {
-    /// Which of chess's evaluations the engine uses (`Evaluation`); its own default if unset.
-    evaluation: Option<EvaluationIndex>,
+    /// Which of chess's evaluations and which net the engine uses (`Evaluation`, `EvalFile`).
+    evaluation: uci::EvaluationOptions,
     /// Whether the engine plays at `elo` (`UCI_LimitStrength`) rather than its full strength.
     limit_strength: bool,
     /// The strength it plays at when limited (`UCI_Elo`).
@@ -26,7 +26,7 @@ pub(crate) struct Uci {
 impl Default for Uci {
     fn default() -> Self {
         Uci {
-            evaluation: None,
+            evaluation: uci::EvaluationOptions::default(),
             limit_strength: false,
             elo: DEFAULT_ELO,
         }
@@ -61,8 +61,9 @@ impl Dialect for Uci {
     }
 
     fn set_option(&mut self, name: &str, value: &str) -> Option<Result<(), String>> {
-        if let Some(set) =
-            uci::set_evaluation_option::<Chess>(name, value, &mut self.evaluation, nnue::load)
+        if let Some(set) = self
+            .evaluation
+            .set::<Chess>(name, value, nnue::load_eval_file)
         {
             return Some(set);
         }
@@ -99,12 +100,12 @@ impl Dialect for Uci {
     }
 
     fn params(&self, params: EngineParams) -> EngineParams {
+        let level = params.level.filter(|_| !self.limit_strength);
         EngineParams {
-            evaluation: self.evaluation,
             elo: self.limit_strength.then_some(self.elo),
             // UCI_LimitStrength overrides Skill Level, as in Stockfish.
-            level: params.level.filter(|_| !self.limit_strength),
-            ..params
+            level,
+            ..self.evaluation.apply(params)
         }
     }
 
@@ -329,6 +330,35 @@ go depth 1
         );
         // The net too finds the mate in one.
         assert!(text.ends_with("bestmove d8h4\n"), "{text}");
+    }
+
+    /// The net `EvalFile` reads is the one the search plays: one of zeros scores every
+    /// position even, where the shipped one does not.
+    #[test]
+    fn the_net_eval_file_reads_is_the_one_searched() {
+        let path = std::env::temp_dir().join(format!("sente-zeros-{}.nnue", std::process::id()));
+        std::fs::write(&path, nnue::Network::zeros().to_bytes()).unwrap();
+        let score = |options: &str| {
+            let session = Session::start();
+            session.send(
+                format!("uci\n{options}position startpos moves e2e4\ngo depth 2\n").as_bytes(),
+            );
+            session.wait_for("bestmove");
+            let text = session.end();
+            let last = text.lines().rfind(|line| line.contains(" score cp "));
+            let score = last.and_then(|line| line.split(" score cp ").nth(1));
+            score
+                .and_then(|rest| rest.split(' ').next())
+                .map(str::to_owned)
+        };
+        let zeros = score(&format!(
+            "setoption name EvalFile value {}\n",
+            path.display()
+        ));
+        let shipped = score("");
+        std::fs::remove_file(&path).unwrap();
+        assert_eq!(zeros.as_deref(), Some("0"));
+        assert_ne!(shipped.as_deref(), Some("0"), "{shipped:?}");
     }
 
     #[test]

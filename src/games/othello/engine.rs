@@ -5,6 +5,7 @@
 use std::time::{Duration, Instant};
 
 use super::*;
+use crate::learn::weights::NamedWeights;
 use crate::search::engine::{self as kit, GameBoard, ThroughGame};
 use crate::search::{
     Analysis, Budget, Clock, Cutoff, EngineOptions, EngineParams, MoveAnalysis, Score,
@@ -36,7 +37,7 @@ impl Solve for Othello {
     fn engine(&self, params: &EngineParams, budget: &Budget) -> SearchResult<u8> {
         let params = EngineParams {
             time_limit: self.engine_time(params),
-            ..*params
+            ..params.clone()
         };
         let mut result = self.solve_or_search(&params, &budget.with_max_nodes(params.nodes));
         result.stopped_by = Cutoff::reported(result.stopped_by, params.nodes, budget);
@@ -46,7 +47,7 @@ impl Solve for Othello {
     fn engine_analysis(&self, params: &EngineParams, budget: &Budget) -> Analysis<u8> {
         let params = EngineParams {
             time_limit: self.engine_time(params),
-            ..*params
+            ..params.clone()
         };
         let mut analysis = self.analyze_or_search(&params, &budget.with_max_nodes(params.nodes));
         analysis.stopped_by = Cutoff::reported(analysis.stopped_by, params.nodes, budget);
@@ -58,6 +59,13 @@ impl ThroughGame for Othello {
     /// About a disc of expected margin near an even position.
     const PAWN: Value = 500;
     const ENGINE_EVALUATION: u8 = evaluation::PATTERNS;
+    const LEARNT_EVALUATION: Option<u8> = Some(evaluation::PATTERNS);
+
+    fn evaluate_learnt(&self, weights: &NamedWeights) -> f64 {
+        let (mover, other) = self.sides();
+        let margin = patterns::playing(Some(weights)).expected_margin(mover, other);
+        evaluation::score_of_discs(f64::from(margin))
+    }
 }
 
 /// The most empty squares the solver is asked to solve within `time_limit`: 18 in a second,
@@ -117,7 +125,7 @@ impl Othello {
         EngineParams {
             time_limit,
             clock: Clock::NONE,
-            ..*params
+            ..params.clone()
         }
     }
 

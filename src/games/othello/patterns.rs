@@ -27,8 +27,8 @@ use std::sync::OnceLock;
 use super::{Othello, bits};
 use crate::game::Rules;
 use crate::learn::LearnError;
-use crate::learn::loaded::Loaded;
 use crate::learn::sparse::{self, Sample};
+use crate::learn::weights::NamedWeights;
 use crate::learn::{Epoch, TrainingOptions, TrainingReport};
 use crate::search::SearchRng;
 
@@ -449,6 +449,12 @@ impl Weights {
         bytes
     }
 
+    /// The final disc difference `mover`, to move against `other`, can expect, in discs.
+    #[inline]
+    pub fn expected_margin(&self, mover: u64, other: u64) -> f32 {
+        self.evaluate(mover, other) as f32 / SCALE
+    }
+
     /// The final disc difference the side to move (`mover`) can expect, in 256ths of a disc:
     /// the board's eight images under the symmetries are made once, and each window read from
     /// the image that shows it at its shape's own squares.
@@ -489,9 +495,6 @@ pub fn shipped() -> &'static Weights {
     WEIGHTS.get_or_init(|| Weights::read(SHIPPED).expect("the shipped weights read"))
 }
 
-/// Weights read from files under names, for searches that name one (`weights=NAME`).
-static LOADED: Loaded<Weights> = Loaded::new();
-
 /// The weights as `sente learn` makes their generations and the `weights` knob plays them.
 pub const LEARNT: crate::learn::LearntWeights = crate::learn::LearntWeights {
     evaluation: "patterns",
@@ -500,20 +503,21 @@ pub const LEARNT: crate::learn::LearntWeights = crate::learn::LearntWeights {
     load: |name, path| {
         let bytes = crate::files::read_at_most(path, 4 << 20, "Othello's pattern weights")?;
         let weights = Weights::read(&bytes).map_err(|error| error.in_file(path))?;
-        LOADED.add(name, weights)
+        NamedWeights::new(name, Othello::NAME, weights)
     },
-    loaded: || LOADED.names(),
 };
 
-/// The weights the search on this thread plays with: those it names, else the shipped.
-#[inline]
-pub fn current() -> &'static Weights {
-    LOADED.in_use().unwrap_or_else(shipped)
+/// The weights a search plays with: those its settings carry (the `weights` knob), else the
+/// shipped.
+pub fn playing(weights: Option<&NamedWeights>) -> &Weights {
+    weights
+        .and_then(NamedWeights::get::<Weights>)
+        .unwrap_or_else(|| shipped())
 }
 
-/// The final disc difference the side to move can expect, by the [`current`] weights.
+/// The final disc difference the side to move can expect, by the shipped weights.
 pub fn expected_margin(mover: u64, other: u64) -> f32 {
-    current().evaluate(mover, other) as f32 / SCALE
+    shipped().expected_margin(mover, other)
 }
 
 /// The shapes, their images read and each table's size, for documents and tests.

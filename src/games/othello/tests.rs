@@ -296,7 +296,7 @@ fn the_engine_solves_when_the_time_allows_and_searches_with_mobility_before() {
     let shallow = ffo.engine(
         &EngineParams {
             depth: Some(3),
-            ..second
+            ..second.clone()
         },
         &Budget::unlimited(),
     );
@@ -305,7 +305,7 @@ fn the_engine_solves_when_the_time_allows_and_searches_with_mobility_before() {
     // The start is far from the end: the midgame search, within the time.
     let quick = EngineParams {
         time_limit: Some(Duration::from_millis(50)),
-        ..second
+        ..second.clone()
     };
     let start = Othello::start().engine(&quick, &Budget::unlimited());
     assert!(!start.exact && start.margin.is_none(), "{start:?}");
@@ -318,7 +318,7 @@ fn the_engine_solves_when_the_time_allows_and_searches_with_mobility_before() {
     // A node limit stops it.
     let limited = EngineParams {
         nodes: Some(5_000),
-        ..second
+        ..second.clone()
     };
     let stopped = Othello::start().engine(&limited, &Budget::unlimited());
     assert!(stopped.nodes < 5_000 + 2_048, "{}", stopped.nodes);

@@ -166,7 +166,7 @@ impl Board for ShogiBoard {
 
     fn new(game: &Shogi, params: &EngineParams) -> ShogiBoard {
         let scorer = Scorer::of(params.evaluation);
-        let network = nnue::current();
+        let network = nnue::playing(params.weights.as_ref());
         ShogiBoard {
             position: game.position.clone_for_search(),
             near_move_limit: usize::from(game.position.game_ply()) + Shogi::MAX_PLIES

@@ -21,6 +21,7 @@ use rsshogi::types::{Color, HandPiece, Move32, Piece, PieceType, Square};
 
 use crate::learn::LearnError;
 use crate::learn::nnue::{self, Changes, Features, Slot};
+use crate::learn::weights::NamedWeights;
 
 /// Inputs on the board, per side: (own or the opponent's) x 14 piece types x 81 squares.
 const ON_BOARD: usize = 14 * 81;
@@ -46,7 +47,7 @@ pub type Accumulator = nnue::Accumulator<HIDDEN>;
 pub type Stack = nnue::Stack<HIDDEN>;
 
 /// The net Sente ships, learnt as docs/shogi.md#the-network says, or one read in its place.
-static NET: Slot<ShogiFeatures, HIDDEN> = Slot::new(SHIPPED);
+static NET: Slot<ShogiFeatures, HIDDEN> = Slot::new("shogi", SHIPPED);
 const SHIPPED: &[u8] = include_bytes!("sente.nnue");
 
 /// The net as `sente learn` makes its generations and the `weights` knob plays them.
@@ -175,15 +176,15 @@ pub fn changes(position: &Position, mv: Move32) -> Changes {
     changes
 }
 
-/// The net the engine plays with: the one loaded, else the shipped one.
-pub fn current() -> std::sync::Arc<Network> {
-    NET.current()
+/// The net a search plays with: the one its settings carry (the `weights` knob, USI's
+/// `EvalFile`), else the shipped one.
+pub fn playing(weights: Option<&NamedWeights>) -> std::sync::Arc<Network> {
+    NET.playing(weights)
 }
 
-/// Plays with the net in the file at `path` from now on, or with the shipped one again for
-/// `None` (USI's `EvalFile`).
-pub fn load(path: Option<&std::path::Path>) -> Result<(), LearnError> {
-    NET.load(path)
+/// Reads the net in the file at `path` as USI's `EvalFile` names it.
+pub fn load_eval_file(path: &std::path::Path) -> Result<NamedWeights, LearnError> {
+    NET.load("EvalFile", path)
 }
 
 /// Trains shogi's net (`sente train --game shogi`).
@@ -194,11 +195,16 @@ pub fn train(
     nnue::train::train::<ShogiFeatures, HIDDEN>(options, on_epoch)
 }
 
-/// The side to move's evaluation of `position` in centipawns by the [`current`] net, its sums
-/// computed afresh (a search keeps them instead: [`Stack`]).
+/// The side to move's evaluation of `position` in centipawns by `network`, its sums computed
+/// afresh (a search keeps them instead: [`Stack`]).
+pub fn evaluate_with(network: &Network, position: &Position) -> i32 {
+    network.evaluate(&of(network, position), position.turn().to_index())
+}
+
+/// [`evaluate_with`] the shipped net: the `nnue` evaluation of the algorithms other than the
+/// engine, which carry no weights.
 pub fn evaluate(position: &Position) -> i32 {
-    let network = current();
-    network.evaluate(&of(&network, position), position.turn().to_index())
+    evaluate_with(NET.shipped(), position)
 }
 
 #[cfg(test)]

@@ -12,13 +12,13 @@ use super::mate::{self, Tsume};
 use super::{Shogi, ShogiMove, nnue};
 use crate::game::{Player, Rules};
 use crate::protocols::uci::{self, Dialect};
-use crate::search::{Analysis, Budget, EngineParams, EvaluationIndex, SearchResult};
+use crate::search::{Analysis, Budget, EngineParams, SearchResult};
 
 /// USI's words, and shogi's options.
 #[derive(Default)]
 pub(crate) struct Usi {
-    /// Which of shogi's evaluations the engine uses (`Evaluation`); its own default if unset.
-    evaluation: Option<EvaluationIndex>,
+    /// Which of shogi's evaluations and which net the engine uses (`Evaluation`, `EvalFile`).
+    evaluation: uci::EvaluationOptions,
 }
 
 impl Dialect for Usi {
@@ -43,8 +43,9 @@ impl Dialect for Usi {
     }
 
     fn set_option(&mut self, name: &str, value: &str) -> Option<Result<(), String>> {
-        if let Some(set) =
-            uci::set_evaluation_option::<Shogi>(name, value, &mut self.evaluation, nnue::load)
+        if let Some(set) = self
+            .evaluation
+            .set::<Shogi>(name, value, nnue::load_eval_file)
         {
             return Some(set);
         }
@@ -54,10 +55,7 @@ impl Dialect for Usi {
     }
 
     fn params(&self, params: EngineParams) -> EngineParams {
-        EngineParams {
-            evaluation: self.evaluation,
-            ..params
-        }
+        self.evaluation.apply(params)
     }
 
     /// Gote's clock is USI's `wtime`.

@@ -35,7 +35,7 @@ pub use network::{Network, Slot};
 
 /// The [`LearntWeights`](crate::learn::LearntWeights) of a game's net: the one its `static`
 /// [`Slot`] `$slot` ships (the bytes `$shipped` of its file `$file`, in the game's folder), and
-/// those read into it under names. A macro, since what it gives are functions of that one
+/// those read from files beside it. A macro, since what it gives are functions of that one
 /// `static`.
 macro_rules! learnt_weights {
     ($slot:ident, $shipped:ident, $file:literal) => {
@@ -43,8 +43,7 @@ macro_rules! learnt_weights {
             evaluation: "nnue",
             file: $file,
             shipped: $shipped,
-            load: |name, path| $slot.load_named(name, path),
-            loaded: || $slot.named(),
+            load: |name, path| $slot.load(name, path),
         }
     };
 }

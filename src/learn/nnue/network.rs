@@ -7,11 +7,11 @@
 //! ([`Slot`]), so that the service stays one file.
 
 use std::marker::PhantomData;
-use std::sync::{Arc, OnceLock, RwLock};
+use std::sync::{Arc, OnceLock};
 
 use super::{Features, QA};
 use crate::learn::LearnError;
-use crate::learn::loaded::Loaded;
+use crate::learn::weights::NamedWeights;
 
 /// A quantised net of `F`'s inputs and `H` hidden neurons a side.
 pub struct Network<F, const H: usize> {
@@ -190,27 +190,23 @@ impl<F: Features, const H: usize> Network<F, H> {
     }
 }
 
-/// A game's net for the whole process: the one it ships, read into the binary, or one read
-/// from a file in its place (what UCI's `EvalFile` sets, so that a net in training can play
-/// matches before it is built in). Each game keeps one as a `static`.
-///
-/// Beside it, nets read under names ([`crate::learn::loaded`]): a search that names one plays
-/// with it, whatever the slot holds.
+/// A game's shipped net, read into the binary ([`Slot::shipped`]) and decoded once, and the
+/// nets read from files beside it ([`Slot::load`]), which a search carries in its settings
+/// (the `weights` knob, UCI's `EvalFile`) and plays with in its place. Each game keeps one as
+/// a `static`.
 pub struct Slot<F, const H: usize> {
+    game: &'static str,
     bytes: &'static [u8],
     shipped: OnceLock<Arc<Network<F, H>>>,
-    loaded: RwLock<Option<Arc<Network<F, H>>>>,
-    named: Loaded<Arc<Network<F, H>>>,
 }
 
 impl<F: Features, const H: usize> Slot<F, H> {
-    /// The slot of the net whose file is `bytes` (`include_bytes!`).
-    pub const fn new(bytes: &'static [u8]) -> Self {
+    /// The slot of `game`'s net whose file is `bytes` (`include_bytes!`).
+    pub const fn new(game: &'static str, bytes: &'static [u8]) -> Self {
         Slot {
+            game,
             bytes,
             shipped: OnceLock::new(),
-            loaded: RwLock::new(None),
-            named: Loaded::new(),
         }
     }
 
@@ -220,38 +216,18 @@ impl<F: Features, const H: usize> Slot<F, H> {
             .get_or_init(|| Arc::new(Network::read(self.bytes).expect("the shipped net reads")))
     }
 
-    /// The net the engine plays with: the one the search on this thread names, else the one
-    /// loaded, else the shipped one.
-    pub fn current(&self) -> Arc<Network<F, H>> {
-        if let Some(named) = self.named.in_use() {
-            return Arc::clone(named);
+    /// The net a search plays with: the one its settings carry, else the shipped one.
+    pub fn playing(&self, weights: Option<&NamedWeights>) -> Arc<Network<F, H>> {
+        // The `weights` knob offers a game only its own nets: another's falls back, unplayed.
+        match weights.and_then(NamedWeights::get::<Arc<Network<F, H>>>) {
+            Some(network) => Arc::clone(network),
+            None => Arc::clone(self.shipped()),
         }
-        let loaded = self
-            .loaded
-            .read()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
-        Arc::clone(loaded.as_ref().unwrap_or_else(|| self.shipped()))
     }
 
-    /// Plays with the net in the file at `path` from now on, or with the shipped one again
-    /// for `None`.
-    pub fn load(&self, path: Option<&std::path::Path>) -> Result<(), LearnError> {
-        let network = path.map(Self::read_file).transpose()?;
-        *self
-            .loaded
-            .write()
-            .unwrap_or_else(|poisoned| poisoned.into_inner()) = network;
-        Ok(())
-    }
-
-    /// Reads the net in the file at `path` under `name`, for searches that name it.
-    pub fn load_named(&self, name: &str, path: &std::path::Path) -> Result<(), LearnError> {
-        self.named.add(name, Self::read_file(path)?)
-    }
-
-    /// The names of the nets read under names, in order.
-    pub fn named(&self) -> Vec<&'static str> {
-        self.named.names()
+    /// Reads the net in the file at `path`, checked, under `name`.
+    pub fn load(&self, name: &str, path: &std::path::Path) -> Result<NamedWeights, LearnError> {
+        NamedWeights::new(name, self.game, Self::read_file(path)?)
     }
 
     fn read_file(path: &std::path::Path) -> Result<Arc<Network<F, H>>, LearnError> {

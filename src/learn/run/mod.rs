@@ -97,11 +97,6 @@ pub struct Learning {
     pub threads: usize,
 }
 
-/// The most generations one command makes: each generation's weights stay read for the SPRTs
-/// that follow, and a process reads a bounded number ([`crate::learn::loaded::MAX_LOADED`]);
-/// the same command goes on from there.
-pub const MAX_GENERATIONS_A_RUN: u32 = 12;
-
 impl Learning {
     /// The run in `dir`: its settings as its first command wrote them, or, for a new run,
     /// `settings` (written there for every later command to read). Settings given to a run
@@ -199,7 +194,7 @@ impl Learning {
         progress: &dyn steps::Progress,
     ) -> Result<Vec<report::Row>, LearnError> {
         let mut rows = Vec::new();
-        for _ in 0..generations.min(MAX_GENERATIONS_A_RUN) {
+        for _ in 0..generations {
             steps::selfplay(self, None, progress)?;
             steps::train(self, progress)?;
             steps::sprt(self, None, progress)?;

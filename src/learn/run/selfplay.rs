@@ -129,19 +129,3 @@ pub fn run(
     )
     .unwrap_or_else(|| Err(crate::api::catalogue::unknown_game(&game)))
 }
-
-/// Loads the network in the file at `path` as `game`'s network `name`, which requests and
-/// tournaments of this process may then name (`net`).
-pub fn load_network(game: &str, name: &str, path: &PathBuf) -> Result<(), LearnError> {
-    struct Load<'a>(&'a str, &'a PathBuf);
-    impl ForGame for Load<'_> {
-        type Output = Result<(), LearnError>;
-        fn run<G: Solve>(self) -> Self::Output {
-            let net = networks::from_file::<G>(self.1)?;
-            networks::load::<G>(self.0, &format!("loaded from {}", self.1.display()), net)
-                .map_err(|error| error.in_file(self.1))
-        }
-    }
-    crate::games::for_game(game, Load(name, path))
-        .unwrap_or_else(|| Err(crate::api::catalogue::unknown_game(game)))
-}

@@ -2,22 +2,28 @@
 //! only what is missing: a step given a shard (`I/N`) does the pieces `I`, `I + N`, ... of
 //! it, the share of one machine of N.
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::Instant;
 
 use super::report::{Row, SprtRow};
 use super::selfplay::SelfPlayRequest;
 use super::{Kind, Learning, layout};
-use crate::api::knobs::Given;
+use crate::api::Problem;
+use crate::api::knobs::{KNOBS, PlayerSpec, player_on_time};
 use crate::api::tournament::{
-    ContestantSpec, OpeningsSpec, ShardFile, SprtSpec, TournamentJob, TournamentRequest,
+    OpeningsSpec, PlayerInfo, Seated, ShardFile, SprtSpec, TournamentJob, TournamentRequest,
 };
 use crate::files::FileError;
 use crate::learn::LearnError;
+use crate::learn::weights::NamedWeights;
 use crate::learn::{Epoch, TrainingOptions};
+use crate::search::{Algorithm, EvaluationIndex};
 use crate::tournament::Results;
 use crate::tournament::openings::RandomOpenings;
+use crate::tournament::player::{Player, PlayerKind};
 use crate::tournament::statistics::Verdict;
+use crate::tournament::time_control::Limits;
 
 /// How far a step is, told as it goes (a progress bar on a terminal).
 pub trait Progress: Sync {
@@ -80,10 +86,7 @@ pub fn selfplay(
         let played = games.end - games.start;
         match learning.kind {
             Kind::Evaluation(_) => {
-                let player = ContestantSpec {
-                    nodes: Some(i128::from(settings.nodes)),
-                    ..player(learning, best, "")?
-                };
+                let player = player(learning, best, "", Some(settings.nodes))?;
                 let openings = RandomOpenings {
                     random_plies: settings.random_plies[0],
                     random_plies_max: Some(settings.random_plies[1]),
@@ -143,84 +146,106 @@ pub fn selfplay(
     Ok(())
 }
 
-/// The name generation `generation`'s weights are played under (read first if this process
-/// has not read them); none where there are none (a network's first generation plays with
-/// random weights).
-fn weights_name(
-    learning: &Learning,
-    generation: Option<u32>,
-) -> Result<Option<String>, LearnError> {
-    let Some(generation) = generation else {
-        return Ok(None);
-    };
-    let name = format!("{}-g{generation}", run_tag(learning));
-    let path = learning.weights(generation);
-    let game = &learning.settings.game;
-    match learning.kind {
-        Kind::Evaluation(weights) => {
-            if !(weights.loaded)().contains(&name.as_str()) {
-                (weights.load)(&name, &path)?;
-            }
-        }
-        Kind::PolicyValue { .. } => {
-            let game_ref = crate::api::game(Some(game))
-                .map_err(|problem| LearnError::Request(problem.detail))?;
-            if !(game_ref.networks)()
-                .iter()
-                .any(|(loaded, _)| *loaded == name)
-            {
-                super::selfplay::load_network(game, &name, &path)?;
-            }
-        }
-    }
-    Ok(Some(name))
-}
-
-/// The run's player with generation `generation`'s weights: the engine with the game's learnt
-/// evaluation (its `weights`), or AlphaZero with the network (its `net`); `knobs` (the
-/// settings', as `--sprt-knobs` writes them) beside.
+/// The run's player with generation `generation`'s weights (none: the first generation of a
+/// network, which plays with random weights), as a value of the tournament's: the engine
+/// with the game's learnt evaluation and those weights, or AlphaZero with the network;
+/// `knobs` (the settings', as `--sprt-knobs` writes them) beside, and `nodes` a move where
+/// given.
 fn player(
     learning: &Learning,
     generation: Option<u32>,
     knobs: &str,
-) -> Result<ContestantSpec, LearnError> {
+    nodes: Option<u64>,
+) -> Result<Seated, LearnError> {
+    let game = crate::api::game(Some(&learning.settings.game)).map_err(request_error)?;
     let algorithm = match learning.kind {
-        Kind::Evaluation(_) => "engine",
-        Kind::PolicyValue { .. } => "alphazero",
+        Kind::Evaluation(_) => Algorithm::Engine,
+        Kind::PolicyValue { .. } => Algorithm::AlphaZero,
     };
-    let mut player = ContestantSpec::from_text(&format!("{algorithm}:{knobs}"), &[])
-        .map_err(|problem| LearnError::Request(problem.detail))?;
-    let mut spec = std::mem::take(&mut player.player);
-    if let Kind::Evaluation(weights) = learning.kind {
-        spec = spec.with("evaluation", Given::Name(weights.evaluation.to_owned()));
+    let spec = PlayerSpec::from_knobs_text(algorithm.name(), knobs).map_err(request_error)?;
+    let mut settings: BTreeMap<String, serde_json::Value> = KNOBS
+        .iter()
+        .zip(&spec.knobs)
+        .filter_map(|(knob, given)| Some((knob.name.to_owned(), given.as_ref()?.to_json())))
+        .collect();
+    let name = generation.map(|generation| format!("g{generation}"));
+    let read = match (&name, generation) {
+        (Some(name), Some(generation)) => {
+            let path = learning.weights(generation);
+            Some(match learning.kind {
+                Kind::Evaluation(weights) => (weights.load)(name, &path)?,
+                Kind::PolicyValue { .. } => {
+                    crate::api::catalogue::load_network(game.name, name, &path)?
+                }
+            })
+        }
+        _ => None,
+    };
+    // Offered to the knobs' checks, so that a game that ships no network plays a read one.
+    let shelf: Vec<NamedWeights> = read.iter().cloned().collect();
+    let mut strategy = player_on_time(&game, &spec, false, &shelf).map_err(request_error)?;
+    match learning.kind {
+        Kind::Evaluation(weights) => {
+            let evaluation = (game.evaluations)()
+                .iter()
+                .position(|(name, _)| *name == weights.evaluation)
+                .ok_or_else(|| {
+                    LearnError::Run(format!(
+                        "{} has no evaluation called {}",
+                        game.name, weights.evaluation
+                    ))
+                })?;
+            strategy.evaluation = Some(evaluation as EvaluationIndex);
+            settings.insert("evaluation".into(), weights.evaluation.into());
+            if let Some(name) = &name {
+                settings.insert("weights".into(), name.as_str().into());
+            }
+            strategy.engine.weights = read;
+        }
+        Kind::PolicyValue { .. } => {
+            if let Some(name) = &name {
+                settings.insert("net".into(), name.as_str().into());
+            }
+            strategy.alphazero.read = read;
+        }
     }
-    if let Some(name) = weights_name(learning, generation)? {
-        let knob = match learning.kind {
-            Kind::Evaluation(_) => "weights",
-            Kind::PolicyValue { .. } => "net",
-        };
-        spec = spec.with(knob, Given::Name(name));
+    if let Some(nodes) = nodes {
+        settings.insert("nodes".into(), nodes.into());
     }
-    player.player = spec;
-    Ok(player)
+    Ok(Seated {
+        player: Player {
+            kind: PlayerKind::Search(strategy),
+            limits: Limits {
+                nodes,
+                ..Limits::default()
+            },
+        },
+        info: PlayerInfo {
+            algorithm: Some(algorithm),
+            engine: None,
+            tc: None,
+            settings,
+        },
+    })
 }
 
-/// A name for the run's weights that no other run's in the same process takes: a hash of its
-/// directory.
-fn run_tag(learning: &Learning) -> String {
-    use std::hash::{Hash, Hasher};
-    let dir =
-        std::fs::canonicalize(&learning.layout.dir).unwrap_or_else(|_| learning.layout.dir.clone());
-    let mut hasher = std::collections::hash_map::DefaultHasher::new();
-    dir.hash(&mut hasher);
-    format!("run{:06x}", hasher.finish() & 0xff_ffff)
+/// A request's problem in the loop's words: the field it is about, and what is wrong.
+fn request_error(problem: Problem) -> LearnError {
+    LearnError::Request(format!(
+        "{}{}",
+        problem
+            .field
+            .as_ref()
+            .map_or(String::new(), |field| format!("{field}: ")),
+        problem.detail
+    ))
 }
 
 /// A tournament of `players` over `games` games from random openings, checked as any
 /// tournament is.
 fn tournament(
     learning: &Learning,
-    players: [ContestantSpec; 2],
+    players: [Seated; 2],
     games: u64,
     seed: u64,
     openings: RandomOpenings,
@@ -229,7 +254,6 @@ fn tournament(
 ) -> Result<TournamentJob, LearnError> {
     let request = TournamentRequest {
         game: Some(learning.settings.game.clone()),
-        players: players.into(),
         games: Some(i128::from(games)),
         seed: Some(i128::from(seed)),
         openings: Some(OpeningsSpec::Random(openings)),
@@ -237,15 +261,7 @@ fn tournament(
         records: Some(records),
         ..TournamentRequest::default()
     };
-    TournamentJob::new(request, &[]).map_err(|problem| {
-        LearnError::Request(format!(
-            "{}{}",
-            problem
-                .field
-                .map_or(String::new(), |field| format!("{field}: ")),
-            problem.detail
-        ))
-    })
+    TournamentJob::between(request, players).map_err(request_error)
 }
 
 /// The generation's positions and its training: a candidate from the best's weights.
@@ -416,8 +432,8 @@ fn sprt_jobs(
     best: u32,
 ) -> Result<(TournamentJob, TournamentJob), LearnError> {
     let test = &learning.settings.sprt;
-    let candidate = player(learning, Some(generation), &test.knobs)?;
-    let best = player(learning, Some(best), &test.knobs)?;
+    let candidate = player(learning, Some(generation), &test.knobs, None)?;
+    let best = player(learning, Some(best), &test.knobs, None)?;
     let openings = RandomOpenings {
         random_plies: test.random_plies,
         random_plies_max: None,

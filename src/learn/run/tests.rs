@@ -108,7 +108,7 @@ fn othello_learns_alphazeros_network_when_asked() {
     assert!(rows[0].promoted, "the first generation is the first best");
     let weights = learning.weights(1);
     assert!(weights.ends_with("weights.net"), "{}", weights.display());
-    super::selfplay::load_network("othello", "learn-test-othello", &weights).unwrap();
+    crate::api::catalogue::load_network("othello", "learn-test-othello", &weights).unwrap();
     let report = std::fs::read_to_string(dir.join("report.md")).unwrap();
     assert!(
         report.contains("(none: the first plays random weights)"),
@@ -243,7 +243,7 @@ fn a_run_keeps_its_settings_and_refuses_others_in_words() {
 
 #[test]
 fn the_weights_knob_plays_the_weights_it_names() {
-    use crate::api::knobs::{PlayerSpec, player};
+    use crate::api::knobs::{PlayerSpec, player_on_time};
 
     use crate::games::othello::Othello;
     // Weights of all zeros value every position alike: the engine that plays them sees
@@ -255,11 +255,14 @@ fn the_weights_knob_plays_the_weights_it_names() {
     zeros[12..].fill(0);
     let path = dir.join("zeros.patterns");
     std::fs::write(&path, &zeros).unwrap();
-    crate::api::catalogue::load_weights("othello", "zeros", &path).unwrap();
+    let shelf = [crate::api::catalogue::load_weights("othello", "zeros", &path).unwrap()];
     let game = crate::api::game(Some("othello")).unwrap();
     let opening = Othello::start().play(Othello::start().legal_moves().next().unwrap());
+    let player = |text: &str, shelf: &[_]| {
+        player_on_time(&game, &PlayerSpec::from_text(text).unwrap(), false, shelf)
+    };
     let scores = |text: &str| -> Vec<f64> {
-        let strategy = player(&game, &PlayerSpec::from_text(text).unwrap()).unwrap();
+        let strategy = player(text, &shelf).unwrap();
         let analysis = crate::search::analyze(&opening, &strategy, 1).unwrap();
         let mut scores: Vec<f64> = analysis.moves.iter().map(|scored| scored.score).collect();
         scores.sort_by(f64::total_cmp);
@@ -267,24 +270,31 @@ fn the_weights_knob_plays_the_weights_it_names() {
     };
     let flat = scores("engine:evaluation=patterns,weights=zeros,depth=1");
     assert!(flat.iter().all(|&score| score == flat[0]), "{flat:?}");
+    // On two threads, each plays the weights the settings carry.
+    let both = scores("engine:evaluation=patterns,weights=zeros,depth=2,threads=2");
+    assert!(both.iter().all(|&score| score == both[0]), "{both:?}");
     let seen = scores("engine:evaluation=patterns,depth=1");
     assert!(seen.iter().any(|&score| score != seen[0]), "{seen:?}");
-    let unknown = player(
-        &game,
-        &PlayerSpec::from_text("engine:weights=nonesuch").unwrap(),
-    );
-    let detail = unknown.unwrap_err().detail;
+    let detail = player("engine:weights=nonesuch", &shelf)
+        .unwrap_err()
+        .detail;
     assert!(detail.contains("The weights names are: "), "{detail}");
     assert!(detail.contains("zeros"), "{detail}");
-    // Shogi's engine has read none in this process: nothing to choose from, said so.
-    let shogi = crate::api::game(Some("shogi")).unwrap();
-    let none = player(
-        &shogi,
-        &PlayerSpec::from_text("engine:weights=zeros").unwrap(),
-    );
-    let detail = none.unwrap_err().detail;
+    // Without the shelf, as over HTTP, there is nothing to name: said so.
+    let detail = player("engine:weights=zeros", &[]).unwrap_err().detail;
     assert!(
-        detail.ends_with("shogi has none to choose from here"),
+        detail.contains("othello has none to choose from here"),
+        "{detail}"
+    );
+    assert!(detail.contains("--weights NAME=FILE"), "{detail}");
+    // Shogi's engine is offered none of Othello's.
+    let shogi = crate::api::game(Some("shogi")).unwrap();
+    let spec = PlayerSpec::from_text("engine:weights=zeros").unwrap();
+    let detail = player_on_time(&shogi, &spec, false, &shelf)
+        .unwrap_err()
+        .detail;
+    assert!(
+        detail.contains("shogi has none to choose from here"),
         "{detail}"
     );
     let _ = std::fs::remove_dir_all(&dir);

@@ -37,6 +37,7 @@ use super::{
 use crate::game::{Game, Turn};
 use crate::learn::policy_value::{Activations, PolicyValueNet};
 use crate::learn::residual::softmax;
+use crate::learn::weights::NamedWeights;
 use crate::search::Algorithm;
 use crate::search::record::{Chance, Record, Samples, Stops};
 use crate::search::seed;
@@ -64,15 +65,18 @@ pub const DEFAULT_C_PUCT: f64 = 1.5;
 pub const DEFAULT_FPU: f64 = -1.0;
 
 /// What `alphazero` is given beside the shared time limit and seed.
-#[derive(Copy, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct AlphaZeroParams {
     pub simulations: u32,
     pub c_puct: f64,
     /// 0 plays the most visited move; above, a move drawn with chances in proportion to its
     /// visits^(1/temperature).
     pub temperature: f64,
-    /// Which of the game's networks ([`networks::names`]), by index: 0 is the best shipped.
+    /// Which of the game's shipped networks ([`networks::names`]), by index: 0 is the best.
     pub net: u8,
+    /// A network read from a file (the `net` knob's name for one a command read), played in
+    /// place of the shipped one.
+    pub read: Option<NamedWeights>,
     /// First play urgency: an unvisited move's Q is its parent's less `fpu` times the root of
     /// the priors of the moves already visited (Leela Zero's); below 0, it is 0 (the paper's).
     pub fpu: f64,
@@ -87,6 +91,7 @@ impl AlphaZeroParams {
         c_puct: DEFAULT_C_PUCT,
         temperature: 0.0,
         net: 0,
+        read: None,
         fpu: DEFAULT_FPU,
         symmetries: false,
     };
@@ -583,8 +588,11 @@ pub(super) struct AlphaZero {
 
 impl AlphaZero {
     fn net<G: Game>(&self) -> Arc<PolicyValueNet> {
-        // The knob's check lets through only the indices of the game's networks, each checked
-        // against the game when it was shipped or loaded.
+        // A network read was checked against the game as it was read, and the knob offers a
+        // game only its own; its check lets through only the indices of the shipped ones.
+        if let Some(read) = self.params.read.as_ref().and_then(NamedWeights::get) {
+            return Arc::clone(read);
+        }
         networks::network::<G>(usize::from(self.params.net))
             .unwrap_or_else(|error| panic!("alphazero on {}: {error}", G::NAME))
     }
@@ -593,7 +601,7 @@ impl AlphaZero {
         let net = self.net::<G>();
         let search = Search {
             net: &net,
-            params: self.params,
+            params: self.params.clone(),
             time_limit: self.time_limit,
             noise: None,
             forced_playouts: false,

@@ -1,7 +1,8 @@
 //! A game's networks for `alphazero`: those it ships ([`Declaration::networks`], read into the
-//! binary), the best first, and those a command line loads from files for this process
-//! (`sente tournament --net NAME=FILE`, to measure a candidate against the shipped one). The
-//! `net` knob names one; its index here is what the search is given.
+//! binary and decoded once), the best first. The `net` knob names one, and its index here is
+//! what the search is given; a network read from a file (`sente tournament --net NAME=FILE`)
+//! is not kept here but carried by the search's settings
+//! ([`AlphaZeroParams::read`](super::AlphaZeroParams::read)).
 //!
 //! [`Declaration::networks`]: crate::game::Declaration::networks
 
@@ -11,101 +12,60 @@ use crate::files::FileError;
 use crate::game::Game;
 use crate::learn::LearnError;
 use crate::learn::policy_value::PolicyValueNet;
+use crate::learn::weights::{Learnt, NamedWeights};
 
-/// A network of a game, decoded.
+/// A shipped network, decoded: where its bytes are, so that each is decoded once.
 struct Decoded {
-    game: &'static str,
-    name: &'static str,
-    description: &'static str,
-    /// Where a shipped one's bytes are, to decode it once; `None` for a loaded one.
-    shipped: Option<usize>,
+    at: usize,
     net: Arc<PolicyValueNet>,
 }
 
-/// Every network decoded so far, shipped or loaded.
+/// Every shipped network decoded so far.
 static DECODED: Mutex<Vec<Decoded>> = Mutex::new(Vec::new());
 
-/// The names of `G`'s networks: the shipped ones, the best first, then those loaded.
+/// The names of `G`'s networks, the best first.
 pub fn names<G: Game>() -> Vec<&'static str> {
     described::<G>().into_iter().map(|(name, _)| name).collect()
 }
 
 /// `G`'s networks' names and what each is, as [`names`] orders them.
 pub fn described<G: Game>() -> Vec<(&'static str, &'static str)> {
-    let mut names: Vec<(&'static str, &'static str)> = G::DECLARATION
+    G::DECLARATION
         .networks
         .iter()
         .map(|network| (network.name, network.description))
-        .collect();
-    let decoded = DECODED
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner());
-    names.extend(
-        decoded
-            .iter()
-            .filter(|network| network.game == G::NAME && network.shipped.is_none())
-            .map(|network| (network.name, network.description)),
-    );
-    names
+        .collect()
 }
 
-/// Whether `G` has a network to play `alphazero` with.
+/// Whether `G` ships a network to play `alphazero` with.
 pub fn has_any<G: Game>() -> bool {
-    !names::<G>().is_empty()
+    !G::DECLARATION.networks.is_empty()
 }
 
 /// `G`'s network number `index` of [`names`].
 pub fn network<G: Game>(index: usize) -> Result<Arc<PolicyValueNet>, LearnError> {
-    let shipped = G::DECLARATION.networks;
+    let network = G::DECLARATION.networks.get(index).ok_or_else(|| {
+        LearnError::NotLearnt(format!("{} has no network number {index}", G::NAME))
+    })?;
+    let at = network.bytes.as_ptr() as usize;
     let mut decoded = DECODED
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner());
-    if let Some(network) = shipped.get(index) {
-        let at = network.bytes.as_ptr() as usize;
-        if let Some(found) = decoded.iter().find(|found| found.shipped == Some(at)) {
-            return Ok(found.net.clone());
-        }
-        let net = Arc::new(check::<G>(PolicyValueNet::from_bytes(network.bytes)?)?);
-        decoded.push(Decoded {
-            game: G::NAME,
-            name: network.name,
-            description: network.description,
-            shipped: Some(at),
-            net: net.clone(),
-        });
-        return Ok(net);
+    if let Some(found) = decoded.iter().find(|found| found.at == at) {
+        return Ok(found.net.clone());
     }
-    decoded
-        .iter()
-        .filter(|found| found.game == G::NAME && found.shipped.is_none())
-        .nth(index - shipped.len())
-        .map(|found| found.net.clone())
-        .ok_or_else(|| LearnError::NotLearnt(format!("{} has no network number {index}", G::NAME)))
+    let net = Arc::new(check::<G>(PolicyValueNet::from_bytes(network.bytes)?)?);
+    decoded.push(Decoded {
+        at,
+        net: net.clone(),
+    });
+    Ok(net)
 }
 
-/// Adds `net`, a network of `G` (as [`check`] or [`from_file`] give one), under `name`, for
-/// this process's requests and tournaments to name; `description` says where it came from.
-pub fn load<G: Game>(name: &str, description: &str, net: PolicyValueNet) -> Result<(), LearnError> {
-    if names::<G>().contains(&name) {
-        return Err(LearnError::Weights(format!(
-            "{} already has a network called {name:?}",
-            G::NAME
-        )));
-    }
-    // A command line loads a few, once: leaked, they live as long as the shipped ones.
-    let name: &'static str = Box::leak(name.to_owned().into_boxed_str());
-    let description: &'static str = Box::leak(description.to_owned().into_boxed_str());
-    DECODED
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
-        .push(Decoded {
-            game: G::NAME,
-            name,
-            description,
-            shipped: None,
-            net: Arc::new(net),
-        });
-    Ok(())
+/// The network of `G` in the file at `path`, checked, as the `net` knob plays it under `name`.
+pub fn read<G: Game>(name: &str, path: &std::path::Path) -> Result<NamedWeights, LearnError> {
+    let net = from_file::<G>(path)?;
+    NamedWeights::of(Learnt::Network, name, G::NAME, Arc::new(net))
 }
 
 /// The network of `G` in the file at `path`; says in words, naming the file, what is wrong with

@@ -154,7 +154,7 @@ pub fn play<G: Game>(net: &PolicyValueNet, options: &SelfPlay, index: u64) -> Re
             net,
             params: AlphaZeroParams {
                 simulations,
-                ..params
+                ..params.clone()
             },
             time_limit: None,
             noise: full.then_some(options.noise),

@@ -11,8 +11,9 @@
 use super::table::Packed;
 use super::{Board, EngineParams, Step};
 use crate::game::{Game, Player, Rules};
+use crate::learn::weights::NamedWeights;
 use crate::search::{
-    Evaluate, EvaluationIndex, PROVEN, Value, evaluation, heuristic, terminal_value,
+    Evaluate, EvaluationIndex, PROVEN, Value, evaluation, heuristic, scaled, terminal_value,
 };
 
 /// The kit's steps a game without checks, captures or a pass takes: the null move needs a
@@ -37,6 +38,16 @@ pub trait ThroughGame: Game + Rules<Move: Packed> {
     const PAWN: Value;
     /// The evaluation the engine scores with when a request names none.
     const ENGINE_EVALUATION: EvaluationIndex;
+    /// The evaluation whose weights a search's settings may carry in place of the shipped
+    /// ones (the `weights` knob): none by default.
+    const LEARNT_EVALUATION: Option<EvaluationIndex> = None;
+
+    /// The position scored by `weights` of the [`LEARNT_EVALUATION`](Self::LEARNT_EVALUATION),
+    /// on the scale of the game's evaluations; asked only where the game declares one.
+    fn evaluate_learnt(&self, weights: &NamedWeights) -> f64 {
+        let _ = weights;
+        unreachable!("{} declares no learnt evaluation", Self::NAME)
+    }
 }
 
 /// The line's positions, the root's first.
@@ -44,6 +55,8 @@ pub struct GameBoard<G: Game> {
     positions: Vec<G>,
     ply: usize,
     evaluate: Evaluate<G>,
+    /// The learnt evaluation's weights the search's settings carry, where it scores with it.
+    learnt: Option<NamedWeights>,
 }
 
 impl<G: Game> GameBoard<G> {
@@ -64,10 +77,15 @@ impl<G: ThroughGame> Board for GameBoard<G> {
     fn new(game: &G, params: &EngineParams) -> GameBoard<G> {
         let mut positions = Vec::with_capacity(G::MAX_PLIES + 2);
         positions.push(game.clone());
+        let scoring = params.evaluation.unwrap_or(G::ENGINE_EVALUATION);
         GameBoard {
             positions,
             ply: 0,
-            evaluate: evaluation::<G>(params.evaluation.unwrap_or(G::ENGINE_EVALUATION)),
+            evaluate: evaluation::<G>(scoring),
+            learnt: params
+                .weights
+                .clone()
+                .filter(|_| G::LEARNT_EVALUATION == Some(scoring)),
         }
     }
 
@@ -117,7 +135,10 @@ impl<G: ThroughGame> Board for GameBoard<G> {
     fn unmake_null(&mut self) {}
 
     fn evaluate(&mut self) -> Value {
-        heuristic(self.game(), self.evaluate)
+        match &self.learnt {
+            Some(weights) => scaled(self.game().evaluate_learnt(weights)),
+            None => heuristic(self.game(), self.evaluate),
+        }
     }
 
     fn decided(&self, ply: usize, _: bool) -> Option<Value> {

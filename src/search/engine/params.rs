@@ -3,8 +3,10 @@
 
 use std::time::Duration;
 
+use crate::learn::weights::NamedWeights;
+
 /// What the `engine` algorithm is given: how long it may think, and with how much memory.
-#[derive(Copy, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct EngineParams {
     /// Deepen until this much time has passed (the engine's own default without it).
     pub time_limit: Option<Duration>,
@@ -20,13 +22,13 @@ pub struct EngineParams {
     pub multipv: Option<u32>,
     pub elo: Option<u32>,
     pub level: Option<u8>,
-    pub weights: Option<u8>,
+    pub weights: Option<NamedWeights>,
     pub threads: u32,
 }
 
 /// What the engine alone takes, beside the depth and time limit every search takes; a game's
 /// engine uses those its declaration lists ([`crate::game::EngineDeclaration`]).
-#[derive(Copy, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct EngineOptions {
     /// The size of the engine's transposition table, in MiB (rounded down to a power of two
     /// of entries), as UCI's `Hash` option gives it.
@@ -49,9 +51,9 @@ pub struct EngineOptions {
     /// The level to play at, from 1 to [`LEVELS`](crate::game::LEVELS), as its game declares
     /// them ([`Level`](crate::game::Level)); its full strength without it.
     pub level: Option<u8>,
-    /// Which of the learnt evaluation's weights read from files it plays with
-    /// ([`crate::learn::loaded`]); the shipped ones without it.
-    pub weights: Option<u8>,
+    /// The learnt evaluation's weights read from a file that it plays with; the shipped ones
+    /// without it.
+    pub weights: Option<NamedWeights>,
     /// Threads the search runs on, sharing its table (Lazy SMP, `threads.rs`); one by default,
     /// and always at a level below the top.
     pub threads: u32,
@@ -96,11 +98,7 @@ impl Default for EngineParams {
 
 impl EngineParams {
     /// The engine's time limit and depth, and its own options.
-    pub const fn new(
-        time_limit: Option<Duration>,
-        depth: Option<u32>,
-        options: EngineOptions,
-    ) -> Self {
+    pub fn new(time_limit: Option<Duration>, depth: Option<u32>, options: EngineOptions) -> Self {
         let EngineOptions {
             hash_mb,
             without,
@@ -137,7 +135,7 @@ impl EngineParams {
     }
 
     /// Its options, without the time limit and depth.
-    pub const fn options(&self) -> EngineOptions {
+    pub fn options(&self) -> EngineOptions {
         EngineOptions {
             hash_mb: self.hash_mb,
             without: self.without,
@@ -146,7 +144,7 @@ impl EngineParams {
             multipv: self.multipv,
             elo: self.elo,
             level: self.level,
-            weights: self.weights,
+            weights: self.weights.clone(),
             threads: self.threads,
         }
     }

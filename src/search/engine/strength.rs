@@ -27,7 +27,7 @@ pub(super) fn at_level<B: Board>(
         level: None,
         elo: None,
         threads: 1,
-        ..*params
+        ..params.clone()
     };
     let seed = seed::derive(game.key(), level.temperature.to_bits());
     let chosen = level::choose(

@@ -218,7 +218,7 @@ impl Board for ChessBoard {
 
     fn new(game: &Chess, params: &EngineParams) -> ChessBoard {
         let scorer = Scorer::of(params.evaluation, params.without);
-        let network = nnue::current();
+        let network = nnue::playing(params.weights.as_ref());
         let plies = Chess::MAX_PLIES + 2;
         let mut positions = Vec::with_capacity(plies);
         positions.push(game.position().clone());
@@ -320,7 +320,7 @@ impl Board for ChessBoard {
                 let network = &*self.network;
                 network.evaluate(sums.at(network, self.ply), nnue::side(position.turn()))
             }
-            (Scorer::Network, None) => nnue::evaluate(position),
+            (Scorer::Network, None) => nnue::evaluate_with(&self.network, position),
             (Scorer::Pesto { terms: true }, _) => evaluation::engine(position),
             (Scorer::Pesto { terms: false }, _) => evaluation::pesto(position),
             (Scorer::Material, _) => evaluation::material(position),

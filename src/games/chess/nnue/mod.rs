@@ -12,6 +12,7 @@ use shakmaty::{Color, Role, Square};
 
 use crate::learn::LearnError;
 use crate::learn::nnue::{self, Features, Slot};
+use crate::learn::weights::NamedWeights;
 
 /// Inputs per side: (own or the opponent's) x role x square.
 pub const INPUTS: usize = 768;
@@ -27,7 +28,7 @@ pub type Network = nnue::Network<ChessFeatures, HIDDEN>;
 pub type Accumulator = nnue::Accumulator<HIDDEN>;
 
 /// The net Sente ships, learnt as docs/chess.md#the-network says, or one read in its place.
-static NET: Slot<ChessFeatures, HIDDEN> = Slot::new(SHIPPED);
+static NET: Slot<ChessFeatures, HIDDEN> = Slot::new("chess", SHIPPED);
 const SHIPPED: &[u8] = include_bytes!("sente.nnue");
 
 /// The net as `sente learn` makes its generations and the `weights` knob plays them.
@@ -74,9 +75,10 @@ impl Features for ChessFeatures {
     }
 }
 
-/// The net the engine plays with: the one loaded, else the shipped one.
-pub fn current() -> std::sync::Arc<Network> {
-    NET.current()
+/// The net a search plays with: the one its settings carry (the `weights` knob, UCI's
+/// `EvalFile`), else the shipped one.
+pub fn playing(weights: Option<&NamedWeights>) -> std::sync::Arc<Network> {
+    NET.playing(weights)
 }
 
 /// The net Sente ships.
@@ -84,10 +86,9 @@ pub fn shipped() -> &'static std::sync::Arc<Network> {
     NET.shipped()
 }
 
-/// Plays with the net in the file at `path` from now on, or with the shipped one again for
-/// `None` (UCI's `EvalFile`).
-pub fn load(path: Option<&std::path::Path>) -> Result<(), LearnError> {
-    NET.load(path)
+/// Reads the net in the file at `path` as UCI's `EvalFile` names it.
+pub fn load_eval_file(path: &std::path::Path) -> Result<NamedWeights, LearnError> {
+    NET.load("EvalFile", path)
 }
 
 /// Trains chess's net (`sente train --game chess`).
@@ -108,15 +109,20 @@ pub fn input(perspective: Color, color: Color, role: Role, square: Square) -> us
     usize::from(theirs) * 384 + (role as usize - 1) * 64 + square as usize
 }
 
-/// The side to move's evaluation of `position` in centipawns by the [`current`] net, its sums
-/// computed afresh (a search keeps them instead: [`accumulator::Stack`]).
-pub fn evaluate(position: &shakmaty::Chess) -> i32 {
+/// The side to move's evaluation of `position` in centipawns by `network`, its sums computed
+/// afresh (a search keeps them instead: [`accumulator::Stack`]).
+pub fn evaluate_with(network: &Network, position: &shakmaty::Chess) -> i32 {
     use shakmaty::Position;
-    let network = current();
     network.evaluate(
-        &accumulator::of(&network, position.board()),
+        &accumulator::of(network, position.board()),
         side(position.turn()),
     )
+}
+
+/// [`evaluate_with`] the shipped net: the `nnue` evaluation of the algorithms other than the
+/// engine, which carry no weights.
+pub fn evaluate(position: &shakmaty::Chess) -> i32 {
+    evaluate_with(shipped(), position)
 }
 
 /// Which side's sums an accumulator keeps first: White's, then Black's.

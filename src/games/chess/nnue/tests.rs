@@ -143,7 +143,7 @@ fn a_net_of_garbage_weights_is_refused() {
     assert!(error.contains("not a trained net"), "{error}");
     let path = std::env::temp_dir().join(format!("sente-garbage-{}.nnue", std::process::id()));
     fs::write(&path, &garbage).unwrap();
-    let error = load(Some(&path)).unwrap_err().to_string();
+    let error = load_eval_file(&path).unwrap_err().to_string();
     assert!(error.contains("not a trained net"), "{error}");
     fs::remove_file(&path).unwrap();
 }

@@ -61,7 +61,7 @@ pub fn fit(
                 MOST + 1,
                 depth(empties),
             ));
-            let patterns = discs(super::super::patterns::current().evaluate(mover, other));
+            let patterns = discs(super::super::patterns::shipped().evaluate(mover, other));
             errors[0].push(exact - evaluation);
             errors[1].push(exact - deep);
             errors[2].push(exact - patterns);
