@@ -529,10 +529,7 @@ fn info(spec: &ContestantSpec, player: &Player) -> PlayerInfo {
 
 /// The settings a request gave a player, each as written.
 fn settings(spec: &ContestantSpec) -> BTreeMap<String, serde_json::Value> {
-    let knobs = knobs::KNOBS
-        .iter()
-        .zip(&spec.player.knobs)
-        .filter_map(|(knob, given)| Some((knob.name.to_owned(), given.as_ref()?.to_json())));
+    let knobs = spec.player.given_settings();
     let nodes = spec
         .nodes
         .map(|nodes| ("nodes".to_owned(), Given::Integer(nodes).to_json()));

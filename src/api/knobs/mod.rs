@@ -212,6 +212,15 @@ impl PlayerSpec {
         super::object::decode(body)
     }
 
+    /// Each knob given, by name, as the request wrote it: what a tournament's report says of a
+    /// player's settings.
+    pub fn given_settings(&self) -> impl Iterator<Item = (String, serde_json::Value)> + '_ {
+        KNOBS
+            .iter()
+            .zip(&self.knobs)
+            .filter_map(|(knob, given)| Some((knob.name.to_owned(), given.as_ref()?.to_json())))
+    }
+
     /// The value given for the knob named `name`, if any.
     pub fn given(&self, name: &str) -> Option<&Given> {
         let index = KNOBS.iter().position(|knob| knob.name == name)?;

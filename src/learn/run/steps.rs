@@ -10,7 +10,7 @@ use super::report::{Row, SprtRow};
 use super::selfplay::SelfPlayRequest;
 use super::{Kind, Learning, layout};
 use crate::api::Problem;
-use crate::api::knobs::{KNOBS, PlayerSpec, player_on_time};
+use crate::api::knobs::{PlayerSpec, player_on_time};
 use crate::api::tournament::{
     OpeningsSpec, PlayerInfo, Seated, ShardFile, SprtSpec, TournamentJob, TournamentRequest,
 };
@@ -163,24 +163,18 @@ fn player(
         Kind::PolicyValue { .. } => Algorithm::AlphaZero,
     };
     let spec = PlayerSpec::from_knobs_text(algorithm.name(), knobs).map_err(request_error)?;
-    let mut settings: BTreeMap<String, serde_json::Value> = KNOBS
-        .iter()
-        .zip(&spec.knobs)
-        .filter_map(|(knob, given)| Some((knob.name.to_owned(), given.as_ref()?.to_json())))
-        .collect();
-    let name = generation.map(|generation| format!("g{generation}"));
-    let read = match (&name, generation) {
-        (Some(name), Some(generation)) => {
-            let path = learning.weights(generation);
-            Some(match learning.kind {
-                Kind::Evaluation(weights) => (weights.load)(name, &path)?,
+    let mut settings: BTreeMap<String, serde_json::Value> = spec.given_settings().collect();
+    let read = generation
+        .map(|generation| {
+            let (name, path) = (format!("g{generation}"), learning.weights(generation));
+            match learning.kind {
+                Kind::Evaluation(weights) => (weights.load)(&name, &path),
                 Kind::PolicyValue { .. } => {
-                    crate::api::catalogue::load_network(game.name, name, &path)?
+                    crate::api::catalogue::load_network(game.name, &name, &path)
                 }
-            })
-        }
-        _ => None,
-    };
+            }
+        })
+        .transpose()?;
     // Offered to the knobs' checks, so that a game that ships no network plays a read one.
     let shelf: Vec<NamedWeights> = read.iter().cloned().collect();
     let mut strategy = player_on_time(&game, &spec, false, &shelf).map_err(request_error)?;
@@ -197,14 +191,14 @@ fn player(
                 })?;
             strategy.evaluation = Some(evaluation as EvaluationIndex);
             settings.insert("evaluation".into(), weights.evaluation.into());
-            if let Some(name) = &name {
-                settings.insert("weights".into(), name.as_str().into());
+            if let Some(read) = &read {
+                settings.insert("weights".into(), read.name().into());
             }
             strategy.engine.weights = read;
         }
         Kind::PolicyValue { .. } => {
-            if let Some(name) = &name {
-                settings.insert("net".into(), name.as_str().into());
+            if let Some(read) = &read {
+                settings.insert("net".into(), read.name().into());
             }
             strategy.alphazero.read = read;
         }
