@@ -65,6 +65,9 @@ pub struct TrainingOptions {
     /// How much of a policy-value network's value target is the search's value of the position,
     /// the rest the game's result (where self-play wrote the search's value).
     pub search_value_weight: f32,
+    /// An evaluation network's king buckets (its inputs read by where each side's king
+    /// stands): 1 for none, or the game's count; `None`: as the net it goes on from, else 1.
+    pub king_buckets: Option<usize>,
 }
 
 impl TrainingOptions {
@@ -82,6 +85,7 @@ impl TrainingOptions {
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             from: None,
             hidden: None,
+            king_buckets: None,
             blocks: None,
             search_value_weight: 0.0,
         }

@@ -108,6 +108,11 @@ struct SettingsArgs {
     /// `--forced-playouts false` plays without.
     #[arg(long, num_args = 0..=1, default_missing_value = "true", value_name = "BOOL")]
     forced_playouts: Option<bool>,
+    /// An evaluation network's candidates with their inputs in the game's king buckets
+    /// (shogi: 6; a best without them goes on as one with them), or 1 for none [default: as
+    /// the best].
+    #[arg(long)]
+    king_buckets: Option<usize>,
     /// Generation 0's weights: this file's, rather than the shipped ones.
     #[arg(long)]
     start_from: Option<std::path::PathBuf>,
@@ -155,6 +160,9 @@ impl SettingsArgs {
         }
         if let Some(blocks) = self.blocks {
             base.blocks = Some(blocks);
+        }
+        if let Some(buckets) = self.king_buckets {
+            base.king_buckets = Some(buckets);
         }
         set!(search_value_weight => base.search_value_weight, full_share => base.tricks.full_share,
              fpu => base.tricks.fpu);

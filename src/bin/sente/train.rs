@@ -53,6 +53,11 @@ pub struct TrainArgs {
     /// over the board, rather than a perceptron.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=20))]
     blocks: Option<u64>,
+    /// An evaluation network whose inputs are read by where each side's own king stands, in
+    /// the game's king buckets (shogi: 6), or 1 for none [default: as the net --from, else 1].
+    /// A net without them goes on with them as its rows copied to every bucket.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=64))]
+    king_buckets: Option<u64>,
     /// Train AlphaZero's policy-value network from `sente selfplay`'s lines, for a game whose
     /// trainer is another (Othello's patterns).
     #[arg(long)]
@@ -90,6 +95,7 @@ pub fn run(args: TrainArgs) -> Result<(), Failure> {
     options.hidden = args.hidden.map(|hidden| hidden as usize);
     options.blocks = args.blocks.map(|blocks| blocks as usize);
     options.search_value_weight = args.search_value_weight;
+    options.king_buckets = args.king_buckets.map(|buckets| buckets as usize);
     if let Some(threads) = args.threads {
         options.threads = threads as usize;
     }

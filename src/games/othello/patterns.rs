@@ -664,6 +664,12 @@ pub fn train(
                 .to_owned(),
         ));
     }
+    if options.king_buckets.is_some_and(|buckets| buckets != 1) {
+        return Err(LearnError::Options(
+            "the pattern weights read no king: --king-buckets is for chess's and shogi's networks"
+                .to_owned(),
+        ));
+    }
     sparse::train(&Model, options, on_epoch)
 }
 

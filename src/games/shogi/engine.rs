@@ -209,11 +209,21 @@ impl Board for ShogiBoard {
     }
 
     fn make(&mut self, mv: Move32) {
-        if let Some(sums) = &mut self.sums {
-            sums.push(self.ply + 1, nnue::changes(&self.position, mv));
-        }
+        let changes = self.sums.as_mut().map(|sums| {
+            let changes = nnue::changes(&self.network, &self.position, mv);
+            sums.push(self.ply + 1, changes);
+            changes
+        });
         self.position.apply_move32(mv);
         self.ply += 1;
+        // A king into another bucket: its side's sums afresh, while the position is at hand.
+        if let (Some(sums), Some(view)) = (&mut self.sums, changes.and_then(|c| c.refreshed())) {
+            sums.refresh(
+                self.ply,
+                view,
+                nnue::side_of(&self.network, &self.position, view),
+            );
+        }
     }
 
     fn unmake(&mut self, mv: Move32) {

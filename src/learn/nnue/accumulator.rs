@@ -21,13 +21,16 @@ pub struct Accumulator<const H: usize> {
 /// An input as each side sees it: the first player's index, then the second's.
 pub type Seen = [u16; 2];
 
-/// The inputs a move turns off and on.
+/// The inputs a move turns off and on, and the sides whose sums it refreshes.
 #[derive(Clone, Copy, Debug)]
 pub struct Changes {
     off: [Seen; 3],
     offs: u8,
     on: [Seen; 2],
     ons: u8,
+    /// A bit per side (1 for the first player, 2 for the second): the sides whose king moved
+    /// into another bucket, whose sums are computed afresh after the move, not changed.
+    refresh: u8,
 }
 
 impl Changes {
@@ -37,6 +40,7 @@ impl Changes {
         offs: 0,
         on: [[0; 2]; 2],
         ons: 0,
+        refresh: 0,
     };
 
     /// Turns `input` off (at most three a move).
@@ -52,6 +56,21 @@ impl Changes {
         self.on[usize::from(self.ons)] = input;
         self.ons += 1;
     }
+
+    /// Marks side `view`'s sums (0 for the first player) as computed afresh after the move
+    /// ([`Stack::refresh`]): its king moved into another bucket, so every one of its inputs
+    /// moved with it. Its side of the changes is then not applied.
+    #[inline]
+    pub fn refresh(&mut self, view: usize) {
+        self.refresh |= 1 << view;
+    }
+
+    /// The side whose sums the move refreshes, if any (only a king moves, and only its own
+    /// side's bucket).
+    #[inline]
+    pub fn refreshed(&self) -> Option<usize> {
+        (0..2).find(|view| self.refresh & (1 << view) != 0)
+    }
 }
 
 impl<const H: usize> Accumulator<H> {
@@ -63,38 +82,56 @@ impl<const H: usize> Accumulator<H> {
         let mut sums = Accumulator {
             values: [network.b1; 2],
         };
-        for input in on {
-            sums.update(network, input, add);
-        }
-        sums
-    }
-
-    /// The sums after a move that makes `changes`.
-    pub fn after<F: Features>(&self, network: &Network<F, H>, changes: &Changes) -> Self {
-        let mut sums = *self;
-        for &input in &changes.on[..usize::from(changes.ons)] {
-            sums.update(network, input, add);
-        }
-        for &input in &changes.off[..usize::from(changes.offs)] {
-            sums.update(network, input, subtract);
-        }
-        sums
-    }
-
-    /// Adds (or takes away) an input's row, in both sides' views.
-    #[inline]
-    fn update<F: Features>(
-        &mut self,
-        network: &Network<F, H>,
-        seen: Seen,
-        op: fn(i16, i16) -> i16,
-    ) {
-        for (values, input) in self.values.iter_mut().zip(seen) {
-            let row = &network.w1[usize::from(input)];
-            for (sum, &weight) in values.iter_mut().zip(row) {
-                *sum = op(*sum, weight);
+        for seen in on {
+            for (values, input) in sums.values.iter_mut().zip(seen) {
+                update(values, network, input, add);
             }
         }
+        sums
+    }
+
+    /// One side's sums of the inputs `on` (that side's indices), computed afresh.
+    pub fn side_of<F: Features>(
+        network: &Network<F, H>,
+        on: impl IntoIterator<Item = u16>,
+    ) -> [i16; H] {
+        let mut values = network.b1;
+        for input in on {
+            update(&mut values, network, input, add);
+        }
+        values
+    }
+
+    /// The sums after a move that makes `changes` (a side it refreshes is left as it was:
+    /// [`Stack`] puts its fresh sums in).
+    pub fn after<F: Features>(&self, network: &Network<F, H>, changes: &Changes) -> Self {
+        let mut sums = *self;
+        for (view, values) in sums.values.iter_mut().enumerate() {
+            if changes.refresh & (1 << view) != 0 {
+                continue;
+            }
+            for seen in &changes.on[..usize::from(changes.ons)] {
+                update(values, network, seen[view], add);
+            }
+            for seen in &changes.off[..usize::from(changes.offs)] {
+                update(values, network, seen[view], subtract);
+            }
+        }
+        sums
+    }
+}
+
+/// Adds (or takes away) an input's row in one side's sums.
+#[inline]
+fn update<F: Features, const H: usize>(
+    values: &mut [i16; H],
+    network: &Network<F, H>,
+    input: u16,
+    op: fn(i16, i16) -> i16,
+) {
+    let row = &network.w1[usize::from(input)];
+    for (sum, &weight) in values.iter_mut().zip(row) {
+        *sum = op(*sum, weight);
     }
 }
 
@@ -160,6 +197,14 @@ impl<const H: usize> Stack<H> {
         self.current[ply] = false;
     }
 
+    /// Side `view`'s sums at `ply` are `values`, computed afresh: the move into it, pushed
+    /// before, refreshes that side ([`Changes::refresh`]). Computed when the move is made,
+    /// since the position is at hand then and not when the sums are next read.
+    #[inline]
+    pub fn refresh(&mut self, ply: usize, view: usize, values: [i16; H]) {
+        self.sums[ply].values[view] = values;
+    }
+
     /// The sums at `ply`, brought up to date.
     pub fn at<F: Features>(&mut self, network: &Network<F, H>, ply: usize) -> &Accumulator<H> {
         let mut base = ply;
@@ -167,7 +212,12 @@ impl<const H: usize> Stack<H> {
             base -= 1;
         }
         for next in base + 1..=ply {
-            self.sums[next] = self.sums[next - 1].after(network, &self.pending[next]);
+            let fresh = self.sums[next].values;
+            let changes = &self.pending[next];
+            self.sums[next] = self.sums[next - 1].after(network, changes);
+            if let Some(view) = changes.refreshed() {
+                self.sums[next].values[view] = fresh[view];
+            }
             self.current[next] = true;
         }
         &self.sums[ply]

@@ -1,10 +1,12 @@
 //! A net's weights, quantised, and the file they are kept in.
 //!
 //! The file is little-endian throughout: the game's magic ([`Features::MAGIC`]), the hidden
-//! layer's width (u32), the first layer's weights input by input (`INPUTS x H` i16), its
-//! biases (`H` i16), the output's weights for the side to move's half and then the opponent's
-//! (`2 x H` i16), and the output's bias (i32). A game's shipped net is read into the binary
-//! ([`Slot`]), so that the service stays one file.
+//! layer's width (u32), the first layer's weights input by input (`INPUTS x H` i16, or
+//! `KING_BUCKETS x INPUTS x H` for a net whose inputs are read by their king, a bucket's rows
+//! after another's: the file's length says which), its biases (`H` i16), the output's weights
+//! for the side to move's half and then the opponent's (`2 x H` i16), and the output's bias
+//! (i32). A game's shipped net is read into the binary ([`Slot`]), so that the service stays
+//! one file.
 
 use std::marker::PhantomData;
 use std::sync::{Arc, OnceLock};
@@ -16,7 +18,7 @@ use crate::learn::weights::NamedWeights;
 /// A quantised net of `F`'s inputs and `H` hidden neurons a side.
 pub struct Network<F, const H: usize> {
     /// The first layer: a row of `H` weights per input, added to the sums while the input is
-    /// on.
+    /// on; with king buckets ([`Features::KING_BUCKETS`]), a set of rows for each bucket.
     pub w1: Box<[[i16; H]]>,
     pub b1: [i16; H],
     /// The output's weights: the side to move's half, then its opponent's.
@@ -52,12 +54,22 @@ impl<F, const H: usize> std::fmt::Debug for Network<F, H> {
 
 impl<F: Features, const H: usize> Network<F, H> {
     /// The size of a net's file: the magic, the hidden width, the weights, the output's bias.
-    pub const FILE_BYTES: usize = 12 + 2 * (F::INPUTS * H + 3 * H) + 4;
+    pub const FILE_BYTES: usize = Self::file_bytes(1);
+
+    /// The size of the file of a net of `buckets` king buckets.
+    pub const fn file_bytes(buckets: usize) -> usize {
+        12 + 2 * (buckets * F::INPUTS * H + 3 * H) + 4
+    }
 
     /// A net of zeros, which evaluates every position as equal.
     pub fn zeros() -> Self {
+        Self::zeros_in(1)
+    }
+
+    /// A net of zeros with `buckets` king buckets.
+    pub fn zeros_in(buckets: usize) -> Self {
         Network {
-            w1: vec![[0; H]; F::INPUTS].into_boxed_slice(),
+            w1: vec![[0; H]; buckets * F::INPUTS].into_boxed_slice(),
             b1: [0; H],
             w2: [[0; H]; 2],
             b2: 0,
@@ -69,8 +81,14 @@ impl<F: Features, const H: usize> Network<F, H> {
     /// kept move by move compare against sums computed afresh.
     #[cfg(test)]
     pub fn random(rng: &mut crate::learn::SeededRng) -> Self {
+        Self::random_in(rng, 1)
+    }
+
+    /// [`Network::random`] with `buckets` king buckets.
+    #[cfg(test)]
+    pub fn random_in(rng: &mut crate::learn::SeededRng, buckets: usize) -> Self {
         use rand::RngExt;
-        let mut network = Self::zeros();
+        let mut network = Self::zeros_in(buckets);
         for row in network.w1.iter_mut() {
             row.iter_mut()
                 .for_each(|weight| *weight = rng.random_range(-300..300));
@@ -87,9 +105,14 @@ impl<F: Features, const H: usize> Network<F, H> {
         network
     }
 
+    /// How many king buckets its inputs are read in: 1 where they are not.
+    pub fn buckets(&self) -> usize {
+        self.w1.len() / F::INPUTS
+    }
+
     /// The net written as its file.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut bytes = Vec::with_capacity(Self::FILE_BYTES);
+        let mut bytes = Vec::with_capacity(Self::file_bytes(self.buckets()));
         bytes.extend_from_slice(F::MAGIC);
         bytes.extend_from_slice(&(H as u32).to_le_bytes());
         let weights = self
@@ -107,7 +130,13 @@ impl<F: Features, const H: usize> Network<F, H> {
 
     /// A net from its file; an error in words when it is not one of this shape.
     pub fn read(bytes: &[u8]) -> Result<Self, LearnError> {
-        let expected = Self::FILE_BYTES;
+        // The file's length says whether the net reads its inputs by their king.
+        let buckets = if F::KING_BUCKETS > 1 && bytes.len() == Self::file_bytes(F::KING_BUCKETS) {
+            F::KING_BUCKETS
+        } else {
+            1
+        };
+        let expected = Self::file_bytes(buckets);
         if bytes.get(..8) != Some(F::MAGIC) {
             return Err(LearnError::Weights(format!(
                 "not a net of Sente's for this game: its file does not start with {}",
@@ -118,16 +147,24 @@ impl<F: Features, const H: usize> Network<F, H> {
             u32::from_le_bytes(width.try_into().expect("4 bytes"))
         });
         if hidden as usize != H || bytes.len() != expected {
+            let sizes = if F::KING_BUCKETS > 1 {
+                format!(
+                    "{expected} (or {} with its inputs in {} king buckets)",
+                    Self::file_bytes(F::KING_BUCKETS),
+                    F::KING_BUCKETS
+                )
+            } else {
+                expected.to_string()
+            };
             return Err(LearnError::Weights(format!(
-                "a net of {hidden} hidden neurons in {} bytes; this build reads {H} in \
-                 {expected}",
+                "a net of {hidden} hidden neurons in {} bytes; this build reads {H} in {sizes}",
                 bytes.len()
             )));
         }
         let mut weights = bytes[12..bytes.len() - 4]
             .chunks_exact(2)
             .map(|pair| i16::from_le_bytes([pair[0], pair[1]]));
-        let mut network = Self::zeros();
+        let mut network = Self::zeros_in(buckets);
         let rows = network.w1.iter_mut().flatten();
         for weight in rows
             .chain(&mut network.b1)
@@ -234,7 +271,7 @@ impl<F: Features, const H: usize> Slot<F, H> {
         // Its size is fixed: a bigger file is refused after that many bytes, not read whole.
         let bytes = crate::files::read_at_most(
             path,
-            Network::<F, H>::FILE_BYTES as u64,
+            Network::<F, H>::file_bytes(F::KING_BUCKETS) as u64,
             "a net of this build",
         )?;
         Ok(Arc::new(

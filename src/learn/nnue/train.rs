@@ -8,6 +8,14 @@
 //! while training, kept within `CLIP` so that their quantised forms fit 16 bits and a
 //! position's sums cannot overflow; the file written is the quantised net ([`Network`]).
 //!
+//! A net with king buckets is trained *factorised*, as Stockfish's trainer does: beside each
+//! bucket's rows the model keeps one shared set, the rows of the net without buckets, and an
+//! input's row is its bucket's plus its shared one. Every position teaches the shared rows and
+//! only its kings' positions teach a bucket's, so a bucket seldom seen stays near the shared
+//! net rather than near its random start; the file written holds the sums. Going on from a net
+//! without buckets starts its shared rows as that net's and the buckets' at zero: the same
+//! net, until the data tells the buckets apart.
+//!
 //! It is a loop of its own, not a framework's, because the inputs are sparse: a position
 //! turns on a few dozen of hundreds or thousands of inputs, so the loop adds that many rows
 //! where a framework's dense product multiplies them all (docs/chess.md#the-network measures
@@ -28,13 +36,26 @@ const CLIP: f32 = 1.98;
 
 /// Where each layer's weights are in the one vector the optimiser steps.
 struct Layout<const H: usize> {
+    /// The first layer's rows: every bucket's.
     inputs: usize,
+    /// The shared rows a factorised net keeps after them (the game's inputs), or none.
+    shared: usize,
 }
 
 impl<const H: usize> Layout<H> {
     const W1: usize = 0;
+    /// Where an input's row starts.
+    #[inline]
+    fn row(input: usize) -> usize {
+        Self::W1 + input * H
+    }
+    /// Where the shared row an input also adds starts, in a factorised net.
+    #[inline]
+    fn shared_row(&self, input: usize) -> Option<usize> {
+        (self.shared > 0).then(|| Self::W1 + (self.inputs + input % self.shared) * H)
+    }
     fn b1(&self) -> usize {
-        Self::W1 + self.inputs * H
+        Self::W1 + (self.inputs + self.shared) * H
     }
     fn w2(&self) -> usize {
         self.b1() + H
@@ -59,38 +80,95 @@ pub fn train<F: Features, const H: usize>(
                 .to_owned(),
         ));
     }
+    let buckets = match (options.king_buckets, &options.from) {
+        (Some(buckets), _) => buckets,
+        // As the net it goes on from.
+        (None, Some(from)) => {
+            let bytes = crate::files::read_at_most(
+                from,
+                Network::<F, H>::file_bytes(F::KING_BUCKETS) as u64,
+                "a net to go on from",
+            )?;
+            Network::<F, H>::read(&bytes)
+                .map_err(|error| error.in_file(from))?
+                .buckets()
+        }
+        (None, None) => 1,
+    };
+    if buckets != 1 && buckets != F::KING_BUCKETS {
+        let offered = if F::KING_BUCKETS > 1 {
+            format!("1 or {}", F::KING_BUCKETS)
+        } else {
+            "1 (it has no king-relative net)".to_owned()
+        };
+        return Err(LearnError::Options(format!(
+            "--king-buckets {buckets}: this game's net reads its inputs in {offered}"
+        )));
+    }
     let model = Net::<F, H> {
-        layout: Layout { inputs: F::INPUTS },
+        layout: Layout {
+            inputs: buckets * F::INPUTS,
+            shared: if buckets > 1 { F::INPUTS } else { 0 },
+        },
+        buckets,
         features: std::marker::PhantomData,
     };
     sparse::train(&model, options, on_epoch)
 }
 
+/// The net a training run of `buckets` king buckets starts from when it goes on from the net
+/// in `bytes`, before its first step.
+#[cfg(test)]
+pub(crate) fn going_on_from<F: Features, const H: usize>(
+    bytes: &[u8],
+    buckets: usize,
+) -> Result<Network<F, H>, LearnError> {
+    let model = Net::<F, H> {
+        layout: Layout {
+            inputs: buckets * F::INPUTS,
+            shared: if buckets > 1 { F::INPUTS } else { 0 },
+        },
+        buckets,
+        features: std::marker::PhantomData,
+    };
+    Ok(model.quantised(&sparse::Model::read_weights(&model, bytes)?))
+}
+
 /// The net's model for the loop: where its layers' weights are.
 struct Net<F, const H: usize> {
     layout: Layout<H>,
+    /// King buckets: 1, or the game's [`Features::KING_BUCKETS`].
+    buckets: usize,
     features: std::marker::PhantomData<fn() -> F>,
 }
 
 impl<F: Features, const H: usize> Net<F, H> {
-    /// The side to move's inputs, then its opponent's.
+    /// The side to move's inputs, then its opponent's: a sample keeps the first player's view
+    /// and then the second's ([`Features::read_views`]).
     #[inline]
     fn views<'s>(
         &self,
         sample: &Sample,
         inputs: &'s [u32],
     ) -> [impl Iterator<Item = usize> + 's; 2] {
-        let mirrored = sample.mirrored;
-        let first = sample.inputs(inputs).iter().map(move |&input| {
-            let input = input as u16;
-            if mirrored { F::mirror(input) } else { input }
-        });
-        let view = move |flipped: bool| {
-            first
-                .clone()
-                .map(move |input| usize::from(if flipped { F::flip(input) } else { input }))
+        let (mirrored, buckets) = (sample.mirrored, self.buckets);
+        let both = sample.inputs(inputs);
+        let (first, second) = both.split_at(both.len() / 2);
+        let view = move |seen: &'s [u32]| {
+            seen.iter().map(move |&input| {
+                let input = input as u16;
+                usize::from(if mirrored {
+                    F::mirror(input, buckets)
+                } else {
+                    input
+                })
+            })
         };
-        [view(!sample.first_to_move), view(sample.first_to_move)]
+        if sample.first_to_move {
+            [view(first), view(second)]
+        } else {
+            [view(second), view(first)]
+        }
     }
 
     /// The first layer's sums of `sample`, the side to move's then its opponent's, and the
@@ -109,8 +187,12 @@ impl<F: Features, const H: usize> Net<F, H> {
             let sum = &mut sums[side];
             sum.copy_from_slice(&weights[layout.b1()..layout.w2()]);
             for input in inputs {
-                let row = &weights[Layout::<H>::W1 + input * H..][..H];
+                let row = &weights[Layout::<H>::row(input)..][..H];
                 sum.iter_mut().zip(row).for_each(|(s, w)| *s += w);
+                if let Some(shared) = layout.shared_row(input) {
+                    let row = &weights[shared..][..H];
+                    sum.iter_mut().zip(row).for_each(|(s, w)| *s += w);
+                }
             }
             let out = &weights[layout.w2() + side * H..][..H];
             output += sum
@@ -126,10 +208,16 @@ impl<F: Features, const H: usize> Net<F, H> {
     fn quantised(&self, weights: &[f32]) -> Network<F, H> {
         let layout = &self.layout;
         let scaled = |weight: f32, scale: i32| (weight * scale as f32).round() as i16;
-        let mut network = Network::<F, H>::zeros();
+        let mut network = Network::<F, H>::zeros_in(self.buckets);
         for (input, row) in network.w1.iter_mut().enumerate() {
+            let shared = layout.shared_row(input);
             for (j, weight) in row.iter_mut().enumerate() {
-                *weight = scaled(weights[Layout::<H>::W1 + input * H + j], QA);
+                let own = weights[Layout::<H>::row(input) + j];
+                // A bucket's row and its shared one are each within CLIP, so that the file's
+                // sum stays within the bound a position's sums are safe under.
+                let sum =
+                    shared.map_or(own, |shared| (own + weights[shared + j]).clamp(-CLIP, CLIP));
+                *weight = scaled(sum, QA);
             }
         }
         for (j, bias) in network.b1.iter_mut().enumerate() {
@@ -147,14 +235,15 @@ impl<F: Features, const H: usize> Net<F, H> {
 
 impl<F: Features, const H: usize> sparse::Model for Net<F, H> {
     fn read_board(&self, board: &str, inputs: &mut Vec<u32>) -> Result<bool, LearnError> {
-        let mut read = Vec::with_capacity(F::MAX_ACTIVE);
-        let first_to_move = F::read_board(board, &mut read)?;
+        let mut read = Vec::with_capacity(2 * F::MAX_ACTIVE);
+        let first_to_move = F::read_views(board, self.buckets, &mut read)?;
         inputs.extend(read.into_iter().map(u32::from));
         Ok(first_to_move)
     }
 
+    /// Both sides' views.
     fn max_active(&self) -> usize {
-        F::MAX_ACTIVE
+        2 * F::MAX_ACTIVE
     }
 
     fn score_units(&self) -> &'static str {
@@ -189,15 +278,30 @@ impl<F: Features, const H: usize> sparse::Model for Net<F, H> {
     }
 
     /// The quantised net's weights back as floats: [`Net::quantised`] undone, to within a
-    /// step of the scale.
+    /// step of the scale. A net without king buckets goes on as one with them by its rows
+    /// copied to every bucket: the same net, until training tells the buckets apart.
     fn read_weights(&self, bytes: &[u8]) -> Result<Vec<f32>, LearnError> {
         let network = Network::<F, H>::read(bytes)?;
+        let read = network.buckets();
+        if read != self.buckets && read != 1 {
+            return Err(LearnError::Options(format!(
+                "a net of {read} king buckets goes on with {read}, not {}",
+                self.buckets
+            )));
+        }
         let layout = &self.layout;
         let mut weights = vec![0.0; layout.weights()];
         let unscaled = |weight: i16, scale: i32| f32::from(weight) / scale as f32;
+        // A net without buckets becomes the shared rows, the buckets' starting at zero; a
+        // net with them keeps its rows as its buckets', the shared ones at zero.
+        let first_row = if read < self.buckets {
+            layout.shared_row(0).expect("a factorised net")
+        } else {
+            Layout::<H>::W1
+        };
         for (input, row) in network.w1.iter().enumerate() {
             for (j, &weight) in row.iter().enumerate() {
-                weights[Layout::<H>::W1 + input * H + j] = unscaled(weight, QA);
+                weights[first_row + input * H + j] = unscaled(weight, QA);
             }
         }
         for (j, &bias) in network.b1.iter().enumerate() {
@@ -247,8 +351,12 @@ impl<F: Features, const H: usize> sparse::Model for Net<F, H> {
                 .zip(&d_sums)
                 .for_each(|(g, d)| *g += d);
             for input in on {
-                let row = &mut gradient[Layout::<H>::W1 + input * H..][..H];
+                let row = &mut gradient[Layout::<H>::row(input)..][..H];
                 row.iter_mut().zip(&d_sums).for_each(|(g, d)| *g += d);
+                if let Some(shared) = layout.shared_row(input) {
+                    let row = &mut gradient[shared..][..H];
+                    row.iter_mut().zip(&d_sums).for_each(|(g, d)| *g += d);
+                }
             }
         }
         f64::from(error * error)

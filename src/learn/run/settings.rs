@@ -60,6 +60,10 @@ pub struct Settings {
     /// shape, distilled from the shipped one's games, to go on from).
     #[serde(default)]
     pub start_from: Option<std::path::PathBuf>,
+    /// An evaluation network's candidates read their inputs in this many king buckets (the
+    /// game's count; a best without them goes on as one with them); `None`: as the best.
+    #[serde(default)]
+    pub king_buckets: Option<usize>,
     pub sprt: SprtSettings,
 }
 
@@ -121,6 +125,7 @@ impl Settings {
                 ..Tricks::default()
             },
             start_from: None,
+            king_buckets: None,
             sprt: SprtSettings {
                 knobs: if evaluation {
                     "time_limit_ms=50".into()

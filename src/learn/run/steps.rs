@@ -292,6 +292,7 @@ pub fn train(learning: &Learning, progress: &dyn Progress) -> Result<(), LearnEr
     options.hidden = settings.hidden.filter(|_| afresh);
     options.blocks = settings.blocks.filter(|_| afresh);
     options.search_value_weight = settings.search_value_weight;
+    options.king_buckets = settings.king_buckets;
     let trainer = crate::api::catalogue::trainer(&settings.game, settings.network)?;
     progress.start("training", generation, u64::from(settings.epochs), 0);
     let report = (trainer.train)(&options, &mut |epoch: &Epoch| {

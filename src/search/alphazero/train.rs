@@ -46,6 +46,13 @@ pub fn train<G: Game>(
     options: &TrainingOptions,
     on_epoch: &mut dyn FnMut(&Epoch),
 ) -> Result<TrainingReport, LearnError> {
+    if options.king_buckets.is_some_and(|buckets| buckets != 1) {
+        return Err(LearnError::Options(
+            "a policy-value network reads the board whole: --king-buckets is for evaluation \
+             networks"
+                .to_owned(),
+        ));
+    }
     if options.result_weight != 0.0 {
         return Err(LearnError::Options(
             "a policy-value network learns the game's result and the search's visits both: \

@@ -70,7 +70,7 @@ impl Features for ChessFeatures {
 
     /// The file is the input's lowest three bits.
     #[inline]
-    fn mirror(input: u16) -> u16 {
+    fn mirror(input: u16, _buckets: usize) -> u16 {
         input ^ 7
     }
 }
