@@ -162,6 +162,8 @@ pub struct LearntWeights {
     pub shipped: &'static [u8],
     /// Reads weights from a file, checked, as a value under a name for the `weights` knob.
     pub load: fn(name: &str, path: &std::path::Path) -> Result<weights::NamedWeights, LearnError>,
+    /// The king buckets a net of them may have beside none (1: the game has no such net).
+    pub king_buckets: usize,
 }
 
 /// A trainer's run: the options, and what to tell of each epoch.

@@ -505,6 +505,7 @@ pub const LEARNT: crate::learn::LearntWeights = crate::learn::LearntWeights {
         let weights = Weights::read(&bytes).map_err(|error| error.in_file(path))?;
         NamedWeights::new(name, Othello::NAME, weights)
     },
+    king_buckets: 1,
 };
 
 /// The weights a search plays with: those its settings carry (the `weights` knob), else the

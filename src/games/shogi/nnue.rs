@@ -61,7 +61,8 @@ static NET: Slot<ShogiFeatures, HIDDEN> = Slot::new("shogi", SHIPPED);
 const SHIPPED: &[u8] = include_bytes!("sente.nnue");
 
 /// The net as `sente learn` makes its generations and the `weights` knob plays them.
-pub const WEIGHTS: crate::learn::LearntWeights = nnue::learnt_weights!(NET, SHIPPED, "sente.nnue");
+pub const WEIGHTS: crate::learn::LearntWeights =
+    nnue::learnt_weights!(ShogiFeatures, NET, SHIPPED, "sente.nnue");
 
 impl Features for ShogiFeatures {
     const MAGIC: &'static [u8; 8] = b"SENTESN1";
@@ -671,5 +672,35 @@ mod tests {
         let error = train(None, Some(5), "five.nnue").unwrap_err();
         assert!(error.to_string().contains("1 or 6"), "{error}");
         std::fs::remove_dir_all(&directory).unwrap();
+    }
+
+    /// `sente learn --king-buckets 6` on shogi: the run's candidate is a net of buckets gone on
+    /// from the shipped one without them, and its SPRT plays it against that best; a count
+    /// shogi has no buckets of is refused before any game is played.
+    #[test]
+    fn a_learning_runs_candidates_read_king_buckets() {
+        use crate::learn::run::{Learning, Settings, steps::Quiet};
+        let dir = std::env::temp_dir().join(format!("sente-shogi-learn-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let mut settings = Settings::defaults("shogi", false).unwrap();
+        (settings.games, settings.pieces, settings.nodes) = (8, 2, 200);
+        (settings.epochs, settings.learning_rate) = (1, 0.001);
+        settings.sprt.knobs = "nodes=200".into();
+        (settings.sprt.games, settings.sprt.piece_games) = (4, 2);
+        let mut five = settings.clone();
+        five.king_buckets = Some(5);
+        let error = Learning::open(&dir, Some(five), 2)
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(error.contains("(6), got 5"), "{error}");
+        assert!(!dir.exists(), "nothing written for settings refused");
+        settings.king_buckets = Some(KING_BUCKETS);
+        let learning = Learning::open(&dir, Some(settings), 2).unwrap();
+        let rows = learning.run(1, &Quiet).unwrap();
+        assert!(rows[0].sprt.as_ref().is_some_and(|sprt| sprt.games > 0));
+        let candidate = std::fs::read(learning.weights(1)).unwrap();
+        assert_eq!(candidate.len(), Network::file_bytes(KING_BUCKETS));
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

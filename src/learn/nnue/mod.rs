@@ -40,17 +40,18 @@ pub mod train;
 pub use accumulator::{Accumulator, Changes, Stack};
 pub use network::{Network, Slot};
 
-/// The [`LearntWeights`](crate::learn::LearntWeights) of a game's net: the one its `static`
-/// [`Slot`] `$slot` ships (the bytes `$shipped` of its file `$file`, in the game's folder), and
-/// those read from files beside it. A macro, since what it gives are functions of that one
-/// `static`.
+/// The [`LearntWeights`](crate::learn::LearntWeights) of a game's net of inputs `$features`:
+/// the one its `static` [`Slot`] `$slot` ships (the bytes `$shipped` of its file `$file`, in the
+/// game's folder), and those read from files beside it. A macro, since what it gives are
+/// functions of that one `static`.
 macro_rules! learnt_weights {
-    ($slot:ident, $shipped:ident, $file:literal) => {
+    ($features:ty, $slot:ident, $shipped:ident, $file:literal) => {
         crate::learn::LearntWeights {
             evaluation: "nnue",
             file: $file,
             shipped: $shipped,
             load: |name, path| $slot.load(name, path),
+            king_buckets: <$features as crate::learn::nnue::Features>::KING_BUCKETS,
         }
     };
 }

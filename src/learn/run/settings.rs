@@ -181,6 +181,18 @@ impl Settings {
                 self.learning_rate
             )));
         }
+        if let Some(buckets) = self.king_buckets {
+            let offered = match super::Kind::of(&self.game, self.network)? {
+                super::Kind::Evaluation(weights) => weights.king_buckets,
+                super::Kind::PolicyValue { .. } => 1,
+            };
+            if buckets != 1 && buckets != offered {
+                return Err(LearnError::Options(format!(
+                    "king buckets are 1 or the game's evaluation network's count ({offered}), \
+                     got {buckets}"
+                )));
+            }
+        }
         if !(0.0..=1.0).contains(&self.result_weight) {
             return Err(LearnError::Options(format!(
                 "the result weight is from 0 to 1, got {}",

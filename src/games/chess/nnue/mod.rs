@@ -32,7 +32,8 @@ static NET: Slot<ChessFeatures, HIDDEN> = Slot::new("chess", SHIPPED);
 const SHIPPED: &[u8] = include_bytes!("sente.nnue");
 
 /// The net as `sente learn` makes its generations and the `weights` knob plays them.
-pub const WEIGHTS: crate::learn::LearntWeights = nnue::learnt_weights!(NET, SHIPPED, "sente.nnue");
+pub const WEIGHTS: crate::learn::LearntWeights =
+    nnue::learnt_weights!(ChessFeatures, NET, SHIPPED, "sente.nnue");
 
 impl Features for ChessFeatures {
     const MAGIC: &'static [u8; 8] = b"SENTENN1";
