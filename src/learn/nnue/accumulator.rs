@@ -102,14 +102,23 @@ impl<const H: usize> Accumulator<H> {
         values
     }
 
-    /// The sums after a move that makes `changes` (a side it refreshes is left as it was:
-    /// [`Stack`] puts its fresh sums in).
+    /// The sums after a move that makes `changes` (a side it refreshes left as it was).
     pub fn after<F: Features>(&self, network: &Network<F, H>, changes: &Changes) -> Self {
-        let mut sums = *self;
-        for (view, values) in sums.values.iter_mut().enumerate() {
+        let mut next = *self;
+        self.after_into(network, changes, &mut next);
+        next
+    }
+
+    /// Writes into `next` the sums after a move that makes `changes`, side by side in place
+    /// (a side it refreshes is left as `next` holds it: [`Stack::refresh`] put its fresh sums
+    /// there).
+    #[inline]
+    fn after_into<F: Features>(&self, network: &Network<F, H>, changes: &Changes, next: &mut Self) {
+        for (view, values) in next.values.iter_mut().enumerate() {
             if changes.refresh & (1 << view) != 0 {
                 continue;
             }
+            *values = self.values[view];
             for seen in &changes.on[..usize::from(changes.ons)] {
                 update(values, network, seen[view], add);
             }
@@ -117,7 +126,6 @@ impl<const H: usize> Accumulator<H> {
                 update(values, network, seen[view], subtract);
             }
         }
-        sums
     }
 }
 
@@ -212,12 +220,8 @@ impl<const H: usize> Stack<H> {
             base -= 1;
         }
         for next in base + 1..=ply {
-            let fresh = self.sums[next].values;
-            let changes = &self.pending[next];
-            self.sums[next] = self.sums[next - 1].after(network, changes);
-            if let Some(view) = changes.refreshed() {
-                self.sums[next].values[view] = fresh[view];
-            }
+            let (done, rest) = self.sums.split_at_mut(next);
+            done[next - 1].after_into(network, &self.pending[next], &mut rest[0]);
             self.current[next] = true;
         }
         &self.sums[ply]
