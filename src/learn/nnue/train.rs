@@ -105,14 +105,7 @@ pub fn train<F: Features, const H: usize>(
             "--king-buckets {buckets}: this game's net reads its inputs in {offered}"
         )));
     }
-    let model = Net::<F, H> {
-        layout: Layout {
-            inputs: buckets * F::INPUTS,
-            shared: if buckets > 1 { F::INPUTS } else { 0 },
-        },
-        buckets,
-        features: std::marker::PhantomData,
-    };
+    let model = Net::<F, H>::new(buckets);
     sparse::train(&model, options, on_epoch)
 }
 
@@ -123,14 +116,7 @@ pub(crate) fn going_on_from<F: Features, const H: usize>(
     bytes: &[u8],
     buckets: usize,
 ) -> Result<Network<F, H>, LearnError> {
-    let model = Net::<F, H> {
-        layout: Layout {
-            inputs: buckets * F::INPUTS,
-            shared: if buckets > 1 { F::INPUTS } else { 0 },
-        },
-        buckets,
-        features: std::marker::PhantomData,
-    };
+    let model = Net::<F, H>::new(buckets);
     Ok(model.quantised(&sparse::Model::read_weights(&model, bytes)?))
 }
 
@@ -143,6 +129,19 @@ struct Net<F, const H: usize> {
 }
 
 impl<F: Features, const H: usize> Net<F, H> {
+    /// A net of `buckets` king buckets: with more than one, factorised (the game's inputs'
+    /// shared rows after every bucket's).
+    fn new(buckets: usize) -> Self {
+        Net {
+            layout: Layout {
+                inputs: buckets * F::INPUTS,
+                shared: if buckets > 1 { F::INPUTS } else { 0 },
+            },
+            buckets,
+            features: std::marker::PhantomData,
+        }
+    }
+
     /// The side to move's inputs, then its opponent's: a sample keeps the first player's view
     /// and then the second's ([`Features::read_views`]).
     #[inline]
