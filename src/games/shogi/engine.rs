@@ -10,7 +10,9 @@
 //!   perpetual check loses, and a position repeated with more in hand is better for that side;
 //! - a king that may declare the entering-king win has won; the game's length limit draws;
 //! - checks are many (a drop checks from anywhere), so a check is extended only while the line
-//!   is no longer than twice the iteration's depth;
+//!   is shorter than one and a half times the iteration's depth: at twice, a line of drops
+//!   each checking and each extended could grow a search a hundredfold from one iteration to
+//!   the next;
 //! - a capture is ranked by the victim's value, then the attacker's; one that loses material
 //!   by shogi's static exchange ([`super::exchange`]: a piece taken goes to the taker's hand,
 //!   takers promote where they may) is searched last, and near the horizon not at all (the
@@ -162,7 +164,7 @@ impl Board for ShogiBoard {
     const STEPS: &'static [Step] = &STEPS;
     /// The piece it leaves on the square (its side and whether promoted), and the square.
     const HISTORY_SLOTS: usize = 32 * 81;
-    const CHECK_EXTENSION_REACH: Option<i32> = Some(2);
+    const CHECK_EXTENSION_REACH_PERCENT: Option<i32> = Some(150);
 
     fn new(game: &Shogi, params: &EngineParams) -> ShogiBoard {
         let scorer = Scorer::of(params.evaluation);

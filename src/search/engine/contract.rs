@@ -33,10 +33,10 @@ pub trait Board: Sized {
     const PAWN: Value = 100;
     /// How many slots its history of quiet moves has ([`Board::history_slot`]).
     const HISTORY_SLOTS: usize;
-    /// How far a check is extended: while the line is no longer than this many times the
-    /// iteration's depth (shogi's checks are many: a drop checks from anywhere); always
-    /// without it.
-    const CHECK_EXTENSION_REACH: Option<i32> = None;
+    /// How far a check is extended, in per cent of the iteration's depth: while the line is
+    /// shorter than that (shogi's checks are many: a drop checks from anywhere, and a line of
+    /// checks each extended never nears the horizon); always without it.
+    const CHECK_EXTENSION_REACH_PERCENT: Option<i32> = None;
 
     /// The position `game` is at, ready to be searched with `params` (its evaluation, its own
     /// steps turned off).

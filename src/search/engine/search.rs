@@ -297,7 +297,8 @@ impl<B: Board> Engine<B> {
         // A position in check is searched a ply deeper: its moves are few and forced (where
         // checks are many, only while the line is short).
         let extend = in_check
-            && B::CHECK_EXTENSION_REACH.is_none_or(|reach| (ply as i32) < reach * self.root_depth);
+            && B::CHECK_EXTENSION_REACH_PERCENT
+                .is_none_or(|reach| 100 * (ply as i32) < reach * self.root_depth);
         let mut depth = if extend { depth.max(0) + 1 } else { depth };
         if depth <= 0 {
             return self.quiescence(ply, alpha, beta);
