@@ -10,9 +10,9 @@
 //!   perpetual check loses, and a position repeated with more in hand is better for that side;
 //! - a king that may declare the entering-king win has won; the game's length limit draws;
 //! - checks are many (a drop checks from anywhere), so a check is extended only while the line
-//!   is shorter than one and a half times the iteration's depth: at twice, a line of drops
-//!   each checking and each extended could grow a search a hundredfold from one iteration to
-//!   the next;
+//!   is shorter than one and a half times the iteration's depth: at twice, lines of drops,
+//!   each checking and each extended, could make one iteration dozens of times the one
+//!   before;
 //! - a capture is ranked by the victim's value, then the attacker's; one that loses material
 //!   by shogi's static exchange ([`super::exchange`]: a piece taken goes to the taker's hand,
 //!   takers promote where they may) is searched last, and near the horizon not at all (the
