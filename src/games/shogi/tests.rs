@@ -430,9 +430,11 @@ fn a_mate_in_one_for_the_opponent_is_a_threat() {
 /// position of one of Sente's lost games against Fairy-Stockfish at full strength (Gote to
 /// move), the search at depth 7 without the step moves its rook to 2d, and the tsume solver then
 /// mates Gote; with the step the reverse futility cut that hid the mate is not made, and the move
-/// it chooses leaves no mate the solver finds. (The position moves with the network: with
-/// generations 2 and 4 it was another game's, where the search without the step dropped a silver
-/// on 6d; generation 5 no longer walks into that mate at any depth from 3 to 9.)
+/// it chooses leaves no mate the solver finds. (The position moves with the network and the
+/// search: with generations 2 and 4 it was another game's, where the search without the step
+/// dropped a silver on 6d; generation 5 no longer walks into that mate at any depth from 3 to 9,
+/// nor generation 6 into this one with checks extended to twice the depth. docs/shogi.md says
+/// how to find the next.)
 #[test]
 fn a_node_under_a_mate_threat_is_not_cut_on_its_evaluation() {
     let game: Shogi =
